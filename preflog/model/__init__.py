@@ -1,0 +1,1 @@
+"""Domain types: cards and card sets, bids and contracts, defenders' calls."""

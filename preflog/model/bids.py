@@ -1,0 +1,124 @@
+"""Bids ("заявки") and contracts ("контракты") as small ints, for both families.
+
+Russian ladder ("лестница", 26 steps): a trick contract is ``level * 10 + strain``
+with strain ♠ 1, ♣ 2, ♦ 3, ♥ 4, NT 5 (``61`` = 6♠ … ``105`` = 10NT). Miser is
+``90``, so plain integer order *is* the ladder order (8NT 85 < miser 90 < 9♠ 91).
+
+Croatian family: bids are the numbers 2–7 (2 ♠, 3 ♦, 4 ♥, 5 ♣, 6 Bettel, 7 Sanac)
+and ``IGRA`` ("igra", a hand game without the talon) is 8. A Croatian contract is
+the number 2–7; whether it is played from hand is a separate flag.
+
+``PASS`` is 0 and ``TAKE_TALON`` (the third hand's optional right to take the talon
+without naming a bid, RULES.md A5) is 1.
+"""
+
+from __future__ import annotations
+
+from .cards import CLUBS, DIAMONDS, HEARTS, SPADES
+
+PASS = 0
+TAKE_TALON = 1
+IGRA = 8
+MISER = 90
+NO_TRUMP = 5  # strain code of "без козыря"
+
+# Croatian number -> trump suit (RULES.md C1: ♠ 2 < ♦ 3 < ♥ 4 < ♣ 5).
+HR_TRUMP = {2: SPADES, 3: DIAMONDS, 4: HEARTS, 5: CLUBS}
+HR_BETTEL = 6
+HR_SANAC = 7
+
+RU_LADDER: tuple[int, ...] = tuple(
+    [lvl * 10 + s for lvl in (6, 7, 8) for s in range(1, 6)]
+    + [MISER]
+    + [lvl * 10 + s for lvl in (9, 10) for s in range(1, 6)]
+)
+HR_LADDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
+
+_STRAIN_LATIN = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
+_STRAIN_UNICODE = {1: "♠", 2: "♣", 3: "♦", 4: "♥", 5: "БК"}
+_STRAIN_ALIASES = {
+    "s": 1, "♠": 1, "♤": 1, "п": 1, "пики": 1, "spades": 1,
+    "c": 2, "♣": 2, "♧": 2, "т": 2, "трефы": 2, "clubs": 2,
+    "d": 3, "♦": 3, "♢": 3, "б": 3, "бубны": 3, "diamonds": 3,
+    "h": 4, "♥": 4, "♡": 4, "ч": 4, "червы": 4, "черви": 4, "hearts": 4,
+    "nt": 5, "n": 5, "бк": 5, "б/к": 5, "бескозырка": 5, "notrump": 5, "sans": 5,
+}
+_WORDS = {
+    "pass": PASS, "пас": PASS, "p": PASS, "-": PASS,
+    "miser": MISER, "мизер": MISER, "m": MISER, "mis": MISER,
+    "take": TAKE_TALON, "take-talon": TAKE_TALON,
+}
+_HR_WORDS = {
+    "pass": PASS, "пас": PASS, "dalje": PASS, "p": PASS, "-": PASS,
+    "igra": IGRA, "игра": IGRA, "hand": IGRA,
+    "bettel": HR_BETTEL, "betl": HR_BETTEL, "беттель": HR_BETTEL, "бетл": HR_BETTEL,
+    "sanac": HR_SANAC, "sans": HR_SANAC, "санац": HR_SANAC, "бк": HR_SANAC,
+}
+HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "here", "mine"})
+
+
+class BidError(ValueError):
+    """A bid that cannot be read."""
+
+
+def is_trick_contract(code: int) -> bool:
+    return code >= 61 and code != MISER
+
+
+def level_of(code: int) -> int:
+    """Trick level of a Russian trick contract (6–10); 0 for miser and pass."""
+    return code // 10 if is_trick_contract(code) else 0
+
+
+def strain_of(code: int) -> int:
+    """Russian strain 1..5 (♠ ♣ ♦ ♥ NT); 0 for miser."""
+    return code % 10 if is_trick_contract(code) else 0
+
+
+def ru_trump(code: int) -> int:
+    """Trump suit of a Russian contract, or -1 for NT, miser and raspasy."""
+    s = strain_of(code)
+    return s - 1 if 1 <= s <= 4 else -1
+
+
+def hr_trump(number: int) -> int:
+    """Trump suit of a Croatian contract number, -1 for Bettel and Sanac."""
+    return HR_TRUMP.get(number, -1)
+
+
+def parse_ru_bid(text: str) -> int:
+    """Read a Russian bid or contract: ``6s``, ``6♠``, ``6п``, ``7NT``, ``7БК``, ``miser``/``мизер``, ``pass``."""
+    t = text.strip().lower().replace(" ", "")
+    if t in _WORDS:
+        return _WORDS[t]
+    digits = t[:2] if t.startswith("10") else t[:1]
+    if digits.isdigit() and 6 <= int(digits) <= 10:
+        strain = _STRAIN_ALIASES.get(t[len(digits):])
+        if strain is not None:
+            return int(digits) * 10 + strain
+    raise BidError(f"not a bid: {text!r} (expected 6..10 with s c d h NT / ♠ ♣ ♦ ♥ БК / п т б ч, miser, pass)")
+
+
+def parse_hr_bid(text: str) -> int:
+    """Read a Croatian bid: ``2``–``7``, ``igra``, ``bettel``, ``sanac``, ``pass``."""
+    t = text.strip().lower()
+    if t in _HR_WORDS:
+        return _HR_WORDS[t]
+    if t.isdigit() and 2 <= int(t) <= 7:
+        return int(t)
+    raise BidError(f"not a Croatian bid: {text!r} (expected 2..7, igra, bettel, sanac, pass)")
+
+
+def format_ru_bid(code: int, style: str = "latin") -> str:
+    if code == PASS:
+        return "pass" if style == "latin" else "пас"
+    if code == MISER:
+        return "miser" if style == "latin" else "мизер"
+    if code == TAKE_TALON:
+        return "take"
+    table = _STRAIN_LATIN if style == "latin" else _STRAIN_UNICODE
+    return f"{code // 10}{table[code % 10]}"
+
+
+def format_hr_bid(code: int) -> str:
+    return {PASS: "pass", IGRA: "igra", HR_BETTEL: "bettel", HR_SANAC: "sanac"}.get(code, str(code))

@@ -1,0 +1,296 @@
+"""Events of a pulka: immutable facts with stable type names and a schema version.
+
+A pulka's log is the ordered list of these events; everything else (trick
+winners, scores, settlement) is derived by replay and never stored as input.
+
+Each event also has a *row* form ``(code, player, card, value, payload)`` of
+small ints plus an optional JSON payload for rare events. The store keeps rows in
+narrow typed columns and the replay fast path works on rows directly, so that
+no event object has to be built per card on the hot path.
+
+Seats are 0-based in the order of the ``players`` of :class:`PulkaStarted`; play
+and dealing go clockwise, i.e. to seat ``+1``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+SCHEMA_VERSION = 1
+NO_PLAYER = -1
+NO_CARD = -1
+
+Row = tuple[int, int, int, int, str | None]
+
+
+class EventError(ValueError):
+    """An event row or payload that does not decode."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    KIND: ClassVar[str] = ""
+    CODE: ClassVar[int] = 0
+
+    def to_row(self) -> Row:
+        return (self.CODE, getattr(self, "player", NO_PLAYER), NO_CARD, 0, _payload(self))
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        data = dict(payload or {})
+        if "player" in cls.__dataclass_fields__:
+            data["player"] = player
+        return cls(**{k: _tuple(v) for k, v in data.items()})
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.KIND}
+        for f in fields(self):
+            d[f.name] = _plain(getattr(self, f.name))
+        return d
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _tuple(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_tuple(x) for x in v)
+    return v
+
+
+def _payload(ev: Event, skip: tuple[str, ...] = ("player",)) -> str:
+    return json.dumps({f.name: _plain(getattr(ev, f.name)) for f in fields(ev) if f.name not in skip},
+                      separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PulkaStarted(Event):
+    """A pulka ("пулька") begins: players in seating order, rules and stakes."""
+
+    KIND: ClassVar[str] = "pulka_started"
+    CODE: ClassVar[int] = 1
+    players: tuple[str, ...]
+    rules: str = "sochi"
+    overrides: tuple[tuple[str, Any], ...] = ()
+    pool: int = 50
+    whist_price: str = "1"
+    meta: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted(Event):
+    """A deal ("сдача") begins. ``hands`` (card masks per seat; the sitting-out dealer's is 0) and
+    ``talon`` are absent in paper-level records."""
+
+    KIND: ClassVar[str] = "deal_started"
+    CODE: ClassVar[int] = 2
+    dealer: int
+    hands: tuple[int, ...] | None = None
+    talon: int | None = None
+
+    def to_row(self) -> Row:
+        return (self.CODE, self.dealer, NO_CARD, 0, _payload(self, ("dealer",)))
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        p = payload or {}
+        return cls(dealer=player, hands=_tuple(p.get("hands")), talon=p.get("talon"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Valued(Event):
+    """Events carrying one small int (bid, contract, call, mode, card mask)."""
+
+    player: int
+    VALUE: ClassVar[str] = ""
+
+    def to_row(self) -> Row:
+        return (self.CODE, self.player, NO_CARD, getattr(self, self.VALUE), None)
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        return cls(player, value)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(_Valued):
+    """A call in the auction ("торговля"): a bid code of :mod:`preflog.model.bids`; a bid equal to
+    the current one is a hold ("здесь")."""
+
+    KIND: ClassVar[str] = "bid"
+    CODE: ClassVar[int] = 3
+    VALUE: ClassVar[str] = "bid"
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class TalonRevealed(Event):
+    """The talon ("прикуп") is shown; needed when the deal did not record it up front."""
+
+    KIND: ClassVar[str] = "talon_revealed"
+    CODE: ClassVar[int] = 4
+    cards: int
+
+    def to_row(self) -> Row:
+        return (self.CODE, NO_PLAYER, NO_CARD, self.cards, None)
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        return cls(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(_Valued):
+    """The declarer's discard ("снос"): a mask of exactly two cards."""
+
+    KIND: ClassVar[str] = "discard"
+    CODE: ClassVar[int] = 5
+    VALUE: ClassVar[str] = "cards"
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContractDeclared(_Valued):
+    """The contract ("заказ"); in a paper-level deal it may come without an auction."""
+
+    KIND: ClassVar[str] = "contract"
+    CODE: ClassVar[int] = 6
+    VALUE: ClassVar[str] = "contract"
+    contract: int
+
+
+@dataclass(frozen=True, slots=True)
+class WhistCalled(_Valued):
+    """A defender's call: whist, pass, half-whist, invite (:mod:`preflog.model.calls`)."""
+
+    KIND: ClassVar[str] = "whist"
+    CODE: ClassVar[int] = 7
+    VALUE: ClassVar[str] = "call"
+    call: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayModeChosen(_Valued):
+    """The lone whister plays open ("в светлую") or closed ("втёмную")."""
+
+    KIND: ClassVar[str] = "play_mode"
+    CODE: ClassVar[int] = 8
+    VALUE: ClassVar[str] = "mode"
+    mode: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContraCalled(Event):
+    """Croatian contra, recontra, subcontra …: each call doubles the stake once more."""
+
+    KIND: ClassVar[str] = "contra"
+    CODE: ClassVar[int] = 9
+    player: int
+
+    def to_row(self) -> Row:
+        return (self.CODE, self.player, NO_CARD, 0, None)
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        return cls(player)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """A card played to the current trick; the winner is derived."""
+
+    KIND: ClassVar[str] = "card"
+    CODE: ClassVar[int] = 10
+    player: int
+    card: int
+
+    def to_row(self) -> Row:
+        return (self.CODE, self.player, self.card, 0, None)
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        return cls(player, card)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tricks(Event):
+    """Trick counts per seat (payload)."""
+
+    tricks: tuple[int, ...]
+
+    def to_row(self) -> Row:
+        return (self.CODE, NO_PLAYER, NO_CARD, 0, _payload(self))
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(_Tricks):
+    """The remaining tricks, agreed per seat without play ("остальные мои")."""
+
+    KIND: ClassVar[str] = "claim"
+    CODE: ClassVar[int] = 11
+
+
+@dataclass(frozen=True, slots=True)
+class TenChecked(_Tricks):
+    """Sochi ten-game check ("проверка десятерной"): tricks per seat found by laying out the cards."""
+
+    KIND: ClassVar[str] = "ten_check"
+    CODE: ClassVar[int] = 12
+
+
+@dataclass(frozen=True, slots=True)
+class PaperResult(_Tricks):
+    """Paper-level result: tricks per seat when the cards were not recorded."""
+
+    KIND: ClassVar[str] = "paper_result"
+    CODE: ClassVar[int] = 13
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRecorded(Event):
+    """A score line as the players wrote it after a deal, to be checked against the replay.
+
+    Russian: running totals of ``pulya``, ``gora`` and ``visty`` written on each seat (own seat 0).
+    Croatian: ``pulya`` is the contract column, ``gora`` 0, ``visty`` the juha written on each seat.
+    """
+
+    KIND: ClassVar[str] = "score_line"
+    CODE: ClassVar[int] = 14
+    player: int
+    pulya: int
+    gora: int
+    visty: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PulkaEnded(Event):
+    """The pulka is over (all pulyas closed, columns at zero, or stopped early by agreement)."""
+
+    KIND: ClassVar[str] = "pulka_ended"
+    CODE: ClassVar[int] = 15
+    reason: str = "closed"
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    PulkaStarted, DealStarted, BidMade, TalonRevealed, Discarded, ContractDeclared, WhistCalled,
+    PlayModeChosen, ContraCalled, CardPlayed, Claimed, TenChecked, PaperResult, ScoreRecorded, PulkaEnded,
+)
+BY_CODE: dict[int, type[Event]] = {t.CODE: t for t in EVENT_TYPES}
+BY_KIND: dict[str, type[Event]] = {t.KIND: t for t in EVENT_TYPES}
+
+
+def from_row(code: int, player: int, card: int, value: int, payload: str | None) -> Event:
+    """Rebuild an event from its row form."""
+    cls = BY_CODE.get(code)
+    if cls is None:
+        raise EventError(f"unknown event type code {code}")
+    try:
+        data = json.loads(payload) if payload else None
+        return cls.from_row(player, card, value, data)
+    except (TypeError, ValueError) as exc:
+        raise EventError(f"bad {cls.KIND} event payload {payload!r}: {exc}") from None

@@ -1,0 +1,61 @@
+"""What a finished deal hands to scoring: :class:`DealOutcome`.
+
+The deal engine derives it (trick winners, who whisted, whether play happened);
+scoring turns it into score-sheet entries. Paper-level deals produce the same
+outcome from recorded trick counts, so scoring never knows whether cards were
+recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Kinds of deal (the ``kind`` field); also used as projection values.
+GAME = "game"                # a trick contract that was played (or checked)
+MISER = "miser"              # miser ("мизер") played
+RASPASY = "raspasy"          # Russian all-pass: raspasy ("распасы") played
+ALL_PASS = "all_pass"        # Croatian all-pass: no play, refe for everyone
+NOT_WHISTED = "not_whisted"  # both defenders passed: no play, contract made
+HALF_WHIST = "half_whist"    # half-whist ("полвиста") stood: no play, contract made
+CONCEDED = "conceded"        # Croatian 2♠ won without play, or declarer conceded
+
+NO_SEAT = -1
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """The facts of one finished deal that scoring needs, with seats 0-based.
+
+    ``tricks`` has one entry per seat of the table; at a 4-player table the sitting-out
+    dealer's entry counts raspasy talon tricks credited to him (RULES.md A12), else 0.
+    ``calls`` holds each seat's final whist call (``-1`` for the declarer and the
+    sitting-out dealer); ``whist_order`` lists whisters in the order they said "whist"
+    (the second one answers for 8–10, RULES.md A9).
+    """
+
+    deal: int                       # 1-based deal number in the pulka
+    dealer: int
+    n_players: int                  # 3 or 4 at the table
+    kind: str
+    declarer: int = NO_SEAT
+    contract: int = 0               # bid code (:mod:`preflog.model.bids`); 0 for raspasy / all-pass
+    tricks: tuple[int, ...] = ()
+    calls: tuple[int, ...] = ()
+    whist_order: tuple[int, ...] = ()
+    half_whister: int = NO_SEAT     # seat that said half-whist (whether it stood or was returned)
+    returner: int = NO_SEAT         # seat that returned the whist after a half-whist
+    open_play: bool = False
+    checked: bool = False           # Sochi ten-game check instead of play
+    paper: bool = False             # cards were not recorded
+    # Croatian family
+    hand_game: bool = False         # "igra": played without the talon
+    contra: tuple[int, ...] = ()    # per seat: contra steps between that defender and the declarer
+    invited: int = NO_SEAT          # seat invited by a lone whister (writes nothing)
+    stopped_early: bool = False     # play stopped at the defenders' 5th trick
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seats that took part in the deal (the 4-player dealer sits out)."""
+        if self.n_players == 4:
+            return tuple(s for s in range(4) if s != self.dealer)
+        return tuple(range(self.n_players))

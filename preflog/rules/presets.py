@@ -1,0 +1,83 @@
+"""Named presets (Sochi, Leningrad, Rostov, Croatian, Slovenian) and named overrides.
+
+A rules *spec* is a preset name optionally followed by named overrides joined
+with ``+``: ``"sochi"``, ``"sochi+geometric-raspasy+miser-by-10"``. Single options
+are changed with :meth:`Rules.replace` or ``key=value`` pairs in :func:`resolve`.
+Defaults and their sources are those of RULES.md Part E.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .config import Rules, RulesError
+
+SOCHI = Rules(name="sochi", ten_mode="checked")
+
+LENINGRAD = Rules(
+    name="leningrad",
+    whist_mult=2, remiz_mult=2, whister_fail_mult=1, consolation_mult=2,
+    split_with_passer_on_remiz=True, miser_fail_per_trick=20,
+    raspasy_base=2, raspasy_progression="arithmetic", raspasy_cap=3, raspasy_exit="made_game",
+    pool_point_visty=20,
+)
+
+ROSTOV = Rules(
+    name="rostov",
+    raspasy_mode="visty", raspasy_progression="none", raspasy_zero_premium="one",
+    raspasy_talon_mode="closed",
+)
+
+CROATIAN = Rules(
+    name="croatian", family="croatian", players=(3,), deal_pattern="5-2-5",
+    hold_who="any_overcalled", hold_requires_intermediate_pass=False, hold_forbidden_on=(),
+    miser_first_call_only=False,
+    whist_obligation=((2, 4), (3, 4), (4, 4), (5, 4), (6, 0), (7, 4)),
+    lone_whister_quota="personal", half_whist_levels=(), half_whist_tricks=(),
+    open_play_choice="invitation", consolation_mult=0, american_help=False,
+    raspasy_progression="none",
+    first_lead="eldest_skip_out", sanac_lead="not_declarer", bettel_lead="right_of_declarer",
+    settlement_rounding="exact",
+)
+
+SLOVENIAN = CROATIAN.replace(
+    name="slovenian", two_spades_without_contra="nobody_scores_refe", sanac_lead="right_of_declarer")
+
+PRESETS: dict[str, Rules] = {}
+
+NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
+    "geometric-raspasy": {"raspasy_progression": "geometric", "raspasy_cap": 4},
+    "flat-raspasy": {"raspasy_progression": "none"},
+    "made-game-exit": {"raspasy_exit": "made_game"},
+    "min-bid-after-raspasy": {"min_bid_after_raspasy": ((2, 7), (3, 8))},
+    "miser-by-10": {"miser_beaten_by_level": 10},
+    "gentleman": {"split_with_passer_on_remiz": True},
+    "third-hand-takes-talon": {"third_hand_mode": "take_talon_no_miser"},
+    "ten-whisted": {"ten_mode": "whisted"},
+    "ten-checked": {"ten_mode": "checked"},
+    "jumps": {"allow_jump_bids": True},
+    "no-must-trump": {"must_trump": False},
+    "start-50": {"start": 50},
+}
+
+
+for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN):
+    PRESETS[_r.name] = _r
+
+
+def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> Rules:
+    """Rules from a spec (``preset[+named-override…]``) and ``option=value`` overrides."""
+    parts = [p.strip() for p in spec.strip().lower().split("+")]
+    base = PRESETS.get(parts[0])
+    if base is None:
+        raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(PRESETS)})")
+    changes: dict[str, Any] = {}
+    for p in parts[1:]:
+        if p not in NAMED_OVERRIDES:
+            raise RulesError(f"unknown named override {p!r} (known: {', '.join(NAMED_OVERRIDES)})")
+        changes.update(NAMED_OVERRIDES[p])
+    if overrides:
+        changes.update(overrides)
+    rules = base.replace(**changes) if changes else base
+    return rules
