@@ -1,0 +1,1 @@
+"""Scoring: score sheet, per-deal scoring for each family, and settlement."""
