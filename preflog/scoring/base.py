@@ -36,8 +36,10 @@ class Scorer(Protocol):
 
 def make_scorer(rules: Rules, n_players: int, pool: int) -> Scorer:
     """The scorer for ``rules.family`` (a lookup by family, not a fork of the engine)."""
-    from . import croatian, russian  # noqa: F401  (modules register themselves)
+    import importlib
 
+    if rules.family not in SCORERS:
+        importlib.import_module(f"{__package__}.{rules.family}")  # the module registers its scorer
     factory = SCORERS.get(rules.family)
     if factory is None:
         raise ValueError(f"no scorer for rules family {rules.family!r}")
