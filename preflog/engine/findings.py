@@ -1,0 +1,43 @@
+"""Audit findings and the exception raised for an illegal action.
+
+Every rule check raises :class:`IllegalAction` with a stable ``code``; replay turns
+it into a :class:`Finding` located by deal number and event sequence number.
+Codes are snake_case, never renamed once published (docs/findings.md lists them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.events import Event
+
+
+class IllegalAction(Exception):
+    """An action that breaks a rule: ``code`` names the rule, ``message`` says what was expected."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One audit finding: where (deal, seq, event) and which rule (code, message)."""
+
+    code: str
+    deal: int
+    seq: int
+    message: str
+    event: Event | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "deal": self.deal, "seq": self.seq, "message": self.message}
+
+
+class AuditFailed(Exception):
+    """Raised by a strict replay on the first finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(f"deal {finding.deal}, event {finding.seq}: {finding.code}: {finding.message}")
+        self.finding = finding
