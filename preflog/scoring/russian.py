@@ -1,0 +1,340 @@
+"""Russian scoring ("запись") for the Sochi, Leningrad and Rostov conventions (RULES.md Part B).
+
+One :class:`RussianScorer` per pulka turns each :class:`DealOutcome` into sheet entries: pulya
+("пуля") for made contracts and raspasy premiums, gora ("гора") for penalties, visty ("висты")
+written by one player on another. Every convention difference is a :class:`Rules` option:
+``whist_mult``/``remiz_mult``/``consolation_mult`` (Leningrad doubles), ``split_with_passer_on_remiz``
+(gentleman's whist), ``raspasy_mode`` (Rostov visty), the raspasy progression and exit, the whist
+liability options of RULES.md A9, ``american_help`` (B1.4).
+
+Choices where the sources are silent (also in the report / docs):
+
+* American help applies to every pulya write (contracts and raspasy premiums); each point
+  given to another player costs him ``pool_point_visty`` visty (10 in Sochi, as seed 003 says).
+  Recipients are tried by larger pulya first, ties from the writer's left (clockwise).
+* A returned half-whister ("уходил за полвиста") writes nothing; with
+  ``consolation_half_to_returner`` his consolation is written by the returner. Gentleman's split
+  applies only between the lone whister and a plain passer.
+* In the ten-game check nobody is liable for a whist shortfall (nobody whisted).
+* At 4 players a raspasy talon trick credited to the dealer goes to his gora at the current price
+  in both raspasy modes; the dealer gets no zero-trick premium (he did not play).
+* A conceded deal (``CONCEDED``) with recorded tricks is scored like a played game; without tricks
+  it is the house "down three" (``allow_concede_down3``): gora ``remiz_mult×V×3``, no visty.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..model.bids import level_of
+from ..model.calls import CALL_WHIST
+from ..model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
+from ..rules.config import Rules
+from .base import SCORERS
+from .settlement import settle
+from .sheet import DealScore, Number, Settlement, Sheet
+
+TRICKS_PER_DEAL = 10
+
+
+class ScoringError(ValueError):
+    """A deal outcome the Russian scorer cannot score (names the deal and the rule)."""
+
+
+def _norm(x: Number) -> Number:
+    """Fractions with denominator 1 become ints, so sheets stay ints unless a rule halves."""
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return int(x)
+    return x
+
+
+def _div(x: Number, k: int) -> Number:
+    return _norm(Fraction(x) / k)
+
+
+def raspasy_price(rules: Rules, k: int) -> int:
+    """Price of a raspasy trick in the *k*-th (1-based) consecutive raspasy of a series (RULES.md B1.3)."""
+    prog = rules.raspasy_progression
+    if prog == "arithmetic":
+        mult = min(k, rules.raspasy_cap)
+    elif prog == "geometric":
+        mult = min(2 ** (k - 1), rules.raspasy_cap)
+    else:
+        mult = 1
+    return rules.raspasy_base * mult
+
+
+class _Entries:
+    """Mutable per-deal deltas, frozen into a :class:`DealScore`."""
+
+    __slots__ = ("gora", "notes", "pulya", "visty")
+
+    def __init__(self, n: int) -> None:
+        self.pulya: list[Number] = [0] * n
+        self.gora: list[Number] = [0] * n
+        self.visty: list[list[Number]] = [[0] * n for _ in range(n)]
+        self.notes: list[str] = []
+
+    def freeze(self) -> DealScore:
+        return DealScore(
+            tuple(_norm(x) for x in self.pulya),
+            tuple(_norm(x) for x in self.gora),
+            tuple(tuple(_norm(x) for x in row) for row in self.visty),
+            "; ".join(self.notes),
+        )
+
+
+class RussianScorer:
+    """Pulka-level scoring state of a Russian game: the sheet, the raspasy series, the pool size."""
+
+    def __init__(self, rules: Rules, n_players: int, pool: int, *, whist_price: Number = 1) -> None:
+        if n_players not in (3, 4):
+            raise ScoringError(f"Russian scoring is for 3 or 4 players, not {n_players}")
+        self.rules = rules
+        self.n = n_players
+        self.pool = pool
+        self.whist_price = whist_price
+        self.sheet = Sheet(n_players)
+        self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
+        self.deals = 0
+
+    # ------------------------------------------------------------------ protocol
+    def score(self, outcome: DealOutcome) -> DealScore:
+        o = outcome
+        self._validate(o)
+        e = _Entries(self.n)
+        if o.kind == RASPASY:
+            self.series += 1
+            self._raspasy(o, e, raspasy_price(self.rules, self.series))
+        else:
+            if o.kind == MISER:
+                made = self._miser(o, e)
+            else:
+                made = self._game(o, e)
+            if self.rules.raspasy_exit == "any_game" or made:
+                self.series = 0
+        ds = e.freeze()
+        self.sheet.add(ds)
+        self.deals += 1
+        return ds
+
+    def min_bid_level(self) -> int:
+        """Lowest opening level after the current raspasy series (``min_bid_after_raspasy``); 0 = none."""
+        level = 0
+        for length, lvl in self.rules.min_bid_after_raspasy:
+            if self.series >= length:
+                level = max(level, lvl)
+        return level
+
+    def is_finished(self) -> bool:
+        return all(p >= self.pool for p in self.sheet.pulya)
+
+    def settlement(self) -> Settlement:
+        s = self.sheet
+        return settle(s.pulya, s.gora, s.visty, self.rules, self.whist_price)
+
+    def current_raspasy_price(self) -> int:
+        """Price the next raspasy would be played at."""
+        return raspasy_price(self.rules, self.series + 1)
+
+    # ------------------------------------------------------------------ checks
+    def _validate(self, o: DealOutcome) -> None:
+        where = f"deal {o.deal}"
+        if o.n_players != self.n:
+            raise ScoringError(f"{where}: outcome for {o.n_players} players at a {self.n}-player pulka")
+        if o.kind not in (GAME, MISER, RASPASY, NOT_WHISTED, HALF_WHIST, CONCEDED):
+            raise ScoringError(f"{where}: kind {o.kind!r} is not a Russian deal")
+        if o.kind != RASPASY and not 0 <= o.declarer < self.n:
+            raise ScoringError(f"{where}: {o.kind} needs a declarer seat, got {o.declarer}")
+        if o.n_players == 4 and o.declarer == o.dealer and o.kind != RASPASY:
+            raise ScoringError(f"{where}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
+        needs_tricks = o.kind in (GAME, MISER, RASPASY)
+        if needs_tricks or o.tricks:
+            if len(o.tricks) != self.n:
+                raise ScoringError(f"{where}: {len(o.tricks)} trick counts for {self.n} seats")
+            if any(t < 0 for t in o.tricks) or sum(o.tricks) != TRICKS_PER_DEAL:
+                raise ScoringError(f"{where}: trick counts {o.tricks} do not add up to {TRICKS_PER_DEAL}")
+        if o.kind in (GAME, NOT_WHISTED, HALF_WHIST, CONCEDED) and level_of(o.contract) == 0:
+            raise ScoringError(f"{where}: {o.kind} needs a trick contract, got code {o.contract}")
+        if o.kind == GAME and not o.checked and len(o.calls) != self.n:
+            raise ScoringError(f"{where}: {len(o.calls)} whist calls for {self.n} seats")
+
+    # ------------------------------------------------------------------ pulya and help
+    def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
+        """Write pulya points, with American help once the pulya is closed (RULES.md B1.4, seed 003)."""
+        if not self.rules.american_help:
+            e.pulya[seat] += points
+            return
+        pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
+        own = min(points, max(0, self.pool - pul[seat]))
+        e.pulya[seat] += own
+        rest = points - own
+        if rest <= 0:
+            return
+        # larger pulya first; equal pulyas: the player on the writer's left first
+        others = sorted((j for j in range(self.n) if j != seat), key=lambda j: (-pul[j], (j - seat) % self.n))
+        for j in others:
+            room = self.pool - pul[j]
+            if rest <= 0 or room <= 0:
+                continue
+            give = min(rest, room)
+            e.pulya[j] += give
+            e.visty[seat][j] += give * self.rules.pool_point_visty
+            e.notes.append(f"help {give} to seat {j}")
+            rest -= give
+        if rest <= 0:
+            return
+        # nobody can take it: off the writer's own gora, then onto every opponent's gora
+        own_gora = self.sheet.gora[seat] + e.gora[seat]
+        off = min(rest, max(0, own_gora))
+        e.gora[seat] -= off
+        rest -= off
+        if off:
+            e.notes.append(f"help {off} off own gora")
+        if rest > 0:
+            for j in range(self.n):
+                if j != seat:
+                    e.gora[j] += rest
+            e.notes.append(f"help {rest} to every opponent's gora")
+
+    # ------------------------------------------------------------------ deal kinds
+    def _miser(self, o: DealOutcome, e: _Entries) -> bool:
+        taken = o.tricks[o.declarer]
+        if taken == 0:
+            self._write_pulya(o.declarer, self.rules.miser_value, e)
+            return True
+        e.gora[o.declarer] += self.rules.miser_fail_per_trick * taken  # no visty on miser
+        return False
+
+    def _game(self, o: DealOutcome, e: _Entries) -> bool:
+        r = self.rules
+        d = o.declarer
+        level = level_of(o.contract)
+        v = r.value(level)
+        w = r.whist_mult * v
+        if o.kind == NOT_WHISTED:
+            self._write_pulya(d, v, e)
+            return True
+        if o.kind == HALF_WHIST:
+            hw_tricks = dict(r.half_whist_tricks)
+            if level not in r.half_whist_levels or level not in hw_tricks:
+                raise ScoringError(f"deal {o.deal}: half-whist is not allowed at level {level} "
+                                   f"(half_whist_levels {r.half_whist_levels})")
+            if not 0 <= o.half_whister < self.n or o.half_whister == d:
+                raise ScoringError(f"deal {o.deal}: half-whist deal without a valid half_whister seat")
+            self._write_pulya(d, v, e)
+            e.visty[o.half_whister][d] += hw_tricks[level] * w
+            return True
+        if o.kind == CONCEDED and not o.tricks:
+            e.gora[d] += r.remiz_mult * v * 3  # house "без трёх": defenders write nothing
+            e.notes.append("conceded down 3")
+            return False
+
+        t = o.tricks
+        under = max(0, level - t[d])
+        if under == 0:
+            self._write_pulya(d, v, e)
+        else:
+            e.gora[d] += r.remiz_mult * v * under
+        cons = r.consolation_mult * v * under
+        defenders = [s for s in o.seats if s != d]
+        if o.n_players == 4 and r.consolation_dealer and cons:
+            e.visty[o.dealer][d] += cons
+
+        if o.checked:
+            # Sochi ten-game check: both opponents write as if both had whisted (seed 003)
+            for s in defenders:
+                e.visty[s][d] += w * t[s] + cons
+            return under == 0
+
+        whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
+        if not whisters:
+            if o.kind == CONCEDED:
+                return under == 0
+            raise ScoringError(f"deal {o.deal}: a played game needs at least one whister "
+                               "(both passing is kind not_whisted)")
+        if len(whisters) == 2:
+            for s in whisters:
+                e.visty[s][d] += w * t[s] + cons
+        else:
+            self._lone_whister_visty(o, e, whisters[0], defenders, w, cons, under)
+        self._whist_liability(o, e, whisters, defenders, level, v)
+        return under == 0
+
+    def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: list[int],
+                            w: int, cons: int, under: int) -> None:
+        """Greedy ("жлобский") whist: the lone whister writes for the whole side, open or closed."""
+        r = self.rules
+        (p,) = [s for s in defenders if s != wh]
+        w_amt: Number = w * (o.tricks[wh] + o.tricks[p]) + cons
+        p_amt: Number = cons if r.consolation_passer else 0
+        returned_half = o.half_whister == p and o.returner != NO_SEAT
+        if returned_half and r.consolation_half_to_returner:
+            w_amt += p_amt  # the returner writes the half-whister's consolation too
+            p_amt = 0
+        elif under > 0 and r.split_with_passer_on_remiz:
+            # gentleman's whist: all visty of the side split in half (RULES.md B2, [PG-LEN])
+            w_amt = p_amt = _div(w_amt + p_amt, 2)
+        e.visty[wh][o.declarer] += w_amt
+        e.visty[p][o.declarer] += p_amt
+
+    def _whist_liability(self, o: DealOutcome, e: _Entries, whisters: list[int], defenders: list[int],
+                         level: int, v: int) -> None:
+        """Responsible whist: the A9 allocation of the side's shortfall, gora per missing trick."""
+        r = self.rules
+        need = r.obligation(level)
+        side = sum(o.tricks[s] for s in defenders)
+        short = max(0, need - side)
+        if short == 0:
+            return
+        pen: dict[int, Number] = {s: 0 for s in whisters}
+        if len(whisters) == 1:
+            (wh,) = whisters
+            if r.lone_whister_quota == "side":
+                pen[wh] = short
+            else:
+                personal = need // 2 if need >= 2 else need
+                pen[wh] = min(max(0, personal - o.tricks[wh]), short)
+        elif need >= 2:
+            quota = need // 2  # 6: 2 + 2, 7: 1 + 1
+            for s in whisters:
+                pen[s] = min(max(0, quota - o.tricks[s]), short)
+        elif r.high_level_liability == "split":
+            for s in whisters:
+                pen[s] = _div(short, 2)
+        else:
+            order = [s for s in o.whist_order if s in whisters]
+            second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % self.n)
+            pen[second] = short
+        if len(whisters) == 2 and r.whisters_share_penalty:
+            total = sum(pen.values())
+            pen = {s: _div(total, 2) for s in whisters}
+        rate = r.whister_fail_mult * v
+        for s, p in pen.items():
+            e.gora[s] += p * rate
+
+    def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
+        r = self.rules
+        t = o.tricks
+        players = o.seats
+        premium = 1 if r.raspasy_zero_premium == "one" else price
+        if o.n_players == 4 and t[o.dealer]:
+            e.gora[o.dealer] += price * t[o.dealer]  # talon tricks won by the dealer's cards
+        if r.raspasy_mode == "visty":
+            fewest = min(t[s] for s in players)
+            low = [s for s in players if t[s] == fewest]
+            for j in players:
+                if t[j] > fewest:
+                    amount = r.raspasy_visty_per_trick * t[j]
+                    for i in low:  # a tie for fewest writes in equal parts
+                        e.visty[i][j] += _div(amount, len(low))
+        else:
+            for s in players:
+                e.gora[s] += price * t[s]
+        for s in players:
+            if t[s] == 0:
+                self._write_pulya(s, premium, e)
+        e.notes.append(f"raspasy #{self.series} price {price}")
+
+
+SCORERS["russian"] = RussianScorer

@@ -1,0 +1,131 @@
+"""Final settlement ("расчёт пульки") of a Russian sheet, exact and by the two paper methods.
+
+Exact (RULES.md B1.7, closed form)::
+
+    result_i = Σ_j (V_ij − V_ji) + g × (mean(gora) − gora_i) + k × (pulya_i − mean(pulya))
+
+with ``g = rules.gora_point_visty`` (10) and ``k = rules.pool_point_visty`` (10, Leningrad 20).
+The pool term vanishes when all pulyas are equal (the normal end of a pulka).
+
+The two paper methods of seed 003 round this to whole visty:
+
+* **Method 1** — amnesty ("амнистия": subtract the smallest gora), then every other player
+  writes ``gora_i × g / n`` visty on player *i*, visty are netted pairwise and summed.
+* **Method 2** — amnesty, then ``(mean gora − gora_i) × g`` plus the player's net visty.
+
+When a division leaves a remainder the seed adds or removes **one gora point** to a player and the
+others compensate with ``round_half_up(g / n)`` visty each on him (3 players: 10/3 → 3; 4 players:
+10/4 = 2.5 → 3). Who gets the point (the seed leaves it to the players or the lot):
+
+* method 1 — every player whose own ``gora × g`` does not divide by *n* is adjusted, by the ±1
+  that makes it divide (+1 when both do, as at 4 players); this is forced by the method;
+* method 2 — one point goes to the player with the **smallest positive gora after amnesty**
+  (lowest seat on ties), +1 when that makes the total divide (else −1).
+
+Both rules reproduce the seed's example (RULES.md B1.8): method 1 З +31, В −30, Ю −1 (В 11 → 12),
+method 2 З +31, В −29, Ю −2 (Ю 6 → 7), exact +30⅔ / −29⅓ / −1⅓.
+
+Unequal pulyas enter the methods as extra gora: ``(max pulya − pulya_i) × k / g`` points.
+Fractional sheet entries (gentleman's halves, Rostov ties) keep the methods exact until the end,
+where the result is rounded to whole visty by largest remainder, keeping the sum zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..rules.config import Rules
+from .sheet import Number, Settlement
+
+
+def settle(
+    pulya: Sequence[Number],
+    gora: Sequence[Number],
+    visty: Sequence[Sequence[Number]],
+    rules: Rules,
+    whist_price: Number = 1,
+) -> Settlement:
+    """Settle a sheet (``visty[i][j]`` = written by *i* on *j*); every result vector sums to zero."""
+    n = len(gora)
+    if n < 2 or len(pulya) != n or len(visty) != n or any(len(row) != n for row in visty):
+        raise ValueError(f"settlement: sheet shape mismatch (pulya {len(pulya)}, gora {n}, visty {len(visty)} rows)")
+    gp = rules.gora_point_visty
+    pp = rules.pool_point_visty
+    net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
+    top = max(pulya)
+    # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
+    eff = [Fraction(gora[i]) + Fraction((top - pulya[i]) * pp, gp) for i in range(n)]
+    mean = sum(eff, Fraction(0)) / n
+    exact = tuple(net[i] + gp * (mean - eff[i]) for i in range(n))
+
+    low = min(eff)
+    amnestied = [e - low for e in eff]
+    m1 = _method1(amnestied, net, gp)
+    m2 = _method2(amnestied, net, gp)
+    price = Fraction(whist_price)
+    return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+
+
+def compensation(gp: int, n: int) -> int:
+    """Visty each other player gives back for one gora point moved (round half up: 3p 3, 4p 3)."""
+    return math.floor(Fraction(gp, n) + Fraction(1, 2))
+
+
+def _fix_direction(g: Fraction, gp: int, n: int) -> int:
+    """The ±1 gora point making ``g × gp`` divide by *n* (+1 preferred), 0 if none is needed or possible."""
+    if g.denominator != 1 or (g * gp) % n == 0:
+        return 0
+    if ((g + 1) * gp) % n == 0:
+        return 1
+    if g >= 1 and ((g - 1) * gp) % n == 0:
+        return -1
+    return 0
+
+
+def _method1(g0: list[Fraction], net0: list[Fraction], gp: int) -> tuple[int, ...]:
+    n = len(g0)
+    g, net = list(g0), list(net0)
+    comp = compensation(gp, n)
+    for i in range(n):
+        d = _fix_direction(g[i], gp, n)
+        if d:
+            _move_point(g, net, i, d, comp)
+    share = [gi * gp / n for gi in g]  # visty each other player writes on i for his gora
+    total = sum(share, Fraction(0))
+    res = [net[i] - share[i] * (n - 1) + (total - share[i]) for i in range(n)]
+    return _round_zero_sum(res)
+
+
+def _method2(g0: list[Fraction], net0: list[Fraction], gp: int) -> tuple[int, ...]:
+    n = len(g0)
+    g, net = list(g0), list(net0)
+    total = sum(g, Fraction(0))
+    d = _fix_direction(total, gp, n)
+    if d:
+        candidates = [i for i in range(n) if g[i] > 0 and (d > 0 or g[i] >= 1)]
+        if candidates:
+            who = min(candidates, key=lambda i: (g[i], i))
+            _move_point(g, net, who, d, compensation(gp, n))
+    mean = sum(g, Fraction(0)) / n
+    return _round_zero_sum([net[i] + gp * (mean - g[i]) for i in range(n)])
+
+
+def _move_point(g: list[Fraction], net: list[Fraction], who: int, d: int, comp: int) -> None:
+    """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him."""
+    g[who] += d
+    for j in range(len(g)):
+        if j != who:
+            net[j] -= d * comp
+            net[who] += d * comp
+
+
+def _round_zero_sum(values: list[Fraction]) -> tuple[int, ...]:
+    """Whole visty summing to zero: floor everything, hand the missing units to the largest remainders."""
+    floors = [math.floor(v) for v in values]
+    missing = -sum(floors)  # sum(values) == 0, so this is the number of units to hand out
+    order = sorted(range(len(values)), key=lambda i: (-(values[i] - floors[i]), i))
+    for i in order[:missing]:
+        floors[i] += 1
+    return tuple(floors)

@@ -1,0 +1,126 @@
+"""Property tests: settlement is zero-sum for any sheet, and scoring random valid deals keeps it so."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from preflog.model.bids import MISER, RU_LADDER, is_trick_contract, level_of
+from preflog.model.calls import CALL_PASS, CALL_WHIST
+from preflog.model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
+from preflog.model.outcome import MISER as MISER_KIND
+from preflog.rules import LENINGRAD, ROSTOV, SOCHI
+from preflog.scoring.russian import RussianScorer
+from preflog.scoring.settlement import settle
+
+RULESETS = [
+    SOCHI, LENINGRAD, ROSTOV,
+    SOCHI.replace(raspasy_progression="geometric", raspasy_cap=4, raspasy_exit="made_game",
+                  high_level_liability="split", whisters_share_penalty=True),
+    SOCHI.replace(split_with_passer_on_remiz=True, consolation_half_to_returner=False, american_help=False),
+]
+
+values = st.one_of(st.integers(0, 200), st.fractions(0, 200, max_denominator=2))
+
+
+@st.composite
+def sheets(draw: st.DrawFn) -> tuple[list, list, list]:
+    n = draw(st.sampled_from([3, 4]))
+    pulya = draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    gora = draw(st.lists(values, min_size=n, max_size=n))
+    visty = [[0 if i == j else draw(values) for j in range(n)] for i in range(n)]
+    return pulya, gora, visty
+
+
+@given(sheets(), st.sampled_from(RULESETS), st.integers(1, 100))
+@settings(max_examples=300, deadline=None)
+def test_settlement_zero_sum(sheet: tuple[list, list, list], rules, price: int) -> None:
+    """Every result vector sums to zero; paper methods stay within n visty of the exact value
+    (each ±1-point move shifts a player by < 2 visty, plus < 1 of final rounding); money = exact × price."""
+    pulya, gora, visty = sheet
+    s = settle(pulya, gora, visty, rules, whist_price=price)
+    n = len(gora)
+    assert sum(s.exact) == 0 and sum(s.method1) == 0 and sum(s.method2) == 0
+    assert all(abs(m - e) <= n for m, e in zip(s.method1, s.exact, strict=True))
+    assert all(abs(m - e) <= n for m, e in zip(s.method2, s.exact, strict=True))
+    assert s.money == tuple(e * price for e in s.exact)
+
+
+def _split(draw: st.DrawFn, total: int, parts: int) -> list[int]:
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=parts - 1, max_size=parts - 1)))
+    edges = [0, *cuts, total]
+    return [edges[k + 1] - edges[k] for k in range(parts)]
+
+
+@st.composite
+def outcomes(draw: st.DrawFn, n: int) -> DealOutcome:
+    dealer = draw(st.integers(0, n - 1))
+    seats = [s for s in range(n) if not (n == 4 and s == dealer)]
+    kind = draw(st.sampled_from([GAME, GAME, GAME, MISER_KIND, RASPASY, NOT_WHISTED, HALF_WHIST]))
+    if kind == RASPASY:
+        talon = draw(st.integers(0, 2)) if n == 4 else 0
+        parts = _split(draw, 10 - talon, len(seats))
+        tricks = [0] * n
+        for s, t in zip(seats, parts, strict=True):
+            tricks[s] = t
+        if n == 4:
+            tricks[dealer] = talon
+        return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=RASPASY, tricks=tuple(tricks))
+    declarer = draw(st.sampled_from(seats))
+    defenders = [(declarer + k) % n for k in range(1, n) if (declarer + k) % n in seats]
+    tricks = [0] * n
+    for s, t in zip([declarer, *defenders], _split(draw, 10, 3), strict=True):
+        tricks[s] = t
+    calls = [-1] * n
+    if kind == MISER_KIND:
+        return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=kind, declarer=declarer, contract=MISER,
+                           tricks=tuple(tricks), calls=tuple(calls))
+    levels = [6, 7] if kind == HALF_WHIST else [6, 7, 8, 9, 10]
+    contract = draw(st.sampled_from([c for c in RU_LADDER if is_trick_contract(c) and level_of(c) in levels]))
+    if kind in (NOT_WHISTED, HALF_WHIST):
+        return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=kind, declarer=declarer, contract=contract,
+                           calls=tuple(calls), half_whister=defenders[1] if kind == HALF_WHIST else NO_SEAT)
+    checked = level_of(contract) == 10 and draw(st.booleans())
+    first, second = defenders
+    pattern = draw(st.sampled_from(["both", "first", "second", "returned"]))
+    half, returner = NO_SEAT, NO_SEAT
+    if pattern == "returned" and level_of(contract) in (6, 7):
+        half, returner, pattern = second, first, "first"
+    elif pattern == "returned":
+        pattern = "both"
+    whisters = {"both": [first, second], "first": [first], "second": [second]}[pattern]
+    for s in defenders:
+        calls[s] = CALL_WHIST if s in whisters else CALL_PASS
+    order = tuple(whisters) if draw(st.booleans()) else tuple(reversed(whisters))
+    return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=GAME, declarer=declarer, contract=contract,
+                       tricks=tuple(tricks), calls=tuple(calls), whist_order=order, half_whister=half,
+                       returner=returner, checked=checked, open_play=draw(st.booleans()))
+
+
+@st.composite
+def pulkas(draw: st.DrawFn) -> tuple[int, list[DealOutcome]]:
+    n = draw(st.sampled_from([3, 4]))
+    return n, draw(st.lists(outcomes(n), min_size=1, max_size=25))
+
+
+@given(pulkas(), st.sampled_from(RULESETS), st.sampled_from([6, 20, 50]))
+@settings(max_examples=200, deadline=None)
+def test_scoring_random_deals_zero_sum(pulka: tuple[int, list[DealOutcome]], rules, pool: int) -> None:
+    """Scoring any valid deals: settlement stays zero-sum; the sheet is the sum of the deal scores; and
+    exact settlement minus the pool term equals the sum of per-deal values (settlement is linear)."""
+    n, deals = pulka
+    sc = RussianScorer(rules, n, pool)
+    total = [Fraction(0)] * n
+    for o in deals:
+        d = sc.score(o)
+        for s in range(n):
+            total[s] += d.value(s, rules.gora_point_visty)
+    st_ = sc.settlement()
+    assert sum(st_.exact) == 0 and sum(st_.method1) == 0 and sum(st_.method2) == 0
+    mean_p = Fraction(sum(sc.sheet.pulya), n)
+    pool_term = [rules.pool_point_visty * (p - mean_p) for p in sc.sheet.pulya]
+    assert [e - t for e, t in zip(st_.exact, pool_term, strict=True)] == total
+    if rules.american_help:
+        assert all(p <= pool for p in sc.sheet.pulya)

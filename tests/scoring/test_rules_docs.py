@@ -1,0 +1,34 @@
+"""The committed docs/rules-options.md is exactly what preflog.rules.docs generates."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+from preflog.rules import PRESETS, Rules
+from preflog.rules.docs import format_value, options_markdown
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules-options.md"
+
+
+def test_committed_doc_is_generated() -> None:
+    """Regenerate with `python -m preflog.rules.docs` when Rules or a preset changes."""
+    assert DOC.read_text(encoding="utf-8") == options_markdown()
+
+
+def test_every_option_has_a_row_and_presets_columns() -> None:
+    """One table row per Rules field; the header names the five presets."""
+    text = options_markdown()
+    for f in fields(Rules):
+        assert f"| `{f.name}` |" in text
+    header = next(line for line in text.splitlines() if line.startswith("| Option"))
+    assert all(p in header for p in ("sochi", "leningrad", "rostov", "croatian", "slovenian"))
+    assert set(PRESETS) >= {"sochi", "leningrad", "rostov", "croatian", "slovenian"}
+
+
+def test_values_and_bold_differences() -> None:
+    """Leningrad's whist_mult 2 differs from the default 1 → bold; pairs print as 6:4."""
+    row = next(line for line in options_markdown().splitlines() if line.startswith("| `whist_mult`"))
+    assert "**2**" in row
+    assert format_value(((6, 4), (7, 2))) == "6:4, 7:2"
+    assert format_value(True) == "true"
