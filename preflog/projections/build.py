@@ -1,0 +1,352 @@
+"""Projections: three flat Arrow tables derived from :class:`PulkaFacts`, for SQL reports.
+
+* ``deals`` — one row per deal (kind, declarer, contract, whist pattern, tricks, made …);
+* ``player_deals`` — one row per player per deal (role, hand, tricks, whist obligation,
+  pulya/gora/visty deltas, the deal's value in visty);
+* ``pulka_results`` — one row per player per pulka (totals and settlement).
+
+Small ints are stored as int8/int16 and every table is sorted by (pulka, deal, seat) so
+Parquet statistics prune by pulka and scans stay cheap (see :mod:`preflog.reports.bench`).
+Amounts that may be fractions (Rostov halves) are stored as float64; exact settlement
+values are also kept as ``"n/d"`` text.
+
+Stored next to the events by :func:`preflog.projections.store.refresh`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from fractions import Fraction
+
+import pyarrow as pa
+
+from ..model import outcome as _oc
+from ..model.bids import MISER, format_ru_bid, is_trick_contract, level_of, strain_of
+from ..model.calls import CALL_HALF, CALL_INVITE, CALL_PASS, CALL_WHIST
+from ..model.outcome import ALL_PASS, CONCEDED, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
+from ..rules.config import Rules
+from ..scoring.sheet import DealScore
+from .facts import FactsError, PulkaFacts
+
+# Roles of a player in one deal (``player_deals.role``).
+DECLARER = "declarer"
+WHISTER = "whister"            # said whist (Croatian: plays, or invites)
+PASSER = "passer"              # passed the whist (incl. the invited Croatian partner)
+HALF_WHISTER = "half_whister"  # half-whist ("полвиста") that stood
+DEFENDER = "defender"          # opponent without a whist decision: miser, Sochi ten-game check
+RASPASY_ROLE = "raspasy"       # played raspasy
+ALL_PASS_ROLE = "all_pass"     # Croatian all-pass (refe), no play
+OUT = "out"                    # the sitting-out dealer at a 4-player table
+
+_CALL_LETTER = {CALL_WHIST: "W", CALL_PASS: "P", CALL_HALF: "H", CALL_INVITE: "I"}
+_HR_LABEL = {2: "2s", 3: "3d", 4: "4h", 5: "5c", 6: "bettel", 7: "sanac"}
+_HR_STRAIN = {2: "s", 3: "d", 4: "h", 5: "c", 6: "bettel", 7: "sanac"}
+_RU_STRAIN = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
+_HR_BETTEL = 6
+
+DEALS_SCHEMA = pa.schema([
+    ("pulka", pa.string()), ("deal", pa.int16()), ("preset", pa.string()), ("rules_spec", pa.string()),
+    ("family", pa.string()), ("date", pa.date32()), ("n_players", pa.int8()),
+    ("dealer", pa.int8()), ("dealer_name", pa.string()), ("kind", pa.string()),
+    ("declarer", pa.int8()), ("declarer_name", pa.string()),
+    ("rel_seat", pa.int8()),            # declarer's hand counted from the dealer: 1 = first hand
+    ("contract", pa.int16()), ("contract_label", pa.string()), ("level", pa.int8()), ("strain", pa.string()),
+    ("is_miser", pa.bool_()), ("hand_game", pa.bool_()),
+    ("whist_pattern", pa.string()), ("half_whist_returned", pa.bool_()), ("open_play", pa.bool_()),
+    ("checked", pa.bool_()), ("paper", pa.bool_()), ("stopped_early", pa.bool_()), ("contra", pa.int8()),
+    ("tricks", pa.list_(pa.int8())), ("declarer_tricks", pa.int8()), ("defender_tricks", pa.int8()),
+    ("made", pa.bool_()), ("undertricks", pa.int8()),
+    ("price", pa.int16()),              # game value V (pulya for a made contract), Croatian 2n / 2(n+1)
+    ("declarer_value", pa.float64()),   # the deal's value in visty to the declarer
+    ("note", pa.string()),
+])
+
+PLAYER_DEALS_SCHEMA = pa.schema([
+    ("pulka", pa.string()), ("deal", pa.int16()), ("preset", pa.string()), ("family", pa.string()),
+    ("date", pa.date32()), ("n_players", pa.int8()),
+    ("player", pa.string()), ("seat", pa.int8()),
+    ("rel_seat", pa.int8()),            # 1 = first hand … n = dealer (3p: third hand; 4p: sits out)
+    ("role", pa.string()), ("kind", pa.string()),
+    ("contract", pa.int16()), ("contract_label", pa.string()), ("level", pa.int8()),
+    ("is_miser", pa.bool_()), ("hand_game", pa.bool_()), ("made", pa.bool_()),
+    ("tricks", pa.int8()),
+    ("obligation", pa.int8()),          # tricks this whister answers for (null: no obligation)
+    ("shortfall", pa.int8()),           # missing tricks he is penalised for
+    ("obligation_met", pa.bool_()),
+    ("pulya", pa.float64()), ("gora", pa.float64()),
+    ("visty_written", pa.float64()), ("visty_received", pa.float64()),
+    ("visty", pa.float64()),            # written minus received
+    ("value", pa.float64()),            # the deal's value in visty (DealScore.value, + contract column if HR)
+])
+
+PULKA_RESULTS_SCHEMA = pa.schema([
+    ("pulka", pa.string()), ("preset", pa.string()), ("rules_spec", pa.string()), ("family", pa.string()),
+    ("date", pa.date32()), ("n_players", pa.int8()), ("deals", pa.int16()),
+    ("player", pa.string()), ("seat", pa.int8()),
+    ("pulya", pa.float64()), ("gora", pa.float64()),
+    ("visty_written", pa.float64()), ("visty_received", pa.float64()), ("visty", pa.float64()),
+    ("value_total", pa.float64()),      # sum of the deals' values
+    ("settled", pa.bool_()),
+    ("exact", pa.float64()), ("exact_text", pa.string()),
+    ("method1", pa.int32()), ("method2", pa.int32()),
+    ("money", pa.float64()), ("money_text", pa.string()),
+    ("result", pa.float64()),           # exact if settled, else value_total
+])
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "deals": DEALS_SCHEMA, "player_deals": PLAYER_DEALS_SCHEMA, "pulka_results": PULKA_RESULTS_SCHEMA,
+}
+
+
+def frac_text(x: Fraction | int) -> str:
+    """Exact text of a settlement value: ``"92/3"``, ``"-31"``."""
+    return str(Fraction(x))
+
+
+def _date(facts: PulkaFacts) -> dt.date | None:
+    if facts.date is None:
+        return None
+    try:
+        return dt.date.fromisoformat(facts.date[:10])
+    except ValueError:
+        raise FactsError(f"pulka {facts.pulka!r}: date {facts.date!r} is not ISO (YYYY-MM-DD…)") from None
+
+
+def _rel_seat(seat: int, dealer: int, n: int) -> int:
+    """Hand in bidding order: 1 = first hand (dealer's left) … n = the dealer."""
+    return (seat - dealer - 1) % n + 1
+
+
+class _Contract:
+    """Contract facts of one deal, family-aware (``slots`` keep the hot loop light)."""
+
+    __slots__ = ("label", "level", "strain", "is_miser", "required", "price")
+
+    def __init__(self, o: DealOutcome, rules: Rules) -> None:
+        code = o.contract
+        self.label: str | None = None
+        self.level: int | None = None
+        self.strain: str | None = None
+        self.is_miser = o.kind == _oc.MISER
+        self.required = 0          # tricks the declarer needs (miser / Bettel: take none)
+        self.price: int | None = None
+        if o.declarer == NO_SEAT or code == 0:
+            return
+        if rules.family == "croatian":
+            self.label = _HR_LABEL.get(code, str(code))
+            self.level = code
+            self.strain = _HR_STRAIN.get(code)
+            self.is_miser = self.is_miser or code == _HR_BETTEL
+            self.required = 0 if code == _HR_BETTEL else 6
+            self.price = 2 * (code + 1) if o.hand_game else 2 * code
+        elif code == MISER:
+            self.label, self.level, self.strain, self.is_miser = "miser", 0, "miser", True
+            self.price = rules.miser_value
+        elif is_trick_contract(code):
+            self.label = format_ru_bid(code)
+            self.level = level_of(code)
+            self.strain = _RU_STRAIN[strain_of(code)]
+            self.required = self.level
+            self.price = dict(rules.game_values).get(self.level)
+        else:
+            raise FactsError(f"deal {o.deal}: contract code {code} is not a Russian contract")
+
+
+def _defenders(o: DealOutcome) -> list[int]:
+    """The declarer's opponents in speaking order (left of the declarer first), dealer-out skipped."""
+    n = o.n_players
+    seats = set(o.seats)
+    return [s for s in ((o.declarer + k) % n for k in range(1, n)) if s in seats]
+
+
+def _obligations(o: DealOutcome, rules: Rules, c: _Contract, tricks: tuple[int, ...],
+                 whisters: list[int], defenders: list[int]) -> dict[int, tuple[int, int]]:
+    """Per whister: (tricks he answers for, tricks he is short) — RULES.md A9 allocation.
+
+    Lone whister: the side quota (``lone_whister_quota="side"``, or a Croatian inviter) or his
+    personal half of it. Two whisters: each half the quota, short only as far as the side is
+    (``min(max(0, q − t_i), S)``); where the quota is one trick (8–10) the second whister answers
+    for it (``high_level_liability="split"``: both do).
+    """
+    if c.level is None or c.is_miser or not whisters:
+        return {}
+    quota = dict(rules.whist_obligation).get(c.level, 0)
+    if quota <= 0:
+        return {}
+    side = sum(tricks[d] for d in defenders)
+    short = max(0, quota - side)
+    if len(whisters) == 1:
+        w = whisters[0]
+        inviter = o.calls[w] == CALL_INVITE if o.calls else False
+        if rules.lone_whister_quota == "side" or inviter or o.invited != NO_SEAT:
+            return {w: (quota, short)}
+        half = quota // 2
+        return {w: (half, max(0, half - tricks[w]))}
+    half = quota // 2
+    if half >= 1:
+        return {w: (half, min(max(0, half - tricks[w]), short)) for w in whisters}
+    if rules.high_level_liability == "split":
+        return {w: (quota, short) for w in whisters}
+    order = [w for w in o.whist_order if w in whisters] or whisters
+    second = order[-1]
+    return {w: ((quota, short) if w == second else (0, 0)) for w in whisters}
+
+
+class _Columns:
+    """Column lists for one table, turned into a typed Arrow table at the end."""
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = schema
+        self.cols: dict[str, list[object]] = {name: [] for name in schema.names}
+
+    def add(self, **row: object) -> None:
+        for name, col in self.cols.items():
+            col.append(row[name])
+
+    def table(self) -> pa.Table:
+        return pa.table({n: pa.array(v, type=self.schema.field(n).type) for n, v in self.cols.items()},
+                        schema=self.schema)
+
+
+def _value(score: DealScore, seat: int, rules: Rules) -> Fraction:
+    """The deal's value in visty to ``seat``: :meth:`DealScore.value`, plus for the Croatian family
+    the contract column's share (``pool_point_visty`` × (Δc_i − mean Δc), RULES.md C6)."""
+    v = score.value(seat, rules.gora_point_visty)
+    if rules.family == "croatian":
+        n = len(score.pulya)
+        v += rules.pool_point_visty * (Fraction(score.pulya[seat]) - Fraction(sum(score.pulya), n))
+    return v
+
+
+def project(facts: PulkaFacts) -> dict[str, pa.Table]:
+    """The three projection tables of one pulka."""
+    rules = facts.rules()
+    deals, pds, res = (_Columns(DEALS_SCHEMA), _Columns(PLAYER_DEALS_SCHEMA), _Columns(PULKA_RESULTS_SCHEMA))
+    _project_into(facts, rules, deals, pds, res)
+    return {"deals": deals.table(), "player_deals": pds.table(), "pulka_results": res.table()}
+
+
+def project_many(facts: Iterable[PulkaFacts]) -> dict[str, pa.Table]:
+    """The projection tables of several pulkas, concatenated (rows in input order)."""
+    deals, pds, res = (_Columns(DEALS_SCHEMA), _Columns(PLAYER_DEALS_SCHEMA), _Columns(PULKA_RESULTS_SCHEMA))
+    for f in facts:
+        _project_into(f, f.rules(), deals, pds, res)
+    return {"deals": deals.table(), "player_deals": pds.table(), "pulka_results": res.table()}
+
+
+def _project_into(facts: PulkaFacts, rules: Rules, deals: _Columns, pds: _Columns, res: _Columns) -> None:
+    n = facts.n_players
+    date = _date(facts)
+    names = facts.players
+    fam = rules.family
+    values_total = [Fraction(0)] * n
+    for o, score in facts.deals:
+        try:
+            _project_deal(facts, rules, o, score, date, deals, pds, values_total)
+        except FactsError:
+            raise
+        except (IndexError, KeyError, ValueError, TypeError) as e:
+            raise FactsError(f"pulka {facts.pulka!r} deal {o.deal}: cannot project ({e})") from e
+    st = facts.settlement
+    for seat in range(n):
+        written = sum(Fraction(s.visty[seat][j]) for _, s in facts.deals for j in range(n))
+        received = sum(Fraction(s.visty[j][seat]) for _, s in facts.deals for j in range(n))
+        exact = st.exact[seat] if st else None
+        money = st.money[seat] if st and st.money else None
+        res.add(
+            pulka=facts.pulka, preset=facts.preset, rules_spec=facts.rules_spec, family=fam, date=date,
+            n_players=n, deals=len(facts.deals), player=names[seat], seat=seat,
+            pulya=float(sum(Fraction(s.pulya[seat]) for _, s in facts.deals)),
+            gora=float(sum(Fraction(s.gora[seat]) for _, s in facts.deals)),
+            visty_written=float(written), visty_received=float(received), visty=float(written - received),
+            value_total=float(values_total[seat]), settled=st is not None,
+            exact=None if exact is None else float(exact), exact_text=None if exact is None else frac_text(exact),
+            method1=st.method1[seat] if st else None, method2=st.method2[seat] if st else None,
+            money=None if money is None else float(money), money_text=None if money is None else frac_text(money),
+            result=float(exact if exact is not None else values_total[seat]),
+        )
+
+
+def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealScore, date: dt.date | None,
+                  deals: _Columns, pds: _Columns, values_total: list[Fraction]) -> None:
+    n = o.n_players
+    names = facts.players
+    tricks = tuple(o.tricks) if o.tricks else (0,) * n
+    if len(tricks) != n:
+        raise FactsError(f"pulka {facts.pulka!r} deal {o.deal}: {len(tricks)} trick counts for {n} seats")
+    c = _Contract(o, rules)
+    has_decl = o.declarer != NO_SEAT
+    defenders = _defenders(o) if has_decl else []
+    calls = o.calls if o.calls else (-1,) * n
+    pattern = ""
+    whisters: list[int] = []
+    made: bool | None = None
+    under: int | None = None
+    decl_tricks: int | None = None
+    def_tricks: int | None = None
+    if has_decl:
+        if not c.is_miser:
+            pattern = "".join(_CALL_LETTER.get(calls[d], "-") for d in defenders)
+        whisters = [d for d in defenders if calls[d] in (CALL_WHIST, CALL_INVITE)]
+        decl_tricks = tricks[o.declarer]
+        def_tricks = sum(tricks[d] for d in defenders)
+        if o.kind in (NOT_WHISTED, HALF_WHIST) or (o.kind == CONCEDED and sum(tricks) == 0):
+            made, under = True, 0      # no play: the contract counts as made
+        elif c.is_miser:
+            under = decl_tricks        # a miser fails by each trick taken
+            made = under == 0
+        else:
+            under = max(0, c.required - decl_tricks)
+            made = under == 0
+    oblig = (_obligations(o, rules, c, tricks, whisters, defenders)
+             if has_decl and o.kind not in (NOT_WHISTED, HALF_WHIST, CONCEDED) and not o.checked else {})
+    values = [_value(score, s, rules) for s in range(n)]
+    for s in range(n):
+        values_total[s] += values[s]
+    deals.add(
+        pulka=facts.pulka, deal=o.deal, preset=facts.preset, rules_spec=facts.rules_spec, family=rules.family,
+        date=date, n_players=n, dealer=o.dealer, dealer_name=names[o.dealer], kind=o.kind,
+        declarer=o.declarer if has_decl else None, declarer_name=names[o.declarer] if has_decl else None,
+        rel_seat=_rel_seat(o.declarer, o.dealer, n) if has_decl else None,
+        contract=o.contract if has_decl else None, contract_label=c.label, level=c.level, strain=c.strain,
+        is_miser=c.is_miser if has_decl else None, hand_game=o.hand_game,
+        whist_pattern=pattern, half_whist_returned=o.returner != NO_SEAT, open_play=o.open_play,
+        checked=o.checked, paper=o.paper, stopped_early=o.stopped_early, contra=max(o.contra, default=0),
+        tricks=list(tricks), declarer_tricks=decl_tricks, defender_tricks=def_tricks, made=made, undertricks=under,
+        price=c.price, declarer_value=float(values[o.declarer]) if has_decl else None, note=score.note,
+    )
+    active = set(o.seats)
+    for s in range(n):
+        if s not in active:
+            role = OUT
+        elif o.kind == RASPASY:
+            role = RASPASY_ROLE
+        elif o.kind == ALL_PASS:
+            role = ALL_PASS_ROLE
+        elif s == o.declarer:
+            role = DECLARER
+        elif o.kind == HALF_WHIST and s == o.half_whister:
+            role = HALF_WHISTER
+        elif calls[s] in (CALL_WHIST, CALL_INVITE):
+            role = WHISTER
+        elif calls[s] == CALL_PASS:
+            role = PASSER
+        elif calls[s] == CALL_HALF:
+            role = HALF_WHISTER
+        else:
+            role = DEFENDER
+        ob = oblig.get(s)
+        written = sum(Fraction(x) for x in score.visty[s])
+        received = sum(Fraction(row[s]) for row in score.visty)
+        pds.add(
+            pulka=facts.pulka, deal=o.deal, preset=facts.preset, family=rules.family, date=date, n_players=n,
+            player=names[s], seat=s, rel_seat=_rel_seat(s, o.dealer, n), role=role, kind=o.kind,
+            contract=o.contract if has_decl else None, contract_label=c.label, level=c.level,
+            is_miser=c.is_miser if has_decl else None, hand_game=o.hand_game, made=made, tricks=tricks[s],
+            obligation=ob[0] if ob else None, shortfall=ob[1] if ob else None,
+            obligation_met=(ob[1] == 0) if ob else None,
+            pulya=float(score.pulya[s]), gora=float(score.gora[s]),
+            visty_written=float(written), visty_received=float(received), visty=float(written - received),
+            value=float(values[s]),
+        )

@@ -1,0 +1,138 @@
+"""A self-contained HTML report: tables plus inline SVG charts drawn here (no JS, no external CSS).
+
+Charts: declarer success by contract (bars with Wilson whiskers), player comparison
+(total result in visty), variant deltas (each preset's figure minus the mean over presets).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from . import queries
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
+th,td{border:1px solid #ddd;padding:2px 6px;text-align:right}th{background:#f3f3f3}
+td:first-child,th:first-child{text-align:left}
+svg{display:block;margin:.5em 0}.chart text{font-size:11px;fill:#333}
+"""
+
+
+def _fmt(v: float, pct: bool) -> str:
+    return f"{v * 100:.0f}%" if pct else (f"{v:.0f}" if abs(v) >= 100 else f"{v:.1f}")
+
+
+def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo: Sequence[float] | None = None,
+              hi: Sequence[float] | None = None, notes: Sequence[str] | None = None, percent: bool = False,
+              width: int = 640) -> str:
+    """A horizontal bar chart as an ``<svg>`` string; bars start at zero (negative values go left),
+    optional ``lo``/``hi`` whiskers (interval), optional note per bar (e.g. ``n=12``)."""
+    rows = [(str(lab), float(v), None if lo is None else lo[i], None if hi is None else hi[i])
+            for i, (lab, v) in enumerate(zip(labels, values, strict=True))
+            if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    bar_h, gap, left, right, top = 16, 6, 150, 90, 28
+    height = top + len(rows) * (bar_h + gap) + 24
+    ext = [0.0] + [v for _, v, _, _ in rows] + [x for _, _, a, b in rows for x in (a, b)
+                                                 if x is not None and not math.isnan(x)]
+    vmin, vmax = (0.0, 1.0) if percent else (min(ext), max(ext))
+    if vmax == vmin:
+        vmax = vmin + 1.0
+    plot_w = width - left - right
+
+    def x(v: float) -> float:
+        return left + (v - vmin) / (vmax - vmin) * plot_w
+
+    parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'role="img" aria-label="{html.escape(title)}">',
+             f'<text x="4" y="16" style="font-weight:bold;font-size:13px">{html.escape(title)}</text>']
+    x0 = x(0.0)
+    for i, (lab, v, a, b) in enumerate(rows):
+        y = top + i * (bar_h + gap)
+        bx, bw = (x0, x(v) - x0) if v >= 0 else (x(v), x0 - x(v))
+        color = "#4a7ab5" if v >= 0 else "#c0504d"
+        parts.append(f'<text x="{left - 6}" y="{y + bar_h - 4}" text-anchor="end">{html.escape(lab)}</text>')
+        parts.append(f'<rect x="{bx:.1f}" y="{y}" width="{max(bw, 0.5):.1f}" height="{bar_h}" fill="{color}"/>')
+        if a is not None and b is not None and not (math.isnan(a) or math.isnan(b)):
+            cy = y + bar_h / 2
+            parts.append(f'<g class="whisker" stroke="#222" stroke-width="1.2">'
+                         f'<line x1="{x(a):.1f}" y1="{cy}" x2="{x(b):.1f}" y2="{cy}"/>'
+                         f'<line x1="{x(a):.1f}" y1="{cy - 5}" x2="{x(a):.1f}" y2="{cy + 5}"/>'
+                         f'<line x1="{x(b):.1f}" y1="{cy - 5}" x2="{x(b):.1f}" y2="{cy + 5}"/></g>')
+        note = f" {notes[i]}" if notes else ""
+        parts.append(f'<text x="{width - right + 6}" y="{y + bar_h - 4}">{_fmt(v, percent)}{html.escape(note)}</text>')
+    parts.append(f'<line x1="{x0:.1f}" y1="{top - 4}" x2="{x0:.1f}" y2="{height - 20}" stroke="#888"/>')
+    parts.append(f'<text x="{left}" y="{height - 6}">{_fmt(vmin, percent)}</text>')
+    parts.append(f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">{_fmt(vmax, percent)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _table(df: pd.DataFrame, columns: Sequence[str]) -> str:
+    cols = [c for c in columns if c in df.columns]
+    return df[cols].to_html(index=False, float_format=lambda v: f"{v:.3f}", na_rep="–", border=0)
+
+
+def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
+           preset: str | None = None, date_from: str | None = None, date_to: str | None = None,
+           pulka: str | Sequence[str] | None = None) -> str:
+    """The whole report as one HTML string."""
+    f = dict(player=player, preset=preset, date_from=date_from, date_to=date_to, pulka=pulka)
+    pl = queries.players(con, **f)
+    ct = queries.contracts(con, by=("contract", "hand_game"), **f)
+    va = queries.variants(con, **f)
+    body = [f"<h1>{html.escape(title)}</h1>"]
+    shown = ", ".join(f"{k}={v}" for k, v in f.items() if v)
+    if shown:
+        body.append(f"<p>Filters: {html.escape(shown)}</p>")
+
+    body.append("<h2>Success rate by contract</h2>")
+    labels = [f"{lab}{' hand' if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" ({fam[:2]})")
+              for lab, hand, fam in zip(ct["contract_label"], ct["hand_game"], ct["family"], strict=True)]
+    body.append(bar_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
+                          notes=[f"n={n}" for n in ct["n"]], percent=True,
+                          title="Declarer success by contract (95 % Wilson interval)"))
+    body.append(_table(ct, ["family", "contract_label", "hand_game", "n", "made", "success", "success_lo",
+                            "success_hi", "played", "mean_undertricks", "mean_declarer_value"]))
+
+    body.append("<h2>Players</h2>")
+    body.append(bar_chart(list(pl["player"]), list(pl["total_visty"]), title="Total result (visty)",
+                          notes=[f"{p} pulkas" for p in pl["pulkas"]]))
+    body.append(bar_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
+                          hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
+                          percent=True, title="Declarer success (95 % Wilson interval)"))
+    body.append(_table(pl, ["player", "pulkas", "deals_played", "declared", "declared_share", "declarer_success",
+                            "whist_rate", "whist_success", "misers", "miser_success", "raspasy_tricks_per_deal",
+                            "avg_result", "total_visty", "total_money"]))
+
+    body.append("<h2>Variants</h2>")
+    for col, name in (("raspasy_rate", "raspasy frequency"), ("declarer_success", "declarer success"),
+                      ("declarer_edge", "declarer edge (visty per declared deal)"),
+                      ("result_stddev", "spread of per-pulka results (stddev)")):
+        vals = pd.to_numeric(va[col], errors="coerce")
+        mean = vals.mean()
+        body.append(bar_chart(list(va["preset"]), list(vals - mean), title=f"Variant delta: {name} − mean "
+                              f"({_fmt(mean, col.endswith(('rate', 'success')))})" if not math.isnan(mean) else
+                              f"Variant delta: {name}"))
+    body.append(_table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "raspasy_rate_lo",
+                            "raspasy_rate_hi", "refe_rate", "declarer_success", "declarer_edge", "result_stddev"]))
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+            + "\n".join(body) + "</body></html>")
+
+
+def write(path: str | os.PathLike[str], con: duckdb.DuckDBPyConnection, **kwargs: object) -> Path:
+    """Write :func:`render`'s page to ``path`` (atomically) and return the path."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.tmp")
+    tmp.write_text(render(con, **kwargs), encoding="utf-8")  # type: ignore[arg-type]
+    os.replace(tmp, p)
+    return p

@@ -1,0 +1,35 @@
+"""The HTML page is self-contained and holds the three kinds of charts."""
+
+from __future__ import annotations
+
+import re
+
+from preflog.reports import html as report_html
+
+
+def test_page_has_svg_charts_and_no_external_resources(con, tmp_path):
+    """Contract chart: 5 contracts (6s 6d 7h 8s miser) → 5 bars, each with a whisker group; player
+    charts (4 players); 4 variant-delta charts; no <script>, no external href/src."""
+    page = report_html.render(con, title="Test <stats>")
+    assert page.startswith("<!DOCTYPE html>") and "Test &lt;stats&gt;" in page
+    svgs = re.findall(r"<svg.*?</svg>", page, flags=re.S)
+    assert len(svgs) == 1 + 2 + 4
+    contracts = svgs[0]
+    assert "Declarer success by contract" in contracts
+    assert contracts.count("<rect") == 5 and contracts.count('class="whisker"') == 5
+    assert all(f">{lab}<" in contracts for lab in ("6s", "6d", "7h", "8s", "miser"))
+    assert "n=2" in contracts  # the 7♥ bar: two declarations
+    assert svgs[1].count("<rect") == 4 and "Total result" in svgs[1]
+    assert sum("Variant delta" in s for s in svgs) == 4
+    assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    out = report_html.write(tmp_path / "r.html", con, preset="sochi")
+    text = out.read_text()
+    assert "Filters: preset=sochi" in text and "<svg" in text
+
+
+def test_bar_chart_negative_values_and_whiskers():
+    """A negative bar is drawn left of the zero line in the negative colour; whiskers need lo and hi."""
+    svg = report_html.bar_chart(["a", "b"], [-2.0, 4.0], title="t")
+    assert svg.count("#c0504d") == 1 and svg.count("#4a7ab5") == 1 and "whisker" not in svg
+    svg2 = report_html.bar_chart(["a"], [0.5], lo=[0.2], hi=[0.8], percent=True, title="t")
+    assert 'class="whisker"' in svg2 and "50%" in svg2
