@@ -1,0 +1,175 @@
+"""A whole pulka ("пулька"): rules, players, dealer rotation, deal numbering and scoring.
+
+:class:`PulkaState` starts from :class:`PulkaStarted`, opens one :class:`DealState` per
+DealStarted (clockwise dealer rotation: previous dealer + 1; the first deal any
+dealer), passes the scorer's anti-raspasy minimum to the auction, scores each
+finished deal through :func:`preflog.scoring.base.make_scorer` and compares the
+players' written score lines with the computed sheet.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..model.events import DealStarted, PulkaEnded, PulkaStarted, ScoreRecorded
+from ..rules.config import Rules, RulesError
+from ..rules.presets import resolve
+from ..scoring.base import Scorer, make_scorer
+from ..scoring.sheet import DealScore, Number, Settlement, Sheet
+from .deal import DealState
+from .findings import IllegalAction
+
+# --- finding codes (pulka) ---
+BAD_RULES = "bad_rules"
+"""PulkaStarted names rules (preset, override) that do not resolve."""
+BAD_TABLE_SIZE = "bad_table_size"
+"""The number of players is not 3 or 4 or not allowed by the rules (``players``)."""
+MISSING_PULKA_START = "missing_pulka_start"
+"""The log does not begin with PulkaStarted."""
+DUPLICATE_PULKA_START = "duplicate_pulka_start"
+"""A second PulkaStarted in one log."""
+DEALER_OUT_OF_TURN = "dealer_out_of_turn"
+"""The dealer is not the previous dealer + 1 (the deal passes clockwise)."""
+DEAL_INCOMPLETE = "deal_incomplete"
+"""A deal that never reached its outcome before the next deal or the end."""
+EVENT_OUTSIDE_DEAL = "event_outside_deal"
+"""A deal event (bid, card, …) with no deal in progress."""
+SCORE_MISMATCH = "score_mismatch"
+"""A written score line differs from the replayed sheet (names player, field, recorded vs computed)."""
+SCORE_LINE_MID_DEAL = "score_line_mid_deal"
+"""A score line written while a deal is still in progress."""
+BAD_SCORE_LINE = "bad_score_line"
+"""A score line for an unknown seat or with the wrong number of visty entries."""
+PULKA_NOT_FINISHED = "pulka_not_finished"
+"""PulkaEnded("closed") while the scorer says the pulka is not over."""
+PULKA_ALREADY_FINISHED = "pulka_already_finished"
+"""A new deal after the scorer says the pulka is over."""
+EVENT_AFTER_END = "event_after_end"
+"""An event after PulkaEnded."""
+SCORING_ERROR = "scoring_error"
+"""The scorer rejected a deal outcome."""
+
+
+def _make_scorer(rules: Rules, n: int, pool: int) -> Scorer | None:
+    """The family scorer, or None while the family has no scorer module yet."""
+    try:
+        return make_scorer(rules, n, pool)
+    except (ImportError, ValueError):
+        return None
+
+
+class PulkaState:
+    """Pulka-level state. ``deal`` is the deal in progress (or the last one)."""
+
+    def __init__(self, started: PulkaStarted) -> None:
+        try:
+            rules = resolve(started.rules, dict(started.overrides))
+        except RulesError as exc:
+            raise IllegalAction(BAD_RULES, f"rules {started.rules!r} with overrides {dict(started.overrides)} do not "
+                                f"resolve: {exc}") from None
+        n = len(started.players)
+        if n not in (3, 4) or n not in rules.players:
+            raise IllegalAction(BAD_TABLE_SIZE, f"{n} players; the rules allow tables of "
+                                f"{', '.join(map(str, rules.players))}")
+        self.started = started
+        self.rules: Rules = rules
+        self.players: tuple[str, ...] = tuple(started.players)
+        self.n = n
+        self.pool = started.pool
+        self.scorer: Scorer | None = _make_scorer(rules, n, started.pool)
+        self.deal_no = 0
+        self.last_dealer: int | None = None
+        self.deal: DealState | None = None
+        self.scores: list[DealScore] = []
+        self.ended = False
+        self.end_reason = ""
+
+    # -- deals ---------------------------------------------------------------
+    def min_level(self) -> int:
+        return self.scorer.min_bid_level() if self.scorer is not None else 0
+
+    def verify_deal_start(self, dealer: int) -> None:
+        """Dealer rotation: clockwise, previous dealer + 1 (the first deal any dealer)."""
+        if not 0 <= dealer < self.n:
+            raise IllegalAction("bad_deal", f"dealer seat {dealer} is not at this {self.n}-player table")
+        if self.last_dealer is not None and dealer != (self.last_dealer + 1) % self.n:
+            want = (self.last_dealer + 1) % self.n
+            raise IllegalAction(DEALER_OUT_OF_TURN, f"{self.players[dealer]} deals but after "
+                                f"{self.players[self.last_dealer]} the deal passes clockwise to {self.players[want]}")
+
+    def can_start_deal(self, dealer: int) -> bool:
+        try:
+            self.verify_deal_start(dealer)
+        except IllegalAction:
+            return False
+        return True
+
+    def start_deal(self, ev: DealStarted, check: bool = True) -> DealState:
+        """Open the next deal. With ``check`` the rotation is verified first; the layout always is."""
+        if check:
+            self.verify_deal_start(ev.dealer)
+        self.deal_no += 1
+        if 0 <= ev.dealer < self.n:
+            self.last_dealer = ev.dealer
+        self.deal = None
+        self.deal = DealState.from_event(self.rules, self.n, ev, self.deal_no, self.min_level())
+        return self.deal
+
+    def finish_deal(self) -> DealScore | None:
+        """Score the finished deal in progress (None without a scorer)."""
+        d = self.deal
+        if d is None or d.outcome is None:
+            raise ValueError("no finished deal to score")
+        if self.scorer is None:
+            return None
+        score = self.scorer.score(d.outcome)
+        self.scores.append(score)
+        return score
+
+    @property
+    def sheet(self) -> Sheet | None:
+        return self.scorer.sheet if self.scorer is not None else None
+
+    def is_finished(self) -> bool:
+        return self.scorer.is_finished() if self.scorer is not None else False
+
+    def settlement(self) -> Settlement | None:
+        return self.scorer.settlement() if self.scorer is not None else None
+
+    # -- score lines and end ---------------------------------------------------
+    def score_line_differences(self, ev: ScoreRecorded,
+                               offset: dict[tuple[int, str], Number] | None = None) -> list[tuple[str, str]]:
+        """(field, message) for every value of a written score line that differs from the sheet.
+
+        ``offset`` (recorded − computed per (seat, field)) re-bases the comparison after a deal
+        the audit could not score.
+        """
+        sheet = self.sheet
+        p = ev.player
+        if not 0 <= p < self.n:
+            raise IllegalAction(BAD_SCORE_LINE, f"score line for seat {p}; the table has {self.n} seats")
+        if len(ev.visty) != self.n:
+            raise IllegalAction(BAD_SCORE_LINE, f"score line of {self.players[p]} lists {len(ev.visty)} visty "
+                                f"entries, expected {self.n}")
+        if sheet is None:
+            return []
+        out = []
+        fields: list[tuple[str, Number, Number]] = [
+            ("pulya", ev.pulya, sheet.pulya[p]), ("gora", ev.gora, sheet.gora[p])]
+        for j in range(self.n):
+            fields.append((f"visty on {self.players[j]}", ev.visty[j], sheet.visty[p][j]))
+        for name, rec, comp in fields:
+            want = comp + (offset or {}).get((p, name), 0)
+            if Fraction(rec) != Fraction(want):
+                out.append((name, f"{self.players[p]}'s {name} is written as {rec} but the replayed sheet gives "
+                                  f"{want}"))
+        return out
+
+    def verify_end(self, ev: PulkaEnded) -> None:
+        if ev.reason == "closed" and self.scorer is not None and not self.scorer.is_finished():
+            raise IllegalAction(PULKA_NOT_FINISHED, "the pulka is declared closed but not every pulya is closed "
+                                "(the scorer says it is not finished)")
+
+    def end(self, ev: PulkaEnded) -> None:
+        self.ended = True
+        self.end_reason = ev.reason

@@ -1,0 +1,394 @@
+"""Delta Lake event store: one Delta table of narrow typed event rows (see docs/storage.md).
+
+* Atomicity: a batch of any number of pulkas is one Parquet file and one Delta commit;
+  a killed writer leaves at most an unreferenced file, removed by :meth:`DeltaStore.cleanup`.
+* Optimistic concurrency per pulka: Delta blind appends never conflict, so the
+  expected-seq check and the commit run under an exclusive ``fcntl.flock`` on
+  ``<table>/_preflog.lock`` (files starting with ``_`` are ignored by Delta and vacuum).
+* Reads go through the table's live file list (never a directory glob) into DuckDB.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from operator import itemgetter
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
+
+from .base import Batch, ConcurrencyError, EventRow, EventStore, IntegrityProblem, PulkaInfo, StoreError
+from .chain import GENESIS, StoredRow, as_rows, check_pulka, link, seal
+
+SCHEMA_VERSION = 1
+VERSION_KEY = "preflog.schemaVersion"
+HASH_EVERY_KEY = "preflog.hashEvery"
+LOCK_NAME = "_preflog.lock"
+
+EVENTS_V1 = pa.schema([
+    pa.field("pulka", pa.string(), nullable=False),
+    pa.field("seq", pa.int32(), nullable=False),
+    pa.field("deal", pa.int32(), nullable=False),
+    pa.field("code", pa.int8(), nullable=False),
+    pa.field("player", pa.int8(), nullable=False),
+    pa.field("card", pa.int8(), nullable=False),
+    pa.field("value", pa.int64(), nullable=False),
+    pa.field("payload", pa.string()),
+    pa.field("hash", pa.int64()),
+])
+# v0: the first layout, without deal numbers and hash chain (kept to prove the upcast path).
+EVENTS_V0 = pa.schema([
+    pa.field("pulka", pa.string(), nullable=False),
+    pa.field("seq", pa.int64(), nullable=False),
+    pa.field("code", pa.int8(), nullable=False),
+    pa.field("player", pa.int8(), nullable=False),
+    pa.field("card", pa.int8(), nullable=False),
+    pa.field("value", pa.int64(), nullable=False),
+    pa.field("payload", pa.string()),
+])
+SCHEMAS: dict[int, pa.Schema] = {0: EVENTS_V0, 1: EVENTS_V1}
+
+# Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
+# counters, no dictionary for the random hash; 128 k-row groups keep one-pulka reads pruned.
+WRITER_PROPERTIES = WriterProperties(
+    compression="ZSTD", compression_level=3, max_row_group_size=131_072,
+    column_properties={
+        "seq": ColumnProperties(dictionary_enabled=False, encoding="DELTA_BINARY_PACKED"),
+        "deal": ColumnProperties(dictionary_enabled=False, encoding="DELTA_BINARY_PACKED"),
+        "hash": ColumnProperties(dictionary_enabled=False),
+    },
+)
+
+
+def schema_json(version: int = SCHEMA_VERSION) -> dict[str, Any]:
+    """The Arrow schema of a version as the JSON kept in ``schemas/events.v<n>.json``."""
+    return {
+        "name": "preflog.events",
+        "version": version,
+        "sort": ["pulka", "seq"],
+        "fields": [{"name": f.name, "type": str(f.type), "nullable": f.nullable} for f in SCHEMAS[version]],
+    }
+
+
+def _v0_to_v1(t: pa.Table) -> pa.Table:
+    """Add deal numbers and the hash chain (on every event) to v0 rows."""
+    t = t.sort_by([("pulka", "ascending"), ("seq", "ascending")])
+    cols = [t.column(n).to_pylist() for n in ("pulka", "seq", "code", "player", "card", "value", "payload")]
+    deals: list[int] = []
+    hashes: list[int] = []
+    prev_p, h, deal = None, GENESIS, 0
+    for p, s, c, pl, cd, v, pay in zip(*cols, strict=True):
+        if p != prev_p:
+            prev_p, h, deal = p, GENESIS, 0
+        deal += c == 2
+        h = link(h, s, c, pl, cd, v, pay)
+        deals.append(deal)
+        hashes.append(h)
+    return pa.table({
+        "pulka": t.column("pulka"), "seq": t.column("seq").cast(pa.int32()), "deal": pa.array(deals, pa.int32()),
+        "code": t.column("code"), "player": t.column("player"), "card": t.column("card"),
+        "value": t.column("value"), "payload": t.column("payload"), "hash": pa.array(hashes, pa.int64()),
+    }, schema=EVENTS_V1)
+
+
+# from_version -> function lifting a table of that version by one version
+UPCASTERS: dict[int, Callable[[pa.Table], pa.Table]] = {0: _v0_to_v1}
+
+
+def upcast(table: pa.Table, version: int) -> pa.Table:
+    while version < SCHEMA_VERSION:
+        table = UPCASTERS[version](table)
+        version += 1
+    return table
+
+
+_COLS = "pulka, seq, code, player, card, value, payload"
+_ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
+
+
+class DeltaStore(EventStore):
+    """Event store on a Delta table at ``path`` (created on first use).
+
+    ``hash_every``: chain checkpoint interval for new tables (1 = a hash on every event).
+    ``version``: open a read-only view of that table version (time travel).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, hash_every: int = 32, version: int | None = None,
+                 create: bool = True) -> None:
+        self.path = Path(path).resolve()
+        self._pinned = version
+        self._cache_lock = threading.Lock()
+        self._heads: dict[str, tuple[int, int | None, int]] = {}  # pulka -> (last seq, head hash, deal)
+        self._seen: set[str] = set()
+        if not DeltaTable.is_deltatable(str(self.path)):
+            if not create or version is not None:
+                raise StoreError(f"no Delta event table at {self.path}")
+            self.path.mkdir(parents=True, exist_ok=True)
+            with self._write_lock():
+                if not DeltaTable.is_deltatable(str(self.path)):
+                    DeltaTable.create(str(self.path), EVENTS_V1, name="preflog_events",
+                                      configuration={VERSION_KEY: str(SCHEMA_VERSION),
+                                                     HASH_EVERY_KEY: str(hash_every)},
+                                      raise_if_key_not_exists=False)
+        try:
+            self._dt = DeltaTable(str(self.path), version=version)
+        except Exception as exc:  # deltalake raises several types for a missing version
+            raise StoreError(f"cannot open {self.path} at version {version}: {exc}") from None
+        conf = self._dt.metadata().configuration
+        self.schema_version = int(conf.get(VERSION_KEY, "0"))
+        self.hash_every = int(conf.get(HASH_EVERY_KEY, str(hash_every)))
+        self._legacy: pa.Table | None = None
+        self._legacy_version = -1
+
+    # --- plumbing --------------------------------------------------------------------------
+    @contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # released by the kernel if the process dies
+            yield
+        finally:
+            os.close(fd)
+
+    def _table(self) -> DeltaTable:
+        if self._pinned is None:
+            self._dt.update_incremental()
+        return self._dt
+
+    def _source(self, con: duckdb.DuckDBPyConnection, dt: DeltaTable) -> str | None:
+        """SQL for the event rows of ``dt`` in the current schema; None if the table is empty."""
+        if self.schema_version < SCHEMA_VERSION:
+            if self._legacy is None or self._legacy_version != dt.version():
+                self._legacy = upcast(dt.to_pyarrow_table(), self.schema_version)
+                self._legacy_version = dt.version()
+            con.register("legacy_events", self._legacy)
+            return "legacy_events"
+        files = dt.file_uris()
+        if not files:
+            return None
+        return "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
+
+    def _refresh_heads(self, dt: DeltaTable) -> dict[str, tuple[int, int | None, int]]:
+        """Per-pulka heads, reading only files not seen before (compaction output is re-read
+        once; taking the max seq makes that harmless)."""
+        with self._cache_lock:
+            if self.schema_version < SCHEMA_VERSION:
+                self._heads, self._seen = {}, set()
+                con = duckdb.connect()
+                src, new = self._source(con, dt), ["legacy"]
+            else:
+                files = dt.file_uris()
+                new = [f for f in files if f not in self._seen]
+                con = duckdb.connect()
+                src = "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in new) + "])"
+            if new and src:
+                q = (f"SELECT pulka, max(seq), arg_max_null(hash, seq), arg_max_null(deal, seq) FROM {src} "
+                     "GROUP BY pulka")
+                for p, s, h, d in con.execute(q).fetchall():
+                    cur = self._heads.get(p)
+                    if cur is None or s > cur[0]:
+                        self._heads[p] = (s, h, d)
+            if self.schema_version >= SCHEMA_VERSION:
+                self._seen = set(files)
+            con.close()
+            return dict(self._heads)
+
+    # --- writing ---------------------------------------------------------------------------
+    def append_many(self, batches: Sequence[Batch]) -> list[int]:
+        if self._pinned is not None:
+            raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        if self.schema_version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path} holds schema v{self.schema_version}; call migrate() before appending")
+        with self._write_lock():
+            dt = self._table()
+            heads = self._refresh_heads(dt)
+            local: dict[str, tuple[int, int | None, int]] = {}
+            stored: list[tuple[Any, ...]] = []
+            out: list[int] = []
+            for pulka, expected, items in batches:
+                if not isinstance(pulka, str) or not pulka:
+                    raise StoreError(f"pulka id must be a non-empty string, not {pulka!r}")
+                seq, h, deal = local.get(pulka) or heads.get(pulka) or (0, GENESIS, 0)
+                if expected != seq:
+                    raise ConcurrencyError(pulka, expected, seq)
+                if h is None:
+                    raise StoreError(f"pulka {pulka!r} seq {seq}: head has no chain hash; run verify()")
+                rows = as_rows(pulka, items, seq + 1)
+                if rows:
+                    new = seal(rows, seq, h, deal, self.hash_every)
+                    stored.extend((pulka, *r) for r in new)
+                    local[pulka] = (new[-1][0], new[-1][7], new[-1][1])
+                out.append(expected + len(rows))
+            if stored:
+                stored.sort(key=itemgetter(0, 1))
+                write_deltalake(dt, _to_arrow(stored), mode="append", writer_properties=WRITER_PROPERTIES,
+                                commit_properties=CommitProperties(custom_metadata={
+                                    "preflog.op": "append", "preflog.pulkas": str(len(local)),
+                                    "preflog.events": str(len(stored))}))
+                with self._cache_lock:
+                    self._heads.update(local)
+            return out
+
+    # --- reading ---------------------------------------------------------------------------
+    def read_rows(self, pulkas: Sequence[str] | None = None,
+                  batch_size: int = 65_536) -> Iterator[list[EventRow]]:
+        """Sorted batches via DuckDB; if a file vanishes under a concurrent vacuum, the scan
+        resumes after the last row handed out on a fresh file list."""
+        after: tuple[str, int] | None = None
+        for _attempt in range(5):
+            con = duckdb.connect()
+            try:
+                src = self._source(con, self._table())
+                if src is None:
+                    return
+                where, params = [], []
+                if pulkas is not None:
+                    if not pulkas:
+                        return
+                    where.append("pulka IN (" + ", ".join("?" for _ in pulkas) + ")")
+                    params.extend(pulkas)
+                if after is not None:
+                    where.append("(pulka > ? OR (pulka = ? AND seq > ?))")
+                    params.extend([after[0], after[0], after[1]])
+                sql = f"SELECT {_COLS} FROM {src}"
+                if where:
+                    sql += " WHERE " + " AND ".join(where)
+                reader = con.sql(sql + " ORDER BY pulka, seq", params=params).to_arrow_reader(batch_size)
+                for b in reader:
+                    if b.num_rows == 0:
+                        continue
+                    rows = list(zip(*(c.to_pylist() for c in b.columns), strict=True))
+                    after = (rows[-1][0], rows[-1][1])
+                    yield rows
+                return
+            except duckdb.IOException:
+                continue
+            finally:
+                con.close()
+        raise StoreError(f"{self.path}: table files kept vanishing during the read")
+
+    def pulkas(self) -> list[PulkaInfo]:
+        heads = self._refresh_heads(self._table())
+        return [PulkaInfo(p, s, s, h if h is not None else 0) for p, (s, h, _d) in sorted(heads.items())]
+
+    def last_seq(self, pulka: str) -> int:
+        head = self._refresh_heads(self._table()).get(pulka)
+        return head[0] if head else 0
+
+    def find_by_content(self, content_hash: int) -> str | None:
+        for p, (_s, h, _d) in sorted(self._refresh_heads(self._table()).items()):
+            if h == content_hash:
+                return p
+        return None
+
+    # --- maintenance -----------------------------------------------------------------------
+    def verify(self) -> list[IntegrityProblem]:
+        problems: list[IntegrityProblem] = []
+        con = duckdb.connect()
+        try:
+            src = self._source(con, self._table())
+            if src is None:
+                return []
+            reader = con.sql(f"SELECT {_ALL} FROM {src} ORDER BY pulka, seq").to_arrow_reader(65_536)
+            cur: str | None = None
+            rows: list[StoredRow] = []
+            for b in reader:
+                for r in zip(*(c.to_pylist() for c in b.columns), strict=True):
+                    if r[0] != cur:
+                        if cur is not None:
+                            problems.extend(check_pulka(cur, rows))
+                        cur, rows = r[0], []
+                    rows.append(r[1:])
+            if cur is not None:
+                problems.extend(check_pulka(cur, rows))
+        except duckdb.IOException as exc:
+            raise StoreError(f"{self.path}: a file of the table cannot be read: {exc}") from None
+        finally:
+            con.close()
+        return problems
+
+    def compact(self, *, sort: bool = False, vacuum_retention_hours: int | None = 168) -> dict[str, Any]:
+        """Merge small files (``optimize.compact``), then vacuum files removed more than
+        ``vacuum_retention_hours`` ago (None: no vacuum; 0: drop them now, ends time travel to
+        older versions). Readers may run alongside. ``sort=True`` instead rewrites the whole
+        table sorted by (pulka, seq) under the writer lock (for tables built by many small
+        appends, so that one-pulka reads prune row groups again)."""
+        if self._pinned is not None:
+            raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        dt = self._table()
+        if sort:
+            with self._write_lock():
+                dt = self._table()
+                con = duckdb.connect()
+                src = self._source(con, dt)
+                if src is None:
+                    return {}
+                t = con.sql(f"SELECT {_ALL} FROM {src} ORDER BY pulka, seq").to_arrow_table().cast(EVENTS_V1)
+                con.close()
+                write_deltalake(dt, t, mode="overwrite", writer_properties=WRITER_PROPERTIES,
+                                commit_properties=CommitProperties(custom_metadata={"preflog.op": "sort"}))
+                metrics: dict[str, Any] = {"rows": t.num_rows}
+        else:
+            metrics = dt.optimize.compact(writer_properties=WRITER_PROPERTIES)
+        if vacuum_retention_hours is not None:
+            self._table().vacuum(retention_hours=vacuum_retention_hours, enforce_retention_duration=False,
+                                 dry_run=False)
+        return metrics
+
+    def cleanup(self) -> list[str]:
+        """Delete files no table version refers to (left by writers killed mid-append).
+
+        Holds the writer lock, so no in-flight append loses its file. Also drops files removed
+        by compaction (time travel to versions before a compaction ends)."""
+        with self._write_lock():
+            return self._table().vacuum(retention_hours=0, enforce_retention_duration=False,
+                                        dry_run=False, full=True)
+
+    def migrate(self) -> None:
+        """Rewrite an older-schema table in the current schema (upcasters applied)."""
+        if self.schema_version == SCHEMA_VERSION:
+            return
+        with self._write_lock():
+            dt = self._table()
+            t = upcast(dt.to_pyarrow_table(), self.schema_version)
+            write_deltalake(dt, t, mode="overwrite", schema_mode="overwrite", writer_properties=WRITER_PROPERTIES)
+            dt = self._table()
+            dt.alter.set_table_properties({VERSION_KEY: str(SCHEMA_VERSION), HASH_EVERY_KEY: str(self.hash_every)},
+                                          raise_if_not_exists=False)
+            self.schema_version = SCHEMA_VERSION
+            self._heads, self._seen, self._legacy = {}, set(), None
+
+    # --- versions and engines --------------------------------------------------------------
+    def version(self) -> int:
+        return self._table().version()
+
+    def history(self) -> list[dict[str, Any]]:
+        return self._table().history()
+
+    def at_version(self, version: int) -> DeltaStore:
+        """A read-only view of the table as of a Delta version (time travel)."""
+        return DeltaStore(self.path, version=version, create=False)
+
+    def files(self) -> list[str]:
+        """The live Parquet files of this view: read them, never glob the directory."""
+        return self._table().file_uris()
+
+    def duckdb_relation(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyRelation:
+        """All event rows (current schema) as a relation on ``con``."""
+        src = self._source(con, self._table())
+        if src is None:
+            return con.from_arrow(EVENTS_V1.empty_table())
+        return con.sql(f"SELECT {_ALL} FROM {src}")
+
+
+def _to_arrow(stored: list[tuple[Any, ...]]) -> pa.Table:
+    """``(pulka, seq, deal, code, player, card, value, payload, hash)`` tuples → an Arrow table."""
+    cols = list(zip(*stored, strict=True))
+    return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(cols, EVENTS_V1, strict=True)],
+                                schema=EVENTS_V1)

@@ -1,0 +1,68 @@
+"""In-memory event store: the reference semantics, and a fast store for tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+
+from .base import Batch, ConcurrencyError, EventRow, EventStore, IntegrityProblem, PulkaInfo
+from .chain import GENESIS, StoredRow, as_rows, check_pulka, seal
+
+
+class MemoryStore(EventStore):
+    """Keeps the chain hash on every event (memory is not the constraint here)."""
+
+    def __init__(self, hash_every: int = 1) -> None:
+        self._rows: dict[str, list[StoredRow]] = {}
+        self._lock = threading.Lock()
+        self.hash_every = hash_every
+
+    def append_many(self, batches: Sequence[Batch]) -> list[int]:
+        with self._lock:
+            pending: dict[str, list[StoredRow]] = {}
+            out: list[int] = []
+            for pulka, expected, items in batches:
+                have = pending.get(pulka) or self._rows.get(pulka, [])
+                last = have[-1] if have else None
+                actual = last[0] if last else 0
+                if expected != actual:
+                    raise ConcurrencyError(pulka, expected, actual)
+                rows = as_rows(pulka, items, expected + 1)
+                if last is None:
+                    new = seal(rows, 0, GENESIS, 0, self.hash_every)
+                else:
+                    h = self._head_hash(have)
+                    new = seal(rows, last[0], h, last[1], self.hash_every)
+                pending[pulka] = have + new
+                out.append(expected + len(rows))
+            self._rows.update(pending)
+            return out
+
+    @staticmethod
+    def _head_hash(rows: list[StoredRow]) -> int:
+        h = rows[-1][7]
+        assert h is not None  # seal() always hashes the last row of an append
+        return h
+
+    def read_rows(self, pulkas: Sequence[str] | None = None,
+                  batch_size: int = 65_536) -> Iterator[list[EventRow]]:
+        names = sorted(self._rows if pulkas is None else set(pulkas) & self._rows.keys())
+        batch: list[EventRow] = []
+        for p in names:
+            for r in list(self._rows[p]):
+                batch.append((p, r[0], r[2], r[3], r[4], r[5], r[6]))
+                if len(batch) >= batch_size:
+                    yield batch
+                    batch = []
+        if batch:
+            yield batch
+
+    def pulkas(self) -> list[PulkaInfo]:
+        return [PulkaInfo(p, len(rs), rs[-1][0], self._head_hash(rs)) for p, rs in sorted(self._rows.items()) if rs]
+
+    def last_seq(self, pulka: str) -> int:
+        rs = self._rows.get(pulka)
+        return rs[-1][0] if rs else 0
+
+    def verify(self) -> list[IntegrityProblem]:
+        return [p for name, rs in sorted(self._rows.items()) for p in check_pulka(name, rs)]
