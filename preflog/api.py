@@ -1,0 +1,366 @@
+"""The application facade: import → store → replay/audit → sheet → projections → reports.
+
+The CLI and the notebooks call this module; it wires the layers below and holds
+no rules of its own. A *workspace* is a folder (default ``./preflog-store``)
+with the Delta event table in ``events/`` and the projections in ``projections/``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .engine.replay import AuditResult, audit
+from .model.bids import format_hr_bid, format_ru_bid
+from .model.events import Event, PulkaStarted
+from .projections.facts import PulkaFacts
+from .record.api import read_file_records, read_records, write_json, write_text
+from .record.build import Record
+from .record.errors import RecordError
+from .rules.config import Rules
+from .scoring.sheet import Settlement
+from .store.base import EventStore, StoreError
+from .store.chain import content_hash
+from .store.delta import DeltaStore
+
+STORE_ENV = "PREFLOG_STORE"
+DEFAULT_STORE = "preflog-store"
+RECORD_SUFFIXES = (".pref", ".txt", ".json", ".pgn")
+IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import
+
+
+class PreflogError(Exception):
+    """A user-facing error: the message says what and where; the CLI prints it without a traceback."""
+
+
+def default_store() -> Path:
+    return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+
+
+@dataclass(slots=True)
+class Loaded:
+    """One pulka's log and where it came from (a record file, or the store)."""
+
+    id: str
+    events: list[Event]
+    source: str
+
+
+@dataclass(slots=True)
+class ImportItem:
+    """What happened to one pulka (or one bad file) on import."""
+
+    source: str
+    pulka: str = ""
+    status: str = "imported"  # imported | duplicate | error
+    deals: int = 0
+    events: int = 0
+    findings: int = 0
+    error: str = ""
+
+
+@dataclass(slots=True)
+class Audited:
+    loaded: Loaded
+    result: AuditResult
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _date_iso(text: str | None) -> str | None:
+    if not text:
+        return None
+    t = text.strip().replace(".", "-").replace("/", "-")
+    parts = t.split("-")
+    if len(parts) >= 3 and all(p.isdigit() for p in parts[:3]) and len(parts[0]) == 4:
+        return f"{int(parts[0]):04d}-{int(parts[1]):02d}-{int(parts[2]):02d}"
+    return None
+
+
+def record_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files named directly, and record files found under folders (sorted, recursive)."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in RECORD_SUFFIXES))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise PreflogError(f"{path}: no such file or folder")
+    return out
+
+
+def read_any(path: Path | str) -> list[Record]:
+    """Records of one file; ``-`` reads standard input."""
+    if str(path) == "-":
+        import sys
+
+        return read_records(sys.stdin.read(), "<stdin>")
+    return read_file_records(path)
+
+
+class Workspace:
+    """A store folder with its event table and projections."""
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.root = Path(root) if root is not None else default_store()
+        self._store: DeltaStore | None = None
+
+    # --- store --------------------------------------------------------------------------
+    @property
+    def events_dir(self) -> Path:
+        return self.root / "events"
+
+    def store(self, create: bool = False) -> EventStore:
+        if self._store is None:
+            if not create and not (self.events_dir / "_delta_log").exists():
+                raise PreflogError(f"no preflog store at {self.root} (import something first, or pass --store)")
+            try:
+                self._store = DeltaStore(self.events_dir)
+            except StoreError as exc:
+                raise PreflogError(str(exc)) from None
+        return self._store
+
+    def exists(self) -> bool:
+        return (self.events_dir / "_delta_log").exists()
+
+    # --- import -------------------------------------------------------------------------
+    def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
+                     run_audit: bool = True) -> list[ImportItem]:
+        """Import record files and folders. A file with an error imports nothing; the others still do.
+
+        Each pulka is stored under its ``[Id]`` tag, else the file name (``-2``, ``-3`` … for further
+        pulkas of one file). The same content already stored is a no-op (``duplicate``).
+        """
+        files: list[Path | str] = []
+        for p in paths:
+            files.extend(["-"] if str(p) == "-" else record_files([p]))
+        store = self.store(create=True)
+        known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
+        known_ids = set(known_hash.values())
+        items: list[ImportItem] = []
+        pending: list[tuple[str, list[Event]]] = []
+        facts: dict[str, PulkaFacts] = {}
+        for n_done, f in enumerate(files, 1):
+            src = str(f)
+            try:
+                records = read_any(f)
+            except RecordError as exc:
+                items.append(ImportItem(src, status="error", error=str(exc)))
+                continue
+            except OSError as exc:
+                items.append(ImportItem(src, status="error", error=f"{src}: {exc.strerror or exc}"))
+                continue
+            stem = "stdin" if src == "-" else Path(src).stem
+            for i, rec in enumerate(records):
+                events = list(rec.events)
+                h = content_hash(events)
+                item = ImportItem(src, deals=sum(1 for e in events if e.KIND == "deal_started"), events=len(events))
+                if h in known_hash:
+                    item.pulka, item.status = known_hash[h], "duplicate"
+                    items.append(item)
+                    continue
+                pid = rec.id or (stem if i == 0 else f"{stem}-{i + 1}")
+                if pid in known_ids:
+                    pid = f"{pid}-{h & 0xFFFFFF:06x}"
+                known_ids.add(pid)
+                known_hash[h] = pid
+                item.pulka = pid
+                if run_audit:
+                    result = audit(events)
+                    item.findings = len(result.findings)
+                    facts[pid] = facts_of(pid, events, result)
+                pending.append((pid, events))
+                items.append(item)
+            if len(pending) >= IMPORT_CHUNK:
+                self._flush(pending)
+            if progress:
+                progress(n_done, len(files))
+        self._flush(pending)
+        if facts:
+            self.refresh_projections(facts)
+        return items
+
+    def _flush(self, pending: list[tuple[str, list[Event]]]) -> None:
+        if pending:
+            self.store(create=True).append_many([(pid, 0, evs) for pid, evs in pending])
+            pending.clear()
+
+    # --- loading ------------------------------------------------------------------------
+    def ids(self) -> list[str]:
+        return [i.pulka for i in self.store().pulkas()] if self.exists() else []
+
+    def load(self, target: str | None) -> list[Loaded]:
+        """A record file's pulkas, one stored pulka by id, or every stored pulka (``None``)."""
+        if target is None:
+            store = self.store()
+            return [Loaded(i.pulka, store.read(i.pulka), str(self.root)) for i in store.pulkas()]
+        if target == "-" or Path(target).is_file():
+            try:
+                records = read_any(target)
+            except RecordError as exc:
+                raise PreflogError(str(exc)) from None
+            stem = Path(target).stem
+            return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target)
+                    for i, r in enumerate(records)]
+        store = self.store()
+        events = store.read(target)
+        if not events:
+            raise PreflogError(f"no pulka {target!r} in {self.root} and no such file "
+                               f"(stored: {', '.join(self.ids()[:10]) or 'none'})")
+        return [Loaded(target, events, str(self.root))]
+
+    def audit(self, target: str | None, strict: bool = False) -> list[Audited]:
+        return [Audited(ld, audit(ld.events, strict=strict)) for ld in self.load(target)]
+
+    def export(self, pulka: str, fmt: str = "text") -> str:
+        events = self.load(pulka)[0].events
+        if fmt == "json":
+            return write_json(events)
+        if fmt == "text":
+            return write_text(events)
+        raise PreflogError(f"unknown export format {fmt!r} (text or json)")
+
+    # --- projections and reports ----------------------------------------------------------
+    def refresh_projections(self, changed: dict[str, PulkaFacts]) -> None:
+        from .projections.store import refresh
+
+        refresh(self.root, changed)
+
+    def rebuild_projections(self) -> int:
+        from .projections.store import rebuild
+
+        facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in self.audit(None)]
+        rebuild(self.root, facts)
+        return len(facts)
+
+    def connect(self) -> Any:
+        from .reports.db import connect
+
+        files = self._store.files if self._store is not None else (
+            self.store().files if self.exists() else None)  # type: ignore[union-attr]
+        return connect(self.root, events=files)
+
+
+# --- adapters from engine results to plain data -------------------------------------------
+def _started(events: Sequence[Event]) -> PulkaStarted | None:
+    return events[0] if events and isinstance(events[0], PulkaStarted) else None
+
+
+def rules_spec(started: PulkaStarted) -> str:
+    parts = [started.rules] + [f"{k}={_spec_value(v)}" for k, v in started.overrides]
+    return "+".join(parts)
+
+
+def _spec_value(v: Any) -> str:
+    import json
+
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def facts_of(pid: str, events: Sequence[Event], result: AuditResult) -> PulkaFacts:
+    """The projection input of one audited pulka (broken deals are left out)."""
+    started = _started(events)
+    players = result.players or (started.players if started else ())
+    deals = tuple((d.outcome, d.score) for d in result.deals if d.outcome is not None and d.score is not None)
+    meta = dict(started.meta) if started else {}
+    return PulkaFacts(
+        pulka=pid,
+        preset=result.rules.name if result.rules else (started.rules.split("+")[0] if started else "?"),
+        rules_spec=rules_spec(started) if started else "sochi",
+        players=tuple(players),
+        date=_date_iso(meta.get("date")),
+        n_players=len(players),
+        deals=deals,
+        settlement=result.settlement,
+        pool=started.pool if started else None,
+    )
+
+
+def frac(x: Fraction | int) -> str | int:
+    """A value for JSON: an int when whole, else ``"n/d"``."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def contract_text(rules: Rules | None, code: int, hand: bool = False) -> str:
+    if code == 0:
+        return ""
+    if rules is not None and rules.family == "croatian":
+        return format_hr_bid(code) + (" hand" if hand else "")
+    return format_ru_bid(code)
+
+
+def sheet_json(audited: Audited) -> dict[str, Any]:
+    """One pulka of the ``sheet --json`` / ``audit --json`` contract (docs/cli.md)."""
+    ld, res = audited.loaded, audited.result
+    players = list(res.players)
+    n = len(players)
+    pulya = [Fraction(0)] * n
+    gora = [Fraction(0)] * n
+    visty = [[Fraction(0)] * n for _ in range(n)]
+    deals = []
+    for d in res.deals:
+        entry: dict[str, Any] = {"deal": d.deal, "dealer": players[d.dealer] if 0 <= d.dealer < n else None}
+        o, s = d.outcome, d.score
+        if o is not None:
+            entry.update({
+                "kind": o.kind,
+                "declarer": players[o.declarer] if o.declarer >= 0 else None,
+                "contract": contract_text(res.rules, o.contract, o.hand_game),
+                "tricks": {players[i]: t for i, t in enumerate(o.tricks)},
+            })
+        if s is not None:
+            for i in range(n):
+                pulya[i] += s.pulya[i]
+                gora[i] += s.gora[i]
+                for j in range(n):
+                    visty[i][j] += s.visty[i][j]
+            if s.note:
+                entry["note"] = s.note
+        if d.broken:
+            entry["broken"] = True
+        entry["pulya"] = {players[i]: frac(pulya[i]) for i in range(n)}
+        entry["gora"] = {players[i]: frac(gora[i]) for i in range(n)}
+        entry["visty"] = {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)}
+        deals.append(entry)
+    totals = {
+        "pulya": {players[i]: frac(pulya[i]) for i in range(n)},
+        "gora": {players[i]: frac(gora[i]) for i in range(n)},
+        "visty": {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)},
+    }
+    started = _started(ld.events)
+    return {
+        "id": ld.id,
+        "players": players,
+        "rules": rules_spec(started) if started else None,
+        "pool": started.pool if started else None,
+        "whist_price": started.whist_price if started else None,
+        "deals": deals,
+        "totals": totals,
+        "settlement": settlement_json(players, res.settlement),
+        "finished": bool(res.ended),
+    }
+
+
+def settlement_json(players: Sequence[str], st: Settlement | None) -> dict[str, Any]:
+    if st is None:
+        return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
+    return {
+        "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
+        "method1": dict(zip(players, st.method1, strict=False)),
+        "method2": dict(zip(players, st.method2, strict=False)),
+        "money": {p: frac(v) for p, v in zip(players, st.money, strict=False)},
+    }
+
+
+def audit_json(audited: Audited) -> dict[str, Any]:
+    return {
+        "id": audited.loaded.id,
+        "findings": [f.as_dict() for f in audited.result.findings],
+        "settlement": settlement_json(audited.result.players, audited.result.settlement),
+    }

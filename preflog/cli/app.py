@@ -1,0 +1,343 @@
+"""The ``preflog`` command line: a thin layer of typer commands over :mod:`preflog.api`.
+
+Every user error is printed as one readable line (file, line, event, rule) and
+exits with status 2; ``audit`` exits 1 when it found something.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from .. import api
+from ..api import PreflogError, Workspace
+from ..store.base import StoreError
+from . import views
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Record, replay, audit and analyse games of preferans.")
+stats_app = typer.Typer(no_args_is_help=True, help="Statistical reports over the stored pulkas.")
+app.add_typer(stats_app, name="stats")
+
+# Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
+out = Console(width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+
+StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=api.STORE_ENV,
+                                               help="Store folder (default ./preflog-store).")]
+
+
+def _ws(store: Path | None) -> Workspace:
+    return Workspace(store)
+
+
+def _fail(msg: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {msg}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _guard(fn: Any) -> Any:
+    """Turn library errors into one-line messages (never a traceback)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **kw: Any) -> Any:
+        try:
+            return fn(*a, **kw)
+        except (PreflogError, StoreError, ValueError, OSError) as exc:
+            _fail(str(exc))
+    return wrapper
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command("import")
+@_guard
+def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folders, or - for stdin.")],
+            store: StoreOpt = None) -> None:
+    """Import recorded games; a file with an error imports nothing, the others still do."""
+    ws = _ws(store)
+    files = sum(1 for p in paths if p != "-" and Path(p).is_dir())
+    if files:
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("importing", total=None)
+            items = ws.import_paths(paths, progress=lambda d, t: progress.update(task, completed=d, total=t))
+    else:
+        items = ws.import_paths(paths)
+    out.print(views.import_table(items))
+    if any(i.status == "error" for i in items):
+        raise typer.Exit(2)
+
+
+@app.command("ls")
+@_guard
+def ls(store: StoreOpt = None) -> None:
+    """The stored pulkas."""
+    ws = _ws(store)
+    out.print(views.pulka_list(ws))
+
+
+@app.command()
+@_guard
+def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+           store: StoreOpt = None) -> None:
+    """The canonical record of a stored pulka."""
+    sys.stdout.write(_ws(store).export(pulka, fmt))
+
+
+@app.command()
+@_guard
+def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
+           deal: Annotated[int | None, typer.Option(help="Deal number (default: the last).")] = None,
+           trick: Annotated[int | None, typer.Option(help="Tricks completed (default: the end of the deal).")] = None,
+           store: StoreOpt = None) -> None:
+    """The table at a point of the pulka: hands, auction, trick, score so far."""
+    loaded = _ws(store).load(target)[0]
+    out.print(views.replay_view(loaded, deal, trick))
+
+
+@app.command("audit")
+@_guard
+def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record file.")] = None,
+           all_: Annotated[bool, typer.Option("--all", help="Every stored pulka.")] = False,
+           as_json: Annotated[bool, typer.Option("--json")] = False,
+           strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+           store: StoreOpt = None) -> None:
+    """Findings (code, deal, seq, rule) and the recomputed sheet; exit status 1 if any."""
+    if target is None and not all_:
+        _fail("name a pulka or a record file, or pass --all")
+    ws = _ws(store)
+    from ..engine.findings import AuditFailed
+
+    try:
+        audited = ws.audit(None if all_ else target, strict=strict)
+    except AuditFailed as exc:
+        f = exc.finding
+        if as_json:
+            _print_json({"pulkas": [{"id": target, "findings": [f.as_dict()], "settlement": None}]})
+        else:
+            err.print(f"deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {f.message}", highlight=False)
+        raise typer.Exit(1) from None
+    found = sum(len(a.result.findings) for a in audited)
+    if as_json:
+        _print_json({"pulkas": [api.audit_json(a) for a in audited]})
+    else:
+        for a in audited:
+            out.print(views.audit_view(a))
+    raise typer.Exit(1 if found else 0)
+
+
+@app.command()
+@_guard
+def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
+          as_json: Annotated[bool, typer.Option("--json")] = False,
+          svg: Annotated[Path | None, typer.Option(help="Write the paper sheet as SVG.")] = None,
+          html: Annotated[Path | None, typer.Option(help="Write the paper sheet as an HTML page.")] = None,
+          store: StoreOpt = None) -> None:
+    """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
+    audited = _ws(store).audit(target)
+    sheets = [api.sheet_json(a) for a in audited]
+    from ..render.sheet_svg import render_html, render_svg
+
+    if svg is not None:
+        svg.write_text(render_svg(sheets[0]), encoding="utf-8")
+    if html is not None:
+        html.write_text(render_html(sheets), encoding="utf-8")
+    if as_json:
+        _print_json({"pulkas": sheets})
+    else:
+        for s in sheets:
+            out.print(views.sheet_view(s))
+
+
+@app.command()
+@_guard
+def verify(store: StoreOpt = None) -> None:
+    """Check every pulka's hash chain and sequence numbers; exit 1 on damage."""
+    problems = _ws(store).store().verify()
+    for p in problems:
+        out.print(str(p), highlight=False)
+    if problems:
+        raise typer.Exit(1)
+    out.print("store verifies clean")
+
+
+@app.command()
+@_guard
+def compact(store: StoreOpt = None) -> None:
+    """Merge small files of the event table (safe while others read)."""
+    info = _ws(store).store().compact()
+    out.print(f"compacted: {info}")
+
+
+def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
+             pulka: list[str] | None) -> dict[str, Any]:
+    return {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to,
+            "pulka": pulka or None}
+
+
+FORMATS = ("table", "csv", "json", "parquet", "markdown")
+
+
+def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
+    if fmt not in FORMATS:
+        _fail(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    if fmt == "table":
+        out.print(views.frame_table(df, title))
+        return
+    if fmt == "parquet":
+        if output is None:
+            _fail("--format parquet needs --output FILE")
+        df.to_parquet(output)
+        return
+    text = {"csv": lambda: df.to_csv(index=False), "json": lambda: df.to_json(orient="records", indent=2),
+            "markdown": lambda: views.frame_markdown(df)}[fmt]()
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any]) -> None:
+    from .. import reports
+
+    con = _ws(store).connect()
+    df = getattr(reports, kind)(con, **filters)
+    _emit(df, fmt, output, kind)
+
+
+_Player = Annotated[str | None, typer.Option(help="Only this player.")]
+_Preset = Annotated[str | None, typer.Option(help="Only this rules preset.")]
+_From = Annotated[str | None, typer.Option("--from", help="From date (ISO, inclusive).")]
+_To = Annotated[str | None, typer.Option("--to", help="To date (ISO, inclusive).")]
+_Pulka = Annotated[list[str] | None, typer.Option("--pulka", help="Only these pulkas (repeatable).")]
+_Fmt = Annotated[str, typer.Option("--format", help="table, csv, json, parquet or markdown")]
+_Out = Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")]
+
+
+@stats_app.command("players")
+@_guard
+def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
+                  pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+    """Per player: deals, declarer success by level, whist, miser, raspasy, results."""
+    _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+
+
+@stats_app.command("contracts")
+@_guard
+def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
+                    pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None,
+                    store: StoreOpt = None) -> None:
+    """Success rate per contract, with sample size and Wilson interval."""
+    _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+
+
+@stats_app.command("variants")
+@_guard
+def stats_variants(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
+                   pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None,
+                   store: StoreOpt = None) -> None:
+    """Per preset: raspasy/refe frequency, deals per pulka, spread of results, declarer edge."""
+    _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+
+
+@app.command()
+@_guard
+def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
+            rules: Annotated[list[str], typer.Option("--rules", help="Rules spec to re-score under (repeatable).")],
+            fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+    """The same recorded deals re-scored under other conventions: settlement per player and difference."""
+    import pandas as pd
+
+    from ..reports.counterfactual import compare as cf_compare
+
+    audited = _ws(store).audit(target)
+    facts = [api.facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
+    frames = [cf_compare(facts, spec) for spec in rules]
+    _emit(pd.concat(frames, ignore_index=True), fmt, output, "counterfactual")
+
+
+@app.command()
+@_guard
+def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
+           store: StoreOpt = None) -> None:
+    """One self-contained HTML page with tables and charts."""
+    from ..reports.html import write
+
+    write(html, _ws(store).connect())
+    out.print(f"wrote {html}")
+
+
+@app.command()
+@_guard
+def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+    """SQL over the views events, deals, player_deals, pulka_results."""
+    from ..reports import sql as run_sql
+
+    try:
+        df = run_sql(_ws(store).connect(), query)
+    except Exception as exc:  # DuckDB raises many types; the message is what the user needs
+        if exc.__class__.__module__.startswith("duckdb"):
+            _fail(f"SQL error: {exc}")
+        raise
+    _emit(df, fmt, output, "sql")
+
+
+@app.command()
+@_guard
+def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
+             pulkas: Annotated[int, typer.Option(help="How many pulkas.")] = 1,
+             players: Annotated[int, typer.Option(help="3 or 4.")] = 3,
+             pool: Annotated[int, typer.Option(help="Pulya size.")] = 20,
+             seed: Annotated[int, typer.Option()] = 1,
+             paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
+             fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+             output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
+             to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store.")] = False,
+             workers: Annotated[int, typer.Option(help="Processes (0 = all cores).")] = 0,
+             store: StoreOpt = None) -> None:
+    """Bots play complete pulkas; write records or append them into the store."""
+    from ..sim.api import simulate_to
+
+    n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
+                    output=output, workspace=_ws(store) if to_store else None, workers=workers,
+                    stdout=sys.stdout)
+    err.print(f"simulated {n} pulkas")
+
+
+@app.command()
+@_guard
+def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")] = Path("data"),
+         store: StoreOpt = None) -> None:
+    """The main job on the shipped data: import, audit, sheets, a short report."""
+    ws = _ws(store)
+    out.rule("import")
+    items = ws.import_paths([data])
+    out.print(views.import_table(items, limit=25))
+    out.rule("audit")
+    audited = ws.audit(None)
+    out.print(views.audit_summary(audited))
+    out.rule("sheets of the seed examples")
+    for a in audited:
+        if a.loaded.id.startswith("seed"):
+            out.print(views.sheet_view(api.sheet_json(a)))
+    out.rule("players")
+    from .. import reports
+
+    con = ws.connect()
+    out.print(views.frame_table(reports.players(con), "players", limit=12))
+    out.rule("contracts")
+    out.print(views.frame_table(reports.contracts(con), "contracts", limit=20))
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,1 @@
+"""Presentation: the paper score sheet as SVG/HTML."""
