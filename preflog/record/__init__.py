@@ -1,1 +1,27 @@
-"""record layer."""
+"""Human-writable game records ("запись пульки"), in the spirit of PGN / PBN / poker hand histories.
+
+A text record is tag pairs for the pulka followed by deal blocks; a JSON form holds the
+same tree. Reading is lenient (aliases, Russian and Unicode spellings, case, comments)
+and every problem is a located :class:`RecordError`; writing is canonical, so
+``write_text(read_text(x))`` reproduces canonical text and ``read_text(write_text(log))``
+the same events. The format is documented in docs/record-format.md.
+"""
+
+from .api import (
+    read_file,
+    read_file_records,
+    read_json,
+    read_json_records,
+    read_records,
+    read_text,
+    write_file,
+    write_json,
+    write_json_obj,
+    write_text,
+)
+from .build import Record
+from .errors import RecordError, RecordWriteError
+
+__all__ = ["Record", "RecordError", "RecordWriteError", "read_file", "read_file_records", "read_json",
+           "read_json_records", "read_records", "read_text", "write_file", "write_json", "write_json_obj",
+           "write_text"]

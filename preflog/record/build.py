@@ -1,0 +1,660 @@
+"""Syntax tree ↔ events: spelling, references and card holders, but no game rules.
+
+Reading resolves players (name or seat letter A–D), cards, bids, calls and counts,
+and finds the player of each played card as the seat holding it (so play lines list
+cards only). Writing is the exact inverse and refuses events the format cannot
+express (:class:`~preflog.record.errors.RecordWriteError`). Whether a bid is legal,
+a trick is won or a score is right is the engine's and the scorer's business.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from preflog.model import bids as B
+from preflog.model import calls as C
+from preflog.model.cards import FULL_DECK, CardError, cards_of, format_card, format_cards, parse_card
+from preflog.model.events import (
+    BidMade,
+    CardPlayed,
+    Claimed,
+    ContraCalled,
+    ContractDeclared,
+    DealStarted,
+    Discarded,
+    Event,
+    PaperResult,
+    PlayModeChosen,
+    PulkaEnded,
+    PulkaStarted,
+    ScoreRecorded,
+    TalonRevealed,
+    TenChecked,
+    WhistCalled,
+)
+from preflog.rules import RulesError, resolve
+
+from .errors import RecordError, RecordWriteError, Tok
+from .syntax import KEYWORDS, DealSyn, Pair, PulkaSyn, Step
+
+LETTERS = "ABCD"
+CONTRA_WORDS = ("contra", "recontra", "subcontra", "mortcontra")
+_CONTRA_ALIASES = frozenset(CONTRA_WORDS) | {
+    "kontra", "rekontra", "subkontra", "mortkontra", "контра", "реконтра", "субконтра", "мортконтра"}
+_META_NAMES = {"event": "Event", "date": "Date", "place": "Place", "id": "Id"}
+_RESERVED_TAGS = frozenset({"players", "rules", "option", "pool", "whistprice"})
+_INT = re.compile(r"[+-]?[0-9]+")
+_META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
+_BAD_NAME_CHARS = set(',:;{}[]"=()\n\r\t')
+_CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
+_COUNT_KINDS = {"claim": Claimed, "check": TenChecked, "tricks": PaperResult}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One pulka read from a record: its events, starting with :class:`PulkaStarted`."""
+
+    events: tuple[Event, ...]
+
+    @property
+    def pulka(self) -> PulkaStarted:
+        ev = self.events[0]
+        assert isinstance(ev, PulkaStarted)
+        return ev
+
+    @property
+    def id(self) -> str | None:
+        """The ``[Id]`` tag, if the record has one."""
+        return dict(self.pulka.meta).get("id")
+
+
+# ---------------------------------------------------------------------------------- shared helpers
+def name_problem(name: str, seat: int, names: Sequence[str]) -> str | None:
+    """Why ``name`` cannot be a player's name in a record, or None."""
+    low = name.lower()
+    if not name.strip() or name != name.strip():
+        return "is not a usable player name (blank or padded)"
+    if _BAD_NAME_CHARS & set(name):
+        return "is not a usable player name (no , : ; { } [ ] \" = ( ) inside a name)"
+    if name.isdigit() or low in KEYWORDS:
+        return "is not a usable player name (a number or a record keyword)"
+    if len(name) == 1 and name.upper() in LETTERS and LETTERS.index(name.upper()) != seat:
+        return f"is not a usable player name (it is the seat letter of seat {LETTERS.index(name.upper()) + 1})"
+    try:
+        parse_card(name)
+    except CardError:
+        pass
+    else:
+        return "is not a usable player name (it reads as a card)"
+    if [n.lower() for n in names].count(low) > 1:
+        return "is not a usable player name (two players have it)"
+    return None
+
+
+def option_text(value: Any) -> str:
+    """An option value as written after ``key=`` in an ``[Option]`` tag."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, str)):
+        return str(value)
+    return json.dumps(_plain(value), separators=(",", ":"), ensure_ascii=False)
+
+
+def _plain(v: Any) -> Any:
+    return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+
+
+def bidding_order(dealer: int, n: int) -> list[int]:
+    """Seats in bidding order, first hand (dealer's left) first; a 4-player dealer sits out."""
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    return [s for s in order if not (n == 4 and s == dealer)]
+
+
+class _Holdings:
+    """Who holds which card during a deal, so that play lines need no player names."""
+
+    def __init__(self, hands: tuple[int, ...] | None, talon: int | None) -> None:
+        self.hands = list(hands) if hands is not None else None
+        union = 0
+        for h in hands or ():
+            union |= h
+        # Unrecorded talon of a dealt hand = the cards in nobody's hand.
+        self.talon = talon if talon is not None else (FULL_DECK & ~union if hands is not None else 0)
+        self.played = 0
+        self.discarded = 0
+
+    def holder(self, card: int) -> int:
+        for seat, h in enumerate(self.hands or ()):
+            if h >> card & 1:
+                return seat
+        return -1
+
+    def why_not_held(self, card: int) -> str:
+        bit = 1 << card
+        if self.played & bit:
+            return "was already played"
+        if self.discarded & bit:
+            return "was discarded"
+        if self.talon & bit:
+            return "is in the talon, not in a hand"
+        return "is in nobody's hand"
+
+    def discard(self, seat: int, mask: int) -> int:
+        """Move the talon into ``seat``'s hand and drop ``mask``; returns a card not held, or -1."""
+        if self.hands is None:
+            return -1
+        pool = self.hands[seat] | self.talon
+        for c in cards_of(mask):
+            if not pool >> c & 1:
+                return c
+        self.hands[seat] = pool & ~mask
+        self.talon = 0
+        self.discarded |= mask
+        return -1
+
+    def play(self, card: int) -> int:
+        seat = self.holder(card)
+        if seat >= 0:
+            assert self.hands is not None
+            self.hands[seat] &= ~(1 << card)
+            self.played |= 1 << card
+        return seat
+
+
+# ------------------------------------------------------------------------------------- reading
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.names: list[str] = []
+        self.n = 0
+        self._lower: dict[str, int] = {}
+        self.croatian = False
+
+    def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
+        return RecordError(self.source, tok.loc, tok.text, problem, expected)
+
+    # ---- pulka
+    def pulka(self, syn: PulkaSyn) -> Record:
+        if syn.players is None:
+            raise RecordError(self.source, syn.loc, "", "the pulka has no [Players] tag",
+                              '[Players "Anna, Boris, Vera"] among its tags')
+        names = [t.text for t in syn.players]
+        if not 3 <= len(names) <= 4:
+            raise RecordError(self.source, syn.players_loc, ", ".join(names),
+                              "does not name 3 or 4 players", "3 or 4 names separated by commas")
+        for i, t in enumerate(syn.players):
+            problem = name_problem(t.text, i, names)
+            if problem:
+                raise self.fail(t, problem)
+        self.names = names
+        self.n = len(names)
+        self._lower = {n.lower(): i for i, n in enumerate(names)}
+        spec = syn.rules or Tok("sochi")
+        try:
+            base = resolve(spec.text)
+        except (RulesError, ValueError, TypeError) as exc:
+            raise self.fail(spec, "is not a rules spec", f"preset[+override…]: {exc}") from None
+        overrides: list[tuple[str, Any]] = []
+        for tok in syn.options:
+            key, eq, value = tok.text.partition("=")
+            key = key.strip().lower().replace("-", "_")
+            if not eq or not key:
+                raise self.fail(tok, "is not an option", "name=value, e.g. raspasy_cap=4")
+            try:
+                typed = getattr(base.replace(**{key: value.strip()}), key)
+            except (RulesError, ValueError, TypeError, RecursionError) as exc:
+                raise self.fail(tok, "is not a valid option", str(exc)) from None
+            overrides.append((key, typed))
+        try:
+            rules = resolve(spec.text, dict(overrides))
+        except (RulesError, ValueError, TypeError) as exc:
+            raise self.fail(spec, "does not combine with its options", str(exc)) from None
+        self.croatian = rules.family == "croatian"
+        pool = self.integer(syn.pool, "is not a pool size", "a whole number, e.g. 50") if syn.pool else 50
+        price = syn.whist_price.text.strip() if syn.whist_price else "1"
+        if not price and syn.whist_price:
+            raise self.fail(syn.whist_price, "is not a whist price", "a number such as 1 or 0.5")
+        meta = tuple((k, t.text) for k, t in syn.meta)
+        events: list[Event] = [PulkaStarted(tuple(names), spec.text.strip(), tuple(overrides), pool, price, meta)]
+        for number, deal in enumerate(syn.deals, 1):
+            if deal.number is not None and deal.number.text != str(number):
+                raise self.fail(deal.number, "is not the next deal number", str(number))
+            events.extend(self.deal(deal))
+        if syn.end is not None:
+            events.append(PulkaEnded(syn.end.text.strip() or "closed"))
+        return Record(tuple(events))
+
+    # ---- atoms
+    def seat(self, tok: Tok | None, where: Tok | None = None) -> int:
+        if tok is None:
+            assert where is not None
+            raise self.fail(where, "names no player", "a player's name or seat letter first")
+        t = tok.text.strip()
+        seat = self._lower.get(t.lower())
+        if seat is None and len(t) == 1 and t.upper() in LETTERS[: self.n]:
+            seat = LETTERS.index(t.upper())
+        if seat is None:
+            raise self.fail(tok, "is not a player",
+                            f"one of {', '.join(self.names)} or a seat letter {LETTERS[0]}–{LETTERS[self.n - 1]}")
+        return seat
+
+    def integer(self, tok: Tok, problem: str, expected: str, low: int | None = None) -> int:
+        t = tok.text.strip()
+        if not _INT.fullmatch(t) or (low is not None and int(t) < low):
+            raise self.fail(tok, problem, expected)
+        return int(t)
+
+    def cards(self, tok: Tok) -> list[tuple[int, Tok]]:
+        out: list[tuple[int, Tok]] = []
+        seen = 0
+        for m in re.finditer(r"[^\s,]+", tok.text):
+            piece = Tok(m.group(), tok.loc.shifted(m.start()))
+            if piece.text == "-":
+                continue
+            c = self.card(piece)
+            if seen >> c & 1:
+                raise self.fail(piece, "is listed twice")
+            seen |= 1 << c
+            out.append((c, piece))
+        return out
+
+    def card(self, tok: Tok) -> int:
+        try:
+            return parse_card(tok.text)
+        except CardError:
+            raise self.fail(tok, "is not a card", _CARD_EXPECTED) from None
+
+    def bid(self, tok: Tok) -> int:
+        try:
+            return B.parse_hr_bid(tok.text) if self.croatian else B.parse_ru_bid(tok.text)
+        except B.BidError:
+            raise self.fail(tok, "is not a bid", "2..7, igra, bettel, sanac, pass or hold" if self.croatian
+                            else "6s … 10NT, miser, pass or hold") from None
+
+    # ---- deals
+    def deal(self, syn: DealSyn) -> list[Event]:
+        if syn.dealer is None:
+            raise RecordError(self.source, syn.loc, "", "the deal names no dealer", "'Deal N: dealer A'")
+        dealer = self.seat(syn.dealer)
+        hands: list[int] | None = None
+        owner: dict[int, int] = {}
+        if syn.hands:
+            hands = [0] * self.n
+            given: set[int] = set()
+            for pair in syn.hands:
+                seat = self.seat(pair.player)
+                if seat in given:
+                    raise self.fail(pair.player or pair.value, "has two hands in this deal")
+                given.add(seat)
+                for c, piece in self.cards(pair.value):
+                    if c in owner:
+                        raise self.fail(piece, f"is already in {self.names[owner[c]]}'s hand")
+                    owner[c] = seat
+                    hands[seat] |= 1 << c
+        talon: int | None = None
+        if syn.talon is not None:
+            talon = 0
+            for c, piece in self.cards(syn.talon):
+                if c in owner:
+                    raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
+                talon |= 1 << c
+        events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
+        st = _DealState(_Holdings(None if hands is None else tuple(hands), talon), dealer)
+        for step in syn.steps:
+            self.step(step, st, events)
+        return events
+
+    def step(self, step: Step, st: _DealState, out: list[Event]) -> None:
+        kind = step.kind
+        if kind != "trick":
+            st.last_trick = None
+        if kind == "auction":
+            for pair in step.pairs:
+                seat = self.seat(pair.player, pair.value)
+                if pair.value.text.strip().lower() in B.HOLD_WORDS:
+                    if st.current is None:
+                        raise self.fail(pair.value, "holds no bid", "a bid before the first hold")
+                    code = st.current
+                else:
+                    code = self.bid(pair.value)
+                if code != B.PASS:
+                    st.current, st.bidder = code, seat
+                out.append(BidMade(seat, code))
+        elif kind == "all_pass":
+            out.extend(BidMade(s, B.PASS) for s in bidding_order(st.dealer, self.n))
+        elif kind == "talon_shown":
+            assert step.value is not None
+            mask = 0
+            for c, piece in self.cards(step.value):
+                holder = st.cards.holder(c)
+                if holder >= 0:
+                    raise self.fail(piece, f"is in {self.names[holder]}'s hand, not in the talon")
+                mask |= 1 << c
+            st.cards.talon = mask
+            out.append(TalonRevealed(mask))
+        elif kind == "discard":
+            assert step.value is not None
+            if step.player is not None:
+                seat = self.seat(step.player)
+            elif st.bidder is not None:
+                seat = st.bidder
+            else:
+                raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
+            pairs = self.cards(step.value)
+            mask = sum(1 << c for c, _ in pairs)
+            bad = st.cards.discard(seat, mask)
+            if bad >= 0:
+                piece = next(p for c, p in pairs if c == bad)
+                raise self.fail(piece, f"is neither in {self.names[seat]}'s hand nor in the talon")
+            out.append(Discarded(seat, mask))
+        elif kind == "contract":
+            assert step.value is not None
+            seat = self.seat(step.player, step.value)
+            code = self.bid(step.value)
+            ok = 2 <= code <= 7 if self.croatian else code in B.RU_LADDER
+            if not ok:
+                raise self.fail(step.value, "is not a contract",
+                                "2..7, bettel or sanac" if self.croatian else "6s … 10NT or miser")
+            out.append(ContractDeclared(seat, code))
+        elif kind == "calls":
+            for pair in step.pairs:
+                seat = self.seat(pair.player, pair.value)
+                out.append(self.call(seat, pair.value))
+        elif kind == "trick":
+            self.trick(step, st, out)
+        elif kind in _COUNT_KINDS:
+            out.append(_COUNT_KINDS[kind](self.counts(step)))
+        elif kind == "score":
+            seat = self.seat(step.player, step.value)
+            pulya = self.integer(step.fields["pulya"], "is not a score", "a whole number") \
+                if "pulya" in step.fields else 0
+            gora = self.integer(step.fields["gora"], "is not a score", "a whole number") \
+                if "gora" in step.fields else 0
+            visty = [0] * self.n
+            seen: set[int] = set()
+            for pair in step.pairs:
+                s = self.seat(pair.player, pair.value)
+                if s in seen:
+                    raise self.fail(pair.player or pair.value, "is listed twice in the visty")
+                seen.add(s)
+                visty[s] = self.integer(pair.value, "is not a score", "a whole number")
+            out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
+        else:  # pragma: no cover - the parsers only make the kinds above
+            raise RecordError(self.source, step.loc, kind, "is not a step kind")
+
+    def call(self, seat: int, tok: Tok) -> Event:
+        word = tok.text.strip().lower()
+        if word in _CONTRA_ALIASES:
+            return ContraCalled(seat)
+        try:
+            return WhistCalled(seat, C.parse_call(word))
+        except C.CallError:
+            pass
+        try:
+            return PlayModeChosen(seat, C.parse_mode(word))
+        except C.CallError:
+            raise self.fail(tok, "is not a whist call",
+                            "whist, pass, half, return, invite, open, closed or contra") from None
+
+    def trick(self, step: Step, st: _DealState, out: list[Event]) -> None:
+        st.trick_no += 1
+        if step.number is not None and step.number.text != str(st.trick_no):
+            raise self.fail(step.number, "is not the next trick number", str(st.trick_no))
+        if st.cards.hands is None:
+            raise RecordError(self.source, step.loc, "", "card play needs the hands, and this deal records none",
+                              "a line 'A: cards' per player after the deal header")
+        seats: list[int] = []
+        for pair in step.pairs:
+            c = self.card(pair.value)
+            if pair.mark:
+                if not st.cards.talon >> c & 1 or st.marked >> c & 1:
+                    raise self.fail(pair.value, "is not a card of the talon", "a talon card in ( )")
+                st.marked |= 1 << c
+                continue
+            holder = st.cards.holder(c)
+            if holder < 0:
+                raise self.fail(pair.value, st.cards.why_not_held(c), "a card in a player's hand")
+            name = self.names[holder]
+            if holder in seats:
+                raise self.fail(pair.value, f"is {name}'s, but {name} already played to trick {st.trick_no}")
+            if not seats and st.last_trick is not None and holder not in st.last_trick:
+                raise self.fail(pair.value, f"is {name}'s, who has not played to trick {st.trick_no - 1} yet",
+                                f"it on the line of trick {st.trick_no - 1}")
+            seats.append(holder)
+            st.cards.play(c)
+            out.append(CardPlayed(holder, c))
+        st.last_trick = set(seats)
+
+    def counts(self, step: Step) -> tuple[int, ...]:
+        counts = [0] * self.n
+        positional = [p for p in step.pairs if p.player is None]
+        if positional and len(positional) != len(step.pairs):
+            raise self.fail(positional[0].value, "mixes counts with and without players",
+                            "'A 6, B 3, C 1' or '6 3 1'")
+        if positional and len(positional) != self.n:
+            raise RecordError(self.source, step.loc, "", f"lists {len(positional)} trick counts for {self.n} players",
+                              "one count per player in seat order, or 'A 6, B 3, C 1'")
+        seen: set[int] = set()
+        for i, pair in enumerate(step.pairs):
+            seat = i if pair.player is None else self.seat(pair.player)
+            if seat in seen:
+                raise self.fail(pair.player or pair.value, "is listed twice")
+            seen.add(seat)
+            counts[seat] = self.integer(pair.value, "is not a trick count", "a whole number 0..10", low=0)
+        return tuple(counts)
+
+
+class _DealState:
+    def __init__(self, cards: _Holdings, dealer: int) -> None:
+        self.cards = cards
+        self.dealer = dealer
+        self.current: int | None = None   # highest bid so far, for "hold"
+        self.bidder: int | None = None    # who made it (the declarer, for a discard without a name)
+        self.trick_no = 0
+        self.last_trick: set[int] | None = None
+        self.marked = 0
+
+
+def build_records(pulkas: Iterable[PulkaSyn], source: str) -> list[Record]:
+    reader = _Reader(source)
+    return [reader.pulka(p) for p in pulkas]
+
+
+# ------------------------------------------------------------------------------------- writing
+class _Writer:
+    def __init__(self, style: str) -> None:
+        self.style = style
+        self.n = 3
+        self.croatian = False
+        self.index = 0
+        self.event: Event = PulkaEnded()
+
+    def who(self, seat: int) -> Tok:
+        if not 0 <= seat < self.n:
+            raise self.bad(f"seat {seat} is not a seat of this {self.n}-player table")
+        return Tok(LETTERS[seat])
+
+    def bad(self, problem: str) -> RecordWriteError:
+        return RecordWriteError(f"event #{self.index} ({self.event.KIND}): {problem}")
+
+    def bid_text(self, code: int) -> str:
+        if self.croatian:
+            if code not in (B.PASS, *B.HR_LADDER, B.IGRA):
+                raise self.bad(f"{code} is not a Croatian bid code")
+            return B.format_hr_bid(code)
+        if code not in (B.PASS, B.TAKE_TALON, *B.RU_LADDER):
+            raise self.bad(f"{code} is not a bid code of the Russian ladder")
+        # pass / miser / take stay Latin words in every style; only trick bids get suit symbols
+        return B.format_ru_bid(code, self.style if B.is_trick_contract(code) else "latin")
+
+    def cards_text(self, mask: int) -> str:
+        if not 0 <= mask <= FULL_DECK:
+            raise self.bad(f"{mask} is not a card mask")
+        return format_cards(mask, self.style) or "-"
+
+    def write(self, events: Sequence[Event]) -> list[PulkaSyn]:
+        out: list[PulkaSyn] = []
+        pulka: PulkaSyn | None = None
+        deal: DealSyn | None = None
+        prev: Event | None = None
+        for self.index, self.event in enumerate(events):
+            ev = self.event
+            if isinstance(ev, PulkaStarted):
+                pulka, deal = self.start(ev), None
+                out.append(pulka)
+            elif pulka is None or pulka.end is not None:
+                raise self.bad("comes before a pulka_started event" if pulka is None else "comes after pulka_ended")
+            elif isinstance(ev, PulkaEnded):
+                if "\n" in ev.reason or set(ev.reason) & set(";{}"):
+                    raise self.bad("the reason may not hold a line break, ';', '{' or '}'")
+                pulka.end = Tok(ev.reason)
+            elif isinstance(ev, DealStarted):
+                deal = self.deal(ev)
+                pulka.deals.append(deal)
+            elif deal is None:
+                raise self.bad("comes outside a deal")
+            else:
+                self.step(ev, prev, deal)
+            prev = ev
+        for p in out:  # a whole auction of passes in bidding order is written "all pass"
+            n = len(p.players or ())
+            for d in p.deals:
+                passes = [LETTERS[s] for s in bidding_order(LETTERS.index(d.dealer.text if d.dealer else "A"), n)]
+                for step in d.steps:
+                    if step.kind == "auction" and [(q.player.text if q.player else "", q.value.text)
+                                                   for q in step.pairs] == [(x, "pass") for x in passes]:
+                        step.kind, step.pairs = "all_pass", []
+        return out
+
+    def start(self, ev: PulkaStarted) -> PulkaSyn:
+        names = list(ev.players)
+        if not 3 <= len(names) <= 4:
+            raise self.bad("a record needs 3 or 4 players")
+        for i, name in enumerate(names):
+            if not isinstance(name, str):
+                raise self.bad(f"player {name!r} is not a name")
+            problem = name_problem(name, i, names)
+            if problem:
+                raise self.bad(f"{name!r} {problem}")
+        self.n = len(names)
+        try:
+            rules = resolve(ev.rules, dict(ev.overrides))
+        except (RulesError, ValueError, TypeError) as exc:
+            raise self.bad(f"rules do not resolve: {exc}") from None
+        self.croatian = rules.family == "croatian"
+        meta: list[tuple[str, Tok]] = []
+        for key, value in ev.meta:
+            if not _META_KEY.fullmatch(key) or key in _RESERVED_TAGS:
+                raise self.bad(f"meta key {key!r} is not a lower-case tag name (or is reserved)")
+            if "\n" in str(value):
+                raise self.bad(f"meta {key!r} holds a line break")
+            meta.append((key, Tok(str(value))))
+        if "\n" in ev.rules or "\n" in ev.whist_price:
+            raise self.bad("rules and whist price must be one line")
+        return PulkaSyn(players=[Tok(n) for n in names], rules=Tok(ev.rules),
+                        options=[Tok(f"{k}={option_text(v)}") for k, v in ev.overrides],
+                        pool=Tok(str(ev.pool)), whist_price=Tok(ev.whist_price), meta=meta)
+
+    def deal(self, ev: DealStarted) -> DealSyn:
+        deal = DealSyn(dealer=self.who(ev.dealer))
+        if ev.hands is not None:
+            if len(ev.hands) != self.n:
+                raise self.bad(f"{len(ev.hands)} hands for {self.n} players")
+            empty = not any(ev.hands)
+            deal.hands = [Pair(self.who(s), Tok(self.cards_text(h))) for s, h in enumerate(ev.hands) if h or empty]
+        if ev.talon is not None:
+            deal.talon = Tok(self.cards_text(ev.talon))
+        self.holdings = _Holdings(ev.hands, ev.talon)
+        self.dealer, self.current, self.passers, self.contras = ev.dealer, 0, set[int](), 0
+        self.trick: set[int] = set()
+        return deal
+
+    def step(self, ev: Event, prev: Event | None, deal: DealSyn) -> None:
+        steps = deal.steps
+        if isinstance(ev, BidMade):
+            hold = ev.bid != B.PASS and ev.bid == self.current and not (self.croatian and ev.bid == B.IGRA)
+            pair = Pair(self.who(ev.player), Tok("hold" if hold else self.bid_text(ev.bid)))
+            if ev.bid != B.PASS:
+                self.current = ev.bid
+            if isinstance(prev, BidMade):
+                steps[-1].pairs.append(pair)
+            else:
+                steps.append(Step("auction", pairs=[pair]))
+        elif isinstance(ev, TalonRevealed):
+            self.holdings.talon = ev.cards
+            steps.append(Step("talon_shown", value=Tok(self.cards_text(ev.cards))))
+        elif isinstance(ev, Discarded):
+            who, text = self.who(ev.player), Tok(self.cards_text(ev.cards))
+            if self.holdings.discard(ev.player, ev.cards) >= 0:
+                raise self.bad("discards a card neither in the declarer's hand nor in the talon")
+            steps.append(Step("discard", player=who, value=text))
+        elif isinstance(ev, ContractDeclared):
+            ok = 2 <= ev.contract <= 7 if self.croatian else ev.contract in B.RU_LADDER
+            if not ok:
+                raise self.bad(f"{ev.contract} is not a contract code")
+            steps.append(Step("contract", player=self.who(ev.player), value=Tok(self.bid_text(ev.contract))))
+        elif isinstance(ev, (WhistCalled, PlayModeChosen, ContraCalled)):
+            pair = Pair(self.who(ev.player), Tok(self.call_text(ev)))
+            if isinstance(prev, (WhistCalled, PlayModeChosen, ContraCalled)):
+                steps[-1].pairs.append(pair)
+            else:
+                steps.append(Step("calls", pairs=[pair]))
+        elif isinstance(ev, CardPlayed):
+            self.who(ev.player)
+            if self.holdings.hands is None:
+                raise self.bad("card play needs the hands in the deal_started event")
+            if not 0 <= ev.card < 32:
+                raise self.bad(f"{ev.card} is not a card")
+            if self.holdings.play(ev.card) != ev.player:
+                raise self.bad(f"{format_card(ev.card)} is not in the hand of seat {ev.player}")
+            if isinstance(prev, CardPlayed) and ev.player not in self.trick:
+                steps[-1].pairs.append(Pair(None, Tok(format_card(ev.card, self.style))))
+            else:
+                self.trick = set()
+                steps.append(Step("trick", pairs=[Pair(None, Tok(format_card(ev.card, self.style)))]))
+            self.trick.add(ev.player)
+        elif isinstance(ev, (Claimed, TenChecked, PaperResult)):
+            kind = {Claimed: "claim", TenChecked: "check", PaperResult: "tricks"}[type(ev)]
+            steps.append(Step(kind, pairs=self.counts(ev.tricks)))
+        elif isinstance(ev, ScoreRecorded):
+            if len(ev.visty) != self.n:
+                raise self.bad(f"{len(ev.visty)} visty entries for {self.n} players")
+            pairs = [Pair(self.who(s), Tok(str(v))) for s, v in enumerate(ev.visty) if s != ev.player or v]
+            steps.append(Step("score", player=self.who(ev.player), pairs=pairs,
+                              fields={"pulya": Tok(str(ev.pulya)), "gora": Tok(str(ev.gora))}))
+        else:
+            raise self.bad("is not an event a record can hold")
+
+    def counts(self, tricks: tuple[int, ...]) -> list[Pair]:
+        if len(tricks) != self.n or any(not isinstance(t, int) or t < 0 for t in tricks):
+            raise self.bad(f"{tricks} is not one trick count per player")
+        return [Pair(self.who(s), Tok(str(t))) for s, t in enumerate(tricks)]
+
+    def call_text(self, ev: Event) -> str:
+        if isinstance(ev, ContraCalled):
+            self.contras += 1
+            return CONTRA_WORDS[self.contras - 1] if self.contras <= len(CONTRA_WORDS) else "contra"
+        if isinstance(ev, PlayModeChosen):
+            if ev.mode not in C.MODE_NAMES:
+                raise self.bad(f"{ev.mode} is not a play mode")
+            return C.MODE_NAMES[ev.mode]
+        assert isinstance(ev, WhistCalled)
+        if ev.call not in C.CALL_NAMES:
+            raise self.bad(f"{ev.call} is not a whist call")
+        if ev.call == C.CALL_PASS:
+            self.passers.add(ev.player)
+        elif ev.call == C.CALL_WHIST and ev.player in self.passers:
+            return "return"  # a passer's whist is a return ("вернуть вист")
+        return C.CALL_NAMES[ev.call]
+
+
+def unbuild(events: Sequence[Event], style: str = "latin") -> list[PulkaSyn]:
+    """The syntax tree that reads back into exactly ``events`` (raises :class:`RecordWriteError`)."""
+    if style not in ("latin", "unicode"):
+        raise ValueError(f"unknown record style {style!r} (latin or unicode)")
+    return _Writer(style).write(events)
+

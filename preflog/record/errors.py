@@ -1,0 +1,60 @@
+"""Locations and errors of the record layer.
+
+Every problem found while reading a record is a :class:`RecordError` that names the
+file, the line and column (text form) or the JSON path (JSON form), the offending
+text and what was expected there, e.g.::
+
+    game.pref:12:7: 'Xh' is not a card (expected rank then suit, e.g. Qh, 10♥, Дч)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """Where a piece of a record sits: 1-based line and column in text, or a JSON path."""
+
+    line: int = 0
+    column: int = 0
+    path: str = ""
+
+    def shifted(self, offset: int) -> Loc:
+        """The location ``offset`` characters further on the same line (JSON paths do not move)."""
+        return Loc(self.line, self.column + offset, self.path) if self.line else self
+
+
+NOWHERE = Loc()
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    """A piece of record text with its location."""
+
+    text: str
+    loc: Loc = NOWHERE
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: syntax, spelling or a reference (player, card holder)."""
+
+    def __init__(self, source: str, loc: Loc, text: str, problem: str, expected: str = "") -> None:
+        self.source = source
+        self.line = loc.line or None
+        self.column = loc.column or None
+        self.path = loc.path or None
+        self.text = text
+        self.problem = problem
+        self.expected = expected
+        where = f"{source}:{loc.line}:{loc.column}" if loc.line else (
+            f"{source}: {loc.path}" if loc.path else source)
+        msg = f"{where}: {text!r} {problem}" if text else f"{where}: {problem}"
+        if expected:
+            msg += f" (expected {expected})"
+        super().__init__(msg)
+
+
+class RecordWriteError(ValueError):
+    """Events that the record format cannot express (e.g. a card played by someone who does not
+    hold it, a bid code outside the ladder); the message names the event."""

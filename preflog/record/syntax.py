@@ -1,0 +1,95 @@
+"""The syntax tree shared by the text and JSON forms of a record.
+
+Both forms parse into these plain objects (strings with locations, nothing resolved);
+:mod:`preflog.record.build` turns them into events, checking spelling and references,
+and turns events back into them for writing. So the two forms cannot drift apart.
+
+Step kinds and what they carry (``pairs`` are ``(player, value)``; ``player`` may be
+``None`` where the form allows it):
+
+=============  ===========================================================
+``auction``    pairs (player, bid)
+``all_pass``   nothing: every seat passes, first hand first
+``talon_shown`` ``value`` = cards (:class:`~preflog.model.events.TalonRevealed`)
+``discard``    ``player`` (optional), ``value`` = two cards
+``contract``   ``player``, ``value`` = contract
+``calls``      pairs (player, whist / pass / half / return / invite / open / closed / contra)
+``trick``      pairs (None, card); ``mark`` pairs are raspasy talon cards (no event)
+``claim``      pairs (player or None, tricks)  — also ``check`` and ``tricks``
+``score``      ``player``, ``fields`` pulya / gora, pairs (player, visty)
+=============  ===========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import NOWHERE, Loc, Tok
+
+
+@dataclass(slots=True)
+class Pair:
+    player: Tok | None
+    value: Tok
+    mark: bool = False
+
+
+@dataclass(slots=True)
+class Step:
+    kind: str
+    loc: Loc = NOWHERE
+    pairs: list[Pair] = field(default_factory=list)
+    player: Tok | None = None
+    value: Tok | None = None
+    number: Tok | None = None          # trick number as written
+    fields: dict[str, Tok] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DealSyn:
+    loc: Loc = NOWHERE
+    number: Tok | None = None
+    dealer: Tok | None = None
+    hands: list[Pair] = field(default_factory=list)
+    talon: Tok | None = None
+    steps: list[Step] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class PulkaSyn:
+    loc: Loc = NOWHERE
+    players: list[Tok] | None = None
+    players_loc: Loc = NOWHERE
+    rules: Tok | None = None
+    options: list[Tok] = field(default_factory=list)      # "key=value"
+    pool: Tok | None = None
+    whist_price: Tok | None = None
+    meta: list[tuple[str, Tok]] = field(default_factory=list)
+    deals: list[DealSyn] = field(default_factory=list)
+    end: Tok | None = None
+
+# Line keywords of the text form (lower case, single spaces) → step kind. Player names may not be
+# one of these, so "Name: cards" hand lines stay unambiguous.
+KEYWORDS: dict[str, str] = {
+    "dealer": "dealer", "сдатчик": "dealer", "сдаёт": "dealer", "сдает": "dealer",
+    "talon": "talon", "прикуп": "talon", "widow": "talon",
+    "auction": "auction", "bidding": "auction", "bids": "auction", "торговля": "auction",
+    "talon shown": "talon_shown", "shown talon": "talon_shown", "revealed": "talon_shown",
+    "прикуп открыт": "talon_shown",
+    "discard": "discard", "снос": "discard",
+    "contract": "contract", "заказ": "contract", "game": "contract",
+    "whist": "calls", "whists": "calls", "calls": "calls", "вист": "calls", "висты": "calls",
+    "claim": "claim", "claims": "claim",
+    "check": "check", "ten check": "check", "проверка": "check",
+    "tricks": "tricks", "result": "tricks", "взятки": "tricks",
+    "score": "score", "запись": "score",
+    "end": "end", "конец": "end",
+    "deal": "deal", "сдача": "deal", "раздача": "deal", "trick": "trick", "взятка": "trick",
+}
+# Canonical keyword written for each step kind.
+CANONICAL: dict[str, str] = {
+    "auction": "Auction", "all_pass": "Auction", "talon_shown": "Talon shown", "discard": "Discard",
+    "contract": "Contract", "calls": "Whist", "claim": "Claim", "check": "Check", "tricks": "Tricks",
+    "score": "Score",
+}
+ALL_PASS_WORDS = frozenset({"all pass", "all-pass", "allpass", "все пас", "распасы", "raspasy"})

@@ -1,0 +1,375 @@
+"""The text form of a record: a lenient parser and a strict canonical renderer.
+
+The parser only splits lines into a :mod:`~preflog.record.syntax` tree with the
+line and column of every piece; :mod:`~preflog.record.build` resolves it. Comments
+(``; to end of line`` and ``{ … }``, which may span lines) are blanked out first so
+that columns stay true. See docs/record-format.md for the grammar.
+"""
+
+from __future__ import annotations
+
+import re
+
+from preflog.model.cards import CardError, parse_card
+
+from .build import LETTERS
+from .errors import Loc, RecordError, Tok
+from .syntax import ALL_PASS_WORDS, CANONICAL, KEYWORDS, DealSyn, Pair, PulkaSyn, Step
+
+_TAG = re.compile(r'\[\s*([^\s"\]]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]\s*)?(\d+)?\s*[:.]?\s*(.*)")
+_DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
+_TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
+_KEY = re.compile(r"([^:]+?)\s*:\s*(.*)")
+_SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
+_SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",
+                "mountain": "gora", "visty": "visty", "висты": "visty", "whists": "visty"}
+_VISTY = re.compile(r"\s*([^=,\s][^=,]*?)\s*[=:]\s*([^\s,]*)\s*,?")
+_ITEM = re.compile(r"[^\s,]+")
+_TAG_FIELDS = {"players": "players", "rules": "rules", "option": "option", "options": "option",
+               "pool": "pool", "whistprice": "whist_price", "whist_price": "whist_price",
+               "whist-price": "whist_price"}
+_META_TAGS = {"event": "Event", "date": "Date", "place": "Place", "id": "Id"}
+LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards', 'Talon:', 'Auction:', "
+                 "'Discard:', 'Contract:', 'Whist:', a trick 'N: cards', 'Claim:', 'Check:', 'Tricks:', "
+                 "'Score:' or 'End:'")
+
+
+# ------------------------------------------------------------------------------------- parsing
+def _blank_comments(text: str, source: str) -> str:
+    """Replace comments by spaces (newlines kept) so that line and column numbers stay true."""
+    out = list(text)
+    i, n, quoted = 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if quoted:
+            if ch == "\\" and i + 1 < n and text[i + 1] != "\n":
+                i += 2
+                continue
+            if ch in '"\n':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == ";":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out[i:j] = " " * (j - i)
+            i = j
+            continue
+        elif ch == "{":
+            j = text.find("}", i)
+            if j < 0:
+                raise RecordError(source, _loc_at(text, i), "{", "opens a comment that is never closed", "'}'")
+            for k in range(i, j + 1):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j + 1
+            continue
+        elif ch == "}":
+            raise RecordError(source, _loc_at(text, i), "}", "closes a comment that was never opened")
+        i += 1
+    return "".join(out)
+
+
+def _loc_at(text: str, i: int) -> Loc:
+    return Loc(text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1)
+
+
+def _split(s: str, loc: Loc, sep: str = ",") -> list[Tok]:
+    """Non-empty pieces of ``s`` between separators, stripped, with their own columns."""
+    out, start = [], 0
+    for part in s.split(sep):
+        stripped = part.strip()
+        if stripped:
+            out.append(Tok(stripped, loc.shifted(start + len(part) - len(part.lstrip()))))
+        start += len(part) + len(sep)
+    return out
+
+
+class _Parser:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.pulkas: list[PulkaSyn] = []
+        self.pulka: PulkaSyn | None = None
+        self.deal: DealSyn | None = None
+        self.names: list[str] = []
+        self.singles: set[str] = set()
+
+    def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
+        return RecordError(self.source, tok.loc, tok.text, problem, expected)
+
+    def parse(self, text: str) -> list[PulkaSyn]:
+        text = _blank_comments(text.replace("\ufeff", " "), self.source)
+        for lineno, raw in enumerate(text.split("\n"), 1):
+            raw = raw.rstrip("\r")
+            body = raw.strip()
+            if body:
+                self.line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
+        return self.pulkas
+
+    # ---- lines
+    def line(self, tok: Tok) -> None:
+        if tok.text.startswith("["):
+            self.tag(tok)
+            return
+        if self.pulka is None:
+            raise self.fail(tok, "comes before the tags", '[Players "…"] and the other tags first')
+        if self.pulka.end is not None:
+            raise self.fail(tok, "comes after the End line", "a new pulka's tags")
+        text = tok.text
+        m = _DEAL.fullmatch(text)
+        if m:
+            self.deal_header(tok, m)
+            return
+        m = _KEY.fullmatch(text)
+        key = " ".join(m.group(1).lower().split()) if m else ""
+        kind = KEYWORDS.get(key)
+        if m and kind not in (None, "deal", "trick"):
+            assert kind is not None
+            self.keyed(kind, Tok(m.group(1), tok.loc), Tok(m.group(2), tok.loc.shifted(m.start(2))))
+            return
+        t = _TRICK.fullmatch(text)
+        if t:
+            self.trick(tok, Tok(t.group(1), tok.loc.shifted(t.start(1))), Tok(t.group(2), tok.loc.shifted(t.start(2))))
+            return
+        if m and self.player_like(m.group(1).strip()):
+            self.hand(Tok(m.group(1).strip(), tok.loc), Tok(m.group(2), tok.loc.shifted(m.start(2))))
+            return
+        first = text.split(None, 1)[0]
+        try:
+            parse_card(first.strip(",()"))
+        except CardError:
+            raise self.fail(Tok(m.group(1) if m else first, tok.loc), "is not a record line",
+                            LINE_EXPECTED) from None
+        self.trick(tok, None, tok)
+
+    def tag(self, tok: Tok) -> None:
+        m = _TAG.fullmatch(tok.text)
+        if not m:
+            raise self.fail(tok, "is not a tag pair", '[Name "value"]')
+        name_tok = Tok(m.group(1), tok.loc.shifted(m.start(1)))
+        if not _TAG_NAME.fullmatch(name_tok.text):
+            raise self.fail(name_tok, "is not a tag name", "letters, digits, _ or -")
+        value = Tok(re.sub(r"\\(.)", r"\1", m.group(2)), tok.loc.shifted(m.start(2)))
+        low = name_tok.text.lower()
+        field = _TAG_FIELDS.get(low)
+        # A pulka ends at its first deal or End line; a second Players tag also starts a new one,
+        # so pulkas without deals can follow each other (the writer puts Players first).
+        if self.pulka is None or self.pulka.deals or self.pulka.end is not None or (
+                field == "players" and self.pulka.players is not None):
+            self.pulka = PulkaSyn(loc=tok.loc)
+            self.pulkas.append(self.pulka)
+            self.deal, self.names, self.singles = None, [], set()
+        p = self.pulka
+        if field != "option":
+            key = field or low
+            if key in self.singles:
+                raise self.fail(name_tok, "is a repeated tag", "each tag once per pulka (only Option repeats)")
+            self.singles.add(key)
+        if field == "players":
+            p.players = _split(value.text, value.loc)
+            p.players_loc = value.loc
+            self.names = [t.text for t in p.players]
+        elif field == "rules":
+            p.rules = value
+        elif field == "option":
+            p.options.append(value)
+        elif field == "pool":
+            p.pool = value
+        elif field == "whist_price":
+            p.whist_price = value
+        else:
+            p.meta.append((low, value))
+
+    def deal_header(self, tok: Tok, m: re.Match[str]) -> None:
+        assert self.pulka is not None
+        self.deal = DealSyn(loc=tok.loc)
+        self.pulka.deals.append(self.deal)
+        if m.group(2):
+            self.deal.number = Tok(m.group(2), tok.loc.shifted(m.start(2)))
+        rest = m.group(3)
+        if rest.strip():
+            d = _DEALER_WORD.match(rest)
+            off = m.start(3) + (d.end() if d else 0)
+            self.deal.dealer = Tok(rest[d.end() if d else 0:].strip(), tok.loc.shifted(off))
+
+    def need_deal(self, tok: Tok) -> DealSyn:
+        if self.deal is None:
+            raise self.fail(tok, "comes outside a deal", "'Deal N: dealer A' first")
+        return self.deal
+
+    def player_like(self, text: str) -> bool:
+        low = text.lower()
+        return any(n.lower() == low for n in self.names) or (
+            len(text) == 1 and text.upper() in LETTERS[: max(len(self.names), 3)])
+
+    def split_player(self, tok: Tok) -> tuple[Tok | None, Tok]:
+        """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
+        text = tok.text
+        low = text.lower()
+        letters = list(LETTERS[: max(len(self.names), 3)])
+        for cand in sorted(self.names, key=len, reverse=True) + letters:
+            c = cand.lower()
+            if low.startswith(c) and (len(text) == len(c) or text[len(c)] in " \t:="):
+                rest = text[len(c):]
+                stripped = rest.lstrip(" \t:=")
+                return Tok(text[: len(c)], tok.loc), Tok(stripped, tok.loc.shifted(len(text) - len(stripped)))
+        return None, tok
+
+    def hand(self, who: Tok, cards: Tok) -> None:
+        deal = self.need_deal(who)
+        if deal.steps:
+            raise self.fail(who, "gives a hand after the auction began", "hands right after the deal header")
+        deal.hands.append(Pair(who, cards))
+
+    def keyed(self, kind: str, key: Tok, value: Tok) -> None:
+        assert self.pulka is not None
+        if kind == "end":
+            self.pulka.end = value
+            return
+        deal = self.need_deal(key)
+        if kind == "dealer":
+            if deal.dealer is not None or deal.steps or deal.hands:
+                raise self.fail(key, "comes too late or twice", "the dealer once, before the hands")
+            deal.dealer = value
+        elif kind == "talon" and not deal.steps:
+            if deal.talon is not None:
+                raise self.fail(key, "is a second talon line", "one 'Talon:' line per deal")
+            deal.talon = value
+        elif kind in ("talon", "talon_shown"):
+            deal.steps.append(Step("talon_shown", key.loc, value=value))
+        elif kind == "auction":
+            if " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
+                deal.steps.append(Step("all_pass", key.loc))
+            else:
+                deal.steps.append(Step("auction", key.loc, pairs=self.pairs(value)))
+        elif kind in ("discard", "contract"):
+            who, rest = self.split_player(value)
+            deal.steps.append(Step(kind, key.loc, player=who, value=rest))
+        elif kind == "calls":
+            deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
+        elif kind in ("claim", "check", "tricks"):
+            items = _split(value.text, value.loc)
+            if len(items) == 1 and not self.split_player(items[0])[0]:
+                items = [Tok(m.group(), value.loc.shifted(m.start())) for m in _ITEM.finditer(value.text)]
+            pairs = []
+            for it in items:
+                who, rest = self.split_player(it)
+                pairs.append(Pair(who, rest))
+            deal.steps.append(Step(kind, key.loc, pairs=pairs))
+        elif kind == "score":
+            deal.steps.append(self.score(key, value))
+
+    def pairs(self, value: Tok) -> list[Pair]:
+        out = []
+        for item in _split(value.text, value.loc):
+            who, rest = self.split_player(item)
+            if who is None:
+                first = item.text.split(None, 1)[0]
+                raise self.fail(Tok(first, item.loc), "is not a player", "each item as 'player call', e.g. 'A 6s'")
+            if not rest.text:
+                raise self.fail(item, "names a player but no call", "'player call', e.g. 'A 6s'")
+            out.append(Pair(who, rest))
+        return out
+
+    def score(self, key: Tok, value: Tok) -> Step:
+        who, rest = self.split_player(value)
+        if who is None:
+            raise self.fail(value, "names no player", "'Score: A pulya 4 gora 0 visty B=0 C=6'")
+        step = Step("score", key.loc, player=who)
+        text, words = rest.text, list(_SCORE_WORD.finditer(rest.text))
+        if text[: words[0].start() if words else len(text)].strip():
+            raise self.fail(rest, "is not a score line", "pulya N gora N visty B=N C=N")
+        for i, w in enumerate(words):
+            field = _SCORE_FIELD[w.group(1).lower()]
+            end = words[i + 1].start() if i + 1 < len(words) else len(text)
+            seg = text[w.end():end]
+            loc = rest.loc.shifted(w.end())
+            if field in step.fields or (field == "visty" and step.pairs):
+                raise self.fail(Tok(w.group(1), rest.loc.shifted(w.start())), "is given twice")
+            if field == "visty":
+                pos = 0
+                for m in _VISTY.finditer(seg):
+                    if m.start() != pos:
+                        break
+                    step.pairs.append(Pair(Tok(m.group(1), loc.shifted(m.start(1))),
+                                           Tok(m.group(2), loc.shifted(m.start(2)))))
+                    pos = m.end()
+                if seg[pos:].strip():
+                    raise self.fail(Tok(seg[pos:].strip(), loc.shifted(pos + len(seg[pos:]) - len(seg[pos:].lstrip()))),
+                                    "is not a visty entry", "player=N, e.g. B=6")
+            else:
+                piece = seg.strip(" \t:=")
+                step.fields[field] = Tok(piece, loc.shifted(seg.find(piece) if piece else 0))
+        return step
+
+    def trick(self, tok: Tok, number: Tok | None, cards: Tok) -> None:
+        deal = self.need_deal(tok)
+        pairs = []
+        for m in _ITEM.finditer(cards.text):
+            t = m.group()
+            mark = t.startswith("(") and t.endswith(")") and len(t) > 2
+            text = t[1:-1] if mark else t
+            pairs.append(Pair(None, Tok(text, cards.loc.shifted(m.start() + (1 if mark else 0))), mark))
+        if not pairs:
+            raise self.fail(tok, "is a trick without cards", "the cards of the trick in play order")
+        deal.steps.append(Step("trick", tok.loc, pairs=pairs, number=number))
+
+
+def parse_text(text: str, source: str = "<string>") -> list[PulkaSyn]:
+    """Split a text record into its syntax tree (no resolution yet)."""
+    return _Parser(source).parse(text)
+
+
+# ------------------------------------------------------------------------------------- rendering
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_text(pulkas: list[PulkaSyn]) -> str:
+    """The canonical text of a syntax tree made by :func:`~preflog.record.build.unbuild`."""
+    blocks: list[str] = []
+    for p in pulkas:
+        lines = [f"[Players {_quote(', '.join(t.text for t in p.players or ()))}]",
+                 f"[Rules {_quote(p.rules.text if p.rules else 'sochi')}]"]
+        lines += [f"[Option {_quote(t.text)}]" for t in p.options]
+        lines.append(f"[Pool {_quote(p.pool.text if p.pool else '50')}]")
+        lines.append(f"[WhistPrice {_quote(p.whist_price.text if p.whist_price else '1')}]")
+        lines += [f"[{_META_TAGS.get(k, k[:1].upper() + k[1:])} {_quote(t.text)}]" for k, t in p.meta]
+        blocks.append("\n".join(lines))
+        for number, d in enumerate(p.deals, 1):
+            blocks.append("\n".join(_render_deal(number, d)))
+        if p.end is not None:
+            blocks.append(f"End: {p.end.text}")
+    return "\n\n".join(blocks) + "\n"
+
+
+def _render_deal(number: int, d: DealSyn) -> list[str]:
+    lines = [f"Deal {number}: dealer {d.dealer.text if d.dealer else ''}"]
+    lines += [f"{h.player.text if h.player else ''}: {h.value.text}" for h in d.hands]
+    if d.talon is not None:
+        lines.append(f"Talon: {d.talon.text}")
+    trick = 0
+    for s in d.steps:
+        key = CANONICAL.get(s.kind, "")
+        if s.kind == "auction" or s.kind == "calls":
+            lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
+                                                for p in s.pairs))
+        elif s.kind == "all_pass":
+            lines.append(f"{key}: all pass")
+        elif s.kind == "talon_shown":
+            lines.append(f"{key}: {s.value.text if s.value else ''}")
+        elif s.kind in ("discard", "contract"):
+            lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")
+        elif s.kind == "trick":
+            trick += 1
+            lines.append(f"{trick}: " + " ".join(f"({p.value.text})" if p.mark else p.value.text for p in s.pairs))
+        elif s.kind in ("claim", "check", "tricks"):
+            lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
+                                                for p in s.pairs))
+        elif s.kind == "score":
+            visty = " ".join(f"{p.player.text if p.player else ''}={p.value.text}" for p in s.pairs)
+            lines.append(f"{key}: {s.player.text if s.player else ''} pulya {s.fields['pulya'].text} "
+                         f"gora {s.fields['gora'].text} visty {visty}".rstrip())
+    return lines

@@ -1,0 +1,207 @@
+"""Property tests: mutated records only ever raise RecordError; generated logs round-trip."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from preflog.model.bids import HR_LADDER, IGRA, RU_LADDER
+from preflog.model.cards import cards_of
+from preflog.model.events import (
+    BidMade,
+    CardPlayed,
+    Claimed,
+    ContraCalled,
+    ContractDeclared,
+    DealStarted,
+    Discarded,
+    Event,
+    PaperResult,
+    PlayModeChosen,
+    PulkaEnded,
+    PulkaStarted,
+    ScoreRecorded,
+    TalonRevealed,
+    TenChecked,
+    WhistCalled,
+)
+from preflog.record import RecordError, read_json, read_records, read_text, write_json, write_text
+
+from .conftest import doc_blocks
+
+SEEDS = doc_blocks("pref")
+NOISE = list('[]{};:,"\\()=-+ \n\t0123456789AKQJTakqjtschdSCHD♠♣♦♥пчбтДВКТ') + ["pass", "hold", "Deal", "Auction:",
+                                                                                   "Anna", "Talon:", "1:", "igra"]
+
+
+def mutate(text: str, rnd: random.Random, n: int) -> str:
+    for _ in range(n):
+        op = rnd.randrange(5)
+        i = rnd.randrange(len(text) + 1)
+        if op == 0:
+            text = text[:i] + rnd.choice(NOISE) + text[i:]
+        elif op == 1:
+            text = text[:i] + text[i + rnd.randrange(1, 8):]
+        elif op == 2:
+            lines = text.split("\n")
+            a, b = rnd.randrange(len(lines)), rnd.randrange(len(lines))
+            lines[a], lines[b] = lines[b], lines[a]
+            text = "\n".join(lines)
+        elif op == 3:
+            lines = text.split("\n")
+            a = rnd.randrange(len(lines))
+            lines.insert(rnd.randrange(len(lines)), lines[a])
+            text = "\n".join(lines)
+        else:
+            j = rnd.randrange(len(text) + 1)
+            text = text[:i] + text[j:j + 6] + text[i:]
+    return text
+
+
+@settings(max_examples=400, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, len(SEEDS) - 1), n=st.integers(1, 6))
+def test_mutated_text_raises_only_record_error(seed: int, which: int, n: int) -> None:
+    text = mutate(SEEDS[which], random.Random(seed), n)
+    try:
+        recs = read_records(text, "fuzz.pref")
+    except RecordError as err:
+        assert err.source == "fuzz.pref" and str(err).startswith("fuzz.pref")
+    else:  # whatever was read must write and read back the same
+        assert [r.events for r in read_records(write_text(recs))] == [r.events for r in recs]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(1, 4))
+def test_mutated_json_raises_only_record_error(seed: int, n: int) -> None:
+    rnd = random.Random(seed)
+    base = write_json(read_text(SEEDS[rnd.randrange(len(SEEDS))]))
+    if rnd.random() < 0.5:
+        data: object = mutate(base, rnd, n)
+    else:  # structural mutation: replace a random node by a random value
+        data = json.loads(base)
+        for _ in range(n):
+            node, key = _random_slot(data, rnd)
+            if node is not None:
+                node[key] = rnd.choice([None, 1.5, -3, True, "Xh", [], {}, ["A", "6s"], {"A": 1}, "all pass"])
+    try:
+        read_json(data, "fuzz.json")
+    except RecordError:
+        pass
+
+
+def _random_slot(doc: object, rnd: random.Random) -> tuple:
+    node, key = None, None
+    cur = doc
+    for _ in range(rnd.randrange(1, 9)):
+        if isinstance(cur, dict) and cur:
+            k = rnd.choice(list(cur))
+        elif isinstance(cur, list) and cur:
+            k = rnd.randrange(len(cur))
+        else:
+            break
+        node, key, cur = cur, k, cur[k]
+    return node, key
+
+
+# ------------------------------------------------------------------------ generated event logs
+NAMES = ["Anna", "Boris", "Vera", "Dima", "Ёжик", "O'Neil", "Ann Marie", "a", "c"]
+
+
+@st.composite
+def pulka_logs(draw: st.DrawFn) -> list[Event]:
+    n = draw(st.sampled_from([3, 4]))
+    croatian = n == 3 and draw(st.booleans())
+    names = draw(st.lists(st.sampled_from(NAMES[:7]), min_size=n, max_size=n, unique_by=str.lower))
+    if draw(st.booleans()):  # players called by their own seat letters
+        names = ["A", "B", "C", "D"][:n]
+    rules = "croatian" if croatian else draw(st.sampled_from(["sochi", "leningrad+geometric-raspasy", "rostov"]))
+    overrides = tuple(draw(st.lists(st.sampled_from([
+        ("raspasy_cap", 5), ("must_trump", False), ("hold_forbidden_on", ("miser", "6s")),
+        ("min_bid_after_raspasy", ((2, 7), (3, 8))), ("ten_mode", "whisted")]), max_size=3)))
+    meta = tuple(draw(st.lists(st.tuples(st.sampled_from(["event", "date", "id", "round"]),
+                                         st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8)),
+                               max_size=3, unique_by=lambda kv: kv[0])))
+    events: list[Event] = [PulkaStarted(tuple(names), rules, overrides, draw(st.integers(10, 100)),
+                                        draw(st.sampled_from(["1", "0.5", "1/2"])), meta)]
+    for _ in range(draw(st.integers(0, 3))):
+        events += draw(deals(n, croatian))
+    if draw(st.booleans()):
+        events.append(PulkaEnded(draw(st.sampled_from(["closed", "stopped early", "time"]))))
+    return events
+
+
+@st.composite
+def deals(draw: st.DrawFn, n: int, croatian: bool) -> list[Event]:
+    dealer = draw(st.integers(0, n - 1))
+    seats = [s for s in range(n) if not (n == 4 and s == dealer)]
+    card_level = draw(st.booleans())
+    out: list[Event] = []
+    hands: list[int] = [0] * n
+    talon = 0
+    if card_level:
+        deck = draw(st.permutations(range(32)))
+        for i, s in enumerate(seats):
+            hands[s] = sum(1 << c for c in deck[i * 10:(i + 1) * 10])
+        talon = sum(1 << c for c in deck[30:])
+        out.append(DealStarted(dealer, tuple(hands), talon if draw(st.booleans()) else None))
+    else:
+        out.append(DealStarted(dealer))
+    ladder = [0, 2, 3, 4, 5, 6, 7, IGRA] if croatian else [0, 1, *RU_LADDER]
+    out += [BidMade(draw(st.sampled_from(seats)), draw(st.sampled_from(ladder)))
+            for _ in range(draw(st.integers(0, 5)))]
+    declarer = draw(st.sampled_from(seats))
+    if draw(st.booleans()):
+        out.append(TalonRevealed(talon))
+    if card_level and draw(st.booleans()):
+        pool = sorted(cards_of(hands[declarer] | talon))
+        drop = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=2, unique=True))
+        mask = sum(1 << c for c in drop)
+        out.append(Discarded(declarer, mask))
+        hands[declarer] = (hands[declarer] | talon) & ~mask
+    contracts = list(HR_LADDER) if croatian else list(RU_LADDER)
+    if draw(st.booleans()):
+        out.append(ContractDeclared(declarer, draw(st.sampled_from(contracts))))
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.integers(0, 2))
+        who = draw(st.sampled_from(seats))
+        out.append(WhistCalled(who, draw(st.integers(0, 3))) if kind == 0 else
+                   PlayModeChosen(who, draw(st.integers(0, 1))) if kind == 1 else ContraCalled(who))
+    if card_level:
+        players = seats if draw(st.booleans()) else draw(st.permutations(seats))[:2]  # two-handed play
+        leader = draw(st.sampled_from(players))
+        for _ in range(draw(st.integers(0, 10))):
+            order = players[players.index(leader):] + players[:players.index(leader)]
+            size = draw(st.integers(1, len(order)))  # the last trick may be cut short
+            for p in order[:size]:
+                if not hands[p]:
+                    break
+                c = draw(st.sampled_from(sorted(cards_of(hands[p]))))
+                hands[p] &= ~(1 << c)
+                out.append(CardPlayed(p, c))
+            if size < len(order):
+                break
+            leader = draw(st.sampled_from(players))
+    counts = st.lists(st.integers(0, 10), min_size=n, max_size=n).map(tuple)
+    for cls in draw(st.lists(st.sampled_from([Claimed, TenChecked, PaperResult]), max_size=2)):
+        out.append(cls(draw(counts)))
+    for _ in range(draw(st.integers(0, 2))):
+        who = draw(st.sampled_from(range(n)))
+        visty = tuple(0 if s == who else draw(st.integers(-50, 200)) for s in range(n))
+        out.append(ScoreRecorded(who, draw(st.integers(-60, 60)), draw(st.integers(0, 99)), visty))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(pulka_logs(), min_size=1, max_size=2))
+def test_generated_logs_round_trip(logs: list[list[Event]]) -> None:
+    events = [e for log in logs for e in log]
+    text = write_text(events)
+    back = [e for r in read_records(text) for e in r.events]
+    assert back == events
+    assert write_text(back) == text
+    assert [e for r in read_records(write_text(events, style="unicode")) for e in r.events] == events
+    if len(logs) == 1:
+        assert read_json(write_json(events)) == events

@@ -1,0 +1,48 @@
+"""JSON form: schema validity, round trips, equivalence with the text form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema  # installed with nbformat; not a runtime dependency of preflog
+
+from preflog.record import read_json, read_json_records, read_text, write_json, write_json_obj, write_text
+
+from .conftest import doc_blocks
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "record.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def test_schema_is_valid_and_documented_json_conforms() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert not list(VALIDATOR.iter_errors(json.loads(doc_blocks("json")[0])))
+
+
+def test_written_json_conforms_and_round_trips(sochi_text: str, croatian_text: str) -> None:
+    for text in (sochi_text, croatian_text):
+        ev = read_text(text)
+        obj = write_json_obj(ev)
+        assert not list(VALIDATOR.iter_errors(obj))
+        assert read_json(write_json(ev)) == ev == read_json(obj)
+        assert write_json(read_json(write_json(ev))) == write_json(ev)
+        assert write_text(read_json(obj)) == write_text(ev)
+
+
+def test_schema_rejects_wrong_shapes() -> None:
+    """A step with two keys and a pulka without players break the schema (and the reader)."""
+    bad_step = {"pulkas": [{"players": ["A", "B", "C"], "deals": [{"dealer": "A",
+                                                                   "steps": [{"claim": {}, "check": {}}]}]}]}
+    assert list(VALIDATOR.iter_errors(bad_step))
+    assert list(VALIDATOR.iter_errors({"pulkas": [{"rules": "sochi"}]}))
+
+
+def test_lenient_json_inputs(sochi_text: str) -> None:
+    """A bare pulka object, card arrays, string counts and option values as strings are accepted."""
+    obj = write_json_obj(read_text(sochi_text))["pulkas"][0]
+    obj["deals"][0]["hands"]["A"] = obj["deals"][0]["hands"]["A"].split()
+    obj["options"] = [["raspasy_cap", "4"]]
+    obj["deals"][1]["steps"][-1] = {"tricks": ["2", 6, 2]}
+    recs = read_json_records(obj)
+    assert len(recs) == 1 and recs[0].events == tuple(read_text(sochi_text))
