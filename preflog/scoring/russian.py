@@ -247,6 +247,10 @@ class RussianScorer:
                 e.visty[s][d] += w * t[s] + cons
             return under == 0
 
+        if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
+            self._dealer_return(o, e, defenders, w, cons)
+            self._whist_liability(o, e, [o.dealer], defenders, level, v)
+            return under == 0
         whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
         if not whisters:
             if o.kind == CONCEDED:
@@ -260,6 +264,18 @@ class RussianScorer:
             self._lone_whister_visty(o, e, whisters[0], defenders, w, cons, under)
         self._whist_liability(o, e, whisters, defenders, level, v)
         return under == 0
+
+    def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: list[int], w: int, cons: int) -> None:
+        """Seed 001: at four the sitting-out dealer may return a half-whist; he then whists alone for
+        the defending side (greedy: the side's tricks), the passers write only consolation."""
+        r = self.rules
+        e.visty[o.dealer][o.declarer] += w * sum(o.tricks[s] for s in defenders)
+        for s in defenders:
+            amt: Number = cons if r.consolation_passer else 0
+            if s == o.half_whister and r.consolation_half_to_returner:
+                e.visty[o.dealer][o.declarer] += amt
+                amt = 0
+            e.visty[s][o.declarer] += amt
 
     def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: list[int],
                             w: int, cons: int, under: int) -> None:
