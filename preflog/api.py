@@ -364,3 +364,37 @@ def audit_json(audited: Audited) -> dict[str, Any]:
         "findings": [f.as_dict() for f in audited.result.findings],
         "settlement": settlement_json(audited.result.players, audited.result.settlement),
     }
+
+
+def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
+                output: Path | None, workspace: Workspace | None, workers: int, stdout: Any) -> int:
+    """Bots play ``pulkas`` pulkas; each goes to a record file in ``output``, into ``workspace``'s
+    store, or (neither given) as records to ``stdout``. Returns the number of pulkas."""
+    from .sim import simulate_many
+
+    if fmt not in ("text", "json"):
+        raise PreflogError(f"unknown record format {fmt!r} (text or json)")
+    spec = {"rules_spec": rules, "players": players, "pool": pool, "paper": paper}
+    if output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+    batch: list[tuple[str, int, list[Event]]] = []
+    n = 0
+    for index, events in simulate_many([spec], pulkas, seed, workers=workers or None):
+        pid = f"sim-{rules.replace('+', '-')}-{players}p-{seed}-{index:05d}"
+        n += 1
+        if workspace is not None:
+            batch.append((pid, 0, events))
+            if len(batch) >= IMPORT_CHUNK:
+                workspace.store(create=True).append_many(batch)
+                batch.clear()
+        elif output is not None:
+            suffix = ".json" if fmt == "json" else ".pref"
+            text = write_json(events) if fmt == "json" else write_text(events)
+            (output / f"{pid}{suffix}").write_text(text, encoding="utf-8")
+        else:
+            stdout.write(write_json(events) if fmt == "json" else write_text(events) + "\n")
+    if workspace is not None and batch:
+        workspace.store(create=True).append_many(batch)
+    if workspace is not None:
+        workspace.rebuild_projections()
+    return n

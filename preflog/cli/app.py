@@ -306,7 +306,7 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              workers: Annotated[int, typer.Option(help="Processes (0 = all cores).")] = 0,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
-    from ..sim.api import simulate_to
+    from ..api import simulate_to
 
     n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
                     output=output, workspace=_ws(store) if to_store else None, workers=workers,
