@@ -95,24 +95,31 @@ def sheet_view(s: dict[str, Any]) -> Table:
 
 
 def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Any:
-    """State after the last event of deal ``deal`` (or after ``trick`` completed tricks)."""
-    chosen = None
-    players: tuple[str, ...] = ()
+    """The table after deal ``deal`` ended (default: the last deal), or after ``trick`` tricks of it.
+
+    Replay states are live objects, so the view is rendered at the moment the point is reached.
+    """
+    last = None
     for step in replay(loaded.events):
-        players = step.pulka.players
         d = step.deal
-        if d is None:
+        if d is None or (deal is not None and d.deal != deal):
             continue
-        if deal is not None and d.deal != deal:
-            if d.deal > deal:
-                break
-            continue
-        if trick is not None and d.completed > trick:
-            break
-        chosen = (step, d)
-    if chosen is None:
+        last = step
+        if trick is not None and d.completed == trick and not d.trick_cards and (d.phase_name == "play" or d.done):
+            return _render_step(loaded, step)
+        if trick is None and d.done and deal is not None:
+            return _render_step(loaded, step)
+    if last is None:
         raise ValueError(f"{loaded.id}: no deal {deal}" if deal is not None else f"{loaded.id}: no deals")
-    step, d = chosen
+    if trick is not None:
+        raise ValueError(f"{loaded.id}: deal {last.deal.deal} has no point after {trick} tricks "
+                         f"(it reached {last.deal.completed})")
+    return _render_step(loaded, last)
+
+
+def _render_step(loaded: Loaded, step: Any) -> Any:
+    players = step.pulka.players
+    d = step.deal
     rules = step.pulka.rules
     fmt_bid = format_hr_bid if rules.family == "croatian" else format_ru_bid
     lines = [Text(f"{loaded.id} · deal {d.deal} · dealer {players[d.dealer]} · phase {d.phase_name}", style="bold")]
