@@ -70,7 +70,7 @@ def test_doc_example_events(sochi_text: str) -> None:
     assert ScoreRecorded(1, 0, 4, (4, 0, 0)) in ev
     assert [e for e in ev if isinstance(e, PaperResult)] == [PaperResult((2, 6, 2)), PaperResult((4, 2, 4))]
     assert TenChecked((1, 9, 0)) in ev and ContractDeclared(1, 105) in ev
-    assert ev[-1] == PulkaEnded("closed")
+    assert ev[-1] == PulkaEnded("stopped")
 
 
 def test_canonical_text_round_trip(sochi_text: str, croatian_text: str) -> None:
