@@ -20,13 +20,16 @@ Choices where the spec is silent (see docs/findings.md):
 
 from __future__ import annotations
 
-from ..model.bids import MISER, RU_LADDER, format_ru_bid, level_of, ru_trump
-from ..model.calls import CALL_HALF, CALL_NAMES, CALL_PASS, CALL_WHIST, PLAY_CLOSED, PLAY_OPEN
+from collections.abc import Callable
+
+from ..model.bids import HR_BETTEL, HR_LADDER, MISER, RU_LADDER, format_ru_bid, hr_trump, level_of, ru_trump
+from ..model.calls import CALL_HALF, CALL_INVITE, CALL_NAMES, CALL_PASS, CALL_WHIST, PLAY_CLOSED, PLAY_OPEN
 from ..model.cards import FULL_DECK, SUIT_MASKS, format_card, format_cards
 from ..model.events import (
     BidMade,
     CardPlayed,
     Claimed,
+    ContraCalled,
     ContractDeclared,
     DealStarted,
     Discarded,
@@ -37,10 +40,11 @@ from ..model.events import (
     TenChecked,
     WhistCalled,
 )
-from ..model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
+from ..model.outcome import ALL_PASS, GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
 from ..model.outcome import MISER as KIND_MISER
 from ..rules.config import Rules
 from .auction import Auction, make_auction
+from .auction_hr import CroatianDefence, first_leader, format_hr_call, play_over
 from .findings import IllegalAction
 
 # --- finding codes (deal) ---
@@ -90,6 +94,15 @@ BAD_TRICKS = "bad_tricks"
 """A paper result / ten check whose tricks per seat are impossible (count, sum, sitting-out dealer)."""
 TEN_CHECK_NOT_ALLOWED = "ten_check_not_allowed"
 """TenChecked outside a 10-game under ten_mode=checked, or after play began."""
+# Croatian / Slovenian deals (CroatianDealState)
+PLAY_WITHOUT_CONTRA = "play_without_contra"
+"""Play (a card, claim or result) in a 2♠ deal with the talon and no refe that no defender contra'd:
+the declarer wins without play (RULES.md C3)."""
+PASSER_OUT_OF_PLAY = "passer_out_of_play"
+"""A card or trick for the defender who passed and was not invited: his cards lie face down (two-handed play)."""
+TRICKS_PAST_STOP = "tricks_past_stop"
+"""Claimed or paper tricks that play could never reach: it stops at the defenders' 5th trick
+(defender_trick_cap), flat-mode Bettel at the declarer's first trick."""
 
 _N_TRICKS = 10
 
@@ -625,6 +638,20 @@ class DealState:
             self.to_play = winner
         self._led = -1
 
+    # ------------------------------------------------------------------ contra (Croatian only)
+    def verify_contra(self, seat: int) -> None:
+        raise IllegalAction(BAD_CALL, f"seat {seat} calls contra, which does not exist in the Russian game")
+
+    def can_contra(self, seat: int) -> bool:
+        return _can(self.verify_contra, seat)
+
+    def call_contra(self, seat: int) -> None:
+        self.verify_contra(seat)
+
+    def finish_without_play(self) -> bool:
+        """End a deal whose outcome needs no further event (the Croatian 2♠ rule); False if it cannot end now."""
+        return False
+
     # ------------------------------------------------------------------ claims and results
     def _remaining(self) -> int:
         return _N_TRICKS - self.completed
@@ -785,6 +812,7 @@ _DISPATCH: dict[type, tuple] = {
     ContractDeclared: (lambda d, e: d.verify_declare(e.player, e.contract),
                        lambda d, e: d.declare(e.player, e.contract)),
     WhistCalled: (lambda d, e: d.verify_whist(e.player, e.call), lambda d, e: d.whist(e.player, e.call)),
+    ContraCalled: (lambda d, e: d.verify_contra(e.player), lambda d, e: d.call_contra(e.player)),
     PlayModeChosen: (lambda d, e: d.verify_choose_mode(e.player, e.mode),
                      lambda d, e: d.choose_mode(e.player, e.mode)),
     CardPlayed: (lambda d, e: d.verify_play(e.player, e.card), lambda d, e: d.play(e.player, e.card)),
@@ -794,3 +822,385 @@ _DISPATCH: dict[type, tuple] = {
 }
 DEAL_EVENTS: frozenset[type] = frozenset(_DISPATCH)
 """Event types a :class:`DealState` applies."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Croatian / Slovenian deals (docs/croatian.md §2)
+# ---------------------------------------------------------------------------------------------
+
+
+class CroatianDealState(DealState):
+    """One Croatian / Slovenian deal: auction → (talon and discard unless a hand game, «igra») →
+    contract → defence phase (whist / pass / invite, contra chain; :class:`CroatianDefence`) → play.
+
+    * all pass → ``ALL_PASS`` at once (refe, no play); both defenders pass → ``NOT_WHISTED`` at once;
+    * the defence phase stays open until the first card (card level) or the result (paper level);
+      a 2♠ deal nobody contra'd (``needs_contra``, from the scorer) ends without play as ``CONCEDED``
+      when the next deal, score line or end arrives (:meth:`finish_without_play`);
+    * the passer who was not invited (``out_seat``) never plays: tricks have two cards;
+    * first lead by :func:`first_leader`; play stops by :func:`play_over` (defenders' 5th trick, flat
+      Bettel at the declarer's first trick) with ``stopped_early`` when fewer than 10 tricks were played.
+    """
+
+    def __init__(self, rules: Rules, n_players: int, dealer: int, deal: int = 1, hands: tuple[int, ...] | None = None,
+                 talon: int | None = None, min_level: int = 0,
+                 needs_contra: Callable[[int, int, bool], bool] | None = None) -> None:
+        super().__init__(rules, n_players, dealer, deal, hands, talon, min_level)
+        self.hand_game = False
+        self.defence: CroatianDefence | None = None
+        self.out_seat = NO_SEAT
+        self.stopped_early = False
+        self._needs_contra = needs_contra
+        self._trick_len = 3
+        self._decl_tricks = 0
+        self._def_tricks = 0
+
+    @classmethod
+    def from_event(cls, rules: Rules, n_players: int, ev: DealStarted, deal: int = 1, min_level: int = 0,
+                   needs_contra: Callable[[int, int, bool], bool] | None = None) -> CroatianDealState:
+        return cls(rules, n_players, ev.dealer, deal, ev.hands, ev.talon, min_level, needs_contra)
+
+    # ------------------------------------------------------------------ helpers
+    def _expected(self) -> str:
+        if self.phase == WHIST and self.defence is not None:
+            d = self.defence
+            if not d.calls_done:
+                return f"a whist call by seat {self._whist_turn()}"
+            if d.kind != GAME:
+                return "a contra, or the next deal (a 2♠ that nobody contras is won without play)"
+            if self.paper:
+                return "a contra, an invitation or the paper result"
+            return f"a contra, an invitation or the first card by seat {self._whist_turn()}"
+        return super()._expected()
+
+    def _whist_turn(self) -> int:
+        d = self.defence
+        if d is None:
+            return NO_SEAT
+        if not d.calls_done:
+            return d.defenders[1 if d.calls[d.defenders[0]] >= 0 else 0]
+        return self._leader() if d.kind == GAME and not self.paper else NO_SEAT
+
+    def _leader(self) -> int:
+        d = self.defence
+        assert d is not None
+        return first_leader(self.rules, self.dealer, self.declarer, self.contract, d.out_seat, self.n)
+
+    # ------------------------------------------------------------------ auction
+    def verify_bid(self, seat: int, bid: int) -> None:
+        if self.phase != AUCTION:
+            raise self._phase_error(f"call {format_hr_call(bid)}")
+        self.auction.verify_bid(seat, bid)
+
+    def bid(self, seat: int, bid: int) -> None:
+        self.verify_bid(seat, bid)
+        a = self.auction
+        a.bid(seat, bid)
+        if a.done:
+            if a.winner == NO_SEAT:
+                self._finish(ALL_PASS)  # cards thrown in: refe for everybody (scoring decides)
+                return
+            self.declarer = a.winner
+            self.hand_game = a.hand_game
+            self.phase = CONTRACT if self.hand_game else DISCARD  # «igra»: no talon
+
+    # ------------------------------------------------------------------ contract
+    def verify_declare(self, seat: int, contract: int) -> None:
+        p = self.phase
+        if p == AUCTION and self.paper and not self.auction.history:
+            if contract not in HR_LADDER:
+                raise IllegalAction("bad_contract", f"contract code {contract} is not a Croatian contract (2-7)")
+            if seat not in self.active:
+                raise IllegalAction(NOT_DECLARER, f"seat {seat} sits out this deal and cannot declare")
+            return
+        if p == AUCTION:
+            raise IllegalAction(CONTRACT_WITHOUT_AUCTION, f"contract declared before the auction ended; "
+                                f"expected {self._expected()}")
+        if p not in (CONTRACT, DISCARD) or (p == DISCARD and not self.paper):
+            raise self._phase_error("contract")
+        if seat != self.declarer:
+            raise IllegalAction(NOT_DECLARER, f"seat {seat} declares but seat {self.declarer} won the auction")
+        self.auction.verify_contract(contract)
+
+    def declare(self, seat: int, contract: int) -> None:
+        self.verify_declare(seat, contract)
+        self.declarer = seat
+        self.contract = contract
+        i = self.active.index(seat)
+        k = len(self.active)
+        defenders = (self.active[(i + 1) % k], self.active[(i + 2) % k])  # left of the declarer first
+        self._defenders = defenders
+        nc = self._needs_contra(seat, contract, self.hand_game) if self._needs_contra is not None else False
+        self.defence = CroatianDefence(self.rules, seat, defenders, contract, nc, self.n)
+        self.phase = WHIST
+
+    # ------------------------------------------------------------------ defence
+    def verify_whist(self, seat: int, call: int) -> None:
+        if self.phase != WHIST or self.defence is None:
+            raise self._phase_error(f"whist call {CALL_NAMES.get(call, call)}")
+        self.defence.verify_whist(seat, call)
+
+    def whist(self, seat: int, call: int) -> None:
+        self.verify_whist(seat, call)
+        d = self.defence
+        assert d is not None
+        d.whist(seat, call)
+        if d.calls_done and not d.whisters:
+            self._close_defence()
+            self._finish(NOT_WHISTED)
+
+    def verify_contra(self, seat: int) -> None:
+        if self.phase != WHIST or self.defence is None:
+            raise self._phase_error("contra")
+        self.defence.verify_contra(seat)
+
+    def call_contra(self, seat: int) -> None:
+        self.verify_contra(seat)
+        assert self.defence is not None
+        self.defence.call_contra(seat)
+
+    def finish_without_play(self) -> bool:
+        d = self.defence
+        if self.phase != WHIST or d is None or not d.calls_done or d.kind == GAME:
+            return False
+        self._finish(self._close_defence())
+        return True
+
+    def _close_defence(self) -> str:
+        d = self.defence
+        assert d is not None
+        kind = d.close()
+        self.out_seat = d.out_seat
+        return kind
+
+    def _verify_playable(self, what: str) -> None:
+        """The defence phase may end in play: both calls made and the deal is not won without play."""
+        d = self.defence
+        if d is None or not d.calls_done:
+            raise self._phase_error(what)
+        if d.kind != GAME:
+            raise IllegalAction(PLAY_WITHOUT_CONTRA, f"{what}: a 2♠ with the talon and no refe that no defender "
+                                "contra'd is won without play (RULES.md C3)")
+
+    # ------------------------------------------------------------------ play
+    def _start_hr_play(self) -> None:
+        self._close_defence()
+        self.phase = PLAY
+        self.trump = hr_trump(self.contract)  # -1 for Bettel and Sanac
+        out = self.out_seat
+        if out != NO_SEAT:  # two-handed play: the uninvited passer's cards lie face down
+            a, b = (s for s in self._defenders + (self.declarer,) if s != out)
+            self._next[a], self._next[b] = b, a
+            self._trick_len = 2
+        self.to_play = self._leader()
+
+    def _verify_first_card(self, seat: int, card: int) -> None:
+        if self.paper:
+            raise self._phase_error(f"card {card}")
+        self._verify_playable(f"card {card}")
+        d = self.defence
+        assert d is not None
+        if seat == d.out_seat:
+            raise IllegalAction(PASSER_OUT_OF_PLAY, f"seat {seat} passed and was not invited: his cards take no "
+                                "part in play")
+        leader = self._leader()
+        if seat != leader:
+            raise IllegalAction(CARD_OUT_OF_TURN, f"seat {seat} leads out of turn; seat {leader} leads to the "
+                                "first trick")
+        if not 0 <= card < 32:
+            raise IllegalAction(BAD_CARD, f"card code {card} is not a card")
+        if not self.hands[seat] >> card & 1:
+            raise IllegalAction(CARD_NOT_HELD, f"seat {seat} does not hold {format_card(card)}")
+
+    def verify_play(self, seat: int, card: int) -> None:
+        if self.phase == WHIST:
+            self._verify_first_card(seat, card)
+            return
+        if self.phase == PLAY and seat == self.out_seat:
+            raise IllegalAction(PASSER_OUT_OF_PLAY, f"seat {seat} passed and was not invited: his cards take no "
+                                "part in play")
+        DealState.verify_play(self, seat, card)
+
+    def legal_cards(self, seat: int) -> int:
+        if self.phase == WHIST:
+            d = self.defence
+            if self.paper or d is None or not d.calls_done or d.kind != GAME or seat != self._leader():
+                return 0
+            return self.hands[seat]
+        return DealState.legal_cards(self, seat)
+
+    def play(self, seat: int, card: int) -> None:
+        if self.phase == WHIST:
+            self._verify_first_card(seat, card)
+            self._start_hr_play()
+        elif seat == self.to_play:
+            DealState.verify_play(self, seat, card)  # the hot path: skip the out-seat check
+        else:
+            self.verify_play(seat, card)
+        self.hands[seat] ^= 1 << card
+        tc = self.trick_cards
+        s = card >> 3
+        if not tc:
+            self._led = s
+            self._best, self._best_seat = card, seat
+        else:
+            best = self._best
+            if s == best >> 3:
+                if card > best:
+                    self._best, self._best_seat = card, seat
+            elif s == self.trump:
+                self._best, self._best_seat = card, seat
+        tc.append(card)
+        self.trick_seats.append(seat)
+        if len(tc) < self._trick_len:
+            self.to_play = self._next[seat]
+            return
+        winner = self._best_seat
+        self.tricks[winner] += 1
+        self.trick_winners.append(winner)
+        self.completed += 1
+        self.trick_cards = []
+        self.trick_seats = []
+        self._best, self._best_seat = -1, NO_SEAT
+        if winner == self.declarer:
+            self._decl_tricks += 1
+        else:
+            self._def_tricks += 1
+        if play_over(self.rules, self.contract, self._decl_tricks, self._def_tricks):
+            self.stopped_early = self.completed < _N_TRICKS
+            self._finish(GAME)
+            return
+        self.to_play = winner
+        self._led = -1
+
+    # ------------------------------------------------------------------ claims and results
+    def _check_final(self, tricks: tuple[int, ...], what: str, code: str) -> None:
+        """Totals after a claim / paper result: no tricks for the out passer, none past the stop."""
+        out = self.out_seat if self.phase != WHIST else (self.defence.out_seat if self.defence else NO_SEAT)
+        if out != NO_SEAT and tricks[out]:
+            raise IllegalAction(PASSER_OUT_OF_PLAY, f"{what} gives tricks to seat {out}, who passed and was not "
+                                "invited (his cards take no part)")
+        if self.n == 4 and tricks[self.dealer]:
+            raise IllegalAction(code, f"{what} gives tricks to the sitting-out dealer (seat {self.dealer})")
+        total = sum(tricks)
+        decl = tricks[self.declarer]
+        side = total - decl
+        rules = self.rules
+        if self.contract == HR_BETTEL:
+            if rules.bettel_fail_mode == "flat" and decl > 1:
+                raise IllegalAction(TRICKS_PAST_STOP, f"{what} gives the Bettel declarer {decl} tricks; play stops "
+                                    "at his first (bettel_fail_mode=flat)")
+        elif side > rules.defender_trick_cap:
+            raise IllegalAction(TRICKS_PAST_STOP, f"{what} gives the defenders {side} tricks; play stops at their "
+                                f"{rules.defender_trick_cap}th (defender_trick_cap)")
+        if total > _N_TRICKS or (total < _N_TRICKS and not play_over(rules, self.contract, decl, side)):
+            raise IllegalAction(code, f"{what} {list(tricks)} sums to {total}: expected 10 tricks, or fewer only "
+                                "when play stops early (the defenders' 5th trick, a Bettel declarer's first)")
+
+    def _counts(self, tricks: tuple[int, ...], what: str, code: str, most: int) -> None:
+        if len(tricks) != self.n:
+            raise IllegalAction(code, f"{what} lists {len(tricks)} seats, the table has {self.n}")
+        if any((not isinstance(t, int)) or t < 0 for t in tricks):
+            raise IllegalAction(code, f"{what} has a negative or non-integer trick count {list(tricks)}")
+        if sum(tricks) > most:
+            raise IllegalAction(code, f"{what} {list(tricks)} sums to {sum(tricks)}, more than the {most} tricks "
+                                "left")
+
+    def verify_claim(self, tricks: tuple[int, ...]) -> None:
+        tricks = tuple(tricks)
+        if self.phase == WHIST:
+            if self.paper:
+                raise self._phase_error("claim")
+            self._verify_playable("claim")
+        elif self.phase != PLAY:
+            raise self._phase_error("claim")
+        self._counts(tricks, "the claim", BAD_CLAIM, self._remaining())
+        self._check_final(tuple(a + b for a, b in zip(self.tricks, tricks, strict=True)), "the claim", BAD_CLAIM)
+
+    def claim(self, tricks: tuple[int, ...]) -> None:
+        self.verify_claim(tricks)
+        if self.phase == WHIST:
+            self._start_hr_play()
+        for s, t in enumerate(tricks):
+            self.tricks[s] += t
+        self.trick_cards = []
+        self.trick_seats = []
+        self.stopped_early = sum(self.tricks) < _N_TRICKS
+        self._finish(GAME)
+
+    def verify_paper_result(self, tricks: tuple[int, ...]) -> None:
+        if not self.paper:
+            self.verify_claim(tricks)
+            return
+        if self.phase != WHIST:
+            raise self._phase_error("paper result")
+        self._verify_playable("paper result")
+        tricks = tuple(tricks)
+        self._counts(tricks, "the paper result", BAD_TRICKS, _N_TRICKS)
+        self._check_final(tricks, "the paper result", BAD_TRICKS)
+
+    def paper_result(self, tricks: tuple[int, ...]) -> None:
+        self.verify_paper_result(tricks)
+        if not self.paper:
+            self.claim(tricks)
+            return
+        self._close_defence()
+        self.tricks = list(tricks)
+        self.stopped_early = sum(self.tricks) < _N_TRICKS
+        self._finish(GAME)
+
+    # ------------------------------------------------------------------ outcome
+    def _finish_played(self) -> None:
+        self._finish(GAME)
+
+    def _finish(self, kind: str) -> None:
+        d = self.defence
+        n = self.n
+        self.outcome = DealOutcome(
+            deal=self.deal, dealer=self.dealer, n_players=n, kind=kind, declarer=self.declarer,
+            contract=self.contract if kind != ALL_PASS else 0,
+            tricks=tuple(self.tricks) if kind == GAME else (),
+            calls=d.calls if d is not None else (-1,) * n,
+            whist_order=d.whisters if d is not None else (),
+            paper=self.paper, hand_game=self.hand_game,
+            contra=d.contra if d is not None else (),
+            invited=d.invited if d is not None else NO_SEAT,
+            stopped_early=self.stopped_early,
+        )
+        self.phase = DONE
+        self.to_play = NO_SEAT
+
+    def legal_actions(self) -> list[Event]:
+        """Every legal next event; a deal that may end without play (2♠ rule) also ends by
+        :meth:`finish_without_play`, which is not an event."""
+        p = self.phase
+        if p == CONTRACT or (p == DISCARD and self.paper):
+            return [ContractDeclared(self.declarer, c) for c in HR_LADDER if self.can_declare(self.declarer, c)]
+        if p != WHIST:
+            return super().legal_actions()
+        d = self.defence
+        assert d is not None
+        if not d.calls_done:
+            s = self._whist_turn()
+            return [WhistCalled(s, c) for c in (CALL_PASS, CALL_WHIST, CALL_INVITE) if self.can_whist(s, c)]
+        out: list[Event] = [WhistCalled(s, CALL_INVITE) for s in d.whisters if self.can_whist(s, CALL_INVITE)]
+        out += [ContraCalled(s) for s in (*self._defenders, self.declarer) if self.can_contra(s)]
+        if not self.paper and d.kind == GAME:
+            s = self._leader()
+            m = self.hands[s]
+            out += [CardPlayed(s, c) for c in range(32) if m >> c & 1]
+        return out
+
+
+def deal_class(rules: Rules) -> type[DealState]:
+    """The deal state machine of ``rules.family``."""
+    return CroatianDealState if rules.family == "croatian" else DealState
+
+
+def make_deal(rules: Rules, n_players: int, ev: DealStarted, deal: int = 1, min_level: int = 0,
+              needs_contra: Callable[[int, int, bool], bool] | None = None) -> DealState:
+    """Open the deal of ``ev`` for ``rules.family``; ``needs_contra`` (the Croatian scorer's 2♠ rule) is
+    ignored by the Russian family."""
+    if rules.family == "croatian":
+        return CroatianDealState.from_event(rules, n_players, ev, deal, min_level, needs_contra)
+    return DealState.from_event(rules, n_players, ev, deal, min_level)

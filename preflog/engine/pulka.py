@@ -4,7 +4,9 @@
 DealStarted (clockwise dealer rotation: previous dealer + 1; the first deal any
 dealer), passes the scorer's anti-raspasy minimum to the auction, scores each
 finished deal through :func:`preflog.scoring.base.make_scorer` and compares the
-players' written score lines with the computed sheet.
+players' written score lines with the computed sheet. The deal state machine is chosen by
+``rules.family`` (:func:`preflog.engine.deal.make_deal`); a Croatian deal asks the scorer whether
+the 2♠ rule applies (``needs_contra``, it depends on the declarer's refe).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..rules.config import Rules, RulesError
 from ..rules.presets import resolve
 from ..scoring.base import Scorer, make_scorer
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
-from .deal import DealState
+from .deal import DealState, make_deal
 from .findings import IllegalAction
 
 # --- finding codes (pulka) ---
@@ -112,7 +114,8 @@ class PulkaState:
         if 0 <= ev.dealer < self.n:
             self.last_dealer = ev.dealer
         self.deal = None
-        self.deal = DealState.from_event(self.rules, self.n, ev, self.deal_no, self.min_level())
+        self.deal = make_deal(self.rules, self.n, ev, self.deal_no, self.min_level(),
+                              getattr(self.scorer, "needs_contra", None))
         return self.deal
 
     def finish_deal(self) -> DealScore | None:

@@ -49,7 +49,7 @@ BAD_EVENT = "bad_event"
 """A row that does not decode into an event."""
 
 _C_START, _C_DEAL, _C_BID, _C_TALON, _C_DISCARD, _C_CONTRACT, _C_WHIST, _C_MODE = 1, 2, 3, 4, 5, 6, 7, 8
-_C_CARD, _C_SCORE, _C_END = 10, 14, 15
+_C_CONTRA, _C_CARD, _C_SCORE, _C_END = 9, 10, 14, 15
 
 
 @dataclass(slots=True)
@@ -152,7 +152,7 @@ class _Auditor:
     def row(self, seq: int, row: Row) -> None:
         self.n_events += 1
         code = row[0]
-        if _C_BID <= code <= _C_CARD and code != 9:
+        if _C_BID <= code <= _C_CARD:
             self._deal_ints(seq, code, row[1], row[2], row[3], None, row)
             return
         try:
@@ -203,6 +203,8 @@ class _Auditor:
                 d.choose_mode(player, value)
             elif code == _C_TALON:
                 d.reveal_talon(value)
+            elif code == _C_CONTRA:
+                d.call_contra(player)
             else:  # claims and results carry a payload
                 d.apply(ev if ev is not None else from_row(*row))  # type: ignore[misc]
         except IllegalAction as exc:
@@ -270,9 +272,19 @@ class _Auditor:
                 self._find(exc.code, seq, exc.message, ev, row)
             p.end(ev)  # type: ignore[arg-type]
 
+    def _end_without_play(self, seq: int, ev: Event, row: Row | None) -> None:
+        """A deal that ends without a further deal event (Croatian 2♠ rule) ends at the next other event."""
+        p = self.pulka
+        assert p is not None
+        d = p.deal
+        if d is not None and not d.done and not self.skipping and d.finish_without_play() \
+                and self.summary is not None and self.summary.outcome is None:
+            self._score(seq, d, ev, row)
+
     def _close_open_deal(self, seq: int, ev: Event, row: Row | None) -> None:
         p = self.pulka
         assert p is not None
+        self._end_without_play(seq, ev, row)
         if p.deal is not None and not p.deal.done and not self.skipping:
             self.rebase = set(range(p.n))
             self._find(DEAL_INCOMPLETE, seq, f"deal {p.deal_no} ended in its {p.deal.phase_name} phase without an "
@@ -303,6 +315,7 @@ class _Auditor:
     def _score_line(self, seq: int, ev: ScoreRecorded, row: Row | None) -> None:
         p = self.pulka
         assert p is not None
+        self._end_without_play(seq, ev, row)
         if p.deal is not None and not p.deal.done and not self.skipping:
             self._find(SCORE_LINE_MID_DEAL, seq, f"a score line while deal {p.deal_no} is in its "
                        f"{p.deal.phase_name} phase", ev, row)

@@ -15,6 +15,7 @@ from ..model.events import Event, PulkaEnded, PulkaStarted
 from ..model.outcome import GAME, HALF_WHIST, MISER, NOT_WHISTED, RASPASY, DealOutcome
 from ..rules.config import Rules
 from ..rules.presets import resolve
+from .croatian import CroatianDeal
 from .russian import RussianDeal
 
 PLAYER_NAMES = ("North", "East", "South", "West")
@@ -27,7 +28,7 @@ class DealSim(Protocol):
                   out: list[Event]) -> DealOutcome: ...
 
 
-FAMILIES: dict[str, type] = {"russian": RussianDeal}
+FAMILIES: dict[str, type] = {"russian": RussianDeal, "croatian": CroatianDeal}
 
 
 class SimError(ValueError):
@@ -128,6 +129,8 @@ def simulate_pulka(rules_spec: str, players: int, seed: int, pool: int = 20, max
     rng = random.Random(seed)
     sim = family(rules, players, rng)
     scorer = _scorer(rules, players, pool)
+    if hasattr(sim, "bind_scorer"):  # a family whose play depends on scoring state (Croatian refe)
+        sim.bind_scorer(scorer)
     events: list[Event] = [PulkaStarted(players=PLAYER_NAMES[:players], rules=rules_spec, pool=pool,
                                         meta=(("generator", "preflog.sim"), ("seed", str(seed))))]
     dealer = rng.randrange(players)

@@ -1,0 +1,335 @@
+"""One deal of the Croatian / Slovenian family played by bots (seeds 000, 002; docs/croatian.md).
+
+:class:`CroatianDeal` deals 5-2-5, runs the auction through :class:`CroatianAuction` (so every call
+is legal by construction: the bot picks among ``legal_bids``), takes the talon and discards unless
+the winner called «igra», declares, lets the defenders whist / pass / invite and sometimes contra,
+and plays with the early stop (:func:`play_over`: the defenders' 5th trick, Bettel at the declarer's
+first). The uninvited passer's cards take no part (two-handed play).
+
+Policies (hand evaluation of :mod:`preflog.sim.evaluate`, bots that see all cards):
+
+* numbers — a bot bids up to the highest number it could still make a contract at after the talon
+  (best suit / Sanac with ``TALON_GAIN`` tricks, Bettel for a clean hand), holding («здесь») when it
+  may; «igra» at its first call with a hand worth six tricks without the talon;
+* whist — a defender whists with about two own tricks; a lone whister invites the passer when the
+  side looks good for four; Bettel is always whisted (``bettel_must_be_played``);
+* contra — occasional: a strong whister contras, a strong declarer answers; in a 2♠ deal without refe
+  the whisters contra when they mean to play (else it is won without play).
+
+The pulka's scorer is bound with :meth:`CroatianDeal.bind_scorer` (the 2♠ rule depends on refe).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.auction_hr import (
+    IGRA_BETTEL,
+    IGRA_SANAC,
+    CroatianAuction,
+    CroatianDefence,
+    first_leader,
+    play_over,
+)
+from ..model import calls as C
+from ..model.bids import HR_BETTEL, HR_SANAC, HR_TRUMP, IGRA, PASS
+from ..model.events import (
+    BidMade,
+    CardPlayed,
+    ContraCalled,
+    ContractDeclared,
+    DealStarted,
+    Discarded,
+    Event,
+    PaperResult,
+    WhistCalled,
+)
+from ..model.outcome import ALL_PASS, GAME, NO_SEAT, NOT_WHISTED, DealOutcome
+from ..rules.config import Rules
+from . import cardplay as P
+from .evaluate import NT, best_discard, defence_tricks, miser_bad, miser_discard, patterns, tricks_of
+
+TALON_GAIN = 1.8          # expected tricks gained from the talon (12 cards, keep the best 10)
+BID_NOISE = 0.45
+IGRA_MIN = 6.4            # tricks without the talon for «igra»
+WHIST_MIN = 1.5           # own expected tricks to whist (quota 2)
+LONE_MIN = 1.9
+INVITE_SIDE = 3.6         # side's expected tricks for a lone whister to invite
+CONTRA_MIN = 2.9          # own expected tricks for an occasional contra
+CONTRA_P = 0.25
+RECONTRA_MIN = 7.6        # declarer's expected tricks for recontra
+RECONTRA_P = 0.4
+TWO_SPADES_CONTRA_P = 0.6
+
+# suit strain of evaluate (♠ 0, ♣ 1, ♦ 2, ♥ 3, NT 4) for each contract number
+_STRAIN = {2: 0, 3: 2, 4: 3, 5: 1, HR_SANAC: NT}
+
+
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class CroatianDeal:
+    """Plays Croatian / Slovenian deals for one pulka (rules, table size and random stream fixed)."""
+
+    def __init__(self, rules: Rules, n_players: int, rng: random.Random) -> None:
+        if n_players != 3:
+            raise ValueError(f"the Croatian simulator plays at 3 players, not {n_players}")
+        self.rules = rules
+        self.n = n_players
+        self.rng = rng
+        self.must_trump = rules.must_trump
+        self.scorer: Any = None
+
+    def bind_scorer(self, scorer: Any) -> None:
+        """The pulka's scorer: ``needs_contra`` (2♠ rule) depends on the declarer's refe."""
+        self.scorer = scorer
+
+    def _needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
+        fn = getattr(self.scorer, "needs_contra", None)
+        return bool(fn(declarer, contract, hand_game)) if fn is not None else False
+
+    # ------------------------------------------------------------------ deal
+    def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool, out: list[Event]) -> DealOutcome:
+        n, rng = self.n, self.rng
+        deck = list(range(32))
+        rng.shuffle(deck)
+        order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
+        hands = [0] * n
+        for i, s in enumerate(order):  # 5 each, 2 to the talon, 5 each (RULES.md A4)
+            hands[s] = _mask(deck[5 * i:5 * i + 5] + deck[17 + 5 * i:22 + 5 * i])
+        talon = _mask(deck[15:17])
+        out.append(DealStarted(dealer) if paper else DealStarted(dealer, tuple(hands), talon))
+
+        auction = self.auction(hands, order)
+        out.extend(BidMade(s, b) for s, b in auction.history)  # the auction needs no cards: kept on paper
+        declarer = auction.winner
+        if declarer == NO_SEAT:
+            return DealOutcome(deal_no, dealer, n, ALL_PASS, calls=(-1,) * n, paper=paper)
+        hand_game = auction.hand_game
+        if hand_game:
+            contract = auction.named_contract or self._hand_contract(hands[declarer])
+        else:
+            contract, discard = self.declare(hands[declarer] | talon, auction.final_bid)
+            hands[declarer] = (hands[declarer] | talon) & ~discard
+            if not paper:
+                out.append(Discarded(declarer, discard))
+        out.append(ContractDeclared(declarer, contract))
+        return self._defend_and_play(deal_no, dealer, hands, order, declarer, contract, hand_game, paper, out)
+
+    # --------------------------------------------------------------- auction
+    def _talon_limit(self, hand: int) -> int:
+        """Highest number this hand would bid with the talon (0: none)."""
+        ps = patterns(hand)
+        noise = self.rng.gauss(0.0, BID_NOISE)
+        limit = 0
+        for number, strain in _STRAIN.items():
+            if tricks_of(ps, strain) + TALON_GAIN + noise >= 6.0:
+                limit = max(limit, number)
+        if miser_bad(hand) <= 1 and self.rng.random() < 0.6:
+            limit = max(limit, HR_BETTEL)
+        return limit
+
+    def _igra_call(self, hand: int) -> int:
+        """An igra call for a first turn: Bettel / Sanac from hand, plain igra, or PASS (none)."""
+        rng = self.rng
+        if miser_bad(hand) == 0 and rng.random() < 0.5:
+            return IGRA_BETTEL
+        ps = patterns(hand)
+        noise = rng.gauss(0.0, BID_NOISE)
+        if tricks_of(ps, NT) + noise >= IGRA_MIN + 0.3 and rng.random() < 0.5:
+            return IGRA_SANAC
+        if max(tricks_of(ps, s) for s in range(4)) + noise >= IGRA_MIN:
+            return IGRA
+        return PASS
+
+    def _hand_suit(self, hand: int) -> int:
+        ps = patterns(hand)
+        return max((2, 3, 4, 5), key=lambda c: (tricks_of(ps, _STRAIN[c]), c))
+
+    def _hand_contract(self, hand: int) -> int:
+        """The contract of an uncontested plain igra (any 2-7)."""
+        ps = patterns(hand)
+        if miser_bad(hand) == 0:
+            return HR_BETTEL
+        best = self._hand_suit(hand)
+        return HR_SANAC if tricks_of(ps, NT) >= tricks_of(ps, _STRAIN[best]) + 0.5 else best
+
+    def auction(self, hands: list[int], order: tuple[int, int, int]) -> CroatianAuction:
+        """Bid through the real auction state machine, choosing among its legal calls."""
+        a = CroatianAuction(self.rules, order)
+        limit = {s: self._talon_limit(hands[s]) for s in order}
+        igra = {s: self._igra_call(hands[s]) for s in order}
+        for _ in range(64):
+            if a.done:
+                return a
+            seat = a.to_move
+            legal = a.legal_bids(seat)
+            call = PASS
+            if a.naming:
+                name = self._hand_suit(hands[seat])
+                call = name if name in legal else PASS
+            elif igra[seat] != PASS and igra[seat] in legal:
+                call = igra[seat]
+            else:
+                cur = a.high_bid
+                if cur and cur in legal and cur <= limit[seat]:
+                    call = cur  # hold («здесь»): cheaper than raising
+                else:
+                    nxt = max(cur + 1, 2)
+                    if nxt in legal and nxt <= limit[seat]:
+                        call = nxt
+            a.bid(seat, call)
+        raise AssertionError("the Croatian auction did not end")  # pragma: no cover
+
+    # -------------------------------------------------------------- contract
+    def declare(self, h12: int, final: int) -> tuple[int, int]:
+        """Talon contract (≥ the final number) and discard: the best expected margin over six tricks."""
+        best = (-99.0, 0, 0)
+        for number, strain in _STRAIN.items():
+            if number < final:
+                continue
+            discard, val = best_discard(h12, strain)
+            # a higher contract is worth more: prefer it on a comfortable margin
+            key = val + (0.05 * number if val >= 6.5 else 0.0)
+            if key > best[0]:
+                best = (key, number, discard)
+        if final <= HR_BETTEL:
+            d = miser_discard(h12)
+            if miser_bad(h12 & ~d) == 0 and (best[0] < 6.3 or final == HR_BETTEL or best[1] < final):
+                return HR_BETTEL, d
+        if best[1] == 0:  # only Bettel was allowed by the number and the hand is not clean
+            return HR_BETTEL if final == HR_BETTEL else HR_SANAC, miser_discard(h12)
+        return best[1], best[2]
+
+    # ------------------------------------------------------------ defence and play
+    def _defend_and_play(self, deal_no: int, dealer: int, hands: list[int], order: tuple[int, int, int],
+                         declarer: int, contract: int, hand_game: bool, paper: bool,
+                         out: list[Event]) -> DealOutcome:
+        n, rng, rules = self.n, self.rng, self.rules
+        pos = order.index(declarer)
+        d1, d2 = order[(pos + 1) % 3], order[(pos + 2) % 3]
+        trump = HR_TRUMP.get(contract, -1)
+        needs = self._needs_contra(declarer, contract, hand_game)
+        d = CroatianDefence(rules, declarer, (d1, d2), contract, needs, n)
+        est = {s: defence_tricks(hands[s], trump) + rng.gauss(0.0, 0.35) for s in (d1, d2)}
+
+        def call(seat: int, c: int) -> None:
+            d.whist(seat, c)
+            out.append(WhistCalled(seat, c))
+
+        if contract == HR_BETTEL:
+            call(d1, C.CALL_WHIST)
+            call(d2, C.CALL_WHIST)
+        else:
+            c1 = C.CALL_WHIST if est[d1] >= WHIST_MIN else C.CALL_PASS
+            call(d1, c1)
+            if c1 == C.CALL_WHIST:
+                call(d2, C.CALL_WHIST if est[d2] >= WHIST_MIN else C.CALL_PASS)
+            elif est[d2] >= LONE_MIN:
+                invite = est[d1] + est[d2] >= INVITE_SIDE and rng.random() < 0.7
+                call(d2, C.CALL_INVITE if invite else C.CALL_WHIST)
+            else:
+                call(d2, C.CALL_PASS)
+            whisters = d.whisters
+            if len(whisters) == 1 and d.invited == NO_SEAT:
+                w = whisters[0]
+                other = d1 if w == d2 else d2
+                if est[w] + est[other] >= INVITE_SIDE + 0.4 and rng.random() < 0.3:
+                    call(w, C.CALL_INVITE)
+        if not d.whisters:
+            d.close()
+            return DealOutcome(deal_no, dealer, n, NOT_WHISTED, declarer=declarer, contract=contract,
+                               calls=d.calls, hand_game=hand_game, contra=d.contra, paper=paper)
+        self._contras(d, declarer, hands, contract, est, out)
+        kind = d.close()
+        if kind != GAME:  # 2♠ nobody contra'd: won without play (no further event)
+            return DealOutcome(deal_no, dealer, n, kind, declarer=declarer, contract=contract, calls=d.calls,
+                               whist_order=d.whisters, hand_game=hand_game, contra=d.contra, invited=d.invited,
+                               paper=paper)
+        out_seat = d.out_seat
+        leader = first_leader(rules, dealer, declarer, contract, out_seat, n)
+        tricks, stopped = self.play(hands, declarer, contract, trump, out_seat, leader, None if paper else out)
+        if paper:
+            out.append(PaperResult(tuple(tricks)))
+        return DealOutcome(deal_no, dealer, n, GAME, declarer=declarer, contract=contract, tricks=tuple(tricks),
+                           calls=d.calls, whist_order=d.whisters, hand_game=hand_game, contra=d.contra,
+                           invited=d.invited, stopped_early=stopped, paper=paper)
+
+    def _contras(self, d: CroatianDefence, declarer: int, hands: list[int], contract: int,
+                 est: dict[int, float], out: list[Event]) -> None:
+        rng = self.rng
+        if not self.rules.contra_enabled:
+            return
+        strain = _STRAIN.get(contract, NT)
+        decl_est = tricks_of(patterns(hands[declarer]), strain) if contract != HR_BETTEL else 0.0
+        for w in d.whisters:
+            strong = est[w] >= CONTRA_MIN and rng.random() < CONTRA_P
+            if (d.needs_contra and not any(d.contra) and rng.random() < TWO_SPADES_CONTRA_P) or strong:
+                d.call_contra(w)
+                out.append(ContraCalled(w))
+        for _ in range(3):  # recontra, subcontra, mortcontra … rarely far
+            if not any(c % 2 for c in d.contra):
+                return
+            if not (decl_est >= RECONTRA_MIN and rng.random() < RECONTRA_P):
+                return
+            d.call_contra(declarer)
+            out.append(ContraCalled(declarer))
+            for w in d.whisters:
+                if d.contra[w] and d.contra[w] % 2 == 0 and est[w] >= CONTRA_MIN + 0.5 and rng.random() < 0.3:
+                    d.call_contra(w)
+                    out.append(ContraCalled(w))
+
+    def play(self, hands: list[int], declarer: int, contract: int, trump: int, out_seat: int, leader: int,
+             out: list[Event] | None) -> tuple[list[int], bool]:
+        """Play until :func:`play_over`; returns (tricks per seat, stopped early). ``hands`` is mutated
+        (the out passer's hand is left as dealt: it takes no part)."""
+        n, rules, must_trump = self.n, self.rules, self.must_trump
+        seats = tuple(s for s in range(n) if s != out_seat)
+        view = [h if s != out_seat else 0 for s, h in enumerate(hands)]  # the bots never see the out hand
+        k = len(seats)
+        bettel = contract == HR_BETTEL
+        tricks = [0] * n
+        decl_t = def_t = 0
+        played = 0
+        while True:
+            i = seats.index(leader)
+            seq = tuple(seats[(i + j) % k] for j in range(k))
+            lead_suit, wc, ws = P.NO_SUIT, -1, NO_SEAT
+            trick: list[int] = []
+            for j, seat in enumerate(seq):
+                after = seq[j + 1:]
+                if not trick and k == 2:
+                    after = (*after, out_seat)  # the lead heuristics look at both others (the out hand is empty)
+                if not bettel:
+                    c = P.choose_tricks(seat, view, trick, after, lead_suit, trump, declarer, must_trump, wc, ws)
+                elif seat == declarer:
+                    others = tuple(s for s in seq if s != seat)
+                    c = P.choose_avoid(seat, view, trick, after, lead_suit, wc, others)  # type: ignore[arg-type]
+                else:
+                    partner = next(s for s in seq if s not in (seat, declarer))
+                    c = P.choose_miser_defence(seat, view, trick, after, lead_suit, declarer, wc, ws, partner)
+                if not (P.legal(view[seat], lead_suit, trump, must_trump) >> c & 1):
+                    raise AssertionError(f"bot chose an illegal card {c} for seat {seat}")
+                view[seat] &= ~(1 << c)
+                hands[seat] &= ~(1 << c)
+                if out is not None:
+                    out.append(CardPlayed(seat, c))
+                if lead_suit == P.NO_SUIT:
+                    lead_suit, wc, ws = c >> 3, c, seat
+                elif P.beats(c, wc, trump):
+                    wc, ws = c, seat
+                trick.append(c)
+            tricks[ws] += 1
+            played += 1
+            if ws == declarer:
+                decl_t += 1
+            else:
+                def_t += 1
+            if play_over(rules, contract, decl_t, def_t):
+                return tricks, played < 10
+            leader = ws

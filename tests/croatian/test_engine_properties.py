@@ -1,0 +1,158 @@
+"""Property tests of Croatian / Slovenian deals through the engine: random legal deals (every next event
+drawn from ``legal_actions``) and simulated pulkas (preflog.sim.croatian).
+
+Checked: cards are conserved (every card played once, by the seat that holds it, the out passer none),
+tricks add up, the settlement is zero-sum, replay is deterministic (events and rows agree), and every
+simulated pulka audits clean with the simulator's own outcomes.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from preflog.engine.deal import CroatianDealState
+from preflog.engine.pulka import PulkaState
+from preflog.engine.replay import audit, audit_rows, rows_of
+from preflog.model.cards import FULL_DECK
+from preflog.model.events import CardPlayed, DealStarted, Discarded, Event, PulkaEnded, PulkaStarted
+from preflog.model.outcome import GAME, NO_SEAT
+from preflog.sim import simulate_pulka
+from preflog.sim.pulka import FAMILIES
+
+SPECS = ("croatian", "slovenian", "croatian+start-50")
+
+
+def random_pulka(spec: str, seed: int, max_deals: int = 12) -> list[Event]:
+    """A pulka of random legal card-level deals; a deal that may end without play (2♠ rule) sometimes does."""
+    rng = random.Random(seed)
+    started = PulkaStarted(("A", "B", "C"), spec)
+    p = PulkaState(started)
+    log: list[Event] = [started]
+    dealer = rng.randrange(3)
+    for _ in range(max_deals):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = tuple(sum(1 << c for c in deck[10 * i:10 * i + 10]) for i in range(3))
+        ev = DealStarted(dealer, hands, (1 << deck[30]) | (1 << deck[31]))
+        log.append(ev)
+        d = p.start_deal(ev)
+        while not d.done:
+            acts = d.legal_actions()
+            if not acts or rng.random() < 0.2 and d.finish_without_play():
+                if not d.done:
+                    assert d.finish_without_play()
+                break
+            cards = [a for a in acts if isinstance(a, CardPlayed)]
+            # prefer play once it may start, so contra chains stay short
+            e = rng.choice(cards) if cards and rng.random() < 0.8 else rng.choice(acts)
+            d.apply(e)
+            log.append(e)
+        p.finish_deal()
+        if p.is_finished():
+            break
+        dealer = (dealer + 1) % 3
+    log.append(PulkaEnded("closed" if p.is_finished() else "stopped"))
+    return log
+
+
+def _check_cards(log: list[Event]) -> None:
+    """Per deal: each card is played at most once, by a seat holding it (the declarer's hand includes the
+    talon after his discard); the uninvited passer plays nothing."""
+    res = audit(log)
+    deals = iter(res.deals)
+    held: list[int] = []
+    played = 0
+    summary = None
+    for e in log:
+        if isinstance(e, DealStarted):
+            summary = next(deals)
+            held, played = list(e.hands or ()), 0
+            assert e.hands is not None and e.talon is not None
+            assert sum(h.bit_count() for h in e.hands) + 2 == 32
+            assert (e.hands[0] | e.hands[1] | e.hands[2] | e.talon) == FULL_DECK
+        elif isinstance(e, Discarded):
+            assert summary is not None
+            talon = FULL_DECK & ~(held[0] | held[1] | held[2]) & ~played
+            held[e.player] = (held[e.player] | talon) & ~e.cards
+        elif isinstance(e, CardPlayed):
+            bit = 1 << e.card
+            assert held[e.player] & bit and not played & bit
+            held[e.player] &= ~bit
+            played |= bit
+            o = summary.outcome if summary else None
+            assert o is None or o.kind != GAME or e.player != _out_seat(o)
+
+
+def _out_seat(o) -> int:  # type: ignore[no-untyped-def]
+    whisters = [s for s in range(3) if o.calls[s] in (1, 3)]
+    if len(whisters) == 1 and o.invited == NO_SEAT:
+        return next(s for s in range(3) if s not in whisters and s != o.declarer)
+    return NO_SEAT
+
+
+@settings(max_examples=12, deadline=None)
+@given(spec=st.sampled_from(SPECS), seed=st.integers(0, 2**32))
+def test_random_legal_deals(spec: str, seed: int) -> None:
+    log = random_pulka(spec, seed)
+    res = audit(log)
+    assert res.ok, res.findings[:3]
+    _check_cards(log)
+    assert res.settlement is not None and sum(res.settlement.exact) == Fraction(0)
+    assert sum(res.settlement.method1) == 0
+    for d in res.deals:
+        o = d.outcome
+        assert o is not None
+        if o.kind == GAME:
+            side = sum(o.tricks) - o.tricks[o.declarer]
+            assert sum(o.tricks) == 10 or o.stopped_early
+            assert o.contract == 6 or side <= 5
+    again = audit_rows(rows_of(log))
+    assert again.sheet == res.sheet and [d.outcome for d in again.deals] == [d.outcome for d in res.deals]
+
+
+@settings(max_examples=10, deadline=None)
+@given(spec=st.sampled_from(SPECS), seed=st.integers(0, 2**32), paper=st.booleans())
+def test_simulated_pulkas_audit_clean(spec: str, seed: int, paper: bool) -> None:
+    outcomes: list = []
+    events = simulate_pulka(spec, 3, seed=seed, paper=paper, outcomes=outcomes)
+    res = audit(events)
+    assert res.ok, res.findings[:3]
+    assert [d.outcome for d in res.deals] == outcomes
+    assert res.ended and events[-1] == PulkaEnded("closed")
+    assert res.settlement is not None and sum(res.settlement.exact) == 0
+    assert simulate_pulka(spec, 3, seed=seed, paper=paper) == events  # deterministic
+    if not paper:
+        _check_cards(events)
+
+
+def test_simulator_is_registered_and_plays_every_kind() -> None:
+    """FAMILIES knows the Croatian simulator; 40 pulkas show all-pass, unwhisted, played and stopped deals,
+    hand games, contras, invitations and two-handed play."""
+    assert FAMILIES["croatian"].__name__ == "CroatianDeal"
+    seen: set[str] = set()
+    for seed in range(40):
+        outcomes: list = []
+        simulate_pulka(SPECS[seed % 3], 3, seed=seed, outcomes=outcomes)
+        for o in outcomes:
+            seen.add(o.kind)
+            if o.hand_game:
+                seen.add("hand")
+            if any(o.contra):
+                seen.add("contra")
+            if o.invited != NO_SEAT:
+                seen.add("invite")
+            if o.stopped_early:
+                seen.add("stopped")
+            if o.kind == GAME and _out_seat(o) != NO_SEAT:
+                seen.add("two-handed")
+    assert {"all_pass", "not_whisted", "game", "conceded", "hand", "contra", "invite", "stopped",
+            "two-handed"} <= seen
+
+
+def test_deal_state_class() -> None:
+    p = PulkaState(PulkaStarted(("A", "B", "C"), "slovenian"))
+    assert isinstance(p.start_deal(DealStarted(0)), CroatianDealState)
