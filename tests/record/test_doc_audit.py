@@ -21,3 +21,9 @@ def test_readme_example_audits_clean() -> None:
     assert res.ok, [(f.code, f.deal, f.message) for f in res.findings]
     assert res.sheet is not None
     assert res.sheet.pulya == [4, 2, 0] and res.sheet.gora == [4, 2, 4]
+
+
+def test_croatian_doc_example_audits_clean(croatian_text: str) -> None:
+    """Seed 000 example 4 style: after B's igra, A (who bid 2) is out; C's lone contra invites A."""
+    res = audit(read_text(croatian_text, "docs/record-format.md"))
+    assert res.ok, [(f.code, f.deal, f.message) for f in res.findings]

@@ -169,8 +169,8 @@ def test_whist_calls_half_return_contra_invite() -> None:
 def test_croatian_bids_and_igra(croatian_text: str) -> None:
     """Croatian: '2' is bid 2, 'igra' 8, contract '4' (hearts) is 4; 'bettel' reads as 6."""
     ev = read_text(croatian_text)
-    assert ev[2:6] == [BidMade(0, 2), BidMade(1, IGRA), BidMade(0, 0), BidMade(2, 0)]
-    assert ev[6] == ContractDeclared(1, 4)
+    assert ev[2:5] == [BidMade(0, 2), BidMade(1, IGRA), BidMade(2, 0)]
+    assert ev[5] == ContractDeclared(1, 4)
     assert ContractDeclared(1, 6) in read_text(croatian_text.replace("Contract: B 4", "Contract: B bettel"))
     with pytest.raises(RecordError, match="is not a contract"):
         read_text(croatian_text.replace("Contract: B 4", "Contract: B igra"))
