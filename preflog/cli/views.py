@@ -157,14 +157,132 @@ def _render_step(loaded: Loaded, step: Any) -> Any:
     return Panel(Group(*lines), title="replay")
 
 
+# Terminal columns per known report (by title): (header, column, kind). ``rate`` cells show the
+# column with its Wilson interval (``<col>_lo`` / ``<col>_hi``); csv/json/parquet/markdown keep every
+# column — the terminal cannot show ~30 of them readably.
+_COUNT, _RATE, _NUM, _TEXT = "count", "rate", "num", "text"
+TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "players": (
+        ("player", "player", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals_played", _COUNT),
+        ("declared", "declared", _COUNT), ("declarer success", "declarer_success", _RATE),
+        ("whist rate", "whist_rate", _RATE), ("whist success", "whist_success", _RATE),
+        ("miser success", "miser_success", _RATE), ("raspasy tricks", "raspasy_tricks_per_deal", _NUM),
+        ("avg result", "avg_result", _NUM), ("total visty", "total_visty", _NUM),
+    ),
+    "contracts": (
+        ("contract", "contract_label", _TEXT), ("n", "n", _COUNT), ("made", "made", _COUNT),
+        ("success", "success", _RATE), ("played", "played", _COUNT),
+        ("undertricks when failed", "mean_undertricks", _NUM), ("declarer value", "mean_declarer_value", _NUM),
+    ),
+    "variants": (
+        ("preset", "preset", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals", _COUNT),
+        ("deals/pulka", "deals_per_pulka", _NUM), ("raspasy rate", "raspasy_rate", _RATE),
+        ("refe rate", "refe_rate", _RATE), ("declared", "declared", _COUNT),
+        ("declarer success", "declarer_success", _RATE), ("declarer edge", "declarer_edge", _NUM),
+        ("result stddev", "result_stddev", _NUM),
+    ),
+}
+_SUMMED = {"contracts": ("n", "made", "played")}  # footer totals of count columns
+# Columns left out when they say nothing for these rows (no refe outside the Croatian family).
+_DROP_IF_ZERO = {"refe_rate": "refe"}
+
+
 def frame_table(df: Any, title: str, limit: int | None = None) -> Table:
-    t = Table(title=title)
-    for c in df.columns:
-        t.add_column(str(c))
-    rows = df.itertuples(index=False) if limit is None else df.head(limit).itertuples(index=False)
-    for r in rows:
-        t.add_row(*[_cell(v) for v in r])
+    """A DataFrame as a rich table: a readable column selection for the known reports
+    (:data:`TABLE_COLUMNS`), every column otherwise; ``<x>_lo``/``<x>_hi`` pairs are folded
+    into ``x`` as ``0.83 [0.61–0.94]``."""
+    spec = TABLE_COLUMNS.get(title)
+    if spec is not None:
+        spec = tuple(s for s in spec if s[1] in df.columns
+                     and not (s[1] in _DROP_IF_ZERO and _DROP_IF_ZERO[s[1]] in df.columns
+                              and not df[_DROP_IF_ZERO[s[1]]].fillna(0).any()))
+        if title == "contracts":
+            spec = _contract_label_spec(df, spec)
+    else:
+        spec = _generic_spec(df)
+    shown = df if limit is None else df.head(limit)
+    sums = [c for c in _SUMMED.get(title, ()) if c in df.columns]
+    t = Table(title=title if limit is None or len(df) <= limit else f"{title} (first {limit} of {len(df)})",
+              show_footer=bool(sums) and len(df) > 1)
+    for i, (header, col, kind) in enumerate(spec):
+        footer = ""
+        if col in sums:
+            footer = str(int(df[col].sum()))
+        elif i == 0 and sums:
+            footer = "total"
+        elif kind == _RATE and col == "success" and {"n", "made"} <= set(df.columns) and df["n"].sum():
+            footer = _num(df["made"].sum() / df["n"].sum(), 2)  # pooled success over all rows
+        t.add_column(header, footer=footer, justify="left" if kind == _TEXT else "right",
+                     no_wrap=kind == _RATE)
+    digits = {col: _digits(df[col]) for _, col, kind in spec if kind == _NUM}
+    for row in shown.to_dict("records"):
+        t.add_row(*[_render(row, col, kind, digits.get(col, 0)) for _, col, kind in spec])
     return t
+
+
+def _digits(col: Any) -> int:
+    """Decimals for a numeric column: none when all whole, else 1 (2 when every value is small)."""
+    vals = [float(v) for v in col if not _missing(v) and not isinstance(v, bool)]
+    if all(v.is_integer() for v in vals):
+        return 0
+    return 2 if max(abs(v) for v in vals) < 10 else 1
+
+
+def _contract_label_spec(df: Any, spec: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    """Contracts grouped by other dimensions keep those as leading text columns."""
+    lead = [(c, c, _TEXT) for c in df.columns
+            if c not in {s[1] for s in spec} and c not in ("contract", "family", "hand_game")
+            and not c.endswith(("_lo", "_hi")) and c not in ("success", "mean_undertricks", "mean_declarer_value")]
+    if "family" in df.columns and df["family"].nunique() > 1:
+        lead.insert(0, ("family", "family", _TEXT))
+    return tuple(lead) + spec
+
+
+def _generic_spec(df: Any) -> tuple[tuple[str, str, str], ...]:
+    cols = [str(c) for c in df.columns]
+    folded = {c for c in cols if f"{c}_lo" in cols and f"{c}_hi" in cols}
+    spec = []
+    for c in cols:
+        if c.endswith(("_lo", "_hi")) and c[:-3] in folded:
+            continue
+        kind = _RATE if c in folded else _TEXT if df[c].dtype == object or str(df[c].dtype) in ("string", "str") \
+            else _NUM
+        spec.append((c, c, kind))
+    return tuple(spec)
+
+
+def _missing(v: Any) -> bool:
+    try:
+        return v is None or bool(v != v)  # NaN, NaT and pd.NA are not equal to themselves
+    except (TypeError, ValueError):
+        return False
+
+
+def _num(v: Any, digits: int) -> str:
+    if _missing(v):
+        return ""
+    if isinstance(v, bool):
+        return str(v)
+    f = float(v)
+    return str(int(f)) if f.is_integer() and abs(f) < 1e15 else f"{f:.{digits}f}"
+
+
+def _render(row: dict[str, Any], col: str, kind: str, digits: int = 0) -> str:
+    v = row.get(col)
+    if col == "contract_label" and row.get("hand_game") is True:
+        return f"{v} hand"
+    if kind == _RATE:
+        if _missing(v):
+            return "–"
+        lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
+        if _missing(lo) or _missing(hi):
+            return f"{float(v):.2f}"
+        return f"{float(v):.2f} [{float(lo):.2f}–{float(hi):.2f}]"
+    if kind == _COUNT:
+        return _num(v, 0)
+    if kind == _NUM:
+        return "" if _missing(v) else str(v) if isinstance(v, bool) else f"{float(v):.{digits}f}"
+    return "" if _missing(v) else str(v)
 
 
 def _cell(v: Any) -> str:

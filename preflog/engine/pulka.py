@@ -52,12 +52,12 @@ SCORING_ERROR = "scoring_error"
 """The scorer rejected a deal outcome."""
 
 
-def _make_scorer(rules: Rules, n: int, pool: int) -> Scorer | None:
-    """The family scorer, or None while the family has no scorer module yet."""
+def _make_scorer(rules: Rules, n: int, pool: int) -> Scorer:
+    """The family scorer; a family without one is a rules error, never a silently unscored pulka."""
     try:
         return make_scorer(rules, n, pool)
-    except (ImportError, ValueError):
-        return None
+    except (ImportError, ValueError) as exc:
+        raise IllegalAction(BAD_RULES, f"rules family {rules.family!r} has no scorer: {exc}") from None
 
 
 class PulkaState:

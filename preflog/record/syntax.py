@@ -22,6 +22,7 @@ Step kinds and what they carry (``pairs`` are ``(player, value)``; ``player`` ma
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import NOWHERE, Loc, Tok
@@ -43,6 +44,26 @@ class Step:
     value: Tok | None = None
     number: Tok | None = None          # trick number as written
     fields: dict[str, Tok] = field(default_factory=dict)
+    # Text-form trick: the cards as written, split into ``pairs`` only when needed
+    # (:func:`trick_pairs`), since most trick lines are read without ever making a token object.
+    raw: Tok | None = None
+
+
+_ITEM = re.compile(r"[^\s,]+")
+
+
+def trick_pairs(step: Step) -> list[Pair]:
+    """The ``(None, card)`` pairs of a trick step; ``(card)`` items are marked (raspasy talon cards)."""
+    if step.raw is None:
+        return step.pairs
+    cards = step.raw
+    pairs = []
+    for m in _ITEM.finditer(cards.text):
+        t = m.group()
+        mark = t.startswith("(") and t.endswith(")") and len(t) > 2
+        text = t[1:-1] if mark else t
+        pairs.append(Pair(None, Tok(text, cards.loc.shifted(m.start() + (1 if mark else 0))), mark))
+    return pairs
 
 
 @dataclass(slots=True)

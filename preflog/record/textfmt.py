@@ -39,6 +39,8 @@ LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards',
 # ------------------------------------------------------------------------------------- parsing
 def _blank_comments(text: str, source: str) -> str:
     """Replace comments by spaces (newlines kept) so that line and column numbers stay true."""
+    if ";" not in text and "{" not in text and "}" not in text:
+        return text  # nothing to blank and nothing to complain about
     out = list(text)
     i, n, quoted = 0, len(text), False
     while i < n:
@@ -95,6 +97,8 @@ class _Parser:
         self.deal: DealSyn | None = None
         self.names: list[str] = []
         self.singles: set[str] = set()
+        self._cands: list[str] = []
+        self._cands_of: list[str] | None = None
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
@@ -118,6 +122,12 @@ class _Parser:
         if self.pulka.end is not None:
             raise self.fail(tok, "comes after the End line", "a new pulka's tags")
         text = tok.text
+        if text[0].isdigit():  # trick lines, most of a record: straight to the trick pattern
+            t = _TRICK.fullmatch(text)
+            if t:
+                self.trick(tok, Tok(t.group(1), tok.loc.shifted(t.start(1))),
+                           Tok(t.group(2), tok.loc.shifted(t.start(2))))
+                return
         m = _DEAL.fullmatch(text)
         if m:
             self.deal_header(tok, m)
@@ -208,9 +218,11 @@ class _Parser:
         """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
         text = tok.text
         low = text.lower()
-        letters = list(LETTERS[: max(len(self.names), 3)])
-        for cand in sorted(self.names, key=len, reverse=True) + letters:
-            c = cand.lower()
+        if self._cands_of is not self.names:  # longest names first, then seat letters; once per pulka
+            letters = list(LETTERS[: max(len(self.names), 3)])
+            self._cands = [c.lower() for c in sorted(self.names, key=len, reverse=True) + letters]
+            self._cands_of = self.names
+        for c in self._cands:
             if low.startswith(c) and (len(text) == len(c) or text[len(c)] in " \t:="):
                 rest = text[len(c):]
                 stripped = rest.lstrip(" \t:=")
@@ -306,15 +318,9 @@ class _Parser:
 
     def trick(self, tok: Tok, number: Tok | None, cards: Tok) -> None:
         deal = self.need_deal(tok)
-        pairs = []
-        for m in _ITEM.finditer(cards.text):
-            t = m.group()
-            mark = t.startswith("(") and t.endswith(")") and len(t) > 2
-            text = t[1:-1] if mark else t
-            pairs.append(Pair(None, Tok(text, cards.loc.shifted(m.start() + (1 if mark else 0))), mark))
-        if not pairs:
+        if _ITEM.search(cards.text) is None:
             raise self.fail(tok, "is a trick without cards", "the cards of the trick in play order")
-        deal.steps.append(Step("trick", tok.loc, pairs=pairs, number=number))
+        deal.steps.append(Step("trick", tok.loc, number=number, raw=cards))
 
 
 def parse_text(text: str, source: str = "<string>") -> list[PulkaSyn]:

@@ -4,13 +4,16 @@
 
 Generates ``deals`` (N rows) and ``player_deals`` (3·N rows) and ``pulka_results`` with the
 projection schemas (typed small ints, sorted by pulka, zstd, 128 k-row groups), writes them as
-a store's projections and times each report (cold = first run, warm = median of repeats).
+a store's projections and times each report (cold = first run, warm = median of repeats) and
+the projection refresh after one more pulka is imported, then after it changes (only its
+segment is rewritten, see :mod:`preflog.projections.store`).
 The numbers are random but shaped like real play (kinds, contracts, roles in proportion).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import tempfile
 import time
@@ -20,8 +23,11 @@ import numpy as np
 import pyarrow as pa
 
 from ..model.bids import format_ru_bid
+from ..model.outcome import RASPASY, DealOutcome
 from ..projections.build import DEALS_SCHEMA, PLAYER_DEALS_SCHEMA, PULKA_RESULTS_SCHEMA
-from ..projections.store import write_table
+from ..projections.facts import PulkaFacts
+from ..projections.store import refresh, write_table
+from ..scoring.sheet import DealScore
 from . import db, queries
 
 DEALS_PER_PULKA = 25
@@ -140,6 +146,14 @@ def synthesize(n_deals: int, seed: int = 1, n_names: int = 300) -> dict[str, pa.
     return {"deals": deals, "player_deals": pds, "pulka_results": results}
 
 
+def _one_pulka(pid: str) -> PulkaFacts:
+    """A tiny real pulka (two raspasy deals) to refresh into the synthetic store."""
+    z = ((0, 0, 0),) * 3
+    deals = tuple((DealOutcome(d, d - 1, 3, RASPASY, tricks=(2, 3, 5)), DealScore((0, 0, 0), (2, 3, 5), z, ""))
+                  for d in (1, 2))
+    return PulkaFacts(pid, "sochi", "sochi", ("A", "B", "C"), "2024-01-01", 3, deals, None, pool=10)
+
+
 def run(n_deals: int = 1_000_000, store_dir: str | None = None, repeat: int = 3) -> dict[str, float]:
     """Write synthetic projections and time the reports; returns seconds per measurement."""
     target = Path(store_dir or tempfile.mkdtemp(prefix="preflog-bench-"))
@@ -150,6 +164,13 @@ def run(n_deals: int = 1_000_000, store_dir: str | None = None, repeat: int = 3)
     for name, table in tables.items():
         write_table(target, name, table)
     timings["write"] = time.perf_counter() - t0
+    one = _one_pulka("bench-new")
+    t0 = time.perf_counter()
+    refresh(target, {one.pulka: one})
+    timings["refresh_new_pulka"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    refresh(target, {one.pulka: dataclasses.replace(one, deals=one.deals[:1])})
+    timings["refresh_changed_pulka"] = time.perf_counter() - t0
     con = db.connect(target)
     reports = {
         "players": lambda: queries.players(con),

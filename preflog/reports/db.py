@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from ..projections.build import SCHEMAS
-from ..projections.store import TABLES, table_path
+from ..projections.store import TABLES, table_files
 
 EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 
@@ -41,9 +41,10 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     for table in TABLES:
-        path = table_path(store_dir, table)
-        if path.exists():
-            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet({_quote(str(path))})")
+        files = table_files(store_dir, table)  # the segments the manifest lists (never a half-written one)
+        if files:
+            listing = ", ".join(_quote(str(f)) for f in files)
+            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet([{listing}])")
         else:
             con.register(f"_empty_{table}", SCHEMAS[table].empty_table())
             con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _empty_{table}")

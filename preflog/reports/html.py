@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import duckdb
@@ -24,22 +24,36 @@ table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 th,td{border:1px solid #ddd;padding:2px 6px;text-align:right}th{background:#f3f3f3}
 td:first-child,th:first-child{text-align:left}
 svg{display:block;margin:.5em 0}.chart text{font-size:11px;fill:#333}
+.tw{overflow-x:auto;max-width:100%}td.ci{white-space:nowrap}
 """
+_CHAR_W = 6.5  # mean width of an 11 px sans-serif character, to size the label margins
 
 
 def _fmt(v: float, pct: bool) -> str:
-    return f"{v * 100:.0f}%" if pct else (f"{v:.0f}" if abs(v) >= 100 else f"{v:.1f}")
+    return f"{v * 100:.0f}%" if pct else (f"{v:.0f}" if abs(v) >= 10 else f"{v:.1f}")
+
+
+def _pp(v: float) -> str:
+    """A difference of two rates, in percentage points."""
+    return f"{v * 100:+.1f} pp"
 
 
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo: Sequence[float] | None = None,
               hi: Sequence[float] | None = None, notes: Sequence[str] | None = None, percent: bool = False,
-              width: int = 640) -> str:
+              width: int = 640, fmt: Callable[[float], str] | None = None) -> str:
     """A horizontal bar chart as an ``<svg>`` string; bars start at zero (negative values go left),
-    optional ``lo``/``hi`` whiskers (interval), optional note per bar (e.g. ``n=12``)."""
+    optional ``lo``/``hi`` whiskers (interval), optional note per bar (e.g. ``n=12``); ``fmt`` formats
+    the value labels and axis ends (default: whole numbers, or percent when ``percent``). The label
+    margins grow with the longest label and value text, so nothing is clipped."""
     rows = [(str(lab), float(v), None if lo is None else lo[i], None if hi is None else hi[i])
             for i, (lab, v) in enumerate(zip(labels, values, strict=True))
             if v is not None and not (isinstance(v, float) and math.isnan(v))]
-    bar_h, gap, left, right, top = 16, 6, 150, 90, 28
+    show = fmt or (lambda v: _fmt(v, percent))
+    value_texts = [show(v) + (f" {notes[i]}" if notes else "") for i, (_, v, _, _) in enumerate(rows)]
+    bar_h, gap, top = 16, 6, 28
+    left = max(60, int(max((len(r[0]) for r in rows), default=0) * _CHAR_W) + 14)
+    right = max(50, int(max((len(t) for t in value_texts), default=0) * _CHAR_W) + 12)
+    width = max(width, left + right + 200)
     height = top + len(rows) * (bar_h + gap) + 24
     ext = [0.0] + [v for _, v, _, _ in rows] + [x for _, _, a, b in rows for x in (a, b)
                                                  if x is not None and not math.isnan(x)]
@@ -67,18 +81,63 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo:
                          f'<line x1="{x(a):.1f}" y1="{cy}" x2="{x(b):.1f}" y2="{cy}"/>'
                          f'<line x1="{x(a):.1f}" y1="{cy - 5}" x2="{x(a):.1f}" y2="{cy + 5}"/>'
                          f'<line x1="{x(b):.1f}" y1="{cy - 5}" x2="{x(b):.1f}" y2="{cy + 5}"/></g>')
-        note = f" {notes[i]}" if notes else ""
-        parts.append(f'<text x="{width - right + 6}" y="{y + bar_h - 4}">{_fmt(v, percent)}{html.escape(note)}</text>')
+        parts.append(f'<text x="{width - right + 6}" y="{y + bar_h - 4}">{html.escape(value_texts[i])}</text>')
     parts.append(f'<line x1="{x0:.1f}" y1="{top - 4}" x2="{x0:.1f}" y2="{height - 20}" stroke="#888"/>')
-    parts.append(f'<text x="{left}" y="{height - 6}">{_fmt(vmin, percent)}</text>')
-    parts.append(f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">{_fmt(vmax, percent)}</text>')
+    parts.append(f'<text x="{left}" y="{height - 6}">{html.escape(show(vmin))}</text>')
+    parts.append(f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">{html.escape(show(vmax))}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 def _table(df: pd.DataFrame, columns: Sequence[str]) -> str:
-    cols = [c for c in columns if c in df.columns]
-    return df[cols].to_html(index=False, float_format=lambda v: f"{v:.3f}", na_rep="–", border=0)
+    """A table of the named columns; a rate with ``<rate>_lo``/``<rate>_hi`` columns is shown as one cell
+    ``0.83 [0.61–0.94]``; a boolean column that is false throughout, or a count column that is zero
+    throughout (e.g. ``hand_game``/``refe`` without Croatian pulkas) is left out; wide tables scroll."""
+    cols = [c for c in columns if c in df.columns and not _all_false_or_zero(df[c])]
+    head = "".join(f"<th>{html.escape(c.replace('_', ' '))}</th>" for c in cols)  # spaces let headers wrap
+    digits = {c: _digits(df[c]) for c in cols}
+    body = []
+    for row in df.to_dict("records"):
+        cells = []
+        for c in cols:
+            v = row[c]
+            lo, hi = row.get(f"{c}_lo"), row.get(f"{c}_hi")
+            if f"{c}_lo" in df.columns and not (_na(v) or _na(lo) or _na(hi)):
+                cells.append(f'<td class="ci">{v:.2f} [{lo:.2f}–{hi:.2f}]</td>')
+            else:
+                cells.append(f"<td>{html.escape(_cell(v, digits[c]))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>' + "".join(body)
+            + "</tbody></table></div>")
+
+
+def _na(v: object) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA
+
+
+def _digits(col: pd.Series) -> int:
+    """Decimals for a column: 0 when all values are whole, 1 when some are ≥ 10, else 2."""
+    if col.dtype.kind != "f":
+        return 0
+    vals = col.dropna()
+    if len(vals) == 0 or (vals == vals.round()).all():
+        return 0
+    return 1 if vals.abs().max() >= 10 else 2
+
+
+def _cell(v: object, digits: int = 2) -> str:
+    if _na(v):
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _all_false_or_zero(col: pd.Series) -> bool:
+    """Columns that only matter for some families and say nothing for these rows."""
+    if col.name not in ("refe", "refe_rate", "hand_game"):
+        return False
+    return not col.dropna().astype(float).any()
 
 
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
@@ -100,8 +159,8 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body.append(bar_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
                           notes=[f"n={n}" for n in ct["n"]], percent=True,
                           title="Declarer success by contract (95 % Wilson interval)"))
-    body.append(_table(ct, ["family", "contract_label", "hand_game", "n", "made", "success", "success_lo",
-                            "success_hi", "played", "mean_undertricks", "mean_declarer_value"]))
+    body.append(_table(ct, ["family" if ct["family"].nunique() > 1 else "", "contract_label", "hand_game", "n",
+                            "made", "success", "played", "mean_undertricks", "mean_declarer_value"]))
 
     body.append("<h2>Players</h2>")
     body.append(bar_chart(list(pl["player"]), list(pl["total_visty"]), title="Total result (visty)",
@@ -109,7 +168,7 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body.append(bar_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
                           hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
                           percent=True, title="Declarer success (95 % Wilson interval)"))
-    body.append(_table(pl, ["player", "pulkas", "deals_played", "declared", "declared_share", "declarer_success",
+    body.append(_table(pl, ["player", "pulkas", "deals_played", "declared", "declarer_success",
                             "whist_rate", "whist_success", "misers", "miser_success", "raspasy_tricks_per_deal",
                             "avg_result", "total_visty", "total_money"]))
 
@@ -119,11 +178,13 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
                       ("result_stddev", "spread of per-pulka results (stddev)")):
         vals = pd.to_numeric(va[col], errors="coerce")
         mean = vals.mean()
-        body.append(bar_chart(list(va["preset"]), list(vals - mean), title=f"Variant delta: {name} − mean "
-                              f"({_fmt(mean, col.endswith(('rate', 'success')))})" if not math.isnan(mean) else
-                              f"Variant delta: {name}"))
-    body.append(_table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "raspasy_rate_lo",
-                            "raspasy_rate_hi", "refe_rate", "declarer_success", "declarer_edge", "result_stddev"]))
+        rate = col.endswith(("rate", "success"))  # rates differ by percentage points, not by 0.0…
+        title = (f"Variant delta: {name} − mean ({_fmt(mean, rate)})" if not math.isnan(mean)
+                 else f"Variant delta: {name}")
+        body.append(bar_chart(list(va["preset"]), list(vals - mean), title=title,
+                              fmt=_pp if rate else lambda v: f"{v:+.1f}"))
+    body.append(_table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
+                            "declarer_success", "declarer_edge", "result_stddev"]))
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             + "\n".join(body) + "</body></html>")

@@ -236,10 +236,15 @@ class DeltaStore(EventStore):
             return out
 
     # --- reading ---------------------------------------------------------------------------
-    def read_rows(self, pulkas: Sequence[str] | None = None,
-                  batch_size: int = 65_536) -> Iterator[list[EventRow]]:
+    def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
+                  shard: tuple[int, int] | None = None) -> Iterator[list[EventRow]]:
         """Sorted batches via DuckDB; if a file vanishes under a concurrent vacuum, the scan
-        resumes after the last row handed out on a fresh file list."""
+        resumes after the last row handed out on a fresh file list.
+
+        ``shard=(k, n)`` keeps the pulkas whose id hashes to ``k`` modulo ``n``: ``n`` readers
+        with ``k = 0 … n-1`` see every pulka exactly once (parallel replay)."""
+        if shard is not None and not 0 <= shard[0] < shard[1]:
+            raise StoreError(f"shard {shard!r} is not (k, n) with 0 <= k < n")
         after: tuple[str, int] | None = None
         for _attempt in range(5):
             con = duckdb.connect()
@@ -253,6 +258,9 @@ class DeltaStore(EventStore):
                         return
                     where.append("pulka IN (" + ", ".join("?" for _ in pulkas) + ")")
                     params.extend(pulkas)
+                if shard is not None:
+                    where.append("hash(pulka) % ? = ?")
+                    params.extend([shard[1], shard[0]])
                 if after is not None:
                     where.append("(pulka > ? OR (pulka = ? AND seq > ?))")
                     params.extend([after[0], after[0], after[1]])

@@ -33,3 +33,24 @@ def test_bar_chart_negative_values_and_whiskers():
     assert svg.count("#c0504d") == 1 and svg.count("#4a7ab5") == 1 and "whisker" not in svg
     svg2 = report_html.bar_chart(["a"], [0.5], lo=[0.2], hi=[0.8], percent=True, title="t")
     assert 'class="whisker"' in svg2 and "50%" in svg2
+
+
+def test_tables_fold_intervals_and_rate_deltas_in_points(con):
+    """Ann's declarer success 1/3 is one cell with its Wilson interval [0.0615, 0.7923]; no
+    ``_lo``/``_hi`` header; no hand_game or refe column (no Croatian pulka); rate deltas are
+    labelled in percentage points ("pp"), never as 0.0."""
+    page = report_html.render(con)
+    assert "<td class=\"ci\">0.33 [0.06–0.79]</td>" in page
+    assert "success lo" not in page and ">hand game<" not in page and ">refe rate<" not in page
+    svgs = re.findall(r"<svg.*?</svg>", page, flags=re.S)
+    raspasy = next(s for s in svgs if "raspasy frequency" in s)
+    assert " pp<" in raspasy
+
+
+def test_bar_chart_margins_fit_labels():
+    """The value text "1.0 " + 28 × "x" (32 characters at ~6.5 px) starts at x and must end inside the
+    svg: x + 32 · 6.5 ≤ width (with the old fixed 90 px right margin it ran 118 px past the edge)."""
+    svg = report_html.bar_chart(["a"], [1.0], title="t", notes=["x" * 28])
+    width = int(re.search(r'width="(\d+)"', svg).group(1))
+    x = float(re.search(r'<text x="([\d.]+)" y="[\d.]+">1.0 x{28}</text>', svg).group(1))
+    assert x + 32 * 6.5 <= width

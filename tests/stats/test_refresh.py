@@ -43,7 +43,7 @@ def test_refresh_touches_only_changed_pulka(tmp_path, p1, p2, monkeypatch):
 def test_unchanged_refresh_writes_nothing(tmp_path, p1, p2):
     """Same facts again: nothing rebuilt, the files are not replaced (same inode and mtime)."""
     store.refresh(tmp_path, {"p1": p1, "p2": p2})
-    path = store.table_path(tmp_path, "deals")
+    [path] = store.table_files(tmp_path, "deals")
     before = path.stat()
     res = store.refresh(tmp_path, {"p1": p1})
     assert not res.wrote and res.unchanged == ("p1",)
@@ -52,15 +52,17 @@ def test_unchanged_refresh_writes_nothing(tmp_path, p1, p2):
 
 
 def test_remove_and_no_temp_files_left(tmp_path, p1, p2):
-    """Removing p1 leaves only p2's rows and manifest entry; no temp file remains, and no file in
-    projections/ other than the three tables ends in .parquet."""
+    """Removing p1 leaves only p2's rows and manifest entry; no temp file remains: projections/ holds
+    the manifest, the lock and one folder per table, each with only its segment file."""
     store.rebuild(tmp_path, [p1, p2])
     res = store.refresh(tmp_path, {}, removed=["p1"])
     assert res.removed == ("p1",)
     assert set(store.read_table(tmp_path, "player_deals")["pulka"].to_pylist()) == {"p2"}
     assert list(store.read_manifest(tmp_path)) == ["p2"]
     names = sorted(p.name for p in store.projections_dir(tmp_path).iterdir())
-    assert names == [".lock", "deals.parquet", "manifest.json", "player_deals.parquet", "pulka_results.parquet"]
+    assert names == [".lock", "deals", "manifest.json", "player_deals", "pulka_results"]
+    for table in store.TABLES:
+        assert [f.name for f in (store.projections_dir(tmp_path) / table).iterdir()] == ["seg-000000.parquet"]
 
 
 def test_tables_sorted_by_pulka(tmp_path, p1, p2):
@@ -70,3 +72,127 @@ def test_tables_sorted_by_pulka(tmp_path, p1, p2):
     t = store.read_table(tmp_path, "player_deals")
     keys = list(zip(t["pulka"].to_pylist(), t["deal"].to_pylist(), t["seat"].to_pylist(), strict=True))
     assert keys == sorted(keys) and keys[0] == ("p1", 1, 0)
+
+
+# --- segments: a refresh rewrites only the segments of the pulkas it touches --------------------------
+def _copies(p1, p2, n):
+    """n pulkas q1…qn: copies of p1 (odd) and p2 (even) under new ids (5 and 3 deals)."""
+    return {f"q{i}": replace(p1 if i % 2 else p2, pulka=f"q{i}") for i in range(1, n + 1)}
+
+
+def _stamps(tmp):
+    return {(t, f.name): (f.stat().st_ino, f.stat().st_mtime_ns)
+            for t in store.TABLES for f in (store.projections_dir(tmp) / t).glob("*.parquet")}
+
+
+def test_segments_fill_in_order_and_refresh_touches_one(tmp_path, p1, p2, monkeypatch):
+    """Two pulkas a segment: q1…q5 go to segments 0,0,1,1,2. Changing q1 rewrites segment 0 only
+    (the files of segments 1 and 2 keep inode and mtime); a new q6 fills the tail segment 2; a new
+    q7 opens segment 3. Row counts stay 5 per odd and 3 per even pulka: q1…q7 → 4·5 + 3·3 = 29 deals."""
+    monkeypatch.setattr(store, "SEGMENT_PULKAS", 2)
+    facts = _copies(p1, p2, 5)
+    res = store.refresh(tmp_path, facts)
+    assert res.segments == (0, 1, 2)
+    assert store.segment_of(tmp_path) == {"q1": 0, "q2": 0, "q3": 1, "q4": 1, "q5": 2}
+    before = _stamps(tmp_path)
+
+    res = store.refresh(tmp_path, {"q1": replace(facts["q1"], deals=facts["q1"].deals[:4])})
+    assert (res.rebuilt, res.segments) == (("q1",), (0,))
+    after = _stamps(tmp_path)
+    assert {k for k in before if before[k] != after[k]} == {(t, "seg-000000.parquet") for t in store.TABLES}
+
+    more = _copies(p1, p2, 7)
+    res = store.refresh(tmp_path, {"q6": more["q6"]})
+    assert res.segments == (2,)
+    res = store.refresh(tmp_path, {"q7": more["q7"]})
+    assert res.segments == (3,)
+    deals = store.read_table(tmp_path, "deals")
+    assert deals.num_rows == 4 + 5 + 3 + 5 + 3 + 3 + 5   # q1 now has 4 deals
+    assert len(store.table_files(tmp_path, "deals")) == 4
+
+
+def test_emptied_segment_is_deleted(tmp_path, p1, p2, monkeypatch):
+    """Removing both pulkas of segment 1 deletes its three files and the manifest stops listing it;
+    the reports see the other pulkas only."""
+    monkeypatch.setattr(store, "SEGMENT_PULKAS", 2)
+    store.refresh(tmp_path, _copies(p1, p2, 4))
+    res = store.refresh(tmp_path, {}, removed=["q3", "q4"])
+    assert res.segments == (1,)
+    assert [f.name for f in store.table_files(tmp_path, "deals")] == ["seg-000000.parquet"]
+    assert not any((store.projections_dir(tmp_path) / t / "seg-000001.parquet").exists() for t in store.TABLES)
+    from preflog.reports.db import connect
+
+    got = connect(tmp_path).execute("SELECT DISTINCT pulka FROM pulka_results ORDER BY 1").fetchall()
+    assert got == [("q1",), ("q2",)]
+
+
+def test_unlisted_segment_file_is_not_read(tmp_path, p1, p2):
+    """A segment file the manifest does not list (a crash leftover) is not part of the views."""
+    store.refresh(tmp_path, {"p1": p1})
+    stray = store.projections_dir(tmp_path) / "deals" / "seg-000099.parquet"
+    import shutil
+
+    shutil.copy(store.table_files(tmp_path, "deals")[0], stray)
+    from preflog.reports.db import connect
+
+    assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
+    assert [f.name for f in store.table_files(tmp_path, "deals")] == ["seg-000000.parquet"]
+
+
+def test_crash_mid_refresh_leaves_pulka_pending_and_next_refresh_repairs(tmp_path, p1, p2, monkeypatch):
+    """If writing a segment fails, the manifest already marks the pulka pending (empty fingerprint),
+    so the next refresh with the same facts rebuilds it instead of skipping it as unchanged."""
+    store.refresh(tmp_path, {"p1": p1, "p2": p2})
+    p2b = replace(p2, deals=p2.deals[:1])
+    real = store._write_atomic
+    calls = []
+
+    def failing(path, table):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError("disk full")
+        real(path, table)
+
+    monkeypatch.setattr(store, "_write_atomic", failing)
+    try:
+        store.refresh(tmp_path, {"p2": p2b})
+    except OSError:
+        pass
+    assert store.read_manifest(tmp_path)["p2"] == store.PENDING
+    monkeypatch.setattr(store, "_write_atomic", real)
+    res = store.refresh(tmp_path, {"p1": p1, "p2": p2b})
+    assert (res.rebuilt, res.unchanged) == (("p2",), ("p1",))
+    assert len(_rows(tmp_path, "deals", "p2")) == 1 and len(_rows(tmp_path, "player_deals", "p2")) == 3
+
+
+def test_layout_1_store_is_converted(tmp_path, p1, p2):
+    """A store written with one file per table (layout 1) is converted on the next refresh: p1's rows
+    are kept (5 deals), p2 is added (3 deals), the old single files are gone."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    pdir = store.projections_dir(tmp_path)
+    pdir.mkdir()
+    tables = build.project(p1)
+    for t in store.TABLES:
+        pq.write_table(tables[t], pdir / f"{t}.parquet")
+    (pdir / "manifest.json").write_text(json.dumps({"version": 1, "pulkas": {"p1": p1.fingerprint()}}))
+    res = store.refresh(tmp_path, {"p1": p1, "p2": p2})
+    assert (res.rebuilt, res.unchanged) == (("p2",), ("p1",))
+    assert not any((pdir / f"{t}.parquet").exists() for t in store.TABLES)
+    assert len(_rows(tmp_path, "deals", "p1")) == 5 and len(_rows(tmp_path, "deals", "p2")) == 3
+
+
+def test_layout_1_store_is_readable_before_conversion(tmp_path, p1):
+    """Reports on a layout-1 store that no refresh has converted yet still see its rows (5 deals of p1)."""
+    import pyarrow.parquet as pq
+
+    from preflog.reports.db import connect
+
+    pdir = store.projections_dir(tmp_path)
+    pdir.mkdir()
+    for t, data in build.project(p1).items():
+        pq.write_table(data, pdir / f"{t}.parquet")
+    assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
+    assert store.read_table(tmp_path, "player_deals").num_rows == 15
