@@ -197,8 +197,7 @@ class Workspace:
     def load(self, target: str | None) -> list[Loaded]:
         """A record file's pulkas, one stored pulka by id, or every stored pulka (``None``)."""
         if target is None:
-            store = self.store()
-            return [Loaded(i.pulka, store.read(i.pulka), str(self.root)) for i in store.pulkas()]
+            return self._load_all()
         if target == "-" or Path(target).is_file():
             try:
                 records = read_any(target)
@@ -213,6 +212,20 @@ class Workspace:
             raise PreflogError(f"no pulka {target!r} in {self.root} and no such file "
                                f"(stored: {', '.join(self.ids()[:10]) or 'none'})")
         return [Loaded(target, events, str(self.root))]
+
+    def _load_all(self) -> list[Loaded]:
+        """Every stored pulka in one scan of the event table (not one scan per pulka)."""
+        from .model.events import from_row
+
+        out: list[Loaded] = []
+        current: Loaded | None = None
+        for batch in self.store().read_rows():
+            for pulka, _seq, code, player, card, value, payload in batch:
+                if current is None or current.id != pulka:
+                    current = Loaded(pulka, [], str(self.root))
+                    out.append(current)
+                current.events.append(from_row(code, player, card, value, payload))
+        return out
 
     def audit(self, target: str | None, strict: bool = False) -> list[Audited]:
         return [Audited(ld, audit(ld.events, strict=strict)) for ld in self.load(target)]
@@ -303,6 +316,15 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
     pulya = [Fraction(0)] * n
     gora = [Fraction(0)] * n
     visty = [[Fraction(0)] * n for _ in range(n)]
+    if res.sheet is not None:
+        # The sheet need not start at zero (Croatian contract columns start at −start):
+        # the starting line is the final sheet less every deal's entries.
+        for d in res.deals:
+            if d.score is not None:
+                for i in range(n):
+                    pulya[i] -= d.score.pulya[i]
+        pulya = [pulya[i] + res.sheet.pulya[i] for i in range(n)]
+    start = {players[i]: frac(pulya[i]) for i in range(n)}
     deals = []
     for d in res.deals:
         entry: dict[str, Any] = {"deal": d.deal, "dealer": players[d.dealer] if 0 <= d.dealer < n else None}
@@ -340,22 +362,32 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
+        "start": {"pulya": start},
         "deals": deals,
         "totals": totals,
-        "settlement": settlement_json(players, res.settlement),
+        "settlement": settlement_json(players, res.settlement, started.whist_price if started else "1"),
         "finished": bool(res.ended),
+        "family": res.rules.family if res.rules else None,
     }
 
 
-def settlement_json(players: Sequence[str], st: Settlement | None) -> dict[str, Any]:
+def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str = "1") -> dict[str, Any]:
     if st is None:
         return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
+    money = st.money or tuple(x * _price(whist_price) for x in st.exact)
     return {
         "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
         "method1": dict(zip(players, st.method1, strict=False)),
         "method2": dict(zip(players, st.method2, strict=False)),
-        "money": {p: frac(v) for p, v in zip(players, st.money, strict=False)},
+        "money": {p: frac(v) for p, v in zip(players, money, strict=False)},
     }
+
+
+def _price(text: str) -> Fraction:
+    try:
+        return Fraction(str(text).strip().replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        return Fraction(1)
 
 
 def audit_json(audited: Audited) -> dict[str, Any]:

@@ -322,10 +322,10 @@ def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")
     ws = _ws(store)
     out.rule("import")
     items = ws.import_paths([data])
-    out.print(views.import_table(items, limit=25))
+    out.print(views.import_by_file(items))
     out.rule("audit")
     audited = ws.audit(None)
-    out.print(views.audit_summary(audited))
+    out.print(views.audit_overview(audited))
     out.rule("sheets of the seed examples")
     for a in audited:
         if a.loaded.id.startswith("seed"):

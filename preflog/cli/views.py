@@ -55,30 +55,22 @@ def audit_view(a: Audited) -> Any:
     return Group(head, t if res.findings else Text(""), sheet_view(sheet_json(a)))
 
 
-def audit_summary(audited: Sequence[Audited]) -> Table:
-    t = Table(title="audit")
-    for col in ("pulka", "rules", "deals", "findings", "codes"):
-        t.add_column(col)
-    for a in audited:
-        codes = sorted({f.code for f in a.result.findings})
-        t.add_row(a.loaded.id, a.result.rules.name if a.result.rules else "?", str(len(a.result.deals)),
-                  str(len(a.result.findings)), ", ".join(codes))
-    return t
-
-
 def sheet_view(s: dict[str, Any]) -> Table:
     players: list[str] = s["players"]
     t = Table(title=f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})")
+    croatian = s.get("family") == "croatian"
     t.add_column("player")
-    t.add_column("pulya")
-    t.add_column("gora")
+    t.add_column("column" if croatian else "pulya")
+    if not croatian:
+        t.add_column("gora")
     for q in players:
-        t.add_column(f"visty on {q}", justify="right")
+        t.add_column(f"{'juha' if croatian else 'visty'} on {q}", justify="right")
     for col in ("exact", "method 1", "method 2", "money"):
         t.add_column(col, justify="right")
 
     def chain(area: str, p: str, q: str | None = None) -> str:
-        vals: list[Any] = []
+        first = s.get("start", {}).get(area, {}).get(p) if q is None else None
+        vals: list[Any] = [first] if first else []
         for d in s["deals"]:
             v = d[area][p] if q is None else d[area][p].get(q)
             if v is not None and v != 0 and (not vals or vals[-1] != v):
@@ -87,7 +79,7 @@ def sheet_view(s: dict[str, Any]) -> Table:
 
     st = s["settlement"]
     for p in players:
-        t.add_row(p, chain("pulya", p), chain("gora", p),
+        t.add_row(p, chain("pulya", p), *([] if croatian else [chain("gora", p)]),
                   *[("—" if q == p else chain("visty", p, q)) for q in players],
                   str(st["exact"].get(p, "")), str(st["method1"].get(p, "")), str(st["method2"].get(p, "")),
                   str(st["money"].get(p, "")))
@@ -297,3 +289,46 @@ def frame_markdown(df: Any) -> str:
     for r in df.itertuples(index=False):
         out.append("| " + " | ".join(_cell(v) for v in r) + " |")
     return "\n".join(out) + "\n"
+
+
+def import_by_file(items: Sequence[ImportItem]) -> Any:
+    """One row per file: how many pulkas were imported, already stored or refused."""
+    t = Table(title="import")
+    for col in ("file", "pulkas", "imported", "already stored", "deals", "events", "findings"):
+        t.add_column(col, justify="left" if col == "file" else "right")
+    files: dict[str, list[ImportItem]] = {}
+    for i in items:
+        files.setdefault(i.source, []).append(i)
+    for src, its in files.items():
+        if its[0].status == "error":
+            t.add_row(src, "[red]error[/red]", "", "", "", "", "")
+            continue
+        t.add_row(src, str(len(its)), str(sum(i.status == "imported" for i in its)),
+                  str(sum(i.status == "duplicate" for i in its)), str(sum(i.deals for i in its)),
+                  str(sum(i.events for i in its)), str(sum(i.findings for i in its)))
+    errors = [Text(i.error, style="red") for i in items if i.status == "error"]
+    return Group(t, *errors)
+
+
+def audit_overview(audited: Sequence[Audited]) -> Any:
+    """Totals per rules preset, then every pulka that has findings with its codes."""
+    t = Table(title="audit by rules")
+    for col in ("rules", "pulkas", "deals", "events", "clean pulkas", "findings"):
+        t.add_column(col, justify="left" if col == "rules" else "right")
+    groups: dict[str, list[Audited]] = {}
+    for a in audited:
+        groups.setdefault(a.result.rules.name if a.result.rules else "?", []).append(a)
+    for name, grp in sorted(groups.items()):
+        t.add_row(name, str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
+                  str(sum(a.result.events for a in grp)), str(sum(a.result.ok for a in grp)),
+                  str(sum(len(a.result.findings) for a in grp)))
+    bad = [a for a in audited if a.result.findings]
+    if not bad:
+        return Group(t, Text("every pulka audits clean", style="green"))
+    f = Table(title="pulkas with findings")
+    for col in ("pulka", "deal", "seq", "code", "finding"):
+        f.add_column(col)
+    for a in bad:
+        for x in a.result.findings:
+            f.add_row(a.loaded.id, str(x.deal), str(x.seq), x.code, x.message)
+    return Group(t, f)
