@@ -43,8 +43,9 @@ def _histories(pulka: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _text(x: float, y: float, text: str, attrs: str = "") -> str:
-    return f'<text x="{x:.0f}" y="{y:.0f}" text-anchor="middle" {attrs}>{escape(text)}</text>'
+def _text(x: float, y: float, text: str, attrs: str = "", rotate: int = 0) -> str:
+    turn = f' transform="rotate({rotate} {x:.0f} {y:.0f})"' if rotate else ""
+    return f'<text x="{x:.0f}" y="{y:.0f}" text-anchor="middle"{turn} {attrs}>{escape(text)}</text>'
 
 
 def render_svg(pulka: dict[str, Any]) -> str:
@@ -82,10 +83,13 @@ def render_svg(pulka: dict[str, Any]) -> str:
         def at(radius: float, dy_extra: float = 0.0, dx=dx, dy=dy) -> tuple[float, float]:
             return CX + dx * radius, CY + dy * radius + dy_extra
 
-        parts.append(_text(*at(R_CENTER + 48), f"гора {_chain(h['gora'])}", 'fill="#b00"'))
-        parts.append(_text(*at(R_CENTER + 128), f"пуля {_chain(h['pulya'])}", 'fill="#060"'))
+        # In the left and right sectors the strips run vertically, as players write them on paper.
+        rot = -90 if dx < -0.7 else 90 if dx > 0.7 else 0
+        parts.append(_text(*at(R_CENTER + 48), f"гора {_chain(h['gora'])}", 'fill="#b00"', rot))
+        parts.append(_text(*at(R_CENTER + 128), f"пуля {_chain(h['pulya'])}", 'fill="#060"', rot))
         for i, (q, vals) in enumerate(h["visty"].items()):
-            parts.append(_text(*at(R_CENTER + 200, 16 * i), f"на {q}: {_chain(vals)}"))
+            x, y = at(R_CENTER + 200 + (16 * i if rot else 0), 0 if rot else 16 * i)
+            parts.append(_text(x, y, f"на {q}: {_chain(vals)}", "", rot))
         parts.append(_text(*at(R_CENTER + 280 if n == 3 else R_CENTER + 260), p,
                            'font-weight="bold" font-size="16"'))
     settlement = pulka.get("settlement", {})
