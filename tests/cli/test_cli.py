@@ -72,7 +72,8 @@ def _illegal_copy(game: Path, tmp_path: Path) -> tuple[Path, int]:
     events = read_text(game.read_text(encoding="utf-8"))
     deal = next(e for e in events if isinstance(e, DealStarted))
     cards = [(k, e) for k, e in enumerate(events) if isinstance(e, CardPlayed)]
-    for (k1, lead), (k2, second) in zip(cards, cards[1:], strict=False):
+    # the lead and second card of each trick (3 cards a trick at this 3-player table, no raspasy)
+    for (_, lead), (k2, second) in ((cards[i], cards[i + 1]) for i in range(0, 27, 3)):
         hand = deal.hands[second.player]
         led = suit_of(lead.card)
         if suit_of(second.card) != led:
