@@ -281,14 +281,14 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
 @_guard
 def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
     """SQL over the views events, deals, player_deals, pulka_results."""
+    import duckdb
+
     from ..reports import sql as run_sql
 
     try:
         df = run_sql(_ws(store).connect(), query)
-    except Exception as exc:  # DuckDB raises many types; the message is what the user needs
-        if exc.__class__.__module__.startswith("duckdb"):
-            _fail(f"SQL error: {exc}")
-        raise
+    except duckdb.Error as exc:
+        _fail(f"SQL error: {exc}")
     _emit(df, fmt, output, "sql")
 
 
