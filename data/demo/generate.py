@@ -12,9 +12,8 @@ Files (several pulkas per file):
 
 * ``sochi-3p.pref``, ``leningrad-3p.pref``, ``rostov-3p.pref`` — card level, 3 players;
 * ``sochi-4p.pref`` — card level, 4 players (the dealer sits out);
-* ``paper-3p.json`` — paper level (no cards, only contracts and trick counts), the three presets, JSON form.
-
-A Croatian group is meant to be added later as another file here (``croatian-3p.pref``).
+* ``paper-3p.json`` — paper level (no cards, only contracts and trick counts), the three presets, JSON form;
+* ``croatian-3p.pref`` — card level, Croatian and Slovenian (columns start at −30, end at zero).
 """
 
 from __future__ import annotations
@@ -53,6 +52,7 @@ GROUPS = (
     Group("rostov-3p.pref", ("rostov",), 3, 60),
     Group("sochi-4p.pref", ("sochi",), 4, 40),
     Group("paper-3p.json", ("sochi", "leningrad", "rostov"), 3, 60, paper=True),
+    Group("croatian-3p.pref", ("croatian", "slovenian"), 3, 40),
 )
 
 

@@ -39,16 +39,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..model.bids import HR_BETTEL, HR_SANAC, IGRA, PASS, BidError, format_hr_bid, parse_hr_bid
+from ..model.bids import HR_BETTEL, HR_SANAC, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS, BidError, format_hr_bid, parse_hr_bid
 from ..model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
 from ..model.outcome import CONCEDED, GAME, NO_SEAT, NOT_WHISTED
 from ..rules.config import Rules
 from .findings import IllegalAction
 
-IGRA_BETTEL = 10 + HR_BETTEL
-"""Bettel from hand, named at once (an igra call with contract 6)."""
-IGRA_SANAC = 10 + HR_SANAC
-"""Sanac from hand, named at once (an igra call with contract 7)."""
 HR_NUMBERS = (2, 3, 4, 5, 6, 7)
 HR_SUITS = (2, 3, 4, 5)
 _IGRA_CALLS = (IGRA, IGRA_BETTEL, IGRA_SANAC)

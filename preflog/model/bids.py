@@ -5,7 +5,8 @@ with strain ♠ 1, ♣ 2, ♦ 3, ♥ 4, NT 5 (``61`` = 6♠ … ``105`` = 10NT).
 ``90``, so plain integer order *is* the ladder order (8NT 85 < miser 90 < 9♠ 91).
 
 Croatian family: bids are the numbers 2–7 (2 ♠, 3 ♦, 4 ♥, 5 ♣, 6 Bettel, 7 Sanac)
-and ``IGRA`` ("igra", a hand game without the talon) is 8. A Croatian contract is
+and ``IGRA`` ("igra", a hand game without the talon) is 8; Bettel and Sanac from hand,
+named at once, are ``IGRA_BETTEL`` 16 and ``IGRA_SANAC`` 17. A Croatian contract is
 the number 2–7; whether it is played from hand is a separate flag.
 
 ``PASS`` is 0 and ``TAKE_TALON`` (the third hand's optional right to take the talon
@@ -26,6 +27,8 @@ NO_TRUMP = 5  # strain code of "без козыря"
 HR_TRUMP = {2: SPADES, 3: DIAMONDS, 4: HEARTS, 5: CLUBS}
 HR_BETTEL = 6
 HR_SANAC = 7
+IGRA_BETTEL = 16  # Bettel from hand, named at once as a first call (seed 000)
+IGRA_SANAC = 17   # Sanac from hand, named at once as a first call
 
 RU_LADDER: tuple[int, ...] = tuple(
     [lvl * 10 + s for lvl in (6, 7, 8) for s in range(1, 6)]
@@ -53,6 +56,8 @@ _HR_WORDS = {
     "igra": IGRA, "игра": IGRA, "hand": IGRA,
     "bettel": HR_BETTEL, "betl": HR_BETTEL, "беттель": HR_BETTEL, "бетл": HR_BETTEL,
     "sanac": HR_SANAC, "sans": HR_SANAC, "санац": HR_SANAC, "бк": HR_SANAC,
+    "igra-bettel": IGRA_BETTEL, "hand-bettel": IGRA_BETTEL, "bettel-hand": IGRA_BETTEL,
+    "igra-sanac": IGRA_SANAC, "hand-sanac": IGRA_SANAC, "sanac-hand": IGRA_SANAC,
 }
 HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "here", "mine"})
 
@@ -106,7 +111,8 @@ def parse_hr_bid(text: str) -> int:
         return _HR_WORDS[t]
     if t.isdigit() and 2 <= int(t) <= 7:
         return int(t)
-    raise BidError(f"not a Croatian bid: {text!r} (expected 2..7, igra, bettel, sanac, pass)")
+    raise BidError(f"not a Croatian bid: {text!r} (expected 2..7, igra, bettel, sanac, igra-bettel, igra-sanac, "
+                   "pass)")
 
 
 def format_ru_bid(code: int, style: str = "latin") -> str:
@@ -121,4 +127,5 @@ def format_ru_bid(code: int, style: str = "latin") -> str:
 
 
 def format_hr_bid(code: int) -> str:
-    return {PASS: "pass", IGRA: "igra", HR_BETTEL: "bettel", HR_SANAC: "sanac"}.get(code, str(code))
+    return {PASS: "pass", IGRA: "igra", HR_BETTEL: "bettel", HR_SANAC: "sanac", IGRA_BETTEL: "igra-bettel",
+            IGRA_SANAC: "igra-sanac"}.get(code, str(code))

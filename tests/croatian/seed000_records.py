@@ -132,10 +132,10 @@ def main() -> None:
     (OUT / "seed000-worked-deals.pref").write_text(head + "\n".join(out))
 
 def auctions() -> None:
-    header = """; Seed 000 (Fundak), auction examples 1-5 as paper-level deals (players A, B, C in bidding order,
-; so C deals). Each is its own pulka; after the contract both defenders pass (no play).
-; Examples 6 and 7 (Bettel / Sanac from hand, named at once: call codes 16 / 17) cannot be written:
-; the record format reads "bettel" / "sanac" in an auction as the numbers 6 / 7.
+    header = """; Seed 000 (Fundak), auction examples 1-7 as paper-level deals (players A, B, C in bidding order,
+; so C deals). Each is its own pulka; after the contract both defenders pass (no play), except the
+; Bettel of example 6, which defenders may not pass: both play and the declarer takes no trick.
+; Bettel / Sanac from hand are named at once: "igra-bettel" / "igra-sanac" (call codes 16 / 17).
 """
     examples = [
         ("1: C plays with the talon and may order 4, 5, 6 or 7", "A 2, B 3, C 4, A pass, B pass", "C", "5"),
@@ -145,10 +145,14 @@ def auctions() -> None:
         ("4: two igra; B names hearts, C clubs: C plays clubs from hand",
          "A 2, B igra, C igra, B 4, C 5", "C", "5"),
         ("5: A igra, nobody contests: A plays any contract from hand", "A igra, B pass, C pass", "A", "7"),
+        ("6: B plays Bettel from hand", "A 2, B igra-bettel, C pass", "B", "bettel"),
+        ("7: C plays Sanac from hand", "A 2, B igra-bettel, C igra-sanac", "C", "sanac"),
     ]
     parts = [header]
     for title, auction, decl, contract in examples:
         d1, d2 = {"A": "B C", "B": "C A", "C": "A B"}[decl].split()
+        play = (f"Whist: {d1} pass, {d2} pass" if contract != "bettel" else
+                f"Whist: {d1} whist, {d2} whist\nTricks: {decl} 0, {d1} 5, {d2} 5")
         parts.append(f"""[Players "A, B, C"]
 [Rules "croatian"]
 [Example "{title}"]
@@ -156,7 +160,7 @@ def auctions() -> None:
 Deal 1: dealer C
 Auction: {auction}
 Contract: {decl} {contract}
-Whist: {d1} pass, {d2} pass
+{play}
 End: stopped
 """)
     (OUT / "seed000-auctions.pref").write_text("\n".join(parts))

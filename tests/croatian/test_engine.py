@@ -385,16 +385,19 @@ def test_seed000_auction_examples(calls: tuple[int, ...], declarer: int, hand: b
 
 
 def test_seed000_auction_examples_as_records() -> None:
-    """Examples 1–5 as paper records (6 and 7 need hand-Bettel/Sanac codes the record format cannot write)."""
+    """Examples 1–7 as paper records; 6 and 7 name Bettel / Sanac from hand at once ("igra-bettel",
+    "igra-sanac"). Example 6's Bettel cannot be passed, so it is played (and made: no declarer trick)."""
     recs = read_file_records(EXAMPLES / "seed000-auctions.pref")
     got = []
     for r in recs:
         res = audit(r.events)
         assert res.ok, res.findings
         o = res.deals[0].outcome
-        assert o is not None and o.kind == NOT_WHISTED
-        got.append((o.declarer, o.hand_game))
-    assert got == [(C, False), (B, False), (C, False), (C, True), (A, True)]
+        assert o is not None
+        got.append((o.kind, o.declarer, o.hand_game, o.contract))
+    assert got == [(NOT_WHISTED, C, False, 5), (NOT_WHISTED, B, False, 4), (NOT_WHISTED, C, False, 5),
+                   (NOT_WHISTED, C, True, 5), (NOT_WHISTED, A, True, 7), ("game", B, True, 6),
+                   (NOT_WHISTED, C, True, 7)]
 
 
 NEAR_MISSES = [
