@@ -39,7 +39,7 @@ from preflog.model.events import (
 from preflog.rules import RulesError, resolve
 
 from .errors import RecordError, RecordWriteError, Tok
-from .syntax import KEYWORDS, DealSyn, Pair, PulkaSyn, Step
+from .syntax import KEYWORDS, DealSyn, Pair, PulkaSyn, Step, trick_pairs
 
 LETTERS = "ABCD"
 CONTRA_WORDS = ("contra", "recontra", "subcontra", "mortcontra")
@@ -52,6 +52,26 @@ _META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
 _BAD_NAME_CHARS = set(',:;{}[]"=()\n\r\t')
 _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
 _COUNT_KINDS = {"claim": Claimed, "check": TenChecked, "tricks": PaperResult}
+# Fast path of the reader: the written spellings of every card (exactly what parse_card reads them
+# as), and one shared CardPlayed per (seat, card) — events are immutable, so sharing is safe.
+_CARD_TOKENS: dict[str, int] = {format_card(c, style): c for c in range(32) for style in ("latin", "unicode")}
+assert all(parse_card(t) == c for t, c in _CARD_TOKENS.items())
+_PLAYED = [[CardPlayed(seat, c) for c in range(32)] for seat in range(4)]
+_BIDS: dict[tuple[int, int], BidMade] = {}  # filled as met: bid codes are a small closed set
+
+
+def _fast_cards(text: str) -> list[int] | None:
+    """The cards of a canonical single-space card list, or None (then the careful path decides)."""
+    tokens = _CARD_TOKENS
+    out = []
+    seen = 0
+    for t in text.split(" "):
+        c = tokens.get(t)
+        if c is None or seen >> c & 1:
+            return None
+        seen |= 1 << c
+        out.append(c)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +146,16 @@ class _Holdings:
         self.talon = talon if talon is not None else (FULL_DECK & ~union if hands is not None else 0)
         self.played = 0
         self.discarded = 0
+        # card -> seat, kept in step with ``hands``; equals holder() whenever hands are disjoint,
+        # which the reader guarantees (the writer, given arbitrary events, uses holder() only)
+        owner = self.owner = [-1] * 32
+        for seat, h in enumerate(self.hands or ()):
+            while h:
+                low = h & -h
+                c = low.bit_length() - 1
+                if owner[c] < 0:
+                    owner[c] = seat
+                h ^= low
 
     def holder(self, card: int) -> int:
         for seat, h in enumerate(self.hands or ()):
@@ -152,6 +182,10 @@ class _Holdings:
             if not pool >> c & 1:
                 return c
         self.hands[seat] = pool & ~mask
+        for c in cards_of(self.talon):
+            self.owner[c] = seat
+        for c in cards_of(mask):
+            self.owner[c] = -1
         self.talon = 0
         self.discarded |= mask
         return -1
@@ -162,6 +196,7 @@ class _Holdings:
             assert self.hands is not None
             self.hands[seat] &= ~(1 << card)
             self.played |= 1 << card
+            self.owner[card] = -1
         return seat
 
 
@@ -172,6 +207,7 @@ class _Reader:
         self.names: list[str] = []
         self.n = 0
         self._lower: dict[str, int] = {}
+        self._seats: dict[str, int] = {}
         self.croatian = False
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
@@ -193,6 +229,8 @@ class _Reader:
         self.names = names
         self.n = len(names)
         self._lower = {n.lower(): i for i, n in enumerate(names)}
+        self._seats = {}
+        self._seats = {t: self.seat(Tok(t)) for t in (*LETTERS[: self.n], *names)}  # as written: no lookups
         spec = syn.rules or Tok("sochi")
         try:
             base = resolve(spec.text)
@@ -233,6 +271,9 @@ class _Reader:
         if tok is None:
             assert where is not None
             raise self.fail(where, "names no player", "a player's name or seat letter first")
+        fast = self._seats.get(tok.text)
+        if fast is not None:
+            return fast
         t = tok.text.strip()
         seat = self._lower.get(t.lower())
         if seat is None and len(t) == 1 and t.upper() in LETTERS[: self.n]:
@@ -263,6 +304,9 @@ class _Reader:
         return out
 
     def card(self, tok: Tok) -> int:
+        c = _CARD_TOKENS.get(tok.text)
+        if c is not None:
+            return c
         try:
             return parse_card(tok.text)
         except CardError:
@@ -290,6 +334,12 @@ class _Reader:
                 if seat in given:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
+                fast = _fast_cards(pair.value.text)
+                if fast is not None and not any(c in owner for c in fast):
+                    for c in fast:
+                        owner[c] = seat
+                        hands[seat] |= 1 << c
+                    continue
                 for c, piece in self.cards(pair.value):
                     if c in owner:
                         raise self.fail(piece, f"is already in {self.names[owner[c]]}'s hand")
@@ -298,10 +348,15 @@ class _Reader:
         talon: int | None = None
         if syn.talon is not None:
             talon = 0
-            for c, piece in self.cards(syn.talon):
-                if c in owner:
-                    raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
-                talon |= 1 << c
+            fast = _fast_cards(syn.talon.text)
+            if fast is not None and not any(c in owner for c in fast):
+                for c in fast:
+                    talon |= 1 << c
+            else:
+                for c, piece in self.cards(syn.talon):
+                    if c in owner:
+                        raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
+                    talon |= 1 << c
         events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
         st = _DealState(_Holdings(None if hands is None else tuple(hands), talon), dealer)
         for step in syn.steps:
@@ -323,7 +378,10 @@ class _Reader:
                     code = self.bid(pair.value)
                 if code != B.PASS:
                     st.current, st.bidder = code, seat
-                out.append(BidMade(seat, code))
+                ev = _BIDS.get((seat, code))
+                if ev is None:
+                    ev = _BIDS[(seat, code)] = BidMade(seat, code)
+                out.append(ev)
         elif kind == "all_pass":
             out.extend(BidMade(s, B.PASS) for s in bidding_order(st.dealer, self.n))
         elif kind == "talon_shown":
@@ -407,8 +465,10 @@ class _Reader:
         if st.cards.hands is None:
             raise RecordError(self.source, step.loc, "", "card play needs the hands, and this deal records none",
                               "a line 'A: cards' per player after the deal header")
+        if step.raw is not None and self.fast_trick(step.raw.text, st, out):
+            return
         seats: list[int] = []
-        for pair in step.pairs:
+        for pair in trick_pairs(step):
             c = self.card(pair.value)
             if pair.mark:
                 if not st.cards.talon >> c & 1 or st.marked >> c & 1:
@@ -428,6 +488,35 @@ class _Reader:
             st.cards.play(c)
             out.append(CardPlayed(holder, c))
         st.last_trick = set(seats)
+
+    def fast_trick(self, text: str, st: _DealState, out: list[Event]) -> bool:
+        """A canonical trick line (held cards, single spaces, no talon marks) applied without token
+        objects; False, with nothing changed, whenever anything is off: the careful loop then
+        reads the line again and raises the exact error."""
+        tokens, owner = _CARD_TOKENS, st.cards.owner
+        cards: list[int] = []
+        seats: list[int] = []
+        for t in text.split(" "):
+            c = tokens.get(t)
+            if c is None:
+                return False
+            holder = owner[c]
+            if holder < 0 or holder in seats:
+                return False
+            cards.append(c)
+            seats.append(holder)
+        if st.last_trick is not None and seats[0] not in st.last_trick:
+            return False
+        hands = st.cards.hands
+        assert hands is not None
+        played = _PLAYED
+        for c, seat in zip(cards, seats, strict=True):
+            hands[seat] &= ~(1 << c)
+            owner[c] = -1
+            out.append(played[seat][c])
+            st.cards.played |= 1 << c
+        st.last_trick = set(seats)
+        return True
 
     def counts(self, step: Step) -> tuple[int, ...]:
         counts = [0] * self.n
@@ -483,7 +572,7 @@ class _Writer:
 
     def bid_text(self, code: int) -> str:
         if self.croatian:
-            if code not in (B.PASS, *B.HR_LADDER, B.IGRA):
+            if code not in (B.PASS, *B.HR_LADDER, B.IGRA, B.IGRA_BETTEL, B.IGRA_SANAC):
                 raise self.bad(f"{code} is not a Croatian bid code")
             return B.format_hr_bid(code)
         if code not in (B.PASS, B.TAKE_TALON, *B.RU_LADDER):

@@ -22,6 +22,7 @@ _DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]
 _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
 _KEY = re.compile(r"([^:]+?)\s*:\s*(.*)")
+_FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
 _SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
 _SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",
                 "mountain": "gora", "visty": "visty", "висты": "visty", "whists": "visty"}
@@ -98,19 +99,48 @@ class _Parser:
         self.names: list[str] = []
         self.singles: set[str] = set()
         self._cands: list[str] = []
+        self._safe = ""
         self._cands_of: list[str] | None = None
+        self._letters = ""
+        self._letters_of: list[str] | None = None
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
 
     def parse(self, text: str) -> list[PulkaSyn]:
         text = _blank_comments(text.replace("\ufeff", " "), self.source)
+        fast_trick = _FAST_TRICK.fullmatch
         for lineno, raw in enumerate(text.split("\n"), 1):
+            # Fast paths for the two commonest canonical lines, trick "N: cards" and hand "A: cards"
+            # (no padding; inside a deal of an open pulka): exactly what line() would make of them.
+            if raw and self.deal is not None and not raw[-1].isspace() and self.pulka is not None \
+                    and self.pulka.end is None:
+                c0 = raw[0]
+                if c0.isdigit():
+                    m = fast_trick(raw)
+                    if m:
+                        loc = Loc(lineno, 1)
+                        self.deal.steps.append(Step("trick", loc, number=Tok(m.group(1), loc),
+                                                    raw=Tok(m.group(2), Loc(lineno, m.start(2) + 1))))
+                        continue
+                elif raw[1:3] == ": " and c0 in self.hand_letters and not raw[3:4].isspace() \
+                        and not self.deal.steps:
+                    loc = Loc(lineno, 1)
+                    self.deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
+                    continue
             raw = raw.rstrip("\r")
             body = raw.strip()
             if body:
                 self.line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
         return self.pulkas
+
+    @property
+    def hand_letters(self) -> str:
+        """Seat letters that make a line a hand line (upper case; what player_like accepts)."""
+        if self._letters_of is not self.names:
+            self._letters = LETTERS[: max(len(self.names), 3)]
+            self._letters_of = self.names
+        return self._letters
 
     # ---- lines
     def line(self, tok: Tok) -> None:
@@ -217,11 +247,16 @@ class _Parser:
     def split_player(self, tok: Tok) -> tuple[Tok | None, Tok]:
         """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
         text = tok.text
-        low = text.lower()
         if self._cands_of is not self.names:  # longest names first, then seat letters; once per pulka
             letters = list(LETTERS[: max(len(self.names), 3)])
             self._cands = [c.lower() for c in sorted(self.names, key=len, reverse=True) + letters]
             self._cands_of = self.names
+            # seat letters no name can shadow ("A 6s" is seat A unless a name starts "A ")
+            self._safe = "".join(x for x in letters if not any(n.lower().startswith(x.lower() + " ")
+                                                                 for n in self.names))
+        if len(text) > 2 and text[1] == " " and text[0] in self._safe and text[2] not in " \t:=":
+            return Tok(text[0], tok.loc), Tok(text[2:], tok.loc.shifted(2))
+        low = text.lower()
         for c in self._cands:
             if low.startswith(c) and (len(text) == len(c) or text[len(c)] in " \t:="):
                 rest = text[len(c):]
