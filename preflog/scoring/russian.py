@@ -43,6 +43,8 @@ class ScoringError(ValueError):
 
 def _norm(x: Number) -> Number:
     """Fractions with denominator 1 become ints, so sheets stay ints unless a rule halves."""
+    if type(x) is int:  # the common case; isinstance(x, Fraction) goes through the numbers ABCs
+        return x
     if isinstance(x, Fraction) and x.denominator == 1:
         return int(x)
     return x
