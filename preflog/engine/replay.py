@@ -30,7 +30,7 @@ from ..model.events import (
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
-from .deal import DEAL_EVENTS, DONE, DealState
+from .deal import DEAL_EVENTS, DONE, PLAY, DealState
 from .findings import AuditFailed, Finding, IllegalAction
 from .pulka import (
     DEAL_INCOMPLETE,
@@ -182,6 +182,15 @@ class _Auditor:
             self._find(EVENT_OUTSIDE_DEAL, seq, "a deal event before the first DealStarted", ev, row)
             return None
         return d
+
+    def _live_deal(self) -> DealState | None:
+        """The deal a card may be played to without the general checks: the open, unbroken deal of
+        a running pulka, in its play phase (what :meth:`_deal_guard` would let through)."""
+        p = self.pulka
+        if self.fatal or p is None or p.ended or self.skipping:
+            return None
+        d = p.deal
+        return d if d is not None and d.phase == PLAY else None
 
     def _deal_ints(self, seq: int, code: int, player: int, card: int, value: int, ev: Event | None,
                    row: Row | None) -> None:
@@ -351,16 +360,54 @@ class _Auditor:
 def audit(events: Iterable[Event], strict: bool = False) -> AuditResult:
     """Check a whole log; every broken rule is a :class:`Finding` (``strict`` raises on the first)."""
     a = _Auditor(strict)
+    live: DealState | None = None   # as in audit_rows: cards straight to a healthy deal in play
+    n = 0
     for seq, ev in enumerate(events):
+        if live is not None and type(ev) is CardPlayed:
+            n += 1
+            try:
+                live.play(ev.player, ev.card)  # type: ignore[attr-defined]
+            except IllegalAction as exc:
+                live = None
+                a._break_deal(seq, exc, ev, None)
+                continue
+            if live.phase == DONE:
+                if a.summary is not None and a.summary.outcome is None:
+                    a._score(seq, live, ev, None)
+                live = None
+            continue
         a.event(seq, ev)
+        live = a._live_deal()
+    a.n_events += n
     return a.result()
 
 
 def audit_rows(rows: Iterable[Row], strict: bool = False) -> AuditResult:
-    """:func:`audit` over row tuples ``(code, player, card, value, payload)`` — the store's fast path."""
+    """:func:`audit` over row tuples ``(code, player, card, value, payload)`` — the store's fast path.
+
+    Card rows (most of a log) go straight to the open deal while it is in play and healthy; the
+    first problem, and every other event, takes the general path, so findings are the same.
+    """
     a = _Auditor(strict)
+    live: DealState | None = None   # the deal cards may go to directly; None = take the general path
+    n = 0
     for seq, row in enumerate(rows):
+        if live is not None and row[0] == _C_CARD:
+            n += 1
+            try:
+                live.play(row[1], row[2])
+            except IllegalAction as exc:
+                live = None
+                a._break_deal(seq, exc, None, row)
+                continue
+            if live.phase == DONE:
+                if a.summary is not None and a.summary.outcome is None:
+                    a._score(seq, live, None, row)
+                live = None
+            continue
         a.row(seq, row)
+        live = a._live_deal()
+    a.n_events += n
     return a.result()
 
 

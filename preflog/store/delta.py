@@ -55,13 +55,15 @@ EVENTS_V0 = pa.schema([
 SCHEMAS: dict[int, pa.Schema] = {0: EVENTS_V0, 1: EVENTS_V1}
 
 # Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
-# counters, no dictionary for the random hash; 128 k-row groups keep one-pulka reads pruned.
+# counters, no dictionary for the random hash and payloads; 128 k-row groups keep one-pulka reads pruned.
 WRITER_PROPERTIES = WriterProperties(
     compression="ZSTD", compression_level=3, max_row_group_size=131_072,
     column_properties={
         "seq": ColumnProperties(dictionary_enabled=False, encoding="DELTA_BINARY_PACKED"),
         "deal": ColumnProperties(dictionary_enabled=False, encoding="DELTA_BINARY_PACKED"),
         "hash": ColumnProperties(dictionary_enabled=False),
+        # deal_started payloads (the hands) are all different: a dictionary only adds bytes and time
+        "payload": ColumnProperties(dictionary_enabled=False),
     },
 )
 
@@ -235,6 +237,48 @@ class DeltaStore(EventStore):
                     self._heads.update(local)
             return out
 
+    def append_sealed(self, batches: Sequence[tuple[str, Sequence[StoredRow]]]) -> None:
+        """Store whole new pulkas whose rows the caller already sealed with :func:`~.chain.seal`
+        (``last_seq=0``, genesis hash, this table's ``hash_every``), in one commit.
+
+        The bulk-import path: the caller needed the chain anyway (its last value is the content
+        hash that finds duplicates), so it is computed once. Every pulka must be new to the table
+        (:class:`ConcurrencyError` otherwise, nothing written) and its rows must start at seq 1.
+        """
+        if self._pinned is not None:
+            raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        if self.schema_version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path} holds schema v{self.schema_version}; call migrate() before appending")
+        with self._write_lock():
+            dt = self._table()
+            heads = self._refresh_heads(dt)
+            local: dict[str, tuple[int, int | None, int]] = {}
+            ids: list[str] = []
+            body: list[StoredRow] = []
+            for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
+                if not isinstance(pulka, str) or not pulka:
+                    raise StoreError(f"pulka id must be a non-empty string, not {pulka!r}")
+                if pulka in heads or pulka in local:
+                    raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
+                if not rows:
+                    continue
+                if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
+                    raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
+                ids.extend([pulka] * len(rows))
+                body.extend(rows)
+                last = rows[-1]
+                local[pulka] = (last[0], last[7], last[1])
+            if body:
+                cols = [pa.array(ids, pa.string())] + [
+                    pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
+                write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
+                                writer_properties=WRITER_PROPERTIES,
+                                commit_properties=CommitProperties(custom_metadata={
+                                    "preflog.op": "append", "preflog.pulkas": str(len(local)),
+                                    "preflog.events": str(len(body))}))
+                with self._cache_lock:
+                    self._heads.update(local)
+
     # --- reading ---------------------------------------------------------------------------
     def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
                   shard: tuple[int, int] | None = None) -> Iterator[list[EventRow]]:
@@ -247,7 +291,12 @@ class DeltaStore(EventStore):
             raise StoreError(f"shard {shard!r} is not (k, n) with 0 <= k < n")
         after: tuple[str, int] | None = None
         for _attempt in range(5):
+            # no progress bar: long scans would draw one on the caller's (or a worker's) stdout
             con = duckdb.connect()
+            try:
+                con.execute("SET enable_progress_bar = false")
+            except duckdb.Error:  # under Jupyter without ipywidgets DuckDB refuses to touch the setting
+                pass
             try:
                 src = self._source(con, self._table())
                 if src is None:

@@ -1,0 +1,506 @@
+"""The whole preflog pipeline at growing sizes, with each figure set against its ceiling.
+
+    python benchmarks/run.py [--sizes 10000,100000,1000000] [--out results.json] [--quick]
+                             [--workers N] [--dir DIR] [--keep]
+
+Per size (deals of realistic synthetic pulkas: Sochi, Leningrad, Rostov, and a 4-player Sochi
+table) it measures:
+
+* ``simulate`` — bots play the pulkas (all cores; not a pipeline stage, for scale only);
+* ``text_write`` — canonical text records, 100 pulkas a file;
+* ``text_parse`` — parse + validate the text records (``read_records``), one core;
+* ``import_full`` — ``Workspace.import_paths`` of the record folder: parse, content hash,
+  audit, store commits, projection refresh (the 1 M-deal target is 5 minutes);
+* ``store_append`` — the same pulkas appended as rows to a fresh Delta store, 2000 a commit;
+* ``replay_audit_1`` / ``replay_audit_n`` — read every event back from the store and run the full
+  audit (``audit_rows``) on one core, then on every core sharded by pulka;
+* ``projection_build`` — facts of every audited pulka → the three projection tables;
+* ``report_*`` — latency of the players, contracts and variants reports (cold, warm median);
+* ``bytes_per_event`` — live Parquet bytes of the event table per event.
+
+Ceilings measured in the same run: Parquet decode of the event table (pyarrow, rows/s), DuckDB →
+Arrow → Python tuples (the reference read), and a pure-Python validator fold over the same
+events as Python ints (look up the deal's state, test the card against the hand's bitmask, check
+follow-suit, find the trick winner every third card): no Python replay can beat it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(ROOT))
+
+import duckdb  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+from preflog.api import IMPORT_CHUNK, Workspace, facts_of  # noqa: E402
+from preflog.engine.replay import audit_rows  # noqa: E402
+from preflog.model.bids import ru_trump  # noqa: E402
+from preflog.model.events import PulkaStarted, Row, from_row  # noqa: E402
+from preflog.projections.store import rebuild  # noqa: E402
+from preflog.record.api import read_records, write_text  # noqa: E402
+from preflog.reports import connect, contracts, players, variants  # noqa: E402
+from preflog.sim import simulate_many  # noqa: E402
+from preflog.store.delta import DeltaStore  # noqa: E402
+
+SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]
+PULKAS_PER_FILE = 100
+SEED = 2024
+FOLD_SAMPLE = 3_000_000     # events the ceilings are measured on (a rate; a sample is enough)
+TARGETS = {
+    "replay_audit_1_vs_fold": 0.30,           # ≥ 30 % of the fold ceiling on one core
+    "replay_audit_n_efficiency": 0.80,        # "near-linear": speed-up / cores
+    "text_parse_events_per_s": 270_000,
+    "bytes_per_event": 2.0,
+    "import_1m_deals_s": 300.0,
+}
+CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = 2, 5, 6, 10
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def _rate(n: float, seconds: float) -> float:
+    return n / seconds if seconds > 0 else math.inf
+
+
+def _stage(seconds: float, deals: int, events: int, **extra: Any) -> dict[str, Any]:
+    return {"seconds": round(seconds, 4), "deals": deals, "events": events,
+            "deals_per_s": round(_rate(deals, seconds), 1), "events_per_s": round(_rate(events, seconds), 1),
+            "us_per_deal": round(1e6 * seconds / max(deals, 1), 2), **extra}
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 4) if b else math.nan
+
+
+# ------------------------------------------------------------------------------ data generation
+def simulate(n_deals: int, workers: int, seed: int = SEED) -> tuple[list[tuple[str, list[Row]]], int]:
+    """Pulkas (row form) until at least ``n_deals`` deals; returns them and the deal count."""
+    pulkas: list[tuple[str, list[Row]]] = []
+    deals, rnd = 0, 0
+    while deals < n_deals:  # pulkas run ~15-30 deals; top up with a new seed if the guess fell short
+        gen = simulate_many(SPECS, math.ceil((n_deals - deals) / 12) + 2, seed + rnd, workers=workers, rows=True)
+        try:
+            for i, rows in gen:
+                pulkas.append((f"bench-{rnd}-{i:07d}", rows))
+                deals += sum(1 for r in rows if r[0] == CODE_DEAL)
+                if deals >= n_deals:
+                    break
+        finally:
+            gen.close()
+        rnd += 1
+    return pulkas, deals
+
+
+def write_records(pulkas: Sequence[tuple[str, list[Row]]], folder: Path) -> list[Path]:
+    """Canonical text records, ``PULKAS_PER_FILE`` pulkas a file; each pulka carries an [Id] tag."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = []
+    for k in range(0, len(pulkas), PULKAS_PER_FILE):
+        chunk = []
+        for pid, rows in pulkas[k:k + PULKAS_PER_FILE]:
+            events = [from_row(*r) for r in rows]
+            start = events[0]
+            assert isinstance(start, PulkaStarted)
+            events[0] = PulkaStarted(start.players, start.rules, start.overrides, start.pool, start.whist_price,
+                                     (("id", pid), *start.meta))
+            chunk.append(write_text(events))
+        path = folder / f"records-{k // PULKAS_PER_FILE:05d}.pref"
+        path.write_text("\n".join(chunk), encoding="utf-8")
+        files.append(path)
+    return files
+
+
+# ----------------------------------------------------------------------------------- ceilings
+def fold_events(store: DeltaStore, limit: int) -> list[tuple[str, int, int, int, int, tuple[int, ...] | None]]:
+    """``(pulka, code, player, card, value, hands)`` Python ints for the fold (hands decoded once)."""
+    out: list[tuple[str, int, int, int, int, tuple[int, ...] | None]] = []
+    for batch in store.read_rows():
+        for pulka, _seq, code, player, card, value, payload in batch:
+            hands = None
+            if code == CODE_DEAL and payload:
+                p = json.loads(payload)
+                hands = (*(p.get("hands") or ()), p.get("talon") or 0)  # seats' hands, then the talon
+            out.append((pulka, code, player, card, value, hands))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def validator_fold(events: Sequence[tuple[str, int, int, int, int, tuple[int, ...] | None]]) -> int:
+    """The least a Python replay must do per event; returns the number of problems seen (0)."""
+    states: dict[str, list[Any]] = {}
+    masks = SUIT_MASKS
+    bad = 0
+    for pulka, code, player, card, value, hands in events:
+        st = states.get(pulka)
+        if code == CODE_CARD:
+            if st is None:
+                bad += 1
+                continue
+            held = st[0]
+            h = held[player]
+            bit = 1 << card
+            if not h & bit:
+                bad += 1
+            trick = st[1]
+            if trick and card >> 3 != trick[0] >> 3 and h & masks[trick[0] >> 3]:
+                bad += 1
+            held[player] = h & ~bit
+            trick.append(card)
+            if len(trick) == 3:
+                best, trump = trick[0], st[2]
+                for c in trick[1:]:
+                    if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+                        best = c
+                st[3] += best >= 0
+                st[1] = []
+        elif code == CODE_DEAL:
+            states[pulka] = [list(hands or (0, 0, 0, 0, 0)), [], -1, 0]
+        elif code == CODE_DISCARD and st is not None:
+            held = st[0]
+            held[player] = (held[player] | held[-1]) & ~value  # the declarer takes the talon, drops two
+        elif code == CODE_CONTRACT and st is not None:
+            st[2] = ru_trump(value)
+    return bad
+
+
+def reference_read(files: list[str]) -> int:
+    """DuckDB ``ORDER BY pulka, seq`` → Arrow batches → ``zip(to_pylist)`` tuples; returns rows."""
+    con = duckdb.connect()
+    src = "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
+    reader = con.sql(f"SELECT pulka, seq, code, player, card, value, payload FROM {src} ORDER BY pulka, seq"
+                     ).to_arrow_reader(65_536)
+    n = 0
+    for b in reader:
+        for _row in zip(*(c.to_pylist() for c in b.columns), strict=True):
+            n += 1
+    con.close()
+    return n
+
+
+def _local_paths(files: list[str]) -> list[str]:
+    return [f[len("file://"):] if f.startswith("file://") else f for f in files]
+
+
+# ------------------------------------------------------------------------------ replay + audit
+def _pulka_runs(batches: Iterator[list[Any]]) -> Iterator[tuple[str, list[Row]]]:
+    """Rows of a sorted scan grouped per pulka, as engine rows ``(code, player, card, value, payload)``."""
+    cur: str | None = None
+    rows: list[Row] = []
+    for batch in batches:
+        for r in batch:
+            if r[0] != cur:
+                if cur is not None:
+                    yield cur, rows
+                cur, rows = r[0], []
+            rows.append(r[2:])
+    if cur is not None:
+        yield cur, rows
+
+
+def replay_audit(store_path: str, shard: tuple[int, int] | None = None, keep_facts: bool = False
+                 ) -> tuple[int, int, int, list[Any]]:
+    """Read (a shard of) the store and audit every pulka; returns (pulkas, events, findings, facts)."""
+    store = DeltaStore(store_path, create=False)
+    n_p = n_e = n_f = 0
+    facts: list[Any] = []
+    for pid, rows in _pulka_runs(store.read_rows(shard=shard)):
+        res = audit_rows(rows)
+        n_p += 1
+        n_e += len(rows)
+        n_f += len(res.findings)
+        if keep_facts:
+            facts.append((pid, rows[0], res))
+    return n_p, n_e, n_f, facts
+
+
+def _warm(_: int) -> int:
+    return os.getpid()
+
+
+def _shard_job(args: tuple[str, int, int]) -> tuple[int, int, int]:
+    path, k, n = args
+    n_p, n_e, n_f, _ = replay_audit(path, (k, n))
+    return n_p, n_e, n_f
+
+
+# ---------------------------------------------------------------------------------- one size
+def run_size(n_deals: int, work: Path, workers: int, repeat: int) -> dict[str, Any]:
+    res: dict[str, Any] = {"requested_deals": n_deals}
+    t, (pulkas, deals) = _timed(lambda: simulate(n_deals, workers))
+    events = sum(len(rows) for _, rows in pulkas)
+    res["pulkas"], res["deals"], res["events"] = len(pulkas), deals, events
+    res["simulate"] = _stage(t, deals, events, workers=workers)
+    print(f"  simulated {len(pulkas)} pulkas, {deals} deals, {events} events in {t:.1f} s", flush=True)
+    # The generated input (millions of rows) is the harness's, not the pipeline's: park it outside
+    # the garbage collector's view, or every collection would re-scan it and bill the stage.
+    gc.collect()
+    gc.freeze()
+
+    rec_dir = work / "records"
+    t, files = _timed(lambda: write_records(pulkas, rec_dir))
+    text_bytes = sum(f.stat().st_size for f in files)
+    res["text_write"] = _stage(t, deals, events, files=len(files), bytes=text_bytes,
+                               bytes_per_event=round(text_bytes / events, 2))
+
+    texts = [(str(f), f.read_text(encoding="utf-8")) for f in files]
+    gc.collect()
+    gc.freeze()
+
+    def parse_all() -> int:
+        n = 0
+        for name, text in texts:
+            for rec in read_records(text, name):
+                n += len(rec.events)
+        return n
+
+    t, parsed = _timed(parse_all)
+    if parsed != events:
+        raise SystemExit(f"text round trip lost events: {parsed} read, {events} simulated")
+    res["text_parse"] = _stage(t, deals, events)
+    texts = []
+    print(f"  text parse + validate: {_rate(events, t):,.0f} events/s", flush=True)
+
+    ws_root = work / "workspace"
+    ws = Workspace(ws_root)
+    t, items = _timed(lambda: ws.import_paths([rec_dir]))
+    statuses = {s: sum(1 for i in items if i.status == s) for s in ("imported", "duplicate", "error")}
+    findings = sum(i.findings for i in items)
+    res["import_full"] = _stage(t, deals, events, statuses=statuses, findings=findings,
+                                projected_1m_deals_s=round(t / deals * 1_000_000, 1))
+    print(f"  full import: {t:.1f} s ({_rate(deals, t):,.0f} deals/s), findings {findings}", flush=True)
+
+    store_root = work / "bench-store"
+    store = DeltaStore(store_root / "events")
+
+    def append_all() -> int:
+        commits = 0
+        for k in range(0, len(pulkas), IMPORT_CHUNK):
+            store.append_many([(pid, 0, rows) for pid, rows in pulkas[k:k + IMPORT_CHUNK]])
+            commits += 1
+        return commits
+
+    t, commits = _timed(append_all)
+    res["store_append"] = _stage(t, deals, events, commits=commits)
+    pulkas = []  # free the rows before the read-back stages
+    live = _local_paths(store.files())
+    size = sum(os.path.getsize(f) for f in live)
+    ws_live = _local_paths(ws.store().files())  # type: ignore[attr-defined]
+    ws_size = sum(os.path.getsize(f) for f in ws_live)
+    res["bytes_per_event"] = round(size / events, 3)
+    res["disk"] = {"event_table_bytes": size, "files": len(live), "import_store_bytes": ws_size,
+                   "import_store_files": len(ws_live), "import_store_bytes_per_event": round(ws_size / events, 3)}
+    print(f"  store append: {_rate(events, t):,.0f} events/s; {res['bytes_per_event']} bytes/event", flush=True)
+
+    t, (n_p, n_e, n_f, audited) = _timed(lambda: replay_audit(str(store_root / "events"), keep_facts=True))
+    if n_e != events:
+        raise SystemExit(f"store read back {n_e} events, {events} appended")
+    res["replay_audit_1"] = _stage(t, deals, events, findings=n_f)
+    print(f"  replay + audit, 1 core: {_rate(events, t):,.0f} events/s", flush=True)
+
+    cores = workers
+    # spawn: the Delta reader's runtime does not survive a fork; workers are warmed up (imports
+    # done) before the clock starts, as a long-running service's would be
+    with get_context("spawn").Pool(cores) as pool:
+        pool.map(_warm, range(cores))
+        t0 = time.perf_counter()
+        parts = pool.map(_shard_job, [(str(store_root / "events"), k, cores) for k in range(cores)])
+        t = time.perf_counter() - t0
+    if sum(p[1] for p in parts) != events:
+        raise SystemExit("sharded replay did not see every event once")
+    res["replay_audit_n"] = _stage(t, deals, events, cores=cores, findings=sum(p[2] for p in parts))
+    print(f"  replay + audit, {cores} cores: {_rate(events, t):,.0f} events/s", flush=True)
+
+    def project() -> int:
+        facts = [facts_of(pid, [from_row(*first)], r) for pid, first, r in audited]
+        rebuild(store_root, facts)
+        return len(facts)
+
+    t, _ = _timed(project)
+    res["projection_build"] = _stage(t, deals, events)
+    audited = []
+
+    con = connect(store_root)
+    reports: dict[str, Callable[[], Any]] = {
+        "players": lambda: players(con), "contracts": lambda: contracts(con), "variants": lambda: variants(con)}
+    for name, fn in reports.items():
+        cold, frame = _timed(fn)
+        warm = [_timed(fn)[0] for _ in range(repeat)]
+        res[f"report_{name}"] = {"cold_s": round(cold, 4), "warm_s": round(statistics.median(warm), 4),
+                                 "rows": len(frame)}
+    con.close()
+
+    # ---- ceilings, on the same store
+    t, table = _timed(lambda: pq.read_table(live))
+    res["ceiling_parquet_decode"] = {"rows_per_s": round(_rate(table.num_rows, t), 1), "rows": table.num_rows,
+                                     "columns": table.num_columns}
+    table = None
+    t, n_read = _timed(lambda: reference_read(store.files()))
+    res["ceiling_duckdb_tuples"] = {"rows_per_s": round(_rate(n_read, t), 1), "rows": n_read}
+    t, n_store = _timed(lambda: sum(len(b) for b in store.read_rows()))
+    res["store_read"] = {"rows_per_s": round(_rate(n_store, t), 1), "rows": n_store}
+    sample = fold_events(store, FOLD_SAMPLE)
+    t, bad = _timed(lambda: validator_fold(sample))
+    res["ceiling_fold"] = {"events_per_s": round(_rate(len(sample), t), 1), "events": len(sample), "problems": bad}
+    sample = []
+
+    # ---- ratios and targets
+    fold = res["ceiling_fold"]["events_per_s"]
+    r1, rn = res["replay_audit_1"]["events_per_s"], res["replay_audit_n"]["events_per_s"]
+    speedup = rn / r1 if r1 else 0.0
+    res["ratios"] = {
+        "replay_audit_1_vs_fold": _ratio(r1, fold),
+        "replay_audit_n_vs_fold_x_cores": _ratio(rn, fold * cores),
+        "replay_audit_n_speedup": round(speedup, 3),
+        "replay_audit_n_efficiency": round(speedup / cores, 3),
+        "store_read_vs_duckdb_tuples": _ratio(res["store_read"]["rows_per_s"],
+                                              res["ceiling_duckdb_tuples"]["rows_per_s"]),
+        "store_read_vs_parquet_decode": _ratio(res["store_read"]["rows_per_s"],
+                                               res["ceiling_parquet_decode"]["rows_per_s"]),
+        "text_parse_vs_fold": _ratio(res["text_parse"]["events_per_s"], fold),
+        "text_parse_vs_target": _ratio(res["text_parse"]["events_per_s"], TARGETS["text_parse_events_per_s"]),
+        "store_append_vs_parquet_decode": _ratio(res["store_append"]["events_per_s"],
+                                                 res["ceiling_parquet_decode"]["rows_per_s"]),
+        "bytes_per_event_vs_target": _ratio(res["bytes_per_event"], TARGETS["bytes_per_event"]),
+        "import_1m_projected_vs_target": _ratio(res["import_full"]["projected_1m_deals_s"],
+                                                TARGETS["import_1m_deals_s"]),
+    }
+    res["targets_met"] = {
+        "replay_audit_1_ge_30pct_fold": res["ratios"]["replay_audit_1_vs_fold"] >= TARGETS["replay_audit_1_vs_fold"],
+        "replay_audit_n_near_linear": res["ratios"]["replay_audit_n_efficiency"]
+        >= TARGETS["replay_audit_n_efficiency"],
+        "text_parse_ge_270k": res["text_parse"]["events_per_s"] >= TARGETS["text_parse_events_per_s"],
+        "bytes_per_event_le_2": res["bytes_per_event"] <= TARGETS["bytes_per_event"],
+        "import_1m_under_5min": res["import_full"]["projected_1m_deals_s"] <= TARGETS["import_1m_deals_s"],
+    }
+    gc.unfreeze()
+    return res
+
+
+# ---------------------------------------------------------------------------------- reporting
+STAGES = ("text_write", "text_parse", "import_full", "store_append", "replay_audit_1", "replay_audit_n",
+          "projection_build")
+
+
+def growth(sizes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Per-deal µs of each stage at each size, and the last size's over the first's (flat = 1.0)."""
+    keys = list(sizes)
+    out: dict[str, Any] = {}
+    for stage in STAGES:
+        per = {k: sizes[k][stage]["us_per_deal"] for k in keys}
+        out[stage] = {"us_per_deal": per,
+                      "growth": round(per[keys[-1]] / per[keys[0]], 3) if per[keys[0]] else math.nan}
+    return out
+
+
+def print_summary(results: dict[str, Any]) -> None:
+    for key, r in results["sizes"].items():
+        fold = r["ceiling_fold"]["events_per_s"]
+        print(f"\n=== {key} deals ({r['pulkas']} pulkas, {r['events']} events) ===")
+        print(f"{'stage':20s} {'seconds':>9s} {'deals/s':>11s} {'events/s':>12s} {'µs/deal':>9s}  ratio")
+        for stage in STAGES:
+            s = r[stage]
+            note = ""
+            if stage == "text_parse":
+                note = f"{r['ratios']['text_parse_vs_target']:.2f} of 270 k target"
+            elif stage == "replay_audit_1":
+                note = f"{r['ratios']['replay_audit_1_vs_fold']:.2f} of fold ceiling (target 0.30)"
+            elif stage == "replay_audit_n":
+                note = (f"{r['ratios']['replay_audit_n_speedup']:.2f}x on {s['cores']} cores, "
+                        f"{r['ratios']['replay_audit_n_vs_fold_x_cores']:.2f} of fold x cores")
+            elif stage == "import_full":
+                note = f"1 M deals ≈ {s['projected_1m_deals_s']:.0f} s (target 300 s)"
+            elif stage == "store_append":
+                note = f"{s['commits']} commits"
+            print(f"{stage:20s} {s['seconds']:9.2f} {s['deals_per_s']:11,.0f} {s['events_per_s']:12,.0f} "
+                  f"{s['us_per_deal']:9.1f}  {note}")
+        for name in ("players", "contracts", "variants"):
+            rep = r[f"report_{name}"]
+            print(f"report {name:13s} cold {rep['cold_s'] * 1000:8.1f} ms  warm {rep['warm_s'] * 1000:8.1f} ms")
+        print(f"bytes per event      {r['bytes_per_event']:.3f} (target ≤ 2; {r['disk']['files']} files; "
+              f"import store {r['disk']['import_store_bytes_per_event']:.3f})")
+        print(f"ceiling fold         {fold:12,.0f} events/s")
+        print(f"ceiling duckdb→tuples{r['ceiling_duckdb_tuples']['rows_per_s']:12,.0f} rows/s   store read "
+              f"{r['store_read']['rows_per_s']:,.0f} rows/s ({r['ratios']['store_read_vs_duckdb_tuples']:.2f})")
+        print(f"ceiling parquet      {r['ceiling_parquet_decode']['rows_per_s']:12,.0f} rows/s")
+        print("targets met: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in r["targets_met"].items()))
+    if len(results["sizes"]) > 1:
+        print("\nper-deal cost growth (last size / first size; flat = 1.0):")
+        for stage, g in results["growth"].items():
+            per = "  ".join(f"{k}: {v:.1f} µs" for k, v in g["us_per_deal"].items())
+            print(f"  {stage:18s} {g['growth']:.2f}   {per}")
+
+
+def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None, work_dir: str | None = None,
+        keep: bool = False, repeat: int = 3, quiet: bool = False) -> dict[str, Any]:
+    """Run every size; returns (and writes to ``out``) the results as JSON-ready data."""
+    workers = workers or os.cpu_count() or 1
+    base = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="preflog-bench-"))
+    results: dict[str, Any] = {
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "targets": TARGETS, "sizes": {}}
+    try:
+        for n in sizes:
+            work = base / f"deals-{n}"
+            if work.exists():
+                shutil.rmtree(work)
+            work.mkdir(parents=True)
+            if not quiet:
+                print(f"size {n} deals …", flush=True)
+            results["sizes"][str(n)] = run_size(n, work, workers, repeat)
+            if not keep:
+                shutil.rmtree(work, ignore_errors=True)
+        results["growth"] = growth(results["sizes"])
+    finally:
+        if not keep and not work_dir:
+            shutil.rmtree(base, ignore_errors=True)
+    if out:
+        Path(out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if not quiet:
+        print_summary(results)
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--sizes", default=None, help="deal counts, comma separated (default 10000,100000,1000000)")
+    ap.add_argument("--out", default="results.json", help="JSON results file")
+    ap.add_argument("--quick", action="store_true", help="the 10 k size only (or the first of --sizes given)")
+    ap.add_argument("--workers", type=int, default=None, help="cores for simulation and sharded replay")
+    ap.add_argument("--dir", default=None, help="work folder (default: a temp folder, removed after)")
+    ap.add_argument("--keep", action="store_true", help="keep the records and stores")
+    ap.add_argument("--repeat", type=int, default=3, help="warm runs per report")
+    a = ap.parse_args(argv)
+    if a.sizes:
+        sizes = [int(s.replace("_", "")) for s in a.sizes.split(",") if s.strip()]
+        sizes = sizes[:1] if a.quick else sizes
+    else:
+        sizes = [10_000] if a.quick else [10_000, 100_000, 1_000_000]
+    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat)
+
+
+if __name__ == "__main__":
+    main()
