@@ -8,23 +8,25 @@ with the Delta event table in ``events/`` and the projections in ``projections/`
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .engine.findings import Finding
 from .engine.replay import AuditResult, audit
 from .model.bids import format_hr_bid, format_ru_bid
-from .model.events import Event, PulkaStarted
+from .model.events import DealStarted, Event, PulkaStarted
 from .projections.facts import PulkaFacts
-from .record.api import read_file_records, read_records, write_json, write_text
+from .record.api import gc_paused, read_file_records, read_records, write_json, write_text
 from .record.build import Record
 from .record.errors import RecordError
 from .rules.config import Rules
 from .scoring.sheet import Settlement
 from .store.base import EventStore, StoreError
-from .store.chain import content_hash
+from .store.chain import GENESIS, StoredRow, seal
 from .store.delta import DeltaStore
 
 STORE_ENV = "PREFLOG_STORE"
@@ -140,10 +142,11 @@ class Workspace:
         for p in paths:
             files.extend(["-"] if str(p) == "-" else record_files([p]))
         store = self.store(create=True)
+        hash_every = getattr(store, "hash_every", 32)
         known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
         known_ids = set(known_hash.values())
         items: list[ImportItem] = []
-        pending: list[tuple[str, list[Event]]] = []
+        pending: list[tuple[str, list[StoredRow]]] = []
         facts: dict[str, PulkaFacts] = {}
         for n_done, f in enumerate(files, 1):
             src = str(f)
@@ -156,26 +159,30 @@ class Workspace:
                 items.append(ImportItem(src, status="error", error=f"{src}: {exc.strerror or exc}"))
                 continue
             stem = "stdin" if src == "-" else Path(src).stem
-            for i, rec in enumerate(records):
-                events = list(rec.events)
-                h = content_hash(events)
-                item = ImportItem(src, deals=sum(1 for e in events if e.KIND == "deal_started"), events=len(events))
-                if h in known_hash:
-                    item.pulka, item.status = known_hash[h], "duplicate"
+            with gc_paused():  # acyclic bulk work: see gc_paused
+                for i, rec in enumerate(records):
+                    events = rec.events
+                    # the chain sealed once: its last value is the content hash, its rows are stored
+                    sealed = seal([e.to_row() for e in events], 0, GENESIS, 0, hash_every)
+                    h = sealed[-1][7] if sealed else GENESIS
+                    item = ImportItem(src, deals=sum(1 for e in events if type(e) is DealStarted),
+                                      events=len(events))
+                    if h in known_hash:
+                        item.pulka, item.status = known_hash[h], "duplicate"
+                        items.append(item)
+                        continue
+                    pid = rec.id or (stem if i == 0 else f"{stem}-{i + 1}")
+                    if pid in known_ids:
+                        pid = f"{pid}-{h & 0xFFFFFF:06x}"
+                    known_ids.add(pid)
+                    known_hash[h] = pid  # type: ignore[index]
+                    item.pulka = pid
+                    if run_audit:
+                        result = audit(events)
+                        item.findings = len(result.findings)
+                        facts[pid] = facts_of(pid, events, result)
+                    pending.append((pid, sealed))
                     items.append(item)
-                    continue
-                pid = rec.id or (stem if i == 0 else f"{stem}-{i + 1}")
-                if pid in known_ids:
-                    pid = f"{pid}-{h & 0xFFFFFF:06x}"
-                known_ids.add(pid)
-                known_hash[h] = pid
-                item.pulka = pid
-                if run_audit:
-                    result = audit(events)
-                    item.findings = len(result.findings)
-                    facts[pid] = facts_of(pid, events, result)
-                pending.append((pid, events))
-                items.append(item)
             if len(pending) >= IMPORT_CHUNK:
                 self._flush(pending)
             if progress:
@@ -185,9 +192,14 @@ class Workspace:
             self.refresh_projections(facts)
         return items
 
-    def _flush(self, pending: list[tuple[str, list[Event]]]) -> None:
+    def _flush(self, pending: list[tuple[str, list[StoredRow]]]) -> None:
+        """One store commit for the pulkas gathered so far (rows sealed by the importer)."""
         if pending:
-            self.store(create=True).append_many([(pid, 0, evs) for pid, evs in pending])
+            store = self.store(create=True)
+            if isinstance(store, DeltaStore):
+                store.append_sealed(pending)
+            else:
+                store.append_many([(pid, 0, [r[2:7] for r in rows]) for pid, rows in pending])
             pending.clear()
 
     # --- loading ------------------------------------------------------------------------
@@ -390,10 +402,29 @@ def _price(text: str) -> Fraction:
         return Fraction(1)
 
 
+_SEAT = re.compile(r"\bseat (\d)\b")
+
+
+def name_seats(message: str, players: Sequence[str]) -> str:
+    """The engine speaks of seats; people read names: ``seat 1`` → ``Boris (seat 1)``."""
+    def repl(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return f"{players[i]} (seat {i})" if i < len(players) else m.group(0)
+
+    return _SEAT.sub(repl, message)
+
+
+def finding_json(f: Finding, players: Sequence[str]) -> dict[str, Any]:
+    d = f.as_dict()
+    d["message"] = name_seats(f.message, players)
+    return d
+
+
 def audit_json(audited: Audited) -> dict[str, Any]:
+    players = audited.result.players
     return {
         "id": audited.loaded.id,
-        "findings": [f.as_dict() for f in audited.result.findings],
+        "findings": [finding_json(f, players) for f in audited.result.findings],
         "settlement": settlement_json(audited.result.players, audited.result.settlement),
     }
 

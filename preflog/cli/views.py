@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..api import Audited, ImportItem, Loaded, Workspace, contract_text, frac, sheet_json
+from ..api import Audited, ImportItem, Loaded, Workspace, contract_text, frac, name_seats, sheet_json
 from ..engine.replay import replay
 from ..model.bids import format_hr_bid, format_ru_bid
 from ..model.calls import CALL_NAMES
@@ -49,7 +49,7 @@ def audit_view(a: Audited) -> Any:
     for col in ("code", "deal", "seq", "finding"):
         t.add_column(col)
     for f in res.findings:
-        t.add_row(f.code, str(f.deal), str(f.seq), f.message)
+        t.add_row(f.code, str(f.deal), str(f.seq), name_seats(f.message, res.players))
     head = Text(f"{len(res.findings)} findings in {res.events} events, {len(res.deals)} deals",
                 style="red" if res.findings else "green")
     return Group(head, t if res.findings else Text(""), sheet_view(sheet_json(a)))
@@ -330,5 +330,5 @@ def audit_overview(audited: Sequence[Audited]) -> Any:
         f.add_column(col)
     for a in bad:
         for x in a.result.findings:
-            f.add_row(a.loaded.id, str(x.deal), str(x.seq), x.code, x.message)
+            f.add_row(a.loaded.id, str(x.deal), str(x.seq), x.code, name_seats(x.message, a.result.players))
     return Group(t, f)
