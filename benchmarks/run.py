@@ -140,9 +140,9 @@ def fold_events(store: DeltaStore, limit: int) -> list[tuple[str, int, int, int,
     for batch in store.read_rows():
         for pulka, _seq, code, player, card, value, payload in batch:
             hands = None
-            if code == CODE_DEAL and payload:
-                p = json.loads(payload)
-                hands = (*(p.get("hands") or ()), p.get("talon") or 0)  # seats' hands, then the talon
+            if code == CODE_DEAL:
+                deal = from_row(code, player, card, value, payload)  # packed layout or JSON payload
+                hands = (*(deal.hands or ()), deal.talon or 0)  # seats' hands, then the talon
             out.append((pulka, code, player, card, value, hands))
         if len(out) >= limit:
             break

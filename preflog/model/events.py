@@ -94,12 +94,63 @@ class DealStarted(Event):
     talon: int | None = None
 
     def to_row(self) -> Row:
+        packed = pack_layout(self.dealer, self.hands, self.talon)
+        if packed is not None:
+            return (self.CODE, self.dealer, len(self.hands or ()), packed, None)
         return (self.CODE, self.dealer, NO_CARD, 0, _payload(self, ("dealer",)))
 
     @classmethod
     def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        if card in (3, 4) and payload is None:
+            hands, talon = unpack_layout(player, card, value)
+            return cls(dealer=player, hands=hands, talon=talon)
         p = payload or {}
         return cls(dealer=player, hands=_tuple(p.get("hands")), talon=p.get("talon"))
+
+
+def _holders(dealer: int, n: int) -> tuple[int, ...]:
+    """Seats that get cards, in seat order (the 4-player dealer sits out)."""
+    return tuple(s for s in range(n) if n == 3 or s != dealer)
+
+
+def pack_layout(dealer: int, hands: tuple[int, ...] | None, talon: int | None) -> int | None:
+    """A full layout as one int64: 2 bits per card naming its holder (the seats that get cards in
+    seat order, then the talon). 8 bytes a deal instead of a JSON payload — the biggest column on
+    disk — and no JSON to decode on replay. ``None`` when the layout is not a complete deal."""
+    if hands is None or talon is None or len(hands) not in (3, 4) or not 0 <= dealer < len(hands):
+        return None
+    holders = _holders(dealer, len(hands))
+    masks = [hands[s] for s in holders] + [talon]
+    if any(hands[s] for s in range(len(hands)) if s not in holders):
+        return None
+    if any(not isinstance(m, int) or m < 0 for m in masks):
+        return None
+    union = 0
+    for m in masks:
+        if union & m:
+            return None
+        union |= m
+    if union != (1 << 32) - 1:
+        return None
+    packed = 0
+    for code, m in enumerate(masks):
+        while m:
+            low = m & -m
+            packed |= code << (2 * (low.bit_length() - 1))
+            m ^= low
+    return packed - (1 << 64) if packed >= 1 << 63 else packed  # stored in a signed int64 column
+
+
+def unpack_layout(dealer: int, n: int, value: int) -> tuple[tuple[int, ...], int]:
+    """Inverse of :func:`pack_layout`: hands per seat (the sitting-out dealer's is 0) and the talon."""
+    v = value & ((1 << 64) - 1)
+    masks = [0, 0, 0, 0]
+    for card in range(32):
+        masks[(v >> (2 * card)) & 3] |= 1 << card
+    hands = [0] * n
+    for code, seat in enumerate(_holders(dealer, n)):
+        hands[seat] = masks[code]
+    return tuple(hands), masks[3]
 
 
 @dataclass(frozen=True, slots=True)
