@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine.findings import Finding
 from .engine.replay import AuditResult, audit
 from .model.bids import format_hr_bid, format_ru_bid
-from .model.events import DealStarted, Event, PulkaStarted
+from .model.events import Event, PulkaStarted
 from .projections.facts import PulkaFacts
 from .record.api import gc_paused, read_file_records, read_records, write_json, write_text
 from .record.build import Record
@@ -26,8 +26,11 @@ from .record.errors import RecordError
 from .rules.config import Rules
 from .scoring.sheet import Settlement
 from .store.base import EventStore, StoreError
-from .store.chain import GENESIS, StoredRow, seal
+from .store.chain import StoredRow
 from .store.delta import DeltaStore
+
+if TYPE_CHECKING:
+    from .importer import FileResult
 
 STORE_ENV = "PREFLOG_STORE"
 DEFAULT_STORE = "preflog-store"
@@ -132,12 +135,16 @@ class Workspace:
 
     # --- import -------------------------------------------------------------------------
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
-                     run_audit: bool = True) -> list[ImportItem]:
+                     run_audit: bool = True, workers: int | None = None) -> list[ImportItem]:
         """Import record files and folders. A file with an error imports nothing; the others still do.
 
         Each pulka is stored under its ``[Id]`` tag, else the file name (``-2``, ``-3`` … for further
         pulkas of one file). The same content already stored is a no-op (``duplicate``).
+        ``workers``: processes that read, seal and audit the files (default: every core); small
+        imports stay in this process. The result is the same for any number of workers.
         """
+        from .importer import prepared_files
+
         files: list[Path | str] = []
         for p in paths:
             files.extend(["-"] if str(p) == "-" else record_files([p]))
@@ -146,54 +153,58 @@ class Workspace:
         known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
         known_ids = set(known_hash.values())
         items: list[ImportItem] = []
-        pending: list[tuple[str, list[StoredRow]]] = []
-        facts: dict[str, PulkaFacts] = {}
-        for n_done, f in enumerate(files, 1):
-            src = str(f)
-            try:
-                records = read_any(f)
-            except RecordError as exc:
-                items.append(ImportItem(src, status="error", error=str(exc)))
-                continue
-            except OSError as exc:
-                items.append(ImportItem(src, status="error", error=f"{src}: {exc.strerror or exc}"))
-                continue
-            stem = "stdin" if src == "-" else Path(src).stem
-            with gc_paused():  # acyclic bulk work: see gc_paused
-                for i, rec in enumerate(records):
-                    events = rec.events
-                    # the chain sealed once: its last value is the content hash, its rows are stored
-                    sealed = seal([e.to_row() for e in events], 0, GENESIS, 0, hash_every)
-                    h = sealed[-1][7] if sealed else GENESIS
-                    item = ImportItem(src, deals=sum(1 for e in events if type(e) is DealStarted),
-                                      events=len(events))
-                    if h in known_hash:
-                        item.pulka, item.status = known_hash[h], "duplicate"
-                        items.append(item)
-                        continue
-                    pid = rec.id or (stem if i == 0 else f"{stem}-{i + 1}")
-                    if pid in known_ids:
-                        pid = f"{pid}-{h & 0xFFFFFF:06x}"
-                    known_ids.add(pid)
-                    known_hash[h] = pid  # type: ignore[index]
-                    item.pulka = pid
-                    if run_audit:
-                        result = audit(events)
-                        item.findings = len(result.findings)
-                        facts[pid] = facts_of(pid, events, result)
-                    pending.append((pid, sealed))
-                    items.append(item)
-            if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending)
-            if progress:
-                progress(n_done, len(files))
-        self._flush(pending)
-        if facts:
-            self.refresh_projections(facts)
+        n_workers = workers if workers is not None else (os.cpu_count() or 1)
+        results = prepared_files(files, hash_every, run_audit, known_hash, n_workers)
+        try:
+            with gc_paused():  # millions of acyclic rows and facts in flight: see gc_paused
+                self._take_files(results, len(files), known_hash, known_ids, items, progress)
+        finally:
+            results.close()  # stops the workers now if the import failed
         return items
 
-    def _flush(self, pending: list[tuple[str, list[StoredRow]]]) -> None:
-        """One store commit for the pulkas gathered so far (rows sealed by the importer)."""
+    def _take_files(self, results: Iterator[FileResult], n_files: int, known_hash: dict[int, str],
+                    known_ids: set[str], items: list[ImportItem], progress: Callable[[int, int], None] | None
+                    ) -> None:
+        """The parent's half of :meth:`import_paths`: ids, duplicates, commits and projections, file by
+        file in file order."""
+        from dataclasses import replace
+
+        from .importer import file_pulka_id, source_stem
+
+        pending: list[tuple[str, list[StoredRow]]] = []
+        facts: dict[str, PulkaFacts] = {}
+        for n_done, fr in enumerate(results, 1):
+            src = fr.source
+            if fr.error:
+                items.append(ImportItem(src, status="error", error=fr.error))
+            stem = source_stem(src)
+            for i, pp in enumerate(fr.pulkas):
+                h = pp.content_hash
+                item = ImportItem(src, deals=pp.deals, events=pp.events)
+                if h in known_hash:
+                    item.pulka, item.status = known_hash[h], "duplicate"
+                    items.append(item)
+                    continue
+                pid = file_pulka_id(stem, i, pp.record_id)
+                if pid in known_ids:
+                    pid = f"{pid}-{h & 0xFFFFFF:06x}"
+                known_ids.add(pid)
+                known_hash[h] = pid
+                item.pulka = pid
+                if pp.facts is not None:
+                    item.findings = pp.findings
+                    facts[pid] = pp.facts if pp.facts.pulka == pid else replace(pp.facts, pulka=pid)
+                pending.append((pid, pp.rows))
+                items.append(item)
+            if len(pending) >= IMPORT_CHUNK:
+                self._flush(pending, facts)
+            if progress:
+                progress(n_done, n_files)
+        self._flush(pending, facts)
+
+    def _flush(self, pending: list[tuple[str, list[StoredRow]]], facts: dict[str, PulkaFacts]) -> None:
+        """One store commit for the pulkas gathered so far (rows sealed by the importer), then their
+        projections: a chunk at a time, so a big import never holds every pulka's facts."""
         if pending:
             store = self.store(create=True)
             if isinstance(store, DeltaStore):
@@ -201,6 +212,9 @@ class Workspace:
             else:
                 store.append_many([(pid, 0, [r[2:7] for r in rows]) for pid, rows in pending])
             pending.clear()
+        if facts:
+            self.refresh_projections(facts)
+            facts.clear()
 
     # --- loading ------------------------------------------------------------------------
     def ids(self) -> list[str]:

@@ -16,7 +16,7 @@ Stored next to the events by :func:`preflog.projections.store.refresh`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import pyarrow as pa
@@ -26,7 +26,7 @@ from ..model.bids import MISER, format_ru_bid, is_trick_contract, level_of, stra
 from ..model.calls import CALL_HALF, CALL_INVITE, CALL_PASS, CALL_WHIST
 from ..model.outcome import ALL_PASS, CONCEDED, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
 from ..rules.config import Rules
-from ..scoring.sheet import DealScore
+from ..scoring.sheet import DealScore, Number
 from .facts import FactsError, PulkaFacts
 
 # Roles of a player in one deal (``player_deals.role``).
@@ -194,18 +194,22 @@ def _obligations(o: DealOutcome, rules: Rules, c: _Contract, tricks: tuple[int, 
 
 
 class _Columns:
-    """Column lists for one table, turned into a typed Arrow table at the end."""
+    """Rows of one table as tuples in schema order, turned into a typed Arrow table at the end
+    (one tuple a row and a C-level transpose: far fewer Python objects than a dict per row)."""
+
+    __slots__ = ("schema", "rows")
 
     def __init__(self, schema: pa.Schema) -> None:
         self.schema = schema
-        self.cols: dict[str, list[object]] = {name: [] for name in schema.names}
+        self.rows: list[tuple[object, ...]] = []
 
     def add(self, **row: object) -> None:
-        for name, col in self.cols.items():
-            col.append(row[name])
+        self.rows.append(tuple(row[name] for name in self.schema.names))
 
     def table(self) -> pa.Table:
-        return pa.table({n: pa.array(v, type=self.schema.field(n).type) for n, v in self.cols.items()},
+        names = self.schema.names
+        cols: list[Sequence[object]] = list(zip(*self.rows, strict=True)) if self.rows else [() for _ in names]
+        return pa.table({n: pa.array(c, type=self.schema.field(n).type) for n, c in zip(names, cols, strict=True)},
                         schema=self.schema)
 
 
@@ -219,63 +223,123 @@ def _value(score: DealScore, seat: int, rules: Rules) -> Fraction:
     return v
 
 
+def _scaled_values(score: DealScore, rules: Rules, written: list[Number], received: list[Number]
+                   ) -> list[int] | None:
+    """``n`` × :func:`_value` of every seat as exact ints when every amount is an int (nearly
+    always: only Rostov halves and gentleman's whists write fractions), else ``None``.
+
+    The value is (n·net + g·(Σgora − n·gora_i) [+ p·(n·pulya_i − Σpulya)]) / n, so its float is this
+    int ÷ n — the same correctly rounded float as ``float(Fraction)``, without any Fraction.
+    """
+    gp, pp = rules.gora_point_visty, rules.pool_point_visty
+    if type(gp) is not int or type(pp) is not int:
+        return None
+    pulya, gora = score.pulya, score.gora
+    n = len(gora)
+    sum_g, sum_p = sum(gora), sum(pulya)
+    if type(sum_g) is not int or type(sum_p) is not int:
+        return None
+    for x in written:
+        if type(x) is not int:
+            return None
+    for x in received:
+        if type(x) is not int:
+            return None
+    out = [n * (written[s] - received[s]) + gp * (sum_g - n * gora[s]) for s in range(n)]
+    if rules.family == "croatian":
+        out = [out[s] + pp * (n * pulya[s] - sum_p) for s in range(n)]
+    return out
+
+
+class _PulkaTotals:
+    """Per-seat sums over a pulka's deals, exact: ints while every deal is whole, Fractions after."""
+
+    __slots__ = ("pulya", "gora", "written", "received", "value_n", "value_frac")
+
+    def __init__(self, n: int) -> None:
+        self.pulya: list[Number] = [0] * n
+        self.gora: list[Number] = [0] * n
+        self.written: list[Number] = [0] * n
+        self.received: list[Number] = [0] * n
+        self.value_n: list[int] = [0] * n            # n × the values of the int-path deals
+        self.value_frac: list[Number] | None = None  # the values of the other deals, exact
+
+    def value(self, seat: int, n: int) -> float:
+        if self.value_frac is None:
+            return self.value_n[seat] / n
+        return float(Fraction(self.value_n[seat], n) + self.value_frac[seat])
+
+
 def project(facts: PulkaFacts) -> dict[str, pa.Table]:
     """The three projection tables of one pulka."""
-    rules = facts.rules()
-    deals, pds, res = (_Columns(DEALS_SCHEMA), _Columns(PLAYER_DEALS_SCHEMA), _Columns(PULKA_RESULTS_SCHEMA))
-    _project_into(facts, rules, deals, pds, res)
-    return {"deals": deals.table(), "player_deals": pds.table(), "pulka_results": res.table()}
+    return project_many([facts])
 
 
 def project_many(facts: Iterable[PulkaFacts]) -> dict[str, pa.Table]:
     """The projection tables of several pulkas, concatenated (rows in input order)."""
     deals, pds, res = (_Columns(DEALS_SCHEMA), _Columns(PLAYER_DEALS_SCHEMA), _Columns(PULKA_RESULTS_SCHEMA))
+    rules_of: dict[str, Rules] = {}      # a bulk import has a handful of distinct specs
+    contracts: dict[tuple[object, ...], _Contract] = {}
     for f in facts:
-        _project_into(f, f.rules(), deals, pds, res)
+        rules = rules_of.get(f.rules_spec)
+        if rules is None:
+            rules = rules_of[f.rules_spec] = f.rules()
+        _project_into(f, rules, deals.rows, pds.rows, res.rows, contracts)
     return {"deals": deals.table(), "player_deals": pds.table(), "pulka_results": res.table()}
 
 
-def _project_into(facts: PulkaFacts, rules: Rules, deals: _Columns, pds: _Columns, res: _Columns) -> None:
+def _project_into(facts: PulkaFacts, rules: Rules, deals: list[tuple[object, ...]],
+                  pds: list[tuple[object, ...]], res: list[tuple[object, ...]],
+                  contracts: dict[tuple[object, ...], _Contract]) -> None:
     n = facts.n_players
     date = _date(facts)
     names = facts.players
     fam = rules.family
-    values_total = [Fraction(0)] * n
+    totals = _PulkaTotals(n)
     for o, score in facts.deals:
         try:
-            _project_deal(facts, rules, o, score, date, deals, pds, values_total)
+            _project_deal(facts, rules, o, score, date, deals, pds, totals, contracts)
         except FactsError:
             raise
         except (IndexError, KeyError, ValueError, TypeError) as e:
             raise FactsError(f"pulka {facts.pulka!r} deal {o.deal}: cannot project ({e})") from e
     st = facts.settlement
+    n_deals = len(facts.deals)
     for seat in range(n):
-        written = sum(Fraction(s.visty[seat][j]) for _, s in facts.deals for j in range(n))
-        received = sum(Fraction(s.visty[j][seat]) for _, s in facts.deals for j in range(n))
+        written, received = totals.written[seat], totals.received[seat]
+        value_total = totals.value(seat, n)
         exact = st.exact[seat] if st else None
         money = st.money[seat] if st and st.money else None
-        res.add(
-            pulka=facts.pulka, preset=facts.preset, rules_spec=facts.rules_spec, family=fam, date=date,
-            n_players=n, deals=len(facts.deals), player=names[seat], seat=seat,
-            pulya=float(sum(Fraction(s.pulya[seat]) for _, s in facts.deals)),
-            gora=float(sum(Fraction(s.gora[seat]) for _, s in facts.deals)),
-            visty_written=float(written), visty_received=float(received), visty=float(written - received),
-            value_total=float(values_total[seat]), settled=st is not None,
-            exact=None if exact is None else float(exact), exact_text=None if exact is None else frac_text(exact),
-            method1=st.method1[seat] if st else None, method2=st.method2[seat] if st else None,
-            money=None if money is None else float(money), money_text=None if money is None else frac_text(money),
-            result=float(exact if exact is not None else values_total[seat]),
-        )
+        res.append((
+            facts.pulka, facts.preset, facts.rules_spec, fam, date, n, n_deals, names[seat], seat,
+            float(totals.pulya[seat]), float(totals.gora[seat]),
+            float(written), float(received), float(written - received),
+            value_total, st is not None,
+            None if exact is None else float(exact), None if exact is None else frac_text(exact),
+            st.method1[seat] if st else None, st.method2[seat] if st else None,
+            None if money is None else float(money), None if money is None else frac_text(money),
+            float(exact) if exact is not None else value_total,
+        ))
+
+
+def _contract(o: DealOutcome, rules: Rules, cache: dict[tuple[object, ...], _Contract]) -> _Contract:
+    """:class:`_Contract` of a deal, shared by every deal with the same inputs (read-only)."""
+    key = (id(rules), o.contract, o.kind == _oc.MISER, o.declarer == NO_SEAT, o.hand_game)
+    c = cache.get(key)
+    if c is None:
+        c = cache[key] = _Contract(o, rules)
+    return c
 
 
 def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealScore, date: dt.date | None,
-                  deals: _Columns, pds: _Columns, values_total: list[Fraction]) -> None:
+                  deals: list[tuple[object, ...]], pds: list[tuple[object, ...]], totals: _PulkaTotals,
+                  contracts: dict[tuple[object, ...], _Contract]) -> None:
     n = o.n_players
     names = facts.players
     tricks = tuple(o.tricks) if o.tricks else (0,) * n
     if len(tricks) != n:
         raise FactsError(f"pulka {facts.pulka!r} deal {o.deal}: {len(tricks)} trick counts for {n} seats")
-    c = _Contract(o, rules)
+    c = _contract(o, rules, contracts)
     has_decl = o.declarer != NO_SEAT
     defenders = _defenders(o) if has_decl else []
     calls = o.calls if o.calls else (-1,) * n
@@ -285,13 +349,14 @@ def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealSc
     under: int | None = None
     decl_tricks: int | None = None
     def_tricks: int | None = None
+    kind = o.kind
     if has_decl:
         if not c.is_miser:
             pattern = "".join(_CALL_LETTER.get(calls[d], "-") for d in defenders)
         whisters = [d for d in defenders if calls[d] in (CALL_WHIST, CALL_INVITE)]
         decl_tricks = tricks[o.declarer]
         def_tricks = sum(tricks[d] for d in defenders)
-        if o.kind in (NOT_WHISTED, HALF_WHIST) or (o.kind == CONCEDED and sum(tricks) == 0):
+        if kind in (NOT_WHISTED, HALF_WHIST) or (kind == CONCEDED and sum(tricks) == 0):
             made, under = True, 0      # no play: the contract counts as made
         elif c.is_miser:
             under = decl_tricks        # a miser fails by each trick taken
@@ -300,33 +365,59 @@ def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealSc
             under = max(0, c.required - decl_tricks)
             made = under == 0
     oblig = (_obligations(o, rules, c, tricks, whisters, defenders)
-             if has_decl and o.kind not in (NOT_WHISTED, HALF_WHIST, CONCEDED) and not o.checked else {})
-    values = [_value(score, s, rules) for s in range(n)]
+             if has_decl and kind not in (NOT_WHISTED, HALF_WHIST, CONCEDED) and not o.checked else {})
+
+    visty = score.visty
+    written: list[Number] = [sum(row) for row in visty]
+    received: list[Number] = [sum(col) for col in zip(*visty, strict=True)] if visty else [0] * n
+    if len(written) != n or len(received) != n:
+        raise IndexError(f"visty has {len(written)}×{len(received)} entries for {n} seats")
+    scaled = _scaled_values(score, rules, written, received)
+    if scaled is not None:
+        values: list[float] = [a / n for a in scaled]
+        tv = totals.value_n
+        for s in range(n):
+            tv[s] += scaled[s]
+    else:
+        exact_values = [_value(score, s, rules) for s in range(n)]
+        values = [float(v) for v in exact_values]
+        if totals.value_frac is None:
+            totals.value_frac = [0] * n
+        vf = totals.value_frac
+        for s in range(n):
+            vf[s] += exact_values[s]
+    pulya, gora = score.pulya, score.gora
+    tp, tg, tw, tr = totals.pulya, totals.gora, totals.written, totals.received
     for s in range(n):
-        values_total[s] += values[s]
-    deals.add(
-        pulka=facts.pulka, deal=o.deal, preset=facts.preset, rules_spec=facts.rules_spec, family=rules.family,
-        date=date, n_players=n, dealer=o.dealer, dealer_name=names[o.dealer], kind=o.kind,
-        declarer=o.declarer if has_decl else None, declarer_name=names[o.declarer] if has_decl else None,
-        rel_seat=_rel_seat(o.declarer, o.dealer, n) if has_decl else None,
-        contract=o.contract if has_decl else None, contract_label=c.label, level=c.level, strain=c.strain,
-        is_miser=c.is_miser if has_decl else None, hand_game=o.hand_game,
-        whist_pattern=pattern, half_whist_returned=o.returner != NO_SEAT, open_play=o.open_play,
-        checked=o.checked, paper=o.paper, stopped_early=o.stopped_early, contra=max(o.contra, default=0),
-        tricks=list(tricks), declarer_tricks=decl_tricks, defender_tricks=def_tricks, made=made, undertricks=under,
-        price=c.price, declarer_value=float(values[o.declarer]) if has_decl else None, note=score.note,
-    )
-    active = set(o.seats)
+        tp[s] += pulya[s]
+        tg[s] += gora[s]
+        tw[s] += written[s]
+        tr[s] += received[s]
+
+    pulka, preset, fam, deal = facts.pulka, facts.preset, rules.family, o.deal
+    contract = o.contract if has_decl else None
+    is_miser = c.is_miser if has_decl else None
+    deals.append((
+        pulka, deal, preset, facts.rules_spec, fam, date, n, o.dealer, names[o.dealer], kind,
+        o.declarer if has_decl else None, names[o.declarer] if has_decl else None,
+        _rel_seat(o.declarer, o.dealer, n) if has_decl else None,
+        contract, c.label, c.level, c.strain, is_miser, o.hand_game,
+        pattern, o.returner != NO_SEAT, o.open_play,
+        o.checked, o.paper, o.stopped_early, max(o.contra, default=0),
+        list(tricks), decl_tricks, def_tricks, made, under,
+        c.price, values[o.declarer] if has_decl else None, score.note,
+    ))
+    active = o.seats
     for s in range(n):
         if s not in active:
             role = OUT
-        elif o.kind == RASPASY:
+        elif kind == RASPASY:
             role = RASPASY_ROLE
-        elif o.kind == ALL_PASS:
+        elif kind == ALL_PASS:
             role = ALL_PASS_ROLE
         elif s == o.declarer:
             role = DECLARER
-        elif o.kind == HALF_WHIST and s == o.half_whister:
+        elif kind == HALF_WHIST and s == o.half_whister:
             role = HALF_WHISTER
         elif calls[s] in (CALL_WHIST, CALL_INVITE):
             role = WHISTER
@@ -337,16 +428,10 @@ def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealSc
         else:
             role = DEFENDER
         ob = oblig.get(s)
-        written = sum(Fraction(x) for x in score.visty[s])
-        received = sum(Fraction(row[s]) for row in score.visty)
-        pds.add(
-            pulka=facts.pulka, deal=o.deal, preset=facts.preset, family=rules.family, date=date, n_players=n,
-            player=names[s], seat=s, rel_seat=_rel_seat(s, o.dealer, n), role=role, kind=o.kind,
-            contract=o.contract if has_decl else None, contract_label=c.label, level=c.level,
-            is_miser=c.is_miser if has_decl else None, hand_game=o.hand_game, made=made, tricks=tricks[s],
-            obligation=ob[0] if ob else None, shortfall=ob[1] if ob else None,
-            obligation_met=(ob[1] == 0) if ob else None,
-            pulya=float(score.pulya[s]), gora=float(score.gora[s]),
-            visty_written=float(written), visty_received=float(received), visty=float(written - received),
-            value=float(values[s]),
-        )
+        w, r = written[s], received[s]
+        pds.append((
+            pulka, deal, preset, fam, date, n, names[s], s, _rel_seat(s, o.dealer, n), role, kind,
+            contract, c.label, c.level, is_miser, o.hand_game, made, tricks[s],
+            ob[0] if ob else None, ob[1] if ob else None, (ob[1] == 0) if ob else None,
+            float(pulya[s]), float(gora[s]), float(w), float(r), float(w - r), values[s],
+        ))
