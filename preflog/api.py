@@ -27,10 +27,10 @@ from .rules.config import Rules
 from .scoring.sheet import Settlement
 from .store.base import EventStore, StoreError
 from .store.chain import StoredRow
-from .store.delta import DeltaStore
 
 if TYPE_CHECKING:
     from .importer import FileResult
+    from .store.delta import DeltaStore
 
 STORE_ENV = "PREFLOG_STORE"
 DEFAULT_STORE = "preflog-store"
@@ -124,6 +124,8 @@ class Workspace:
         if self._store is None:
             if not create and not (self.events_dir / "_delta_log").exists():
                 raise PreflogError(f"no preflog store at {self.root} (import something first, or pass --store)")
+            from .store.delta import DeltaStore  # loaded on first use: import workers never need it
+
             try:
                 self._store = DeltaStore(self.events_dir)
             except StoreError as exc:
@@ -207,8 +209,9 @@ class Workspace:
         projections: a chunk at a time, so a big import never holds every pulka's facts."""
         if pending:
             store = self.store(create=True)
-            if isinstance(store, DeltaStore):
-                store.append_sealed(pending)
+            append_sealed = getattr(store, "append_sealed", None)  # the Delta backend's bulk path
+            if append_sealed is not None:
+                append_sealed(pending)
             else:
                 store.append_many([(pid, 0, [r[2:7] for r in rows]) for pid, rows in pending])
             pending.clear()

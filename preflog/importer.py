@@ -76,6 +76,9 @@ def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container
         return FileResult(source, [], str(exc))
     except OSError as exc:
         return FileResult(source, [], f"{source}: {exc.strerror or exc}")
+    if not records:
+        return FileResult(source, [], f"{source}: holds no pulka (expected tag pairs such as "
+                                      '[Players "…"] followed by deals)')
     stem = source_stem(source)
     out: list[Prepared] = []
     seen: set[int] = set()

@@ -61,6 +61,8 @@ def _print_json(obj: Any) -> None:
 @app.command("import")
 @_guard
 def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folders, or - for stdin.")],
+            workers: Annotated[int | None, typer.Option(help="Processes for big imports (default: all cores).")]
+            = None,
             store: StoreOpt = None) -> None:
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
@@ -70,9 +72,10 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
 
         with Progress(console=err, transient=True) as progress:
             task = progress.add_task("importing", total=None)
-            items = ws.import_paths(paths, progress=lambda d, t: progress.update(task, completed=d, total=t))
+            items = ws.import_paths(paths, progress=lambda d, t: progress.update(task, completed=d, total=t),
+                                    workers=workers)
     else:
-        items = ws.import_paths(paths)
+        items = ws.import_paths(paths, workers=workers)
     out.print(views.import_table(items))
     if any(i.status == "error" for i in items):
         raise typer.Exit(2)

@@ -147,3 +147,11 @@ def test_unknown_pulka_is_a_one_line_error(tmp_path: Path, game: Path) -> None:
     run("import", str(game), store=store)
     code, out = run("sheet", "nope", store=store)
     assert code == 2 and "no pulka 'nope'" in out and "Traceback" not in out
+
+
+def test_empty_file_is_refused_with_its_name(tmp_path: Path, game: Path) -> None:
+    empty = tmp_path / "empty.pref"
+    empty.write_text("; nothing but a comment\n", encoding="utf-8")
+    code, out = run("import", str(empty), str(game), "--workers", "1", store=tmp_path / "st")
+    assert code == 2 and "empty.pref: holds no pulka" in out.replace("\n", "")
+    assert Workspace(tmp_path / "st").ids() == ["friday"]
