@@ -106,17 +106,27 @@ _CANDIDATES = (PASS, TAKE_TALON) + RU_LADDER
 
 
 def _forbidden_holds(rules: Rules) -> frozenset[int]:
-    out = set()
-    for name in rules.hold_forbidden_on:
-        out.add(MISER if str(name).lower() in ("miser", "мизер") else parse_ru_bid(str(name)))
-    return frozenset(out)
+    names = rules.hold_forbidden_on
+    try:
+        out = _FORBIDDEN.get(names)
+    except TypeError:  # an unhashable option value: parse it every time
+        out, names = None, None
+    if out is None:   # parsed once per distinct option value, not once per deal
+        out = frozenset(MISER if str(name).lower() in ("miser", "мизер") else parse_ru_bid(str(name))
+                        for name in rules.hold_forbidden_on)
+        if names is not None:
+            _FORBIDDEN[names] = out
+    return out
+
+
+_FORBIDDEN: dict[tuple[str, ...], frozenset[int]] = {}
 
 
 class RussianAuction:
     """The Russian auction on the 26-step ladder (see the module doc)."""
 
     __slots__ = ("rules", "order", "min_level", "_n", "_passed", "_calls", "_high", "_high_pos", "_high_hold",
-                 "_turn", "_done", "_miser_pos", "_miser_overcalled", "_forbidden", "_take", "history")
+                 "_turn", "_done", "_miser_pos", "_miser_overcalled", "_forbidden", "_take", "history", "_left")
 
     def __init__(self, rules: Rules, order: tuple[int, ...], min_level: int = 0) -> None:
         self.rules = rules
@@ -124,6 +134,7 @@ class RussianAuction:
         self.min_level = max(6, min_level) if min_level else 6
         self._n = len(self.order)
         self._passed = [False] * self._n
+        self._left = self._n                 # bidders who have not passed
         self._calls = [0] * self._n          # number of non-pass calls per position
         self._high = PASS
         self._high_pos = -1
@@ -187,23 +198,17 @@ class RussianAuction:
 
     # -- the action ----------------------------------------------------
     def verify_bid(self, seat: int, bid: int) -> None:
-        if bid != PASS and bid != TAKE_TALON and bid not in _LADDER_INDEX:
-            raise IllegalAction(BAD_BID, f"bid code {bid} is not on the Russian ladder (6s..10NT, miser, pass)")
-        if self._done:
-            raise IllegalAction(AUCTION_OVER, f"seat {seat} bids {format_ru_bid(bid)} after the auction has ended")
-        try:
-            pos = self.order.index(seat)
-        except ValueError:
-            raise IllegalAction(SEAT_NOT_IN_AUCTION, f"seat {seat} takes no part in this auction "
-                                f"(bidders {list(self.order)})") from None
-        if self._passed[pos]:
-            raise IllegalAction(BID_AFTER_PASS, f"seat {seat} has passed and may not bid again (a pass is final)")
-        if pos != self._turn:
-            raise IllegalAction(BID_OUT_OF_TURN, f"seat {seat} bids out of turn; seat {self.order[self._turn]} "
-                                "is to bid")
-        if bid == PASS:
-            return
-        name = format_ru_bid(bid)
+        if not self._done and seat == self.order[self._turn]:
+            # the seat to move (never one who passed): only the bid itself needs checking
+            if bid == PASS:
+                return
+            if bid != TAKE_TALON and bid not in _LADDER_INDEX:
+                raise IllegalAction(BAD_BID, f"bid code {bid} is not on the Russian ladder (6s..10NT, miser, pass)")
+            pos = self._turn
+        else:
+            pos = self._verify_seat(seat, bid)
+            if bid == PASS:
+                return
         rules = self.rules
         if bid == TAKE_TALON:
             if not self._third_hand_free(pos):
@@ -228,21 +233,40 @@ class RussianAuction:
                                     f"{format_ru_bid(self._high)}")
             return
         if bid < self._min_open():
-            raise IllegalAction(BELOW_MIN_LEVEL, f"{name} is below the opening minimum of {self.min_level} "
-                                "(anti-raspasy rule after a raspasy series)")
+            raise IllegalAction(BELOW_MIN_LEVEL, f"{format_ru_bid(bid)} is below the opening minimum of "
+                                f"{self.min_level} (anti-raspasy rule after a raspasy series)")
         if bid == self._high:
             self._verify_hold(seat, pos, bid)
             return
         if bid < self._high:
-            raise IllegalAction(BID_NOT_ABOVE_LAST, f"{name} is below the current bid {format_ru_bid(self._high)}")
+            raise IllegalAction(BID_NOT_ABOVE_LAST, f"{format_ru_bid(bid)} is below the current bid "
+                                f"{format_ru_bid(self._high)}")
         if self._high == MISER and bid // 10 < rules.miser_beaten_by_level:
-            raise IllegalAction(MISER_NOT_BEATEN, f"{name} does not beat miser; it takes a "
+            raise IllegalAction(MISER_NOT_BEATEN, f"{format_ru_bid(bid)} does not beat miser; it takes a "
                                 f"{rules.miser_beaten_by_level}-level bid (miser_beaten_by_level)")
         if not rules.allow_jump_bids:
             step = self._next_trick_step()
             if bid != step:
-                raise IllegalAction(JUMP_BID, f"{name} skips ladder steps; the next step is "
+                raise IllegalAction(JUMP_BID, f"{format_ru_bid(bid)} skips ladder steps; the next step is "
                                     f"{format_ru_bid(step)} (no jumps)")
+
+    def _verify_seat(self, seat: int, bid: int) -> int:
+        """The checks on who bids, in the order they are reported; the seat's position in ``order``."""
+        if bid != PASS and bid != TAKE_TALON and bid not in _LADDER_INDEX:
+            raise IllegalAction(BAD_BID, f"bid code {bid} is not on the Russian ladder (6s..10NT, miser, pass)")
+        if self._done:
+            raise IllegalAction(AUCTION_OVER, f"seat {seat} bids {format_ru_bid(bid)} after the auction has ended")
+        try:
+            pos = self.order.index(seat)
+        except ValueError:
+            raise IllegalAction(SEAT_NOT_IN_AUCTION, f"seat {seat} takes no part in this auction "
+                                f"(bidders {list(self.order)})") from None
+        if self._passed[pos]:
+            raise IllegalAction(BID_AFTER_PASS, f"seat {seat} has passed and may not bid again (a pass is final)")
+        if pos != self._turn:
+            raise IllegalAction(BID_OUT_OF_TURN, f"seat {seat} bids out of turn; seat {self.order[self._turn]} "
+                                "is to bid")
+        return pos
 
     def _verify_hold(self, seat: int, pos: int, bid: int) -> None:
         rules = self.rules
@@ -274,11 +298,13 @@ class RussianAuction:
         return True
 
     def bid(self, seat: int, bid: int) -> None:
-        self.verify_bid(seat, bid)
+        if bid != PASS or self._done or seat != self.order[self._turn]:
+            self.verify_bid(seat, bid)  # (a pass by the seat to move is always legal: verify_bid's first case)
         pos = self._turn
         self.history.append((seat, bid))
         if bid == PASS:
             self._passed[pos] = True
+            self._left -= 1
         else:
             if bid == TAKE_TALON:
                 self._take = True
@@ -292,7 +318,7 @@ class RussianAuction:
                 self._high = bid
             self._high_pos = pos
             self._calls[pos] += 1
-        active = self._n - sum(self._passed)
+        active = self._left
         if active == 0 or (active == 1 and self._high_pos >= 0 and not self._passed[self._high_pos]) or self._take:
             self._done = True
             if active == 0:

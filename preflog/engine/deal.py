@@ -20,7 +20,7 @@ Choices where the spec is silent (see docs/findings.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..model.bids import HR_BETTEL, HR_LADDER, MISER, RU_LADDER, format_ru_bid, hr_trump, level_of, ru_trump
 from ..model.calls import CALL_HALF, CALL_INVITE, CALL_NAMES, CALL_PASS, CALL_WHIST, PLAY_CLOSED, PLAY_OPEN
@@ -36,6 +36,7 @@ from ..model.events import (
     Event,
     PaperResult,
     PlayModeChosen,
+    Row,
     TalonRevealed,
     TenChecked,
     WhistCalled,
@@ -117,6 +118,19 @@ def _cards_text(mask: int) -> str:
     return format_cards(mask) or "-"
 
 
+def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Active seats clockwise from first hand (the 4-player dealer sits out) and each one's next seat."""
+    seats = [(dealer + 1 + i) % n for i in range(n)]
+    active = tuple(s for s in seats if n == 3 or s != dealer)
+    nxt = [NO_SEAT] * n
+    for i, s in enumerate(active):
+        nxt[s] = active[(i + 1) % 3]
+    return active, tuple(nxt)
+
+
+_SEATING = {(n, d): _seating(n, d) for n in (3, 4) for d in range(n)}
+
+
 class DealState:
     """State of one Russian deal. Seats are 0-based table seats; see the module doc."""
 
@@ -131,54 +145,57 @@ class DealState:
         self.dealer = dealer
         self.deal = deal
         self.paper = hands is None
-        # seats that play this deal, clockwise from first hand (the 4-player dealer sits out)
-        seats = [(dealer + 1 + i) % n_players for i in range(n_players)]
-        self.active: tuple[int, ...] = tuple(s for s in seats if n_players == 3 or s != dealer)
+        # seats that play this deal, clockwise from first hand (the 4-player dealer sits out), and
+        # the seat after each of them: one table per (table size, dealer), built once
+        self.active, nxt = _SEATING[n_players, dealer]
         self.first_hand = self.active[0]
-        self._next = [NO_SEAT] * n_players
-        for i, s in enumerate(self.active):
-            self._next[s] = self.active[(i + 1) % 3]
+        self._next = list(nxt)
         if hands is not None:
             self._check_layout(hands, talon)
         self.hands: list[int] = list(hands) if hands is not None else [0] * n_players
         self.talon: int | None = talon
         self.auction: Auction = make_auction(rules, self.active, min_level)
-        self.phase = AUCTION
-        self.declarer = NO_SEAT
-        self.contract = 0
-        self.discard_mask: int | None = None
         self.calls = [-1] * n_players
         self.whist_order: list[int] = []
-        self.half_whister = NO_SEAT
-        self.returner = NO_SEAT
-        self.open_play = False
-        self.checked = False
-        self._defenders: tuple[int, int] = (NO_SEAT, NO_SEAT)
-        self._wstep = _W_D1
-        self._lone = NO_SEAT
-        # play state
-        self.trump = -1
         self.tricks = [0] * n_players
-        self.completed = 0                 # tricks finished
         self.trick_cards: list[int] = []   # cards of the current trick, in play order
         self.trick_seats: list[int] = []
         self.trick_winners: list[int] = []  # NO_SEAT for a raspasy talon trick nobody took
-        self.to_play = NO_SEAT
-        self._led = -1
-        self._best = -1
-        self._best_seat = NO_SEAT
-        self._talon_tricks = 0             # open raspasy talon: the first two tricks follow talon cards
-        self._talon_order: tuple[int, int] | None = None
-        self.outcome: DealOutcome | None = None
+        # every other field starts at its class-level default below (set on the instance when it changes)
+
+    # starting values of the scalar fields: a deal is opened per DealStarted, and these need no
+    # per-instance store until they change
+    phase = AUCTION
+    declarer = NO_SEAT
+    contract = 0
+    discard_mask: int | None = None
+    half_whister = NO_SEAT
+    returner = NO_SEAT
+    open_play = False
+    checked = False
+    _defenders: tuple[int, int] = (NO_SEAT, NO_SEAT)
+    _wstep = _W_D1
+    _lone = NO_SEAT
+    # play state
+    trump = -1
+    completed = 0                      # tricks finished
+    to_play = NO_SEAT
+    _led = -1
+    _best = -1
+    _best_seat = NO_SEAT
+    _talon_tricks = 0                  # open raspasy talon: the first two tricks follow talon cards
+    _talon_order: tuple[int, int] | None = None
+    outcome: DealOutcome | None = None
 
     # ------------------------------------------------------------------ setup
     def _check_layout(self, hands: tuple[int, ...], talon: int | None) -> None:
         if len(hands) != self.n:
             raise IllegalAction(BAD_DEAL, f"{len(hands)} hands recorded for a {self.n}-player table")
         seen = 0
+        out = self.dealer if self.n == 4 else NO_SEAT  # the 4-player dealer is dealt nothing
         for s, h in enumerate(hands):
-            want = 0 if (self.n == 4 and s == self.dealer) else 10
-            if not isinstance(h, int) or h < 0 or h & ~FULL_DECK:
+            want = 0 if s == out else 10
+            if not isinstance(h, int) or h < 0 or h >> 32:
                 raise IllegalAction(BAD_DEAL, f"hand of seat {s} is not a card mask")
             if h.bit_count() != want:
                 raise IllegalAction(BAD_DEAL, f"seat {s} was dealt {h.bit_count()} cards, expected {want}")
@@ -257,9 +274,10 @@ class DealState:
         return _can(self.verify_bid, seat, bid)
 
     def bid(self, seat: int, bid: int) -> None:
-        self.verify_bid(seat, bid)
+        if self.phase != AUCTION:
+            self.verify_bid(seat, bid)  # raises the phase error
         a = self.auction
-        a.bid(seat, bid)
+        a.bid(seat, bid)  # verifies the rest of verify_bid (the auction's own verify_bid) first
         if a.done:
             if a.winner == NO_SEAT:
                 self._start_raspasy()
@@ -638,6 +656,75 @@ class DealState:
             self.to_play = winner
         self._led = -1
 
+    def play_cards(self, rows: Sequence[Row], i: int, end: int) -> int:
+        """Play the card rows ``rows[i:end]`` in a row; return the index of the first row not played.
+
+        The replay's fast path for the bulk of a log: :meth:`play` for every card, with the state
+        in local variables. It stops at the first row that is not a card, once the deal is done,
+        and before any card that is not plainly legal (wrong seat, not held, not following suit or
+        not trumping) or that needs the open raspasy talon; the caller applies that one through
+        :meth:`play`, so every finding and its message are those of live play.
+        """
+        if self.phase != PLAY or self._talon_tricks > self.completed:
+            return i
+        hands = self.hands
+        nxt = self._next
+        trump = self.trump
+        tmask = SUIT_MASKS[trump] if trump >= 0 and self.rules.must_trump else 0
+        seat = self.to_play
+        led, best, bseat = self._led, self._best, self._best_seat
+        k = len(self.trick_cards)   # cards in the trick so far
+        start = i                   # first row of the current trick inside this run
+        for j in range(i, end):     # noqa: B007 (j is the stop index after the loop)
+            code, player, card, _value, _payload = rows[j]
+            if code != 10 or player != seat:
+                break
+            hand = hands[seat]
+            if card < 0 or not hand >> card & 1:   # (a card past 31 is never in a hand)
+                break
+            s = card >> 3
+            if not k:
+                led, best, bseat = s, card, seat
+            elif s == led:
+                if card > best and best >> 3 == s:
+                    best, bseat = card, seat
+            elif hand & SUIT_MASKS[led]:
+                break                       # must follow suit
+            elif s == trump:
+                if card > best or best >> 3 != s:
+                    best, bseat = card, seat
+            elif hand & tmask:
+                break                       # must trump (tmask is 0 when there is nothing to check)
+            hands[seat] = hand ^ (1 << card)
+            if k < 2:
+                k += 1
+                seat = nxt[seat]
+                continue
+            # trick complete
+            self.tricks[bseat] += 1
+            self.trick_winners.append(bseat)
+            self.completed += 1
+            seat, k, start = bseat, 0, j + 1
+            best, bseat = -1, NO_SEAT
+            if self.completed == _N_TRICKS:
+                self.trick_cards = []
+                self.trick_seats = []
+                self._led, self._best, self._best_seat = led, best, bseat
+                self._finish_played()
+                return j + 1
+            led = -1
+        else:
+            j = end
+        if j > i:
+            if start > i:   # a trick was completed in this run: the open one began at ``start``
+                self.trick_cards = [rows[x][2] for x in range(start, j)]
+                self.trick_seats = [rows[x][1] for x in range(start, j)]
+            else:
+                self.trick_cards = self.trick_cards + [rows[x][2] for x in range(start, j)]
+                self.trick_seats = self.trick_seats + [rows[x][1] for x in range(start, j)]
+            self.to_play, self._led, self._best, self._best_seat = seat, led, best, bseat
+        return j
+
     # ------------------------------------------------------------------ contra (Croatian only)
     def verify_contra(self, seat: int) -> None:
         raise IllegalAction(BAD_CALL, f"seat {seat} calls contra, which does not exist in the Russian game")
@@ -893,9 +980,10 @@ class CroatianDealState(DealState):
         self.auction.verify_bid(seat, bid)
 
     def bid(self, seat: int, bid: int) -> None:
-        self.verify_bid(seat, bid)
+        if self.phase != AUCTION:
+            self.verify_bid(seat, bid)  # raises the phase error
         a = self.auction
-        a.bid(seat, bid)
+        a.bid(seat, bid)  # verifies the rest of verify_bid (the auction's own verify_bid) first
         if a.done:
             if a.winner == NO_SEAT:
                 self._finish(ALL_PASS)  # cards thrown in: refe for everybody (scoring decides)
@@ -1028,6 +1116,10 @@ class CroatianDealState(DealState):
                 return 0
             return self.hands[seat]
         return DealState.legal_cards(self, seat)
+
+    def play_cards(self, rows: Sequence[Row], i: int, end: int) -> int:
+        """Croatian play (two-card tricks, the early stop) goes card by card through :meth:`play`."""
+        return i
 
     def play(self, seat: int, card: int) -> None:
         if self.phase == WHIST:
@@ -1201,6 +1293,13 @@ def make_deal(rules: Rules, n_players: int, ev: DealStarted, deal: int = 1, min_
               needs_contra: Callable[[int, int, bool], bool] | None = None) -> DealState:
     """Open the deal of ``ev`` for ``rules.family``; ``needs_contra`` (the Croatian scorer's 2♠ rule) is
     ignored by the Russian family."""
+    return open_deal(rules, n_players, ev.dealer, ev.hands, ev.talon, deal, min_level, needs_contra)
+
+
+def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
+              deal: int = 1, min_level: int = 0,
+              needs_contra: Callable[[int, int, bool], bool] | None = None) -> DealState:
+    """:func:`make_deal` from the fields of a DealStarted (the replay decodes rows without the event)."""
     if rules.family == "croatian":
-        return CroatianDealState.from_event(rules, n_players, ev, deal, min_level, needs_contra)
-    return DealState.from_event(rules, n_players, ev, deal, min_level)
+        return CroatianDealState(rules, n_players, dealer, deal, hands, talon, min_level, needs_contra)
+    return DealState(rules, n_players, dealer, deal, hands, talon, min_level)

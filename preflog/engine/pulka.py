@@ -18,7 +18,7 @@ from ..rules.config import Rules, RulesError
 from ..rules.presets import resolve
 from ..scoring.base import Scorer, make_scorer
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
-from .deal import DealState, make_deal
+from .deal import DealState, open_deal
 from .findings import IllegalAction
 
 # --- finding codes (pulka) ---
@@ -79,6 +79,7 @@ class PulkaState:
         self.n = n
         self.pool = started.pool
         self.scorer: Scorer | None = _make_scorer(rules, n, started.pool)
+        self._needs_contra = getattr(self.scorer, "needs_contra", None)
         self.deal_no = 0
         self.last_dealer: int | None = None
         self.deal: DealState | None = None
@@ -110,12 +111,16 @@ class PulkaState:
         """Open the next deal. With ``check`` the rotation is verified first; the layout always is."""
         if check:
             self.verify_deal_start(ev.dealer)
+        return self.open_deal(ev.dealer, ev.hands, ev.talon)
+
+    def open_deal(self, dealer: int, hands: tuple[int, ...] | None, talon: int | None) -> DealState:
+        """:meth:`start_deal` without the rotation check, from the fields of a DealStarted."""
         self.deal_no += 1
-        if 0 <= ev.dealer < self.n:
-            self.last_dealer = ev.dealer
+        if 0 <= dealer < self.n:
+            self.last_dealer = dealer
         self.deal = None
-        self.deal = make_deal(self.rules, self.n, ev, self.deal_no, self.min_level(),
-                              getattr(self.scorer, "needs_contra", None))
+        self.deal = open_deal(self.rules, self.n, dealer, hands, talon, self.deal_no, self.min_level(),
+                              self._needs_contra)
         return self.deal
 
     def finish_deal(self) -> DealScore | None:

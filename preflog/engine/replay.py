@@ -26,11 +26,12 @@ from ..model.events import (
     Row,
     ScoreRecorded,
     from_row,
+    unpack_layout,
 )
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
-from .deal import DEAL_EVENTS, DONE, PLAY, DealState
+from .deal import DEAL_EVENTS, DONE, DealState
 from .findings import AuditFailed, Finding, IllegalAction
 from .pulka import (
     DEAL_INCOMPLETE,
@@ -155,6 +156,15 @@ class _Auditor:
         if _C_BID <= code <= _C_CARD:
             self._deal_ints(seq, code, row[1], row[2], row[3], None, row)
             return
+        if code == _C_DEAL and not row[4] and (row[2] == 3 or row[2] == 4):
+            # a packed layout: no event object unless there is a finding
+            try:
+                hands, talon = unpack_layout(row[1], row[2], row[3])
+            except (TypeError, ValueError):
+                pass   # from_row reports it as a bad event
+            else:
+                self._deal_row(seq, row, hands, talon)
+                return
         try:
             ev = from_row(*row)
         except EventError as exc:
@@ -184,13 +194,13 @@ class _Auditor:
         return d
 
     def _live_deal(self) -> DealState | None:
-        """The deal a card may be played to without the general checks: the open, unbroken deal of
-        a running pulka, in its play phase (what :meth:`_deal_guard` would let through)."""
+        """The deal a deal event may go to without the general checks: the open, unbroken deal of a
+        running pulka that is not done yet (what :meth:`_deal_guard` would let through)."""
         p = self.pulka
         if self.fatal or p is None or p.ended or self.skipping:
             return None
         d = p.deal
-        return d if d is not None and d.phase == PLAY else None
+        return d if d is not None and d.phase != DONE else None
 
     def _deal_ints(self, seq: int, code: int, player: int, card: int, value: int, ev: Event | None,
                    row: Row | None) -> None:
@@ -270,7 +280,7 @@ class _Auditor:
             self._find(EVENT_AFTER_END, seq, f"{ev.KIND} after PulkaEnded", ev, row)
             return
         if t is DealStarted:
-            self._deal_started(seq, ev, row)  # type: ignore[arg-type]
+            self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)  # type: ignore[attr-defined]
         elif t is ScoreRecorded:
             self._score_line(seq, ev, row)  # type: ignore[arg-type]
         elif t is PulkaEnded:
@@ -299,25 +309,41 @@ class _Auditor:
             self._find(DEAL_INCOMPLETE, seq, f"deal {p.deal_no} ended in its {p.deal.phase_name} phase without an "
                        f"outcome (expected {p.deal._expected()})", ev, row)
 
-    def _deal_started(self, seq: int, ev: DealStarted, row: Row | None) -> None:
+    def _deal_row(self, seq: int, row: Row, hands: tuple[int, ...], talon: int) -> None:
+        """A DealStarted row with a packed layout (what :meth:`_other` does with its event)."""
+        if self.fatal:
+            return
+        p = self.pulka
+        if p is None:
+            self._no_start(seq, None, row)
+            return
+        if p.ended:
+            self._find(EVENT_AFTER_END, seq, f"{DealStarted.KIND} after PulkaEnded", None, row)
+            return
+        self._deal_started(seq, row[1], hands, talon, None, row)
+
+    def _deal_started(self, seq: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
+                      ev: Event | None, row: Row | None) -> None:
         p = self.pulka
         assert p is not None
-        self._close_open_deal(seq, ev, row)
+        d = p.deal
+        if d is not None and d.phase != DONE:   # (a finished deal has nothing to close)
+            self._close_open_deal(seq, ev, row)
         self.skipping = False
         self.summary = None
-        if p.scorer is not None and p.scores and p.is_finished() and not self.finished_reported:
+        if not self.finished_reported and p.scores and p.scorer is not None and p.is_finished():
             self.finished_reported = True
             self._find(PULKA_ALREADY_FINISHED, seq, "a new deal although every pulya is closed", ev, row,
                        deal=p.deal_no + 1)
         try:
-            p.verify_deal_start(ev.dealer)
+            p.verify_deal_start(dealer)
         except IllegalAction as exc:
             self._find(exc.code, seq, exc.message, ev, row, deal=p.deal_no + 1)
-        summary = DealSummary(p.deal_no + 1, ev.dealer, seq)
+        summary = DealSummary(p.deal_no + 1, dealer, seq)
         self.deals.append(summary)
         self.summary = summary
         try:
-            p.start_deal(ev, check=False)
+            p.open_deal(dealer, hands, talon)
         except IllegalAction as exc:
             self._break_deal(seq, exc, ev, row)
 
@@ -385,29 +411,60 @@ def audit(events: Iterable[Event], strict: bool = False) -> AuditResult:
 def audit_rows(rows: Iterable[Row], strict: bool = False) -> AuditResult:
     """:func:`audit` over row tuples ``(code, player, card, value, payload)`` — the store's fast path.
 
-    Card rows (most of a log) go straight to the open deal while it is in play and healthy; the
-    first problem, and every other event, takes the general path, so findings are the same.
+    Deal rows (most of a log) go straight to the open deal while it is healthy, runs of cards
+    through :meth:`DealState.play_cards`; the first problem, and every other event, takes the
+    general path, so findings are the same.
     """
+    if not isinstance(rows, (list, tuple)):
+        rows = list(rows)   # (indexed: card runs are played as slices of the log)
     a = _Auditor(strict)
-    live: DealState | None = None   # the deal cards may go to directly; None = take the general path
-    n = 0
-    for seq, row in enumerate(rows):
-        if live is not None and row[0] == _C_CARD:
-            n += 1
-            try:
-                live.play(row[1], row[2])
-            except IllegalAction as exc:
-                live = None
-                a._break_deal(seq, exc, None, row)
+    live: DealState | None = None   # the deal its events may go to directly; None = the general path
+    n = len(rows)
+    i = 0
+    while i < n:
+        row = rows[i]
+        code = row[0]
+        if live is None or not _C_BID <= code <= _C_CARD:
+            a.row(i, row)
+            live = a._live_deal()
+            i += 1
+            continue
+        if code == _C_CARD:
+            j = live.play_cards(rows, i, n)
+            if j > i:
+                if live.phase == DONE:
+                    if a.summary is not None and a.summary.outcome is None:
+                        a._score(j - 1, live, None, rows[j - 1])
+                    live = None
+                i = j
                 continue
+        try:  # most frequent first
+            if code == _C_BID:
+                live.bid(row[1], row[3])
+            elif code == _C_CARD:
+                live.play(row[1], row[2])
+            elif code == _C_WHIST:
+                live.whist(row[1], row[3])
+            elif code == _C_DISCARD:
+                live.discard(row[1], row[3])
+            elif code == _C_CONTRACT:
+                live.declare(row[1], row[3])
+            elif code == _C_MODE:
+                live.choose_mode(row[1], row[3])
+            elif code == _C_TALON:
+                live.reveal_talon(row[3])
+            else:
+                live.call_contra(row[1])
+        except IllegalAction as exc:
+            live = None
+            a._break_deal(i, exc, None, row)
+        else:
             if live.phase == DONE:
                 if a.summary is not None and a.summary.outcome is None:
-                    a._score(seq, live, None, row)
+                    a._score(i, live, None, row)
                 live = None
-            continue
-        a.row(seq, row)
-        live = a._live_deal()
-    a.n_events += n
+        i += 1
+    a.n_events = n
     return a.result()
 
 

@@ -69,13 +69,20 @@ def raspasy_price(rules: Rules, k: int) -> int:
 class _Entries:
     """Mutable per-deal deltas, frozen into a :class:`DealScore`."""
 
-    __slots__ = ("gora", "notes", "pulya", "visty")
+    __slots__ = ("frac", "gora", "notes", "pulya", "visty")
 
     def __init__(self, n: int) -> None:
         self.pulya: list[Number] = [0] * n
         self.gora: list[Number] = [0] * n
-        self.visty: list[list[Number]] = [[0] * n for _ in range(n)]
+        self.visty: list[list[Number]] = [[0] * n, [0] * n, [0] * n] if n == 3 else [[0] * n for _ in range(n)]
         self.notes: list[str] = []
+        self.frac = False  # a halving happened: cells may hold Fractions
+
+    def div(self, x: Number, k: int) -> Number:
+        q = _div(x, k)
+        if type(q) is not int:
+            self.frac = True
+        return q
 
     def freeze(self) -> DealScore:
         return DealScore(
@@ -84,6 +91,38 @@ class _Entries:
             tuple(tuple(_norm(x) for x in row) for row in self.visty),
             "; ".join(self.notes),
         )
+
+    def freeze_ints(self) -> DealScore:
+        """:meth:`freeze` when no cell can be a Fraction (nothing to normalise)."""
+        return DealScore(tuple(self.pulya), tuple(self.gora), tuple(map(tuple, self.visty)),
+                         "; ".join(self.notes) if self.notes else "")
+
+
+def _seats(n: int, dealer: int) -> tuple[int, ...]:
+    return tuple(s for s in range(n) if n == 3 or s != dealer)
+
+
+_SEATS = {(n, d): _seats(n, d) for n in (3, 4) for d in range(n)}
+
+
+_DEFENDERS = {(n, dl, d): tuple(s for s in seats if s != d) for (n, dl), seats in _SEATS.items() for d in seats}
+
+
+def _seats_of(o: DealOutcome) -> tuple[int, ...]:
+    """``o.seats`` from a table built once."""
+    return _SEATS.get((o.n_players, o.dealer)) or o.seats
+
+
+def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
+    """The seats of the deal other than the declarer's, from a table built once."""
+    return _DEFENDERS.get((o.n_players, o.dealer, o.declarer)) or tuple(s for s in _seats_of(o) if s != o.declarer)
+
+
+_KINDS = frozenset((GAME, MISER, RASPASY, NOT_WHISTED, HALF_WHIST, CONCEDED))
+_PLAYED_KINDS = frozenset((GAME, MISER, RASPASY))
+_CONTRACT_KINDS = frozenset((GAME, NOT_WHISTED, HALF_WHIST, CONCEDED))
+_INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
+                "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
 
 
 class RussianScorer:
@@ -99,6 +138,17 @@ class RussianScorer:
         self.sheet = Sheet(n_players)
         self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
         self.deals = 0
+        # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
+        # table is left to fail deal by deal, as Rules.value / Rules.obligation do
+        try:
+            self._values: dict[int, int] | None = dict(rules.game_values)
+            self._obligations: dict[int, int] | None = dict(rules.whist_obligation)
+            self._half_tricks: dict[int, int] | None = dict(rules.half_whist_tricks)
+        except (TypeError, ValueError):
+            self._values = self._obligations = self._half_tricks = None
+        # while every option and every sheet total is an int, a deal's cells are ints: no normalising
+        self._ints = self._values is not None and type(pool) is int and all(
+            type(getattr(rules, k)) is int for k in _INT_OPTIONS) and all(type(x) is int for x in self._values.values())
 
     # ------------------------------------------------------------------ protocol
     def score(self, outcome: DealOutcome) -> DealScore:
@@ -115,7 +165,11 @@ class RussianScorer:
                 made = self._game(o, e)
             if self.rules.raspasy_exit == "any_game" or made:
                 self.series = 0
-        ds = e.freeze()
+        if self._ints and not e.frac:
+            ds = e.freeze_ints()
+        else:
+            self._ints = False  # the sheet may hold Fractions from now on
+            ds = e.freeze()
         self.sheet.add(ds)
         self.deals += 1
         return ds
@@ -129,7 +183,7 @@ class RussianScorer:
         return level
 
     def is_finished(self) -> bool:
-        return all(p >= self.pool for p in self.sheet.pulya)
+        return min(self.sheet.pulya) >= self.pool  # every pulya closed (asked once per deal)
 
     def settlement(self) -> Settlement:
         s = self.sheet
@@ -141,25 +195,26 @@ class RussianScorer:
 
     # ------------------------------------------------------------------ checks
     def _validate(self, o: DealOutcome) -> None:
-        where = f"deal {o.deal}"
-        if o.n_players != self.n:
-            raise ScoringError(f"{where}: outcome for {o.n_players} players at a {self.n}-player pulka")
-        if o.kind not in (GAME, MISER, RASPASY, NOT_WHISTED, HALF_WHIST, CONCEDED):
-            raise ScoringError(f"{where}: kind {o.kind!r} is not a Russian deal")
-        if o.kind != RASPASY and not 0 <= o.declarer < self.n:
-            raise ScoringError(f"{where}: {o.kind} needs a declarer seat, got {o.declarer}")
-        if o.n_players == 4 and o.declarer == o.dealer and o.kind != RASPASY:
-            raise ScoringError(f"{where}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
-        needs_tricks = o.kind in (GAME, MISER, RASPASY)
-        if needs_tricks or o.tricks:
-            if len(o.tricks) != self.n:
-                raise ScoringError(f"{where}: {len(o.tricks)} trick counts for {self.n} seats")
-            if any(t < 0 for t in o.tricks) or sum(o.tricks) != TRICKS_PER_DEAL:
-                raise ScoringError(f"{where}: trick counts {o.tricks} do not add up to {TRICKS_PER_DEAL}")
-        if o.kind in (GAME, NOT_WHISTED, HALF_WHIST, CONCEDED) and level_of(o.contract) == 0:
-            raise ScoringError(f"{where}: {o.kind} needs a trick contract, got code {o.contract}")
-        if o.kind == GAME and not o.checked and len(o.calls) != self.n:
-            raise ScoringError(f"{where}: {len(o.calls)} whist calls for {self.n} seats")
+        n = self.n
+        kind = o.kind
+        if o.n_players != n:
+            raise ScoringError(f"deal {o.deal}: outcome for {o.n_players} players at a {n}-player pulka")
+        if kind not in _KINDS:
+            raise ScoringError(f"deal {o.deal}: kind {kind!r} is not a Russian deal")
+        if kind != RASPASY and not 0 <= o.declarer < n:
+            raise ScoringError(f"deal {o.deal}: {kind} needs a declarer seat, got {o.declarer}")
+        if n == 4 and o.declarer == o.dealer and kind != RASPASY:
+            raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
+        tricks = o.tricks
+        if kind in _PLAYED_KINDS or tricks:
+            if len(tricks) != n:
+                raise ScoringError(f"deal {o.deal}: {len(tricks)} trick counts for {n} seats")
+            if min(tricks) < 0 or sum(tricks) != TRICKS_PER_DEAL:
+                raise ScoringError(f"deal {o.deal}: trick counts {tricks} do not add up to {TRICKS_PER_DEAL}")
+        if kind in _CONTRACT_KINDS and level_of(o.contract) == 0:
+            raise ScoringError(f"deal {o.deal}: {kind} needs a trick contract, got code {o.contract}")
+        if kind == GAME and not o.checked and len(o.calls) != n:
+            raise ScoringError(f"deal {o.deal}: {len(o.calls)} whist calls for {n} seats")
 
     # ------------------------------------------------------------------ pulya and help
     def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
@@ -167,12 +222,13 @@ class RussianScorer:
         if not self.rules.american_help:
             e.pulya[seat] += points
             return
-        pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
-        own = min(points, max(0, self.pool - pul[seat]))
-        e.pulya[seat] += own
+        own = min(points, max(0, self.pool - (self.sheet.pulya[seat] + e.pulya[seat])))
         rest = points - own
-        if rest <= 0:
+        if rest <= 0:  # the common case: the writer's own pulya takes it all
+            e.pulya[seat] += own
             return
+        pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
+        e.pulya[seat] += own
         # larger pulya first; equal pulyas: the player on the writer's left first
         others = sorted((j for j in range(self.n) if j != seat), key=lambda j: (-pul[j], (j - seat) % self.n))
         for j in others:
@@ -211,14 +267,14 @@ class RussianScorer:
     def _game(self, o: DealOutcome, e: _Entries) -> bool:
         r = self.rules
         d = o.declarer
-        level = level_of(o.contract)
-        v = r.value(level)
+        level = o.contract // 10  # a trick contract (checked by _validate): level_of without the ladder test
+        v = self._values[level] if self._values is not None else r.value(level)
         w = r.whist_mult * v
         if o.kind == NOT_WHISTED:
             self._write_pulya(d, v, e)
             return True
         if o.kind == HALF_WHIST:
-            hw_tricks = dict(r.half_whist_tricks)
+            hw_tricks = self._half_tricks if self._half_tricks is not None else dict(r.half_whist_tricks)
             if level not in r.half_whist_levels or level not in hw_tricks:
                 raise ScoringError(f"deal {o.deal}: half-whist is not allowed at level {level} "
                                    f"(half_whist_levels {r.half_whist_levels})")
@@ -239,7 +295,7 @@ class RussianScorer:
         else:
             e.gora[d] += r.remiz_mult * v * under
         cons = r.consolation_mult * v * under
-        defenders = [s for s in o.seats if s != d]
+        defenders = _defenders_of(o)
         if o.n_players == 4 and r.consolation_dealer and cons:
             e.visty[o.dealer][d] += cons
 
@@ -267,7 +323,7 @@ class RussianScorer:
         self._whist_liability(o, e, whisters, defenders, level, v)
         return under == 0
 
-    def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: list[int], w: int, cons: int) -> None:
+    def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: tuple[int, ...], w: int, cons: int) -> None:
         """Seed 001: at four the sitting-out dealer may return a half-whist; he then whists alone for
         the defending side (greedy: the side's tricks), the passers write only consolation."""
         r = self.rules
@@ -279,11 +335,11 @@ class RussianScorer:
                 amt = 0
             e.visty[s][o.declarer] += amt
 
-    def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: list[int],
+    def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: tuple[int, ...],
                             w: int, cons: int, under: int) -> None:
         """Greedy ("жлобский") whist: the lone whister writes for the whole side, open or closed."""
         r = self.rules
-        (p,) = [s for s in defenders if s != wh]
+        p = defenders[1] if defenders[0] == wh else defenders[0]  # the other defender (there are two)
         w_amt: Number = w * (o.tricks[wh] + o.tricks[p]) + cons
         p_amt: Number = cons if r.consolation_passer else 0
         returned_half = o.half_whister == p and o.returner != NO_SEAT
@@ -292,16 +348,19 @@ class RussianScorer:
             p_amt = 0
         elif under > 0 and r.split_with_passer_on_remiz:
             # gentleman's whist: all visty of the side split in half (RULES.md B2, [PG-LEN])
-            w_amt = p_amt = _div(w_amt + p_amt, 2)
+            w_amt = p_amt = e.div(w_amt + p_amt, 2)
         e.visty[wh][o.declarer] += w_amt
         e.visty[p][o.declarer] += p_amt
 
-    def _whist_liability(self, o: DealOutcome, e: _Entries, whisters: list[int], defenders: list[int],
+    def _whist_liability(self, o: DealOutcome, e: _Entries, whisters: list[int], defenders: tuple[int, ...],
                          level: int, v: int) -> None:
         """Responsible whist: the A9 allocation of the side's shortfall, gora per missing trick."""
         r = self.rules
-        need = r.obligation(level)
-        side = sum(o.tricks[s] for s in defenders)
+        need = self._obligations[level] if self._obligations is not None else r.obligation(level)
+        t = o.tricks
+        side = 0
+        for s in defenders:
+            side += t[s]
         short = max(0, need - side)
         if short == 0:
             return
@@ -319,14 +378,14 @@ class RussianScorer:
                 pen[s] = min(max(0, quota - o.tricks[s]), short)
         elif r.high_level_liability == "split":
             for s in whisters:
-                pen[s] = _div(short, 2)
+                pen[s] = e.div(short, 2)
         else:
             order = [s for s in o.whist_order if s in whisters]
             second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % self.n)
             pen[second] = short
         if len(whisters) == 2 and r.whisters_share_penalty:
             total = sum(pen.values())
-            pen = {s: _div(total, 2) for s in whisters}
+            pen = {s: e.div(total, 2) for s in whisters}
         rate = r.whister_fail_mult * v
         for s, p in pen.items():
             e.gora[s] += p * rate
@@ -334,7 +393,7 @@ class RussianScorer:
     def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
         r = self.rules
         t = o.tricks
-        players = o.seats
+        players = _seats_of(o)
         premium = 1 if r.raspasy_zero_premium == "one" else price
         if o.n_players == 4 and t[o.dealer]:
             e.gora[o.dealer] += price * t[o.dealer]  # talon tricks won by the dealer's cards
@@ -345,7 +404,7 @@ class RussianScorer:
                 if t[j] > fewest:
                     amount = r.raspasy_visty_per_trick * t[j]
                     for i in low:  # a tie for fewest writes in equal parts
-                        e.visty[i][j] += _div(amount, len(low))
+                        e.visty[i][j] += e.div(amount, len(low))
         else:
             for s in players:
                 e.gora[s] += price * t[s]
