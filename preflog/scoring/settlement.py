@@ -53,6 +53,8 @@ def settle(
         raise ValueError(f"settlement: sheet shape mismatch (pulya {len(pulya)}, gora {n}, visty {len(visty)} rows)")
     gp = rules.gora_point_visty
     pp = rules.pool_point_visty
+    if _all_ints(pulya, gora, visty, gp, pp):
+        return _settle_ints(pulya, gora, visty, gp, pp, whist_price)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
@@ -66,6 +68,69 @@ def settle(
     m2 = _method2(amnestied, net, gp)
     price = Fraction(whist_price)
     return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+
+
+def _all_ints(pulya: Sequence[Number], gora: Sequence[Number], visty: Sequence[Sequence[Number]], gp: object,
+              pp: object) -> bool:
+    return (type(gp) is int and type(pp) is int and all(type(x) is int for x in pulya)
+            and all(type(x) is int for x in gora) and all(type(x) is int for row in visty for x in row))
+
+
+def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int,
+                 whist_price: Number) -> Settlement:
+    """:func:`settle` for a sheet of ints, in integers (the replay settles every pulka; Fractions cost
+    ≈ 10× more). Gora points are counted in ``1/gp`` (``E`` = eff × gp, ``A`` = amnestied × gp); the
+    two methods end as ``(n × (net − A) + ΣA) / n`` and are rounded like :func:`_round_zero_sum`."""
+    n = len(gora)
+    net = [sum(visty[i]) - sum(visty[j][i] for j in range(n)) for i in range(n)]
+    top = max(pulya)
+    e = [gora[i] * gp + (top - pulya[i]) * pp for i in range(n)]
+    total_e = sum(e)
+    exact = tuple(Fraction(n * (net[i] - e[i]) + total_e, n) for i in range(n))
+    low = min(e)
+    a = [x - low for x in e]
+    comp = (2 * gp + n) // (2 * n)  # compensation(gp, n) without Fractions
+    # method 1: every player whose gora × gp does not divide by n moves one point
+    g1, net1 = list(a), list(net)
+    for i in range(n):
+        d = _fix_direction_ints(g1[i], gp, n)
+        if d:
+            _move_point(g1, net1, i, d * gp, comp, d)
+    s1 = sum(g1)
+    m1 = _round_ints([n * (net1[i] - g1[i]) + s1 for i in range(n)], n)
+    # method 2: one point to the smallest positive gora when the total does not divide
+    g2, net2 = list(a), list(net)
+    d = _fix_direction_ints(sum(g2), gp, n)
+    if d:
+        candidates = [i for i in range(n) if g2[i] > 0 and (d > 0 or g2[i] >= gp)]
+        if candidates:
+            who = min(candidates, key=lambda i: (g2[i], i))
+            _move_point(g2, net2, who, d * gp, comp, d)
+    s2 = sum(g2)
+    m2 = _round_ints([n * (net2[i] - g2[i]) + s2 for i in range(n)], n)
+    price = Fraction(whist_price)
+    return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+
+
+def _fix_direction_ints(a: int, gp: int, n: int) -> int:
+    """:func:`_fix_direction` of the gora ``a / gp``."""
+    if a % gp or a % n == 0:
+        return 0
+    if (a + gp) % n == 0:
+        return 1
+    if a >= gp and (a - gp) % n == 0:
+        return -1
+    return 0
+
+
+def _round_ints(numerators: list[int], n: int) -> tuple[int, ...]:
+    """:func:`_round_zero_sum` of ``numerators[i] / n``."""
+    floors = [x // n for x in numerators]
+    missing = -sum(floors)
+    order = sorted(range(len(numerators)), key=lambda i: (-(numerators[i] % n), i))
+    for i in order[:missing]:
+        floors[i] += 1
+    return tuple(floors)
 
 
 def compensation(gp: int, n: int) -> int:
@@ -112,13 +177,15 @@ def _method2(g0: list[Fraction], net0: list[Fraction], gp: int) -> tuple[int, ..
     return _round_zero_sum([net[i] + gp * (mean - g[i]) for i in range(n)])
 
 
-def _move_point(g: list[Fraction], net: list[Fraction], who: int, d: int, comp: int) -> None:
-    """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him."""
+def _move_point(g: list, net: list, who: int, d: Number, comp: int, sign: int | None = None) -> None:
+    """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him.
+    (In gora counted in 1/gp, ``d`` is ±gp and ``sign`` ±1.)"""
     g[who] += d
+    step = (d if sign is None else sign) * comp
     for j in range(len(g)):
         if j != who:
-            net[j] -= d * comp
-            net[who] += d * comp
+            net[j] -= step
+            net[who] += step
 
 
 def _round_zero_sum(values: list[Fraction]) -> tuple[int, ...]:
