@@ -134,6 +134,9 @@ _SEATING = {(n, d): _seating(n, d) for n in (3, 4) for d in range(n)}
 class DealState:
     """State of one Russian deal. Seats are 0-based table seats; see the module doc."""
 
+    CONTRACTS: frozenset[int] = frozenset(RU_LADDER)  # what a paper deal may declare without an auction
+    CONTRACTS_TEXT = "on the Russian ladder"
+
     def __init__(self, rules: Rules, n_players: int, dealer: int, deal: int = 1, hands: tuple[int, ...] | None = None,
                  talon: int | None = None, min_level: int = 0) -> None:
         if n_players not in (3, 4):
@@ -340,8 +343,8 @@ class DealState:
     def verify_declare(self, seat: int, contract: int) -> None:
         p = self.phase
         if p == AUCTION and self.paper and not self.auction.history:
-            if contract not in RU_LADDER:
-                raise IllegalAction("bad_contract", f"contract code {contract} is not on the Russian ladder")
+            if contract not in self.CONTRACTS:
+                raise IllegalAction("bad_contract", f"contract code {contract} is not {self.CONTRACTS_TEXT}")
             if seat not in self.active:
                 raise IllegalAction(NOT_DECLARER, f"seat {seat} sits out this deal and cannot declare")
             return
@@ -917,6 +920,9 @@ DEAL_EVENTS: frozenset[type] = frozenset(_DISPATCH)
 
 
 class CroatianDealState(DealState):
+    CONTRACTS = frozenset(HR_LADDER)
+    CONTRACTS_TEXT = "a Croatian contract (2-7)"
+
     """One Croatian / Slovenian deal: auction → (talon and discard unless a hand game, «igra») →
     contract → defence phase (whist / pass / invite, contra chain; :class:`CroatianDefence`) → play.
 
@@ -993,23 +999,6 @@ class CroatianDealState(DealState):
             self.phase = CONTRACT if self.hand_game else DISCARD  # «igra»: no talon
 
     # ------------------------------------------------------------------ contract
-    def verify_declare(self, seat: int, contract: int) -> None:
-        p = self.phase
-        if p == AUCTION and self.paper and not self.auction.history:
-            if contract not in HR_LADDER:
-                raise IllegalAction("bad_contract", f"contract code {contract} is not a Croatian contract (2-7)")
-            if seat not in self.active:
-                raise IllegalAction(NOT_DECLARER, f"seat {seat} sits out this deal and cannot declare")
-            return
-        if p == AUCTION:
-            raise IllegalAction(CONTRACT_WITHOUT_AUCTION, f"contract declared before the auction ended; "
-                                f"expected {self._expected()}")
-        if p not in (CONTRACT, DISCARD) or (p == DISCARD and not self.paper):
-            raise self._phase_error("contract")
-        if seat != self.declarer:
-            raise IllegalAction(NOT_DECLARER, f"seat {seat} declares but seat {self.declarer} won the auction")
-        self.auction.verify_contract(contract)
-
     def declare(self, seat: int, contract: int) -> None:
         self.verify_declare(seat, contract)
         self.declarer = seat
