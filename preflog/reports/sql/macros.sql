@@ -15,27 +15,24 @@ CREATE OR REPLACE MACRO wilson_hi(k, n) AS CASE WHEN n > 0 THEN LEAST(1.0,
 
 -- Filtered row sets. Every filter is optional (NULL = no filter); dates are ISO text, inclusive.
 -- The player filter means: player_deals / pulka_results — that player's rows; deals — he declared.
+-- The filters every row set shares (preset, date range, pulka list).
+CREATE OR REPLACE MACRO keep_row(preset, date, pulka, p_preset, p_from, p_to, p_pulkas) AS
+    (p_preset IS NULL OR preset = p_preset)
+    AND (p_from IS NULL OR date >= CAST(p_from AS DATE))
+    AND (p_to IS NULL OR date <= CAST(p_to AS DATE))
+    AND (p_pulkas IS NULL OR list_contains(p_pulkas, pulka));
 CREATE OR REPLACE MACRO sel_player_deals(p_player, p_preset, p_from, p_to, p_pulkas) AS TABLE
     SELECT * FROM player_deals
     WHERE (p_player IS NULL OR player = p_player)
-      AND (p_preset IS NULL OR preset = p_preset)
-      AND (p_from IS NULL OR date >= CAST(p_from AS DATE))
-      AND (p_to IS NULL OR date <= CAST(p_to AS DATE))
-      AND (p_pulkas IS NULL OR list_contains(p_pulkas, pulka));
+      AND keep_row(preset, date, pulka, p_preset, p_from, p_to, p_pulkas);
 CREATE OR REPLACE MACRO sel_deals(p_player, p_preset, p_from, p_to, p_pulkas) AS TABLE
     SELECT * FROM deals
     WHERE (p_player IS NULL OR declarer_name = p_player)
-      AND (p_preset IS NULL OR preset = p_preset)
-      AND (p_from IS NULL OR date >= CAST(p_from AS DATE))
-      AND (p_to IS NULL OR date <= CAST(p_to AS DATE))
-      AND (p_pulkas IS NULL OR list_contains(p_pulkas, pulka));
+      AND keep_row(preset, date, pulka, p_preset, p_from, p_to, p_pulkas);
 CREATE OR REPLACE MACRO sel_pulka_results(p_player, p_preset, p_from, p_to, p_pulkas) AS TABLE
     SELECT * FROM pulka_results
     WHERE (p_player IS NULL OR player = p_player)
-      AND (p_preset IS NULL OR preset = p_preset)
-      AND (p_from IS NULL OR date >= CAST(p_from AS DATE))
-      AND (p_to IS NULL OR date <= CAST(p_to AS DATE))
-      AND (p_pulkas IS NULL OR list_contains(p_pulkas, pulka));
+      AND keep_row(preset, date, pulka, p_preset, p_from, p_to, p_pulkas);
 -- Pulka ids matching the filters; here the player filter means "pulkas he sat in".
 CREATE OR REPLACE MACRO sel_pulkas(p_player, p_preset, p_from, p_to, p_pulkas) AS TABLE
     SELECT DISTINCT pulka FROM sel_pulka_results(p_player, p_preset, p_from, p_to, p_pulkas);
