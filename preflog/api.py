@@ -26,7 +26,7 @@ from .record.errors import RecordError
 from .rules.config import Rules
 from .scoring.sheet import Settlement
 from .store.base import EventStore, StoreError
-from .store.chain import StoredRow
+from .store.chain import DEFAULT_HASH_EVERY, StoredRow
 
 if TYPE_CHECKING:
     from .importer import FileResult
@@ -150,9 +150,13 @@ class Workspace:
         files: list[Path | str] = []
         for p in paths:
             files.extend(["-"] if str(p) == "-" else record_files([p]))
-        store = self.store(create=True)
-        hash_every = getattr(store, "hash_every", 32)
-        known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
+        # The store is created only when something is appended: a run of bad files leaves no trace.
+        if self.exists():
+            store = self.store()
+            hash_every = getattr(store, "hash_every", DEFAULT_HASH_EVERY)
+            known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
+        else:
+            hash_every, known_hash = DEFAULT_HASH_EVERY, {}
         known_ids = set(known_hash.values())
         items: list[ImportItem] = []
         n_workers = workers if workers is not None else (os.cpu_count() or 1)

@@ -31,6 +31,8 @@ _INT8 = range(-128, 128)
 StoredRow = tuple[int, int, int, int, int, int, str | None, int | None]
 
 
+DEFAULT_HASH_EVERY = 32  # chain checkpoint interval of new Delta tables (docs/storage.md)
+
 def link(prev: int, seq: int, code: int, player: int, card: int, value: int, payload: str | None) -> int:
     """One chain step: a signed 64-bit int, so that it fits an int64 column."""
     data = _PACK(prev, seq, code, player, card, value)

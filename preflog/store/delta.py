@@ -24,7 +24,7 @@ import pyarrow as pa
 from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
 
 from .base import Batch, ConcurrencyError, EventRow, EventStore, IntegrityProblem, PulkaInfo, StoreError
-from .chain import GENESIS, StoredRow, as_rows, check_pulka, link, seal
+from .chain import DEFAULT_HASH_EVERY, GENESIS, StoredRow, as_rows, check_pulka, link, seal
 
 SCHEMA_VERSION = 1
 VERSION_KEY = "preflog.schemaVersion"
@@ -121,8 +121,8 @@ class DeltaStore(EventStore):
     ``version``: open a read-only view of that table version (time travel).
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, hash_every: int = 32, version: int | None = None,
-                 create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, hash_every: int = DEFAULT_HASH_EVERY,
+                 version: int | None = None, create: bool = True) -> None:
         self.path = Path(path).resolve()
         self._pinned = version
         self._cache_lock = threading.Lock()
