@@ -1,34 +1,28 @@
-"""The replay's fast paths give exactly what the careful paths give.
+"""The replay's fast paths give exactly what the careful paths give, compared on public results only.
 
-* :meth:`DealState.play_cards` (runs of card rows with the state in local variables) against
-  :meth:`DealState.play` card by card, stopped at every point of a deal;
-* :func:`audit_rows` (deal rows straight to the open deal, packed layouts without an event,
-  card runs) against :func:`audit` over event objects (the general dispatch, one card at a time),
-  on whole simulated pulkas with one event corrupted: same findings (code, deal, seq, message,
-  event), outcomes, scores, sheet and settlement.
+:func:`audit_rows` (deal rows straight to the open deal, packed layouts without an event, runs of
+card rows played in local variables) against :func:`audit` over event objects (the general dispatch,
+one card at a time), on legal pulkas drawn action by action (tests/strategies.py): cut at every card
+of a deal, with one of the player's own later cards played instead at the cut, and with one event
+corrupted anywhere. Both must give the same findings (code, deal, seq, message, event), outcomes,
+scores, sheet and settlement.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from preflog.engine.deal import DealState, open_deal
 from preflog.engine.replay import AuditResult, audit, audit_rows, rows_of
-from preflog.model.events import BidMade, CardPlayed, DealStarted, Event, PulkaStarted, WhistCalled
-from preflog.rules import resolve
+from preflog.model.events import BidMade, CardPlayed, DealStarted, Event, PulkaEnded, PulkaStarted, WhistCalled
 from preflog.sim import simulate_pulka
+
+from ..strategies import TABLES, draw_pulka
 
 SPECS = (("sochi", 3), ("leningrad", 3), ("rostov", 3), ("sochi", 4), ("croatian", 3))
 CORRUPTIONS = ("value", "own", "own", "seat", "swap", "drop", "repeat")
-STATE = ("phase", "hands", "tricks", "trick_cards", "trick_seats", "trick_winners", "completed", "to_play",
-         "_led", "_best", "_best_seat", "outcome")
-
-
-def _snapshot(d: DealState) -> tuple[object, ...]:
-    return tuple(getattr(d, name) for name in STATE)
 
 
 def _summary(res: AuditResult) -> tuple[object, ...]:
@@ -37,48 +31,56 @@ def _summary(res: AuditResult) -> tuple[object, ...]:
             res.sheet, res.settlement, res.events, res.ended, res.players)
 
 
+def _same_both_ways(log: list[Event]) -> AuditResult:
+    slow, fast = audit(log), audit_rows(rows_of(log))
+    assert _summary(fast) == _summary(slow)
+    return slow
+
+
+def _later_own_card(log: list[Event], i: int) -> int | None:
+    """Index of a later card of the same deal played by the player of card ``log[i]``."""
+    ev = log[i]
+    assert isinstance(ev, CardPlayed)
+    for j in range(i + 1, len(log)):
+        e = log[j]
+        if isinstance(e, (DealStarted, PulkaEnded)):
+            return None
+        if isinstance(e, CardPlayed) and e.player == ev.player:
+            return j
+    return None
+
+
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(SPECS[:4]), st.integers(0, 2**31))
-def test_play_cards_matches_play_at_every_stop(spec: tuple[str, int], seed: int) -> None:
-    """Each deal's card rows played as one run up to every cut point, and card by card, leave the
-    same state (hands, trick in progress, winners, leader, outcome); a run stops at the cut."""
-    name, n = spec
-    log = simulate_pulka(name, n, seed, max_deals=3)
-    rules = resolve(name)
-    rows = rows_of(log)
-    starts = [i for i, e in enumerate(log) if isinstance(e, DealStarted)]
-    for s, e in zip(starts, [*starts[1:], len(log)], strict=True):
-        cards = [i for i in range(s, e) if isinstance(log[i], CardPlayed)]
-        if not cards:
-            continue
-        first, last = cards[0], cards[-1] + 1
-        ev = log[s]
-        assert isinstance(ev, DealStarted)
-        base = open_deal(rules, n, ev.dealer, ev.hands, ev.talon)
-        for x in log[s + 1:first]:
-            base.apply(x)
-        for cut in range(first, last + 1):
-            fast = open_deal(rules, n, ev.dealer, ev.hands, ev.talon)
-            slow = open_deal(rules, n, ev.dealer, ev.hands, ev.talon)
-            for x in log[s + 1:first]:
-                fast.apply(x)
-                slow.apply(x)
-            i = first
-            while i < cut:               # the replay's loop: a run, else one card through play()
-                j = fast.play_cards(rows, i, cut)
-                if j == i:
-                    fast.play(rows[i][1], rows[i][2])
-                    j = i + 1
-                i = j
-            for x in log[first:cut]:
-                slow.apply(x)
-            assert _snapshot(fast) == _snapshot(slow), (name, seed, s, cut)
-        assert base.phase != DealState.phase  # (sanity: the auction moved the deal on)
+@given(st.data(), st.sampled_from(TABLES))
+def test_row_path_matches_event_path_at_every_cut(data: st.DataObject, table: tuple[str, int]) -> None:
+    """One drawn deal of a legal pulka, cut before each of its cards: the row path's card run stops
+    there and the rest goes card by card. The log ended at the cut (the deal left incomplete, which
+    names the seat to play), and the player's own later card played at the cut instead (held, maybe
+    not following suit or trumping), audit the same both ways."""
+    spec, n = table
+    log = draw_pulka(data, spec, n, max_deals=3, claims=False)
+    assert _same_both_ways(log).ok
+    deals: list[list[int]] = []   # the card positions of each deal
+    for i, e in enumerate(log):
+        if isinstance(e, DealStarted):
+            deals.append([])
+        elif isinstance(e, CardPlayed):
+            deals[-1].append(i)
+    played = [cards for cards in deals if cards]
+    if not played:
+        return
+    for cut in data.draw(st.sampled_from(played), label="deal"):
+        res = _same_both_ways([*log[:cut], PulkaEnded("stopped")])
+        assert res.codes() == ["deal_incomplete"]
+        j = _later_own_card(log, cut)
+        if j is not None:
+            swapped = list(log)
+            swapped[cut], swapped[j] = swapped[j], swapped[cut]
+            _same_both_ways(swapped)
 
 
-def _corrupt(log: list[Event], how: str, pick: int, value: int, n: int) -> list[Event]:
-    idx = [i for i, e in enumerate(log) if isinstance(e, (CardPlayed, BidMade, WhistCalled))]
-    i = idx[pick % len(idx)]
+def _corrupt(log: list[Event], how: str, i: int, value: int, n: int) -> list[Event]:
+    """``log`` with its card, bid or whist call at ``i`` corrupted in the way ``how``."""
     ev = log[i]
     out = list(log)
     if how == "value":
@@ -111,17 +113,19 @@ def _corrupt(log: list[Event], how: str, pick: int, value: int, n: int) -> list[
     return out
 
 
-@settings(max_examples=250, deadline=None)
-@given(st.sampled_from(SPECS), st.integers(0, 2**31), st.sampled_from(CORRUPTIONS), st.integers(0, 10**6),
-       st.integers(0, 40))
-def test_audit_rows_matches_audit_on_corrupted_pulkas(spec: tuple[str, int], seed: int, how: str, pick: int,
-                                                      value: int) -> None:
-    """One corrupted card, bid or whist call anywhere in a simulated pulka: the row fast path and
-    the event path report the same findings and score the same deals."""
-    name, n = spec
-    log = simulate_pulka(name, n, seed, max_deals=4)
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(TABLES), st.sampled_from(CORRUPTIONS))
+def test_audit_rows_matches_audit_on_corrupted_pulkas(data: st.DataObject, table: tuple[str, int],
+                                                      how: str) -> None:
+    """One corrupted card, bid or whist call anywhere in a legal pulka (card and paper deals): the row
+    fast path and the event path report the same findings and score the same deals."""
+    spec, n = table
+    log = draw_pulka(data, spec, n, paper=None, max_deals=4)
     assert isinstance(log[0], PulkaStarted)
-    bad = _corrupt(log, how, pick, value, n)
+    idx = [i for i, e in enumerate(log) if isinstance(e, (CardPlayed, BidMade, WhistCalled))]
+    assume(idx)  # (a pulka of paper deals written without a single call has nothing to corrupt)
+    i = data.draw(st.sampled_from(idx), label="event")
+    bad = _corrupt(log, how, i, data.draw(st.integers(0, 40), label="value"), n)
     slow, fast = audit(bad), audit_rows(rows_of(bad))
     assert _summary(fast) == _summary(slow)
     assert audit_rows(iter(rows_of(bad))).codes() == slow.codes()  # any iterable of rows
