@@ -202,12 +202,13 @@ def is_closed(log: list[Event]) -> bool:
 
 
 def draw_pulka(data: st.DataObject, spec: str, n: int, paper: bool | None = False, max_deals: int = 6,
-               claims: bool = True) -> list[Event]:
+               claims: bool = True, pool: int = 50) -> list[Event]:
     """A legal pulka of 1..``max_deals`` deals and its end (``closed`` if every pulya closed on the way).
 
-    ``paper``: every deal card level (False), paper level (True), or each drawn (None).
+    ``paper``: every deal card level (False), paper level (True), or each drawn (None); ``pool``: the
+    pulya to reach (a small one closes the pulka within a few deals).
     """
-    log: list[Event] = [PulkaStarted(PLAYERS[:n], spec)]
+    log: list[Event] = [PulkaStarted(PLAYERS[:n], spec, pool=pool)]
     dealer = data.draw(st.integers(0, n - 1), label="first dealer")
     closed = False
     for _ in range(data.draw(st.integers(1, max_deals), label="deals")):

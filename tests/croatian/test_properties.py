@@ -7,15 +7,15 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from preflog.engine import auction_hr as hr
-from preflog.engine.auction_hr import CroatianAuction
-from preflog.engine.findings import IllegalAction
+from preflog.engine.replay import audit
+from preflog.model.events import BidMade, ContractDeclared, Event, PulkaStarted
 from preflog.model.outcome import ALL_PASS, CONCEDED, GAME, NOT_WHISTED, DealOutcome
 from preflog.rules.presets import resolve
 from preflog.scoring.croatian import CroatianScorer
 
+from ..strategies import CROATIAN_TABLES, PLAYERS, deal_started, opened_deal
+
 W, P, I = 1, 0, 3
-RULES = resolve("croatian")
 
 
 @st.composite
@@ -81,34 +81,61 @@ def test_random_pulka_settles_to_zero(data: st.DataObject, start: int, preset: s
         assert sum(scorer.columns) == 0
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_random_legal_auction_ends(data: st.DataObject) -> None:
-    """Playing only ``legal_bids`` always ends within 30 calls; every other call is refused with a listed
-    code; the winner may declare exactly ``allowed_contracts``."""
-    a = CroatianAuction(RULES, (0, 1, 2))
+# finding codes (docs/findings.md) of the Croatian auction: a refused call, a refused contract
+AUCTION_CODES = {"bad_bid", "auction_over", "seat_not_in_auction", "bid_out_of_turn", "bid_after_pass",
+                 "bid_not_above_last", "jump_bid", "hold_not_allowed", "igra_after_number",
+                 "hand_contract_not_first_call", "number_after_igra", "igra_in_naming", "name_not_above",
+                 "hand_bettel_not_at_once"}
+CONTRACT_CODES = {"bad_contract", "contract_below_bid", "hand_contract_changed"}
+CALLS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 17)
+
+
+def _first_finding(log: list[Event]) -> tuple[int, str]:
+    res = audit(log)
+    assert res.findings, "an illegal event audited clean"
+    return res.findings[0].seq, res.findings[0].code
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(CROATIAN_TABLES), st.booleans())
+def test_random_legal_auction_ends(data: st.DataObject, table: tuple[str, int], paper: bool) -> None:
+    """Making only legal calls (drawn from ``legal_actions()``) ends the auction within 30 calls; every
+    other call is refused at its place in the log with an auction code; the winner may declare exactly
+    the contracts ``legal_actions()`` offers, any other is refused with a contract code."""
+    spec, n = table
+    dealer = data.draw(st.integers(0, n - 1), label="dealer")
+    log: list[Event] = [PulkaStarted(PLAYERS[:n], spec), deal_started(data, n, dealer, paper)]
+    deal = opened_deal(log)
     for _ in range(30):
-        if a.done:
+        acts = deal.legal_actions()
+        if not acts or not isinstance(acts[0], BidMade):
             break
-        seat = a.to_move
-        legal = a.legal_bids(seat)
+        seat = acts[0].player
+        legal = {a.bid for a in acts if isinstance(a, BidMade)}
         assert 0 in legal
-        for code in (0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 17):
-            if code not in legal:
-                try:
-                    a.verify_bid(seat, code)
-                except IllegalAction as exc:
-                    assert exc.code in hr.FINDING_CODES
-                else:
-                    raise AssertionError(f"{code} verified but not in legal_bids")
-        a.bid(seat, data.draw(st.sampled_from(legal)))
-    assert a.done
+        for call in CALLS:
+            assert deal.can_bid(seat, call) == (call in legal)
+            if call not in legal:
+                assert _first_finding([*log, BidMade(seat, call)]) in {(len(log), c) for c in AUCTION_CODES}
+        ev = data.draw(st.sampled_from(acts), label="call")
+        deal.apply(ev)
+        log.append(ev)
+    else:
+        raise AssertionError("auction not over after 30 calls")
+    if deal.done:                                   # all passed
+        assert deal.outcome is not None and deal.outcome.kind == ALL_PASS
+        return
+    while not any(isinstance(a, ContractDeclared) for a in acts):   # the discard, unless a hand game
+        ev = data.draw(st.sampled_from(acts), label="discard")
+        deal.apply(ev)
+        log.append(ev)
+        acts = deal.legal_actions()
+    declarer = acts[0].player  # type: ignore[attr-defined]
+    offered = {a.contract for a in acts if isinstance(a, ContractDeclared)}
+    assert offered and offered <= set(range(2, 8))
     for contract in range(2, 8):
-        assert a.can_bid(a.winner, contract) is False
-        ok = contract in a.allowed_contracts()
-        try:
-            a.verify_contract(contract)
-        except IllegalAction:
-            assert not ok
+        declared = [*log, ContractDeclared(declarer, contract)]
+        if contract in offered:
+            assert audit(declared).ok, audit(declared).codes()
         else:
-            assert ok and a.winner >= 0
+            assert _first_finding(declared) in {(len(log), c) for c in CONTRACT_CODES}

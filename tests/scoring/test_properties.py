@@ -7,13 +7,17 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from preflog.engine.replay import audit
 from preflog.model.bids import MISER, RU_LADDER, is_trick_contract, level_of
 from preflog.model.calls import CALL_PASS, CALL_WHIST
+from preflog.model.events import PulkaEnded
 from preflog.model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
 from preflog.model.outcome import MISER as MISER_KIND
-from preflog.rules import LENINGRAD, ROSTOV, SOCHI
+from preflog.rules import LENINGRAD, ROSTOV, SOCHI, Rules
 from preflog.scoring.russian import RussianScorer
 from preflog.scoring.settlement import settle
+
+from ..strategies import RUSSIAN_TABLES, draw_pulka
 
 RULESETS = [
     SOCHI, LENINGRAD, ROSTOV,
@@ -111,6 +115,10 @@ def test_scoring_random_deals_zero_sum(pulka: tuple[int, list[DealOutcome]], rul
     """Scoring any valid deals: settlement stays zero-sum; the sheet is the sum of the deal scores; and
     exact settlement minus the pool term equals the sum of per-deal values (settlement is linear)."""
     n, deals = pulka
+    _check_linear(rules, n, pool, deals)
+
+
+def _check_linear(rules: Rules, n: int, pool: int, deals: list[DealOutcome]) -> RussianScorer:
     sc = RussianScorer(rules, n, pool)
     total = [Fraction(0)] * n
     for o in deals:
@@ -124,3 +132,21 @@ def test_scoring_random_deals_zero_sum(pulka: tuple[int, list[DealOutcome]], rul
     assert [e - t for e, t in zip(st_.exact, pool_term, strict=True)] == total
     if rules.american_help:
         assert all(p <= pool for p in sc.sheet.pulya)
+    return sc
+
+
+@given(st.data(), st.sampled_from(RUSSIAN_TABLES), st.sampled_from([6, 20, 50]))
+@settings(max_examples=60, deadline=None)
+def test_played_pulkas_zero_sum(data: st.DataObject, table: tuple[str, int], pool: int) -> None:
+    """Pulkas drawn action by action from the engine (card and paper deals): the audited sheet and
+    settlement are zero-sum, and scoring the audited outcomes again gives the same sheet, linearly."""
+    spec, n = table
+    log = draw_pulka(data, spec, n, paper=None, pool=pool)
+    res = audit(log)
+    assert res.ok, res.codes()
+    assert res.rules is not None and res.sheet is not None and res.settlement is not None
+    outcomes = [d.outcome for d in res.deals if d.outcome is not None]
+    assert len(outcomes) == len(res.deals)
+    sc = _check_linear(res.rules, n, pool, outcomes)
+    assert sc.sheet == res.sheet and sc.settlement() == res.settlement
+    assert (log[-1] == PulkaEnded("closed")) == sc.is_finished()
