@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from preflog.engine.replay import audit
 from preflog.model.bids import HR_LADDER, IGRA, RU_LADDER
 from preflog.model.cards import cards_of
 from preflog.model.events import (
@@ -30,6 +30,7 @@ from preflog.model.events import (
 )
 from preflog.record import RecordError, read_json, read_records, read_text, write_json, write_text
 
+from ..strategies import TABLES, draw_pulka
 from .conftest import doc_blocks
 
 SEEDS = doc_blocks("pref")
@@ -37,34 +38,35 @@ NOISE = list('[]{};:,"\\()=-+ \n\t0123456789AKQJTakqjtschdSCHD♠♣♦♥пчб
                                                                                    "Anna", "Talon:", "1:", "igra"]
 
 
-def mutate(text: str, rnd: random.Random, n: int) -> str:
+def mutate(data: st.DataObject, text: str, n: int) -> str:
+    """``n`` drawn edits of ``text``: insert noise, delete a span, swap two lines, repeat a line, or copy
+    a span elsewhere (each drawn step by step, so a failure shrinks to the fewest, smallest edits)."""
     for _ in range(n):
-        op = rnd.randrange(5)
-        i = rnd.randrange(len(text) + 1)
+        op = data.draw(st.integers(0, 4), label="edit")
+        i = data.draw(st.integers(0, len(text)), label="at")
         if op == 0:
-            text = text[:i] + rnd.choice(NOISE) + text[i:]
+            text = text[:i] + data.draw(st.sampled_from(NOISE), label="noise") + text[i:]
         elif op == 1:
-            text = text[:i] + text[i + rnd.randrange(1, 8):]
-        elif op == 2:
+            text = text[:i] + text[i + data.draw(st.integers(1, 7), label="length"):]
+        elif op in (2, 3):
             lines = text.split("\n")
-            a, b = rnd.randrange(len(lines)), rnd.randrange(len(lines))
-            lines[a], lines[b] = lines[b], lines[a]
-            text = "\n".join(lines)
-        elif op == 3:
-            lines = text.split("\n")
-            a = rnd.randrange(len(lines))
-            lines.insert(rnd.randrange(len(lines)), lines[a])
+            a = data.draw(st.integers(0, len(lines) - 1), label="line")
+            b = data.draw(st.integers(0, len(lines) - 1), label="other line")
+            if op == 2:
+                lines[a], lines[b] = lines[b], lines[a]
+            else:
+                lines.insert(b, lines[a])
             text = "\n".join(lines)
         else:
-            j = rnd.randrange(len(text) + 1)
+            j = data.draw(st.integers(0, len(text)), label="from")
             text = text[:i] + text[j:j + 6] + text[i:]
     return text
 
 
 @settings(max_examples=400, deadline=None)
-@given(seed=st.integers(0, 2**32), which=st.integers(0, len(SEEDS) - 1), n=st.integers(1, 6))
-def test_mutated_text_raises_only_record_error(seed: int, which: int, n: int) -> None:
-    text = mutate(SEEDS[which], random.Random(seed), n)
+@given(data=st.data(), which=st.integers(0, len(SEEDS) - 1), n=st.integers(1, 6))
+def test_mutated_text_raises_only_record_error(data: st.DataObject, which: int, n: int) -> None:
+    text = mutate(data, SEEDS[which], n)
     try:
         recs = read_records(text, "fuzz.pref")
     except RecordError as err:
@@ -74,32 +76,33 @@ def test_mutated_text_raises_only_record_error(seed: int, which: int, n: int) ->
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 2**32), n=st.integers(1, 4))
-def test_mutated_json_raises_only_record_error(seed: int, n: int) -> None:
-    rnd = random.Random(seed)
-    base = write_json(read_text(SEEDS[rnd.randrange(len(SEEDS))]))
-    if rnd.random() < 0.5:
-        data: object = mutate(base, rnd, n)
-    else:  # structural mutation: replace a random node by a random value
-        data = json.loads(base)
+@given(data=st.data(), which=st.integers(0, len(SEEDS) - 1), n=st.integers(1, 4), structural=st.booleans())
+def test_mutated_json_raises_only_record_error(data: st.DataObject, which: int, n: int, structural: bool) -> None:
+    base = write_json(read_text(SEEDS[which]))
+    if not structural:
+        doc: object = mutate(data, base, n)
+    else:  # structural mutation: replace a drawn node by a drawn value
+        doc = json.loads(base)
         for _ in range(n):
-            node, key = _random_slot(data, rnd)
+            node, key = _drawn_slot(data, doc)
             if node is not None:
-                node[key] = rnd.choice([None, 1.5, -3, True, "Xh", [], {}, ["A", "6s"], {"A": 1}, "all pass"])
+                node[key] = data.draw(st.sampled_from(
+                    [None, 1.5, -3, True, "Xh", [], {}, ["A", "6s"], {"A": 1}, "all pass"]), label="value")
     try:
-        read_json(data, "fuzz.json")
+        read_json(doc, "fuzz.json")
     except RecordError:
         pass
 
 
-def _random_slot(doc: object, rnd: random.Random) -> tuple:
+def _drawn_slot(data: st.DataObject, doc: object) -> tuple:
+    """A drawn (container, key) pair some levels down ``doc`` (``(None, None)`` at an empty top)."""
     node, key = None, None
     cur = doc
-    for _ in range(rnd.randrange(1, 9)):
+    for _ in range(data.draw(st.integers(1, 8), label="depth")):
         if isinstance(cur, dict) and cur:
-            k = rnd.choice(list(cur))
+            k = data.draw(st.sampled_from(list(cur)), label="key")
         elif isinstance(cur, list) and cur:
-            k = rnd.randrange(len(cur))
+            k = data.draw(st.integers(0, len(cur) - 1), label="index")
         else:
             break
         node, key, cur = cur, k, cur[k]
@@ -205,3 +208,18 @@ def test_generated_logs_round_trip(logs: list[list[Event]]) -> None:
     assert [e for r in read_records(write_text(events, style="unicode")) for e in r.events] == events
     if len(logs) == 1:
         assert read_json(write_json(events)) == events
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.sampled_from(TABLES))
+def test_played_logs_round_trip(data: st.DataObject, table: tuple[str, int]) -> None:
+    """Legal pulkas drawn action by action from the engine (card and paper deals, claims, ten checks,
+    both families) write and read back the same in text (ASCII and unicode) and JSON, and audit alike."""
+    spec, n = table
+    events = draw_pulka(data, spec, n, paper=None, max_deals=3)
+    text = write_text(events)
+    back = [e for r in read_records(text) for e in r.events]
+    assert back == events and write_text(back) == text
+    assert [e for r in read_records(write_text(events, style="unicode")) for e in r.events] == events
+    assert read_json(write_json(events)) == events
+    assert audit(back).ok
