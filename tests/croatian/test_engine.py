@@ -453,7 +453,7 @@ def _card_deal(rules: str, calls: tuple[int, ...], contract: int, whist: tuple[i
     if not d.hand_game:
         d.discard(d.declarer, (1 << 30) | (1 << 31))
     d.declare(d.declarer, contract)
-    d1, d2 = d._defenders
+    d1, d2 = (d.declarer + 1) % 3, (d.declarer + 2) % 3   # the defenders, left of the declarer first
     d.whist(d1, whist[0])
     d.whist(d2, whist[1])
     return d
@@ -477,7 +477,9 @@ def test_first_lead_by_contract() -> None:
     assert _leaders(out) == {B}
     card = next(c for c in range(32) if out.hands[B] >> c & 1)
     out.play(B, card)
-    assert out.out_seat == A and out.to_play == C and out._trick_len == 2
+    assert out.out_seat == A and out.to_play == C
+    out.play(C, next(e.card for e in out.legal_actions() if isinstance(e, CardPlayed)))
+    assert out.trick_winners and not out.trick_cards   # the trick had two cards (B's and C's)
     with pytest.raises(IllegalAction) as exc:
         out.verify_play(A, next(c for c in range(32) if out.hands[A] >> c & 1))
     assert exc.value.code == "passer_out_of_play"
