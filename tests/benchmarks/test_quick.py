@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the benchmark runs in worker processes
+
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = ("simulate", "text_write", "text_parse", "import_full", "store_append", "replay_audit_1",
           "replay_audit_n", "projection_build")

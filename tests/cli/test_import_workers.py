@@ -57,6 +57,7 @@ def _snapshot(ws: Workspace) -> tuple[list[tuple[object, ...]], dict[str, list[d
     return rows, proj
 
 
+@pytest.mark.slow
 def test_workers_store_the_same_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The folder of :func:`_folder` imported by 2 worker processes and in this process: the same
     items (ids, statuses, findings, errors), the same stored rows (pulka ids, seq, events, hashes)
@@ -97,6 +98,7 @@ def test_workers_store_the_same_as_one_process(tmp_path: Path, monkeypatch: pyte
     assert len(proj2["deals"]) == 8 * 3
 
 
+@pytest.mark.slow
 def test_workers_second_import_is_all_duplicates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Importing the folder again on workers stores nothing new: every readable pulka is a
     duplicate of a stored one (10 readable pulkas: 2 + 2 + 3 + 1 + 1 + 1), c.pref still errs."""

@@ -59,6 +59,7 @@ def test_there_are_three_notebooks():
     assert [p.name for p in NOTEBOOKS][:3] == ["01-players.ipynb", "02-contracts.ipynb", "03-variants.ipynb"]
 
 
+@pytest.mark.slow
 def test_players_notebook():
     """The demo pulkas audit clean; six club players at least; every stored pulka is in the report;
     per-player totals add up to 0."""
@@ -71,6 +72,7 @@ def test_players_notebook():
     assert float(re.search(r"total_visty_sum=([\d.]+)", text).group(1)) < 1e-6
 
 
+@pytest.mark.slow
 def test_contracts_notebook():
     """The contracts report's n and made equal the direct SQL counts of declared / made deals."""
     text = _run(ROOT / "notebooks" / "02-contracts.ipynb")
@@ -78,6 +80,7 @@ def test_contracts_notebook():
     assert m and m.group(1) == m.group(2) and m.group(3) == m.group(4) and int(m.group(1)) > 1000
 
 
+@pytest.mark.slow
 def test_variants_notebook():
     """Every 3-player Sochi pulka is re-scored; both alternatives are zero-sum."""
     text = _run(ROOT / "notebooks" / "03-variants.ipynb")

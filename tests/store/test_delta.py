@@ -36,6 +36,7 @@ def _parquet_files(path: Path) -> set[str]:
     return {p.name for p in path.glob("*.parquet")}
 
 
+@pytest.mark.slow
 def test_two_writer_processes_race_one_conflicts(tmp_path: Path) -> None:
     """Both writers read last seq 3, then append 5 events each with expected 3 at the same moment:
     exactly one wins, the other gets a conflict naming expected 3 and actual 3 + 5 = 8."""
@@ -55,6 +56,7 @@ def test_two_writer_processes_race_one_conflicts(tmp_path: Path) -> None:
     assert store.verify() == []
 
 
+@pytest.mark.slow
 def test_two_writer_processes_loop_nothing_lost_or_duplicated(tmp_path: Path) -> None:
     """Two processes append 25 events each, one at a time, retrying on conflict: 50 events, each
     (tag, i) exactly once, seq 1..50, chain clean."""
@@ -71,6 +73,7 @@ def test_two_writer_processes_loop_nothing_lost_or_duplicated(tmp_path: Path) ->
     assert store.verify() == []
 
 
+@pytest.mark.slow
 def test_sigkill_mid_append_leaves_nothing_or_everything(tmp_path: Path) -> None:
     """A writer killed as soon as its Parquet file shows up (mid-write, before the commit) of a
     400 k-event append: the batch is absent or whole; cleanup removes the orphan file, verify is
@@ -133,6 +136,7 @@ def test_tampered_value_exact_seq_with_hash_on_every_event(tmp_path: Path) -> No
     assert [(p.pulka, p.kind, p.seq) for p in store.verify()] == [("a", "hash", 17)]
 
 
+@pytest.mark.slow
 def test_compaction_while_a_reader_loops(tmp_path: Path) -> None:
     """40 small appends (4 pulkas x 10), then compact + vacuum now while a thread reads all rows in
     a loop: every read sees each pulka as seq 1..n without gaps or duplicates, n = 10 x 5 = 50."""
