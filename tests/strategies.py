@@ -29,6 +29,7 @@ from preflog.model.events import (
     CardPlayed,
     Claimed,
     ContraCalled,
+    ContractDeclared,
     DealStarted,
     Event,
     PaperResult,
@@ -122,11 +123,16 @@ def _splits(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(out, key=lambda t: (-sum(t), t)))
 
 
+def ten_checks(deal: Deal, n: int) -> list[Event]:
+    """The ten checks the engine accepts now (a checked 10-game before play), every trick split."""
+    return [TenChecked(t) for t in _splits(n) if sum(t) == 10 and deal.can_ten_check(t)]
+
+
 def endings(deal: Deal, n: int, paper: bool) -> list[Event]:
     """Events that end the deal now and are not in ``legal_actions()``: ten checks, then claims (card
     level) or paper results (paper level), each with every trick split the engine accepts."""
     splits = _splits(n)
-    out: list[Event] = [TenChecked(t) for t in splits if sum(t) == 10 and deal.can_ten_check(t)]
+    out = ten_checks(deal, n)
     if paper:
         out += [PaperResult(t) for t in splits if deal.can_paper_result(t)]
     else:
@@ -137,9 +143,10 @@ def endings(deal: Deal, n: int, paper: bool) -> list[Event]:
 def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool = True) -> list[Event]:
     """Play an open deal to its end, one drawn legal action at a time; the events applied, in order.
 
-    Calls lean towards passing and the lowest bid (else auctions climb to the top at once). A card-level deal may be
-    ended by a claim after a drawn number of cards (``claims``); a paper deal by a drawn result once
-    the auction allows one. A Croatian 2♠ nobody contras may end without an event.
+    Calls lean towards passing and the lowest bid (else auctions climb to the top at once), contracts
+    towards the lowest allowed. A card-level deal may be ended by a claim or a ten check after a drawn
+    number of cards (``claims``); a paper deal by a drawn result once the auction allows one. A
+    Croatian 2♠ nobody contras may end without an event.
     """
     events: list[Event] = []
     claim_at = data.draw(st.integers(0, 89), label="claim after cards") if claims and not paper else -1
@@ -154,6 +161,13 @@ def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool
             try_end = (step == 0 or not isinstance(acts[0], BidMade)) and data.draw(st.booleans(), label="end")
         elif any(isinstance(a, CardPlayed) for a in acts):
             try_end = cards == claim_at
+            if not try_end and not cards and claims:  # a checked 10-game: the check instead of play
+                checks = ten_checks(deal, n)
+                if checks and data.draw(st.booleans(), label="ten check"):
+                    ev = data.draw(st.sampled_from(checks), label="ending")
+                    deal.apply(ev)
+                    events.append(ev)
+                    continue
         else:
             try_end = any(isinstance(a, (ContraCalled, PlayModeChosen)) for a in acts) and \
                 data.draw(st.booleans(), label="end")
@@ -170,14 +184,17 @@ def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool
         if isinstance(acts[0], BidMade):
             # half the calls pass, a quarter make the lowest other call, a quarter any legal call
             how = data.draw(st.integers(0, 3), label="call")
-            passes = [a for a in acts if a.bid == 0]  # type: ignore[attr-defined]
-            others = [a for a in acts if a.bid != 0]  # type: ignore[attr-defined]
+            bids = [a for a in acts if isinstance(a, BidMade)]
+            passes = [a for a in bids if a.bid == 0]
+            others = [a for a in bids if a.bid != 0]
             if how < 2 and passes or not others:
                 ev = passes[0]
             elif how == 2:
                 ev = others[0]
             else:
                 ev = data.draw(st.sampled_from(acts), label="action")
+        elif isinstance(acts[0], ContractDeclared) and not data.draw(st.booleans(), label="any contract"):
+            ev = acts[0]  # half the declarers name the lowest contract they may
         else:
             ev = data.draw(st.sampled_from(acts), label="action")
         deal.apply(ev)

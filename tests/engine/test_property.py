@@ -102,8 +102,9 @@ def test_single_corruption_is_legal_or_reported(data: st.DataObject, table: tupl
     for e in log[2:i]:
         d.apply(e)
     if isinstance(ev, CardPlayed):
-        bad: Event = CardPlayed(ev.player, data.draw(st.integers(0, 31), label="card"))
-        legal_here = d.can_play(ev.player, bad.card)
+        card = data.draw(st.integers(0, 31), label="card")
+        bad: Event = CardPlayed(ev.player, card)
+        legal_here = d.can_play(ev.player, card)
         codes = CARD_CODES
     else:
         assert isinstance(ev, BidMade)
