@@ -7,8 +7,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from preflog.engine import auction_hr as hr
-from preflog.engine.auction_hr import CroatianAuction
+from preflog.engine.codes import codes_of
+from preflog.engine.croatian.auction import CroatianAuction
 from preflog.engine.findings import IllegalAction
 from preflog.model.outcome import ALL_PASS, CONCEDED, GAME, NOT_WHISTED, DealOutcome
 from preflog.rules.presets import resolve
@@ -98,7 +98,7 @@ def test_random_legal_auction_ends(data: st.DataObject) -> None:
                 try:
                     a.verify_bid(seat, code)
                 except IllegalAction as exc:
-                    assert exc.code in hr.FINDING_CODES
+                    assert exc.code in codes_of("Auction")
                 else:
                     raise AssertionError(f"{code} verified but not in legal_bids")
         a.bid(seat, data.draw(st.sampled_from(legal)))

@@ -1,7 +1,7 @@
 """The replay's fast paths give exactly what the careful paths give.
 
-* :meth:`DealState.play_cards` (runs of card rows with the state in local variables) against
-  :meth:`DealState.play` card by card, stopped at every point of a deal;
+* :meth:`Deal.play_cards` (runs of card rows with the state in local variables) against
+  :meth:`Deal.play` card by card, stopped at every point of a deal;
 * :func:`audit_rows` (deal rows straight to the open deal, packed layouts without an event,
   card runs) against :func:`audit` over event objects (the general dispatch, one card at a time),
   on whole simulated pulkas with one event corrupted: same findings (code, deal, seq, message,
@@ -15,7 +15,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from preflog.engine.deal import DealState, open_deal
+from preflog.engine.deal import Deal
+from preflog.engine.families import open_deal
 from preflog.engine.replay import AuditResult, audit, audit_rows, rows_of
 from preflog.model.events import BidMade, CardPlayed, DealStarted, Event, PulkaStarted, WhistCalled
 from preflog.rules import resolve
@@ -27,7 +28,7 @@ STATE = ("phase", "hands", "tricks", "trick_cards", "trick_seats", "trick_winner
          "_led", "_best", "_best_seat", "outcome")
 
 
-def _snapshot(d: DealState) -> tuple[object, ...]:
+def _snapshot(d: Deal) -> tuple[object, ...]:
     return tuple(getattr(d, name) for name in STATE)
 
 
@@ -73,7 +74,7 @@ def test_play_cards_matches_play_at_every_stop(spec: tuple[str, int], seed: int)
             for x in log[first:cut]:
                 slow.apply(x)
             assert _snapshot(fast) == _snapshot(slow), (name, seed, s, cut)
-        assert base.phase != DealState.phase  # (sanity: the auction moved the deal on)
+        assert base.phase != Deal.phase  # (sanity: the auction moved the deal on)
 
 
 def _corrupt(log: list[Event], how: str, pick: int, value: int, n: int) -> list[Event]:

@@ -7,29 +7,19 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from preflog.engine.auction import (
-    BAD_BID,
-    BELOW_MIN_LEVEL,
-    BID_AFTER_PASS,
-    BID_NOT_ABOVE_LAST,
-    BID_OUT_OF_TURN,
-    HOLD_NOT_ALLOWED,
-    JUMP_BID,
-    MISER_BIDDER_MUST_PASS,
-    MISER_NOT_BEATEN,
-    MISER_NOT_FIRST_CALL,
-)
-from preflog.engine.deal import CARD_NOT_HELD, MUST_FOLLOW_SUIT, MUST_TRUMP, DealState
+from preflog.engine.codes import Code
 from preflog.engine.randomplay import random_deal
 from preflog.engine.replay import audit, audit_rows, rows_of
+from preflog.engine.russian.deal import RussianDeal
 from preflog.model.cards import FULL_DECK
 from preflog.model.events import BidMade, CardPlayed, Discarded, PulkaStarted
 from preflog.rules import resolve
 
 PRESETS = ("sochi", "leningrad", "rostov")
-CARD_CODES = {CARD_NOT_HELD, MUST_FOLLOW_SUIT, MUST_TRUMP}
-BID_CODES = {BAD_BID, BELOW_MIN_LEVEL, BID_AFTER_PASS, BID_NOT_ABOVE_LAST, BID_OUT_OF_TURN, HOLD_NOT_ALLOWED,
-             JUMP_BID, MISER_BIDDER_MUST_PASS, MISER_NOT_BEATEN, MISER_NOT_FIRST_CALL}
+CARD_CODES = {Code.CARD_NOT_HELD, Code.MUST_FOLLOW_SUIT, Code.MUST_TRUMP}
+BID_CODES = {Code.BAD_BID, Code.BELOW_MIN_LEVEL, Code.BID_AFTER_PASS, Code.BID_NOT_ABOVE_LAST, Code.BID_OUT_OF_TURN,
+             Code.HOLD_NOT_ALLOWED,
+             Code.JUMP_BID, Code.MISER_BIDDER_MUST_PASS, Code.MISER_NOT_BEATEN, Code.MISER_NOT_FIRST_CALL}
 
 cases = st.tuples(st.sampled_from(PRESETS), st.sampled_from((3, 4)), st.integers(0, 2**32 - 1))
 
@@ -77,7 +67,7 @@ def test_single_corruption_is_legal_or_reported(case: tuple[str, int, int], pick
     i = idx[pick % len(idx)]
     ev = log[i]
     # replay the prefix to know whether the corrupted event is legal where it stands
-    d = DealState.from_event(rules, n, log[1])
+    d = RussianDeal.from_event(rules, n, log[1])
     for e in log[2:i]:
         d.apply(e)
     if isinstance(ev, CardPlayed):
