@@ -1,11 +1,11 @@
 """The game families, listed once: what differs between Russian preferans and the Croatian game.
 
-A :class:`Family` names everything a family brings: its deal state machine (with its auction), its
-ladder of contracts, its bid codec (text ↔ call codes), its scorer and its bots. Presets pick a
+A :class:`Family` names everything a family brings: its deal state machine (with its auction and its
+ladder of contracts), its bid codec (text ↔ call codes), its scorer and its bots. Presets pick a
 family by name (:attr:`preflog.rules.config.Rules.family`); everything else asks
 :func:`family_of` instead of comparing names.
 
->>> family_of("croatian").format_bid(16)
+>>> family_of("croatian").bids.format(16)
 'igra-bettel'
 >>> [f.name for f in FAMILIES]
 ['russian', 'croatian']
@@ -18,20 +18,15 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ..model.bids import HR_LADDER, RU_LADDER, format_ru_bid, parse_ru_bid
+from ..model.bids import CROATIAN_BIDS, RUSSIAN_BIDS, BidCodec
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from ..scoring.croatian import CroatianScorer
 from ..scoring.russian import RussianScorer
-from .croatian.auction import format_hr_call, parse_hr_call
 from .croatian.deal import CroatianDeal
 from .deal import Deal
 from .findings import IllegalAction
 from .russian.deal import RussianDeal
-
-
-def _parse_ru_call(text: str, current: int = 0) -> int:
-    return parse_ru_bid(text)
 
 
 @dataclass(frozen=True)
@@ -42,12 +37,8 @@ class Family:
     """The name presets use (``Rules.family``)."""
     deal: type[Deal]
     """The deal state machine (its ``AUCTION`` is the family's auction)."""
-    ladder: tuple[int, ...]
-    """Contract codes in ladder order."""
-    parse_bid: Callable[[str, int], int]
-    """Text of a call → its code; the second argument is the number being held (Croatian hold words)."""
-    format_bid: Callable[[int], str]
-    """A call or contract code → its text (inverse of :attr:`parse_bid`)."""
+    bids: BidCodec
+    """How the family writes calls and contracts."""
     scorer: Callable[[Rules, int, int], Scorer]
     """``scorer(rules, n_players, pool)``: a fresh scorer for a pulka."""
     bots_path: str
@@ -66,9 +57,9 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("russian", RussianDeal, RU_LADDER, _parse_ru_call, format_ru_bid, RussianScorer,
+    Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer,
            "preflog.sim.russian:RussianDeal"),
-    Family("croatian", CroatianDeal, HR_LADDER, parse_hr_call, format_hr_call, CroatianScorer,
+    Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer,
            "preflog.sim.croatian:CroatianDeal"),
 )
 """Every game family preflog knows."""
