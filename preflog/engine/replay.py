@@ -158,8 +158,11 @@ class Auditor:
 
     def _deal_step(self, seq: int, code: int, row: Row, ev: Event | None) -> None:
         d = self._deal_guard(seq, ev, row)
-        if d is None:
-            return
+        if d is not None:
+            self._apply(seq, d, code, row, ev)
+
+    def _apply(self, seq: int, d: Deal, code: int, row: Row, ev: Event | None) -> None:
+        """Apply a deal event to the open deal ``d`` (past :meth:`_deal_guard`)."""
         try:
             STEPS[code](d, row, ev)
         except IllegalAction as exc:
@@ -341,17 +344,26 @@ class Auditor:
 
     def run(self, rows: Sequence[Row], events: Sequence[Event] | None = None) -> AuditResult:
         """Audit a whole log: runs of cards to the open deal's kernel, every other event by :meth:`step`."""
-        live: Deal | None = None   # the deal card runs may go to; None = the general step
+        live: Deal | None = None   # the open deal, past the general checks; None = the general step
         n = len(rows)
         i = 0
         while i < n:
             row = rows[i]
-            if live is not None and row[0] == _CARD:
-                j = self.play_run(live, rows, i, n)
-                if j > i:
-                    i = j
-                    if live.phase == DONE:
+            if live is not None:
+                code = row[0]
+                if code == _CARD:
+                    j = self.play_run(live, rows, i, n)
+                    if j > i:
+                        i = j
+                        if live.phase == DONE:
+                            live = None
+                        continue
+                elif code in _PAYLOAD_FREE:
+                    self.n_events += 1
+                    self._apply(i, live, code, row, events[i] if events is not None else None)
+                    if live.phase == DONE or self.skipping:
                         live = None
+                    i += 1
                     continue
             self.step(i, row, events[i] if events is not None else None)
             live = self.live_deal()
