@@ -90,7 +90,7 @@ _SEATING = {(n, d): _seating(n, d) for n in (3, 4) for d in range(n)}
 class Deal(TrickPlay):
     """State of one deal. Seats are 0-based table seats; see the module doc."""
 
-    AUCTION: ClassVar[type[AuctionBase]]
+    AUCTION_TYPE: ClassVar[type[AuctionBase]]
     """The family's auction."""
     LADDER: ClassVar[tuple[int, ...]]
     """The family's contracts in ladder order: what a paper deal may declare without an auction."""
@@ -118,7 +118,7 @@ class Deal(TrickPlay):
         self.hands: list[int] = list(hands) if hands is not None else [0] * n_players
         self._talon = talon
         self._init_tricks(n_players)
-        self.auction = self.AUCTION(rules, self.active, min_level)
+        self.auction = self.AUCTION_TYPE(rules, self.active, min_level)
         self.calls = [-1] * n_players
         self.whist_order: list[int] = []
         # every other field starts at its class-level default below (set on the instance when it changes)

@@ -21,7 +21,7 @@ RULES = resolve("croatian")
 
 
 def play(calls: list[tuple[int, int]], rules=RULES) -> CroatianAuction:
-    auction = family_of(rules).deal.AUCTION(rules, (A, B, C))
+    auction = family_of(rules).deal.AUCTION_TYPE(rules, (A, B, C))
     assert isinstance(auction, CroatianAuction)
     for seat, code in calls:
         auction.bid(seat, code)
@@ -38,7 +38,7 @@ def illegal(calls: list[tuple[int, int]], seat: int, code: int, rules=RULES) -> 
 
 
 def test_registered_for_the_family() -> None:
-    assert family_of("croatian").deal.AUCTION is CroatianAuction
+    assert family_of("croatian").deal.AUCTION_TYPE is CroatianAuction
 
 
 def test_example_1_numbers_then_two_passes() -> None:

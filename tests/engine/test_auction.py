@@ -30,7 +30,7 @@ def code_of(calls: list[tuple[int, str]], last: tuple[int, str], rules=SOCHI, mi
 
 
 def test_registry_and_factory() -> None:
-    assert family_of(SOCHI).deal.AUCTION is RussianAuction
+    assert family_of(SOCHI).deal.AUCTION_TYPE is RussianAuction
     assert isinstance(family_of(SOCHI).open_deal(SOCHI, 3, 0, None, None).auction, RussianAuction)
 
 

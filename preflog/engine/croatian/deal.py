@@ -34,7 +34,7 @@ NeedsContra = Callable[[int, int, bool], bool]
 class CroatianDeal(Deal):
     """State of one Croatian / Slovenian deal (see the module doc)."""
 
-    AUCTION = CroatianAuction
+    AUCTION_TYPE = CroatianAuction
     LADDER = HR_LADDER
     CONTRACTS_TEXT = "a Croatian contract (2-7)"
     _bid_noun = "call"

@@ -29,16 +29,12 @@ _CANDIDATES = (PASS, TAKE_TALON) + RU_LADDER
 
 
 def _forbidden_holds(rules: Rules) -> frozenset[int]:
-    names = rules.hold_forbidden_on
-    try:
-        out = _FORBIDDEN.get(names)
-    except TypeError:  # an unhashable option value: parse it every time
-        out, names = None, None
+    names = tuple(rules.hold_forbidden_on)
+    out = _FORBIDDEN.get(names)
     if out is None:   # parsed once per distinct option value, not once per deal
         out = frozenset(MISER if str(name).lower() in ("miser", "мизер") else parse_ru_bid(str(name))
-                        for name in rules.hold_forbidden_on)
-        if names is not None:
-            _FORBIDDEN[names] = out
+                        for name in names)
+        _FORBIDDEN[names] = out
     return out
 
 

@@ -36,7 +36,7 @@ _W_D1, _W_D2, _W_RETURN, _W_DEALER = range(4)
 class RussianDeal(Deal):
     """State of one Russian deal. Seats are 0-based table seats; see the module doc."""
 
-    AUCTION = RussianAuction
+    AUCTION_TYPE = RussianAuction
     LADDER = RU_LADDER
     CONTRACTS_TEXT = "on the Russian ladder"
 
