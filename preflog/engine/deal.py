@@ -4,12 +4,12 @@ Phases (:class:`Phase`): auction → discard (the talon is shown; card-level dea
 DealStarted) → contract → whist calls → (play mode) → play or claim → outcome. Paper-level deals
 (no hands recorded) check everything that needs no cards and end with :class:`PaperResult`.
 
-Every player action has ``verify_x`` (raises :class:`IllegalAction` naming the rule), ``can_x``
-and ``x`` (verify, then apply; returns the applied event). :meth:`Deal.apply` applies an event
-checked, :meth:`Deal.push` unchecked (for actions taken from :meth:`Deal.legal_actions`), the way
-python-chess has ``push_san`` beside ``push``. Both go through one table keyed by ``Event.CODE``
-(:data:`STEPS`), which replay uses for rows too. Cards are played by the trick kernel
-(:mod:`preflog.engine.tricks`).
+Every player action has ``verify_x`` (raises :class:`IllegalAction` naming the rule), ``can_x``,
+``x`` (verify, then apply; returns the applied event) and ``push_x`` (apply without the checks).
+:meth:`Deal.apply` applies an event checked, :meth:`Deal.push` unchecked (for actions taken from
+:meth:`Deal.legal_actions`), the way python-chess has ``push_san`` beside ``push``. Both go through
+tables keyed by ``Event.CODE`` (:data:`STEPS`, :data:`PUSH`), which replay uses for rows too. Cards
+are played by the trick kernel (:mod:`preflog.engine.tricks`).
 
 The families subclass :class:`Deal`: :class:`~preflog.engine.russian.deal.RussianDeal` and
 :class:`~preflog.engine.croatian.deal.CroatianDeal`.
@@ -20,6 +20,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable
 from enum import IntEnum
+from functools import cache
 from typing import ClassVar
 
 from ..model.calls import PLAY_CLOSED, PLAY_OPEN
@@ -68,6 +69,13 @@ class Phase(IntEnum):
 
 
 AUCTION, DISCARD, CONTRACT, WHIST, MODE, PLAY, RESULT, DONE = Phase   # (plain names for the hot paths)
+
+
+# the events the hot actions return, interned: they are immutable values, and building one is
+# dearer than finding it
+_bid_made = cache(BidMade)
+_whist_called = cache(WhistCalled)
+_card_played = cache(CardPlayed)
 
 
 def _cards_text(mask: int) -> str:
@@ -231,10 +239,10 @@ class Deal(TrickPlay):
     def bid(self, seat: int, bid: int) -> BidMade:
         if self.phase != AUCTION:
             self.verify_bid(seat, bid)  # raises the phase error
-        self._bid(seat, bid)            # the auction verifies the rest of verify_bid first
-        return BidMade(seat, bid)
+        self.push_bid(seat, bid)            # the auction verifies the rest of verify_bid first
+        return _bid_made(seat, bid)
 
-    def _bid(self, seat: int, bid: int) -> None:
+    def push_bid(self, seat: int, bid: int) -> None:
         a = self.auction
         a.bid(seat, bid)
         if a.done:
@@ -261,8 +269,11 @@ class Deal(TrickPlay):
 
     def reveal_talon(self, cards: int) -> TalonRevealed:
         self.verify_reveal_talon(cards)
-        self._talon = cards
+        self.push_reveal_talon(cards)
         return TalonRevealed(cards)
+
+    def push_reveal_talon(self, cards: int) -> None:
+        self._talon = cards
 
     def verify_discard(self, seat: int, cards: int) -> None:
         if self.phase != DISCARD:
@@ -284,11 +295,14 @@ class Deal(TrickPlay):
 
     def discard(self, seat: int, cards: int) -> Discarded:
         self.verify_discard(seat, cards)
+        self.push_discard(seat, cards)
+        return Discarded(seat, cards)
+
+    def push_discard(self, seat: int, cards: int) -> None:
         if not self.paper:
             self.hands[seat] = (self.hands[seat] | (self._talon or 0)) & ~cards
         self.discard_mask = cards
         self.phase = CONTRACT
-        return Discarded(seat, cards)
 
     # ------------------------------------------------------------------ contract
     def verify_declare(self, seat: int, contract: int) -> None:
@@ -315,12 +329,15 @@ class Deal(TrickPlay):
 
     def declare(self, seat: int, contract: int) -> ContractDeclared:
         self.verify_declare(seat, contract)
+        self.push_declare(seat, contract)
+        return ContractDeclared(seat, contract)
+
+    def push_declare(self, seat: int, contract: int) -> None:
         self.declarer = seat
         self.contract = contract
         i = self.active.index(seat)
         self._defenders = (self.active[(i + 1) % 3], self.active[(i + 2) % 3])  # left of the declarer first
         self._contract_declared()
-        return ContractDeclared(seat, contract)
 
     @abstractmethod
     def _contract_declared(self) -> None:
@@ -335,11 +352,11 @@ class Deal(TrickPlay):
 
     def whist(self, seat: int, call: int) -> WhistCalled:
         self.verify_whist(seat, call)
-        self._whist(seat, call)
-        return WhistCalled(seat, call)
+        self.push_whist(seat, call)
+        return _whist_called(seat, call)
 
     @abstractmethod
-    def _whist(self, seat: int, call: int) -> None: ...
+    def push_whist(self, seat: int, call: int) -> None: ...
 
     def verify_contra(self, seat: int) -> None:
         raise IllegalAction(Code.BAD_CALL, f"seat {seat} calls contra, which does not exist in the Russian game",
@@ -350,10 +367,10 @@ class Deal(TrickPlay):
 
     def call_contra(self, seat: int) -> ContraCalled:
         self.verify_contra(seat)
-        self._contra(seat)
+        self.push_call_contra(seat)
         return ContraCalled(seat)
 
-    def _contra(self, seat: int) -> None:
+    def push_call_contra(self, seat: int) -> None:
         raise AssertionError("verify_contra refuses every contra here")
 
     def verify_choose_mode(self, seat: int, mode: int) -> None:
@@ -364,10 +381,10 @@ class Deal(TrickPlay):
 
     def choose_mode(self, seat: int, mode: int) -> PlayModeChosen:
         self.verify_choose_mode(seat, mode)
-        self._choose_mode(seat, mode)
+        self.push_choose_mode(seat, mode)
         return PlayModeChosen(seat, mode)
 
-    def _choose_mode(self, seat: int, mode: int) -> None:
+    def push_choose_mode(self, seat: int, mode: int) -> None:
         raise AssertionError("verify_choose_mode refuses every mode here")
 
     def finish_without_play(self) -> bool:
@@ -405,7 +422,12 @@ class Deal(TrickPlay):
         if not self.play_card(seat, card):
             self.verify_play(seat, card)   # names the rule the card breaks
             raise AssertionError(f"the trick kernel refused card {card} of seat {seat} without a rule")
-        return CardPlayed(seat, card)
+        return _card_played(seat, card)
+
+    def push_play(self, seat: int, card: int) -> None:
+        if self.phase != PLAY:
+            self._begin_play()
+        self.play_card(seat, card)
 
     def _begin_play(self) -> None:
         """Start play on a card that arrives before the play phase (verified by the family)."""
@@ -429,11 +451,11 @@ class Deal(TrickPlay):
 
     def claim(self, tricks: tuple[int, ...]) -> Claimed:
         self.verify_claim(tricks)
-        self._claim(tricks)
+        self.push_claim(tricks)
         return Claimed(tuple(tricks))
 
     @abstractmethod
-    def _claim(self, tricks: tuple[int, ...]) -> None: ...
+    def push_claim(self, tricks: tuple[int, ...]) -> None: ...
 
     def verify_ten_check(self, tricks: tuple[int, ...]) -> None:
         raise IllegalAction(Code.TEN_CHECK_NOT_ALLOWED, "only a 10-game under ten_mode=checked is checked") \
@@ -444,10 +466,10 @@ class Deal(TrickPlay):
 
     def ten_check(self, tricks: tuple[int, ...]) -> TenChecked:
         self.verify_ten_check(tricks)
-        self._ten_check(tricks)
+        self.push_ten_check(tricks)
         return TenChecked(tuple(tricks))
 
-    def _ten_check(self, tricks: tuple[int, ...]) -> None:
+    def push_ten_check(self, tricks: tuple[int, ...]) -> None:
         raise AssertionError("verify_ten_check refuses every ten check here")
 
     @abstractmethod
@@ -458,14 +480,17 @@ class Deal(TrickPlay):
 
     def paper_result(self, tricks: tuple[int, ...]) -> PaperResult:
         self.verify_paper_result(tricks)
-        if not self.paper:
-            self._claim(tricks)  # a card-level deal gives the result as a claim of what remains
-        else:
-            self._paper_result(tricks)
+        self.push_paper_result(tricks)
         return PaperResult(tuple(tricks))
 
+    def push_paper_result(self, tricks: tuple[int, ...]) -> None:
+        if not self.paper:
+            self.push_claim(tricks)  # a card-level deal gives the result as a claim of what remains
+        else:
+            self._paper_totals(tricks)
+
     @abstractmethod
-    def _paper_result(self, tricks: tuple[int, ...]) -> None: ...
+    def _paper_totals(self, tricks: tuple[int, ...]) -> None: ...
 
     @abstractmethod
     def _finish(self, kind: str) -> None:
@@ -482,8 +507,9 @@ class Deal(TrickPlay):
         return ev
 
     def push(self, ev: Event) -> Event:
-        """Apply one deal event *without* checking it: only for events known to be legal (e.g. taken
-        from :meth:`legal_actions`). A wrong event leaves the deal in an undefined state."""
+        """Apply one deal event *without* the deal's checks (``push_x``; the auction still checks its calls):
+        only for events known to be legal, e.g. taken from :meth:`legal_actions`. A wrong event leaves the
+        deal in an undefined state."""
         PUSH[ev.CODE](self, ev.to_row(), ev)
         return ev
 
@@ -514,13 +540,51 @@ def _can(fn: Callable[..., None], *args: int | tuple[int, ...]) -> bool:
     return True
 
 
-def _tricks(row: Row, ev: Event | None) -> tuple[int, ...]:
-    return (ev if ev is not None else from_row(*row)).tricks  # type: ignore[attr-defined, no-any-return]
+def _player_value(row: Row, ev: Event | None) -> tuple[int, int]:
+    return row[1], row[3]
 
+
+def _value(row: Row, ev: Event | None) -> tuple[int]:
+    return (row[3],)
+
+
+def _player(row: Row, ev: Event | None) -> tuple[int]:
+    return (row[1],)
+
+
+def _player_card(row: Row, ev: Event | None) -> tuple[int, int]:
+    return row[1], row[2]
+
+
+def _tricks(row: Row, ev: Event | None) -> tuple[tuple[int, ...]]:
+    return ((ev if ev is not None else from_row(*row)).tricks,)  # type: ignore[attr-defined]
+
+
+_ACTIONS: dict[int, tuple[str, Callable[[Row, Event | None], tuple[object, ...]]]] = {
+    BidMade.CODE: ("bid", _player_value),
+    TalonRevealed.CODE: ("reveal_talon", _value),
+    Discarded.CODE: ("discard", _player_value),
+    ContractDeclared.CODE: ("declare", _player_value),
+    WhistCalled.CODE: ("whist", _player_value),
+    PlayModeChosen.CODE: ("choose_mode", _player_value),
+    ContraCalled.CODE: ("call_contra", _player),
+    CardPlayed.CODE: ("play", _player_card),
+    Claimed.CODE: ("claim", _tricks),
+    TenChecked.CODE: ("ten_check", _tricks),
+    PaperResult.CODE: ("paper_result", _tricks),
+}
+"""Each deal event's action (``x``: checked, ``verify_x``, ``push_x``: unchecked) and its arguments from a row."""
 
 _Step = Callable[[Deal, Row, "Event | None"], object]
 
-STEPS: dict[int, _Step] = {
+
+def _table(prefix: str) -> dict[int, _Step]:
+    def step(name: str, args: Callable[[Row, Event | None], tuple[object, ...]]) -> _Step:
+        return lambda d, r, e: getattr(d, name)(*args(r, e))
+    return {code: step(prefix + verb, args) for code, (verb, args) in _ACTIONS.items()}
+
+
+STEPS: dict[int, _Step] = {   # (written out: replay's hot path, no getattr per event)
     BidMade.CODE: lambda d, r, e: d.bid(r[1], r[3]),
     TalonRevealed.CODE: lambda d, r, e: d.reveal_talon(r[3]),
     Discarded.CODE: lambda d, r, e: d.discard(r[1], r[3]),
@@ -529,59 +593,18 @@ STEPS: dict[int, _Step] = {
     PlayModeChosen.CODE: lambda d, r, e: d.choose_mode(r[1], r[3]),
     ContraCalled.CODE: lambda d, r, e: d.call_contra(r[1]),
     CardPlayed.CODE: lambda d, r, e: d.play(r[1], r[2]),
-    Claimed.CODE: lambda d, r, e: d.claim(_tricks(r, e)),
-    TenChecked.CODE: lambda d, r, e: d.ten_check(_tricks(r, e)),
-    PaperResult.CODE: lambda d, r, e: d.paper_result(_tricks(r, e)),
+    Claimed.CODE: lambda d, r, e: d.claim(*_tricks(r, e)),
+    TenChecked.CODE: lambda d, r, e: d.ten_check(*_tricks(r, e)),
+    PaperResult.CODE: lambda d, r, e: d.paper_result(*_tricks(r, e)),
 }
 """Checked application of a deal event, by ``Event.CODE``: ``STEPS[code](deal, row, event)`` with the row
 ``(code, player, card, value, payload)`` and the event when the caller has it (else it is decoded)."""
-
-VERIFY: dict[int, _Step] = {
-    BidMade.CODE: lambda d, r, e: d.verify_bid(r[1], r[3]),
-    TalonRevealed.CODE: lambda d, r, e: d.verify_reveal_talon(r[3]),
-    Discarded.CODE: lambda d, r, e: d.verify_discard(r[1], r[3]),
-    ContractDeclared.CODE: lambda d, r, e: d.verify_declare(r[1], r[3]),
-    WhistCalled.CODE: lambda d, r, e: d.verify_whist(r[1], r[3]),
-    PlayModeChosen.CODE: lambda d, r, e: d.verify_choose_mode(r[1], r[3]),
-    ContraCalled.CODE: lambda d, r, e: d.verify_contra(r[1]),
-    CardPlayed.CODE: lambda d, r, e: d.verify_play(r[1], r[2]),
-    Claimed.CODE: lambda d, r, e: d.verify_claim(_tricks(r, e)),
-    TenChecked.CODE: lambda d, r, e: d.verify_ten_check(_tricks(r, e)),
-    PaperResult.CODE: lambda d, r, e: d.verify_paper_result(_tricks(r, e)),
-}
+assert STEPS.keys() == _ACTIONS.keys()
+VERIFY = _table("verify_")
 """The checks alone (``verify_x``), by ``Event.CODE``."""
+PUSH = _table("push_")
+"""Unchecked application (``push_x``), by ``Event.CODE`` (see :meth:`Deal.push`)."""
 
-
-def _push_card(d: Deal, seat: int, card: int) -> None:
-    if d.phase != PLAY:
-        d._begin_play()
-    d.play_card(seat, card)
-
-
-def _push_result(d: Deal, tricks: tuple[int, ...]) -> None:
-    if d.paper:
-        d._paper_result(tricks)
-    else:
-        d._claim(tricks)
-
-
-PUSH: dict[int, _Step] = {
-    BidMade.CODE: lambda d, r, e: d._bid(r[1], r[3]),
-    TalonRevealed.CODE: lambda d, r, e: setattr(d, "_talon", r[3]),
-    Discarded.CODE: lambda d, r, e: d.discard(r[1], r[3]),
-    ContractDeclared.CODE: lambda d, r, e: d.declare(r[1], r[3]),
-    WhistCalled.CODE: lambda d, r, e: d._whist(r[1], r[3]),
-    PlayModeChosen.CODE: lambda d, r, e: d._choose_mode(r[1], r[3]),
-    ContraCalled.CODE: lambda d, r, e: d._contra(r[1]),
-    CardPlayed.CODE: lambda d, r, e: _push_card(d, r[1], r[2]),
-    Claimed.CODE: lambda d, r, e: d._claim(_tricks(r, e)),
-    TenChecked.CODE: lambda d, r, e: d._ten_check(_tricks(r, e)),
-    PaperResult.CODE: lambda d, r, e: _push_result(d, _tricks(r, e)),
-}
-"""Unchecked application, by ``Event.CODE`` (see :meth:`Deal.push`; discard and contract stay checked:
-their checks are what sets the declarer's hand and the defenders)."""
-
-assert STEPS.keys() == VERIFY.keys() == PUSH.keys()
 DEAL_CODES: frozenset[int] = frozenset(STEPS)
 """``Event.CODE`` of every event a :class:`Deal` applies."""
 DEAL_EVENTS: frozenset[type[Event]] = frozenset(

@@ -191,18 +191,15 @@ class TrickPlay:
             if card < 0 or not hand >> card & 1:   # (a card past 31 is never in a hand)
                 break
             s = card >> 3
+            if led < 0 and completed < talon_n:      # open raspasy, trick 1: this card fixes the talon order
+                if not (1 << card) & self._talon_suits() and hand & self._talon_suits():
+                    break                            # must follow a suit of the talon
+                self.completed = completed
+                self._fix_talon_order(card)
+                self._lead_talon_card()
+                led, best, bseat = self._led, self._best, self._best_seat
             if led < 0:
-                if k == 0 and completed < talon_n:   # open raspasy, trick 1: this card fixes the talon order
-                    if not (1 << card) & self._talon_suits() and hand & self._talon_suits():
-                        break                        # must follow a suit of the talon
-                    self.completed = completed
-                    self._fix_talon_order(card)
-                    self._lead_talon_card()
-                    led, best, bseat = self._led, self._best, self._best_seat
-                else:
-                    led, best, bseat = s, card, seat
-            if bseat == seat:
-                pass                                 # (the card just led)
+                led, best, bseat = s, card, seat     # the lead
             elif s == led:
                 if best < 0 or (card > best and best >> 3 == s):
                     best, bseat = card, seat

@@ -117,7 +117,7 @@ class CroatianDeal(Deal):
             raise self._phase_error(f"whist call {CALL_NAMES.get(call, call)}", seat)
         self.defence.verify_whist(seat, call)
 
-    def _whist(self, seat: int, call: int) -> None:
+    def push_whist(self, seat: int, call: int) -> None:
         d = self.defence
         assert d is not None
         d.whist(seat, call)
@@ -130,7 +130,7 @@ class CroatianDeal(Deal):
             raise self._phase_error("contra", seat)
         self.defence.verify_contra(seat)
 
-    def _contra(self, seat: int) -> None:
+    def push_call_contra(self, seat: int) -> None:
         assert self.defence is not None
         self.defence.call_contra(seat)
 
@@ -240,7 +240,7 @@ class CroatianDeal(Deal):
         self._check_final(tuple(a + b for a, b in zip(self.tricks, tricks, strict=True)), "the claim",
                           Code.BAD_CLAIM)
 
-    def _claim(self, tricks: tuple[int, ...]) -> None:
+    def push_claim(self, tricks: tuple[int, ...]) -> None:
         if self.phase == WHIST:
             self._begin_play()
         for s, t in enumerate(tricks):
@@ -261,7 +261,7 @@ class CroatianDeal(Deal):
         self._counts(tricks, "the paper result", Code.BAD_TRICKS, N_TRICKS)
         self._check_final(tricks, "the paper result", Code.BAD_TRICKS)
 
-    def _paper_result(self, tricks: tuple[int, ...]) -> None:
+    def _paper_totals(self, tricks: tuple[int, ...]) -> None:
         self._close_defence()
         self.tricks = list(tricks)
         self.stopped_early = sum(self.tricks) < N_TRICKS

@@ -135,7 +135,7 @@ class RussianDeal(Deal):
         return (self.phase in (MODE, PLAY, RESULT) and seat == self.half_whister and self.returner != NO_SEAT
                 and not self.completed and not self.trick_cards and self.calls[seat] == CALL_HALF)
 
-    def _whist(self, seat: int, call: int) -> None:
+    def push_whist(self, seat: int, call: int) -> None:
         if self.phase != WHIST:
             self.calls[seat] = CALL_PASS  # the half-whister's closing pass after a return
             return
@@ -206,7 +206,7 @@ class RussianDeal(Deal):
             raise IllegalAction(Code.MODE_BY_WRONG_SEAT, f"seat {seat} chooses open/closed but the lone whister is "
                                 f"seat {self._lone}", seat=seat)
 
-    def _choose_mode(self, seat: int, mode: int) -> None:
+    def push_choose_mode(self, seat: int, mode: int) -> None:
         self.open_play = mode == PLAY_OPEN
         self._begin_play()
 
@@ -258,7 +258,7 @@ class RussianDeal(Deal):
                                                                                    - self.completed):
             raise IllegalAction(Code.BAD_CLAIM, "the sitting-out dealer can only take raspasy talon tricks")
 
-    def _claim(self, tricks: tuple[int, ...]) -> None:
+    def push_claim(self, tricks: tuple[int, ...]) -> None:
         if self.phase == MODE:
             self._begin_play()
         for s, t in enumerate(tricks):
@@ -274,7 +274,7 @@ class RussianDeal(Deal):
             raise IllegalAction(Code.TEN_CHECK_NOT_ALLOWED, "the ten check replaces play; play has already begun")
         self._check_tricks(tuple(tricks), "the ten check", Code.BAD_TRICKS, N_TRICKS, N_TRICKS)
 
-    def _ten_check(self, tricks: tuple[int, ...]) -> None:
+    def push_ten_check(self, tricks: tuple[int, ...]) -> None:
         self.tricks = list(tricks)
         self._finish_played()
 
@@ -292,7 +292,7 @@ class RussianDeal(Deal):
             raise IllegalAction(Code.BAD_TRICKS, "the sitting-out dealer can take at most the two raspasy talon "
                                 "tricks")
 
-    def _paper_result(self, tricks: tuple[int, ...]) -> None:
+    def _paper_totals(self, tricks: tuple[int, ...]) -> None:
         self.tricks = list(tricks)
         self._finish_played()
 
