@@ -15,9 +15,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .engine.families import family_of
 from .engine.findings import Finding
 from .engine.replay import AuditResult, audit
-from .model.bids import format_hr_bid, format_ru_bid
+from .model.bids import RUSSIAN_BIDS
 from .model.events import Event, PulkaStarted
 from .projections.facts import PulkaFacts
 from .record.api import gc_paused, read_file_records, read_records, write_json, write_text
@@ -336,9 +337,8 @@ def frac(x: Fraction | int) -> str | int:
 def contract_text(rules: Rules | None, code: int, hand: bool = False) -> str:
     if code == 0:
         return ""
-    if rules is not None and rules.family == "croatian":
-        return format_hr_bid(code) + (" hand" if hand else "")
-    return format_ru_bid(code)
+    bids = family_of(rules).bids if rules is not None else RUSSIAN_BIDS
+    return bids.format(code) + (" hand" if hand else "")
 
 
 def sheet_json(audited: Audited) -> dict[str, Any]:

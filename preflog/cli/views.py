@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..api import Audited, ImportItem, Loaded, Workspace, contract_text, frac, name_seats, sheet_json
+from ..engine.families import family_of
 from ..engine.replay import replay
-from ..model.bids import format_hr_bid, format_ru_bid
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card, format_cards
 
@@ -113,7 +113,7 @@ def _render_step(loaded: Loaded, step: Any) -> Any:
     players = step.pulka.players
     d = step.deal
     rules = step.pulka.rules
-    fmt_bid = format_hr_bid if rules.family == "croatian" else format_ru_bid
+    fmt_bid = family_of(rules).bids.format
     lines = [Text(f"{loaded.id} · deal {d.deal} · dealer {players[d.dealer]} · phase {d.phase_name}", style="bold")]
     hands = Table(show_header=True)
     hands.add_column("player")

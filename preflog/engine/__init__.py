@@ -1,11 +1,13 @@
-"""engine layer: auction, deal and pulka state machines, replay and audit."""
+"""engine layer: the game families, their auctions and deal state machines, the trick kernel, the pulka,
+replay and audit."""
 
-from .auction import AUCTIONS, Auction, RussianAuction, make_auction
-from .deal import DealState
+from .codes import Code
+from .deal import Deal, Phase
+from .families import FAMILIES, Family, family_of, open_deal
 from .findings import AuditFailed, Finding, IllegalAction
 from .pulka import PulkaState
-from .replay import AuditResult, DealSummary, ReplayStep, audit, audit_rows, replay, rows_of, state_at
+from .replay import Auditor, AuditResult, DealSummary, ReplayStep, audit, audit_rows, replay, rows_of, state_at
 
-__all__ = ["AUCTIONS", "Auction", "AuditFailed", "AuditResult", "DealState", "DealSummary", "Finding",
-           "IllegalAction", "PulkaState", "ReplayStep", "RussianAuction", "audit", "audit_rows", "make_auction",
+__all__ = ["FAMILIES", "AuditFailed", "AuditResult", "Auditor", "Code", "Deal", "DealSummary", "Family", "Finding",
+           "IllegalAction", "Phase", "PulkaState", "ReplayStep", "audit", "audit_rows", "family_of", "open_deal",
            "replay", "rows_of", "state_at"]

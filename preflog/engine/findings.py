@@ -15,10 +15,14 @@ from ..model.events import Event
 class IllegalAction(Exception):
     """An action that breaks a rule: ``code`` names the rule, ``message`` says what was expected."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, seat: int | None = None, phase: str | None = None,
+                 event: Event | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.seat = seat
+        self.phase = phase
+        self.event = event
 
 
 @dataclass(frozen=True, slots=True)

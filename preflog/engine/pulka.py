@@ -4,9 +4,9 @@
 DealStarted (clockwise dealer rotation: previous dealer + 1; the first deal any
 dealer), passes the scorer's anti-raspasy minimum to the auction, scores each
 finished deal through :func:`preflog.scoring.base.make_scorer` and compares the
-players' written score lines with the computed sheet. The deal state machine is chosen by
-``rules.family`` (:func:`preflog.engine.deal.make_deal`); a Croatian deal asks the scorer whether
-the 2♠ rule applies (``needs_contra``, it depends on the declarer's refe).
+players' written score lines with the computed sheet. The deal state machine and the scorer
+are the family's (:func:`preflog.engine.families.family_of`); the deal consults the scorer where its
+rules depend on the score (the anti-raspasy minimum, the Croatian 2♠ rule).
 """
 
 from __future__ import annotations
@@ -16,48 +16,12 @@ from fractions import Fraction
 from ..model.events import DealStarted, PulkaEnded, PulkaStarted, ScoreRecorded
 from ..rules.config import Rules, RulesError
 from ..rules.presets import resolve
-from ..scoring.base import Scorer, make_scorer
+from ..scoring.base import Scorer
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
-from .deal import DealState, open_deal
+from .codes import Code
+from .deal import Deal
+from .families import family_of
 from .findings import IllegalAction
-
-# --- finding codes (pulka) ---
-BAD_RULES = "bad_rules"
-"""PulkaStarted names rules (preset, override) that do not resolve."""
-BAD_TABLE_SIZE = "bad_table_size"
-"""The number of players is not 3 or 4 or not allowed by the rules (``players``)."""
-MISSING_PULKA_START = "missing_pulka_start"
-"""The log does not begin with PulkaStarted."""
-DUPLICATE_PULKA_START = "duplicate_pulka_start"
-"""A second PulkaStarted in one log."""
-DEALER_OUT_OF_TURN = "dealer_out_of_turn"
-"""The dealer is not the previous dealer + 1 (the deal passes clockwise)."""
-DEAL_INCOMPLETE = "deal_incomplete"
-"""A deal that never reached its outcome before the next deal or the end."""
-EVENT_OUTSIDE_DEAL = "event_outside_deal"
-"""A deal event (bid, card, …) with no deal in progress."""
-SCORE_MISMATCH = "score_mismatch"
-"""A written score line differs from the replayed sheet (names player, field, recorded vs computed)."""
-SCORE_LINE_MID_DEAL = "score_line_mid_deal"
-"""A score line written while a deal is still in progress."""
-BAD_SCORE_LINE = "bad_score_line"
-"""A score line for an unknown seat or with the wrong number of visty entries."""
-PULKA_NOT_FINISHED = "pulka_not_finished"
-"""PulkaEnded("closed") while the scorer says the pulka is not over."""
-PULKA_ALREADY_FINISHED = "pulka_already_finished"
-"""A new deal after the scorer says the pulka is over."""
-EVENT_AFTER_END = "event_after_end"
-"""An event after PulkaEnded."""
-SCORING_ERROR = "scoring_error"
-"""The scorer rejected a deal outcome."""
-
-
-def _make_scorer(rules: Rules, n: int, pool: int) -> Scorer:
-    """The family scorer; a family without one is a rules error, never a silently unscored pulka."""
-    try:
-        return make_scorer(rules, n, pool)
-    except (ImportError, ValueError) as exc:
-        raise IllegalAction(BAD_RULES, f"rules family {rules.family!r} has no scorer: {exc}") from None
 
 
 class PulkaState:
@@ -67,22 +31,22 @@ class PulkaState:
         try:
             rules = resolve(started.rules, dict(started.overrides))
         except RulesError as exc:
-            raise IllegalAction(BAD_RULES, f"rules {started.rules!r} with overrides {dict(started.overrides)} do not "
-                                f"resolve: {exc}") from None
+            raise IllegalAction(Code.BAD_RULES, f"rules {started.rules!r} with overrides {dict(started.overrides)} "
+                                f"do not resolve: {exc}") from None
         n = len(started.players)
         if n not in (3, 4) or n not in rules.players:
-            raise IllegalAction(BAD_TABLE_SIZE, f"{n} players; the rules allow tables of "
+            raise IllegalAction(Code.BAD_TABLE_SIZE, f"{n} players; the rules allow tables of "
                                 f"{', '.join(map(str, rules.players))}")
+        self.family = family_of(rules)
         self.started = started
         self.rules: Rules = rules
         self.players: tuple[str, ...] = tuple(started.players)
         self.n = n
         self.pool = started.pool
-        self.scorer: Scorer | None = _make_scorer(rules, n, started.pool)
-        self._needs_contra = getattr(self.scorer, "needs_contra", None)
+        self.scorer: Scorer | None = self.family.scorer(rules, n, started.pool)
         self.deal_no = 0
         self.last_dealer: int | None = None
-        self.deal: DealState | None = None
+        self.deal: Deal | None = None
         self.scores: list[DealScore] = []
         self.ended = False
         self.end_reason = ""
@@ -94,10 +58,10 @@ class PulkaState:
     def verify_deal_start(self, dealer: int) -> None:
         """Dealer rotation: clockwise, previous dealer + 1 (the first deal any dealer)."""
         if not 0 <= dealer < self.n:
-            raise IllegalAction("bad_deal", f"dealer seat {dealer} is not at this {self.n}-player table")
+            raise IllegalAction(Code.BAD_DEAL, f"dealer seat {dealer} is not at this {self.n}-player table")
         if self.last_dealer is not None and dealer != (self.last_dealer + 1) % self.n:
             want = (self.last_dealer + 1) % self.n
-            raise IllegalAction(DEALER_OUT_OF_TURN, f"{self.players[dealer]} deals but after "
+            raise IllegalAction(Code.DEALER_OUT_OF_TURN, f"{self.players[dealer]} deals but after "
                                 f"{self.players[self.last_dealer]} the deal passes clockwise to {self.players[want]}")
 
     def can_start_deal(self, dealer: int) -> bool:
@@ -107,20 +71,19 @@ class PulkaState:
             return False
         return True
 
-    def start_deal(self, ev: DealStarted, check: bool = True) -> DealState:
+    def start_deal(self, ev: DealStarted, check: bool = True) -> Deal:
         """Open the next deal. With ``check`` the rotation is verified first; the layout always is."""
         if check:
             self.verify_deal_start(ev.dealer)
         return self.open_deal(ev.dealer, ev.hands, ev.talon)
 
-    def open_deal(self, dealer: int, hands: tuple[int, ...] | None, talon: int | None) -> DealState:
+    def open_deal(self, dealer: int, hands: tuple[int, ...] | None, talon: int | None) -> Deal:
         """:meth:`start_deal` without the rotation check, from the fields of a DealStarted."""
         self.deal_no += 1
         if 0 <= dealer < self.n:
             self.last_dealer = dealer
         self.deal = None
-        self.deal = open_deal(self.rules, self.n, dealer, hands, talon, self.deal_no, self.min_level(),
-                              self._needs_contra)
+        self.deal = self.family.open_deal(self.rules, self.n, dealer, hands, talon, self.deal_no, self.scorer)
         return self.deal
 
     def finish_deal(self) -> DealScore | None:
@@ -155,9 +118,9 @@ class PulkaState:
         sheet = self.sheet
         p = ev.player
         if not 0 <= p < self.n:
-            raise IllegalAction(BAD_SCORE_LINE, f"score line for seat {p}; the table has {self.n} seats")
+            raise IllegalAction(Code.BAD_SCORE_LINE, f"score line for seat {p}; the table has {self.n} seats")
         if len(ev.visty) != self.n:
-            raise IllegalAction(BAD_SCORE_LINE, f"score line of {self.players[p]} lists {len(ev.visty)} visty "
+            raise IllegalAction(Code.BAD_SCORE_LINE, f"score line of {self.players[p]} lists {len(ev.visty)} visty "
                                 f"entries, expected {self.n}")
         if sheet is None:
             return []
@@ -175,7 +138,7 @@ class PulkaState:
 
     def verify_end(self, ev: PulkaEnded) -> None:
         if ev.reason == "closed" and self.scorer is not None and not self.scorer.is_finished():
-            raise IllegalAction(PULKA_NOT_FINISHED, "the pulka is declared closed but not every pulya is closed "
+            raise IllegalAction(Code.PULKA_NOT_FINISHED, "the pulka is declared closed but not every pulya is closed "
                                 "(the scorer says it is not finished)")
 
     def end(self, ev: PulkaEnded) -> None:

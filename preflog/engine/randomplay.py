@@ -1,4 +1,4 @@
-"""Random legal deals and pulkas, driven by :meth:`DealState.legal_actions` (for property tests and bot smoke runs).
+"""Random legal deals and pulkas, driven by :meth:`Deal.legal_actions` (for property tests and bot smoke runs).
 
 Bids are biased towards passing so that games, misers and raspasy all occur.
 """
@@ -11,7 +11,8 @@ from ..model.bids import PASS
 from ..model.cards import FULL_DECK
 from ..model.events import BidMade, DealStarted, Event, PulkaStarted
 from ..rules.config import Rules
-from .deal import DealState
+from .deal import Deal
+from .families import family_of
 
 
 def random_layout(n_players: int, dealer: int, rng: random.Random) -> tuple[tuple[int, ...], int]:
@@ -33,11 +34,11 @@ def random_layout(n_players: int, dealer: int, rng: random.Random) -> tuple[tupl
 
 
 def random_deal(rules: Rules, n_players: int, dealer: int, rng: random.Random, deal: int = 1,
-                min_level: int = 0, pass_bias: float = 0.55) -> tuple[list[Event], DealState]:
+                min_level: int = 0, pass_bias: float = 0.55) -> tuple[list[Event], Deal]:
     """A random legal deal: its events (DealStarted first) and the finished state."""
     hands, talon = random_layout(n_players, dealer, rng)
     start = DealStarted(dealer, hands, talon)
-    d = DealState.from_event(rules, n_players, start, deal, min_level)
+    d = family_of(rules).deal.from_event(rules, n_players, start, deal, min_level)
     events: list[Event] = [start]
     while not d.done:
         acts = d.legal_actions()

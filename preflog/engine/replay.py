@@ -1,19 +1,21 @@
-"""Replay and audit of a pulka's event log.
+"""Replay and audit of a pulka's event log: one auditor step, three ways to drive it.
 
-- :func:`replay` applies events one by one through the same checks as live play and
-  yields the live state after each (state at any deal / trick); it raises
-  :class:`AuditFailed` on the first illegal event.
 - :func:`audit` reports every finding (code, deal, seq, event, message); after a broken
   deal it skips to the next DealStarted and goes on. ``strict=True`` raises on the first.
-- :func:`audit_rows` is the fast path over row tuples ``(code, player, card, value,
-  payload)`` (:mod:`preflog.model.events`): the same checks, no event objects for cards.
+- :func:`audit_rows` does the same over row tuples ``(code, player, card, value, payload)``
+  (:mod:`preflog.model.events`), the store's form: no event objects unless there is a finding.
+- :func:`replay` applies events one by one and yields the live state after each (state at any
+  deal / trick); it raises :class:`AuditFailed` on the first illegal event. :func:`state_at` wraps it.
 
-``seq`` is the 0-based position of the event in the log.
+All three go through :meth:`Auditor.step`, which applies deal events by ``Event.CODE``
+(:data:`preflog.engine.deal.STEPS`); runs of card rows go to the trick kernel whole
+(:meth:`preflog.engine.tricks.TrickPlay.play_cards`) and a card it refuses takes the same step, so
+findings are the same on every path. ``seq`` is the 0-based position of the event in the log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..model.events import (
@@ -31,26 +33,14 @@ from ..model.events import (
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
-from .deal import DEAL_EVENTS, DONE, DealState
+from .codes import Code
+from .deal import DEAL_CODES, DONE, STEPS, Deal
 from .findings import AuditFailed, Finding, IllegalAction
-from .pulka import (
-    DEAL_INCOMPLETE,
-    DUPLICATE_PULKA_START,
-    EVENT_AFTER_END,
-    EVENT_OUTSIDE_DEAL,
-    MISSING_PULKA_START,
-    PULKA_ALREADY_FINISHED,
-    SCORE_LINE_MID_DEAL,
-    SCORE_MISMATCH,
-    SCORING_ERROR,
-    PulkaState,
-)
+from .pulka import PulkaState
 
-BAD_EVENT = "bad_event"
-"""A row that does not decode into an event."""
-
-_C_START, _C_DEAL, _C_BID, _C_TALON, _C_DISCARD, _C_CONTRACT, _C_WHIST, _C_MODE = 1, 2, 3, 4, 5, 6, 7, 8
-_C_CONTRA, _C_CARD, _C_SCORE, _C_END = 9, 10, 14, 15
+_CARD = CardPlayed.CODE
+_DEAL = DealStarted.CODE
+_PAYLOAD_FREE = frozenset(c for c in DEAL_CODES if c <= _CARD)   # deal events whose row needs no decoding
 
 
 @dataclass(slots=True)
@@ -94,13 +84,13 @@ class ReplayStep:
     seq: int
     event: Event
     pulka: PulkaState
-    deal: DealState | None
+    deal: Deal | None
 
 
-class _Auditor:
-    """The shared engine of :func:`audit`, :func:`audit_rows` and :func:`replay`."""
+class Auditor:
+    """The one engine of :func:`audit`, :func:`audit_rows` and :func:`replay`: :meth:`step` per event."""
 
-    def __init__(self, strict: bool) -> None:
+    def __init__(self, strict: bool = False) -> None:
         self.strict = strict
         self.findings: list[Finding] = []
         self.deals: list[DealSummary] = []
@@ -139,43 +129,59 @@ class _Auditor:
             self.rebase = set(range(self.pulka.n))
         self._find(exc.code, seq, exc.message, ev, row)
 
-    # -- events ----------------------------------------------------------------
-    def event(self, seq: int, ev: Event) -> None:
-        self.n_events += 1
-        t = type(ev)
-        if t is CardPlayed:
-            self._deal_ints(seq, _C_CARD, ev.player, ev.card, 0, ev, None)  # type: ignore[attr-defined]
-        elif t in DEAL_EVENTS:
-            self._deal_event(seq, ev, None)
-        else:
-            self._other(seq, ev, None)
-
-    def row(self, seq: int, row: Row) -> None:
+    # -- the step --------------------------------------------------------------
+    def step(self, seq: int, row: Row, ev: Event | None = None) -> None:
+        """Check and apply event ``seq``, given as its row (and the event object, when the caller has it)."""
         self.n_events += 1
         code = row[0]
-        if _C_BID <= code <= _C_CARD:
-            self._deal_ints(seq, code, row[1], row[2], row[3], None, row)
+        if code in _PAYLOAD_FREE:
+            self._deal_step(seq, code, row, ev)
             return
-        if code == _C_DEAL and not row[4] and (row[2] == 3 or row[2] == 4):
-            # a packed layout: no event object unless there is a finding
+        if ev is None:
+            if code == _DEAL and not row[4] and (row[2] == 3 or row[2] == 4):
+                try:  # a packed layout: no event object unless there is a finding
+                    hands, talon = unpack_layout(row[1], row[2], row[3])
+                except (TypeError, ValueError):
+                    pass   # from_row reports it as a bad event
+                else:
+                    self._deal_started(seq, row[1], hands, talon, None, row)
+                    return
             try:
-                hands, talon = unpack_layout(row[1], row[2], row[3])
-            except (TypeError, ValueError):
-                pass   # from_row reports it as a bad event
-            else:
-                self._deal_row(seq, row, hands, talon)
+                ev = from_row(*row)
+            except EventError as exc:
+                self._find(Code.BAD_EVENT, seq, str(exc), None)
                 return
-        try:
-            ev = from_row(*row)
-        except EventError as exc:
-            self._find(BAD_EVENT, seq, str(exc), None)
-            return
-        if type(ev) in DEAL_EVENTS:
-            self._deal_event(seq, ev, row)
+        if code in DEAL_CODES:
+            self._deal_step(seq, code, row, ev)
         else:
             self._other(seq, ev, row)
 
-    def _deal_guard(self, seq: int, ev: Event | None, row: Row | None) -> DealState | None:
+    def _deal_step(self, seq: int, code: int, row: Row, ev: Event | None) -> None:
+        d = self._deal_guard(seq, ev, row)
+        if d is not None:
+            self._apply(seq, d, code, row, ev)
+
+    def _apply(self, seq: int, d: Deal, code: int, row: Row, ev: Event | None) -> None:
+        """Apply a deal event to the open deal ``d`` (past :meth:`_deal_guard`)."""
+        try:
+            STEPS[code](d, row, ev)
+        except IllegalAction as exc:
+            self._break_deal(seq, exc, ev, row)
+            return
+        if d.phase == DONE:
+            self._deal_done(seq, d, ev, row)
+
+    def play_run(self, d: Deal, rows: Sequence[Row], i: int, end: int) -> int:
+        """Play the card rows ``rows[i:end]`` that the open deal ``d`` takes as they are (the kernel's
+        bulk entry); returns the index of the first row not taken, which then takes :meth:`step`."""
+        j = d.play_cards(rows, i, end)
+        if j > i:
+            self.n_events += j - i
+            if d.phase == DONE:
+                self._deal_done(j - 1, d, None, rows[j - 1])
+        return j
+
+    def _deal_guard(self, seq: int, ev: Event | None, row: Row | None) -> Deal | None:
         if self.fatal:
             return None
         p = self.pulka
@@ -183,86 +189,45 @@ class _Auditor:
             self._no_start(seq, ev, row)
             return None
         if p.ended:
-            self._find(EVENT_AFTER_END, seq, "a deal event after PulkaEnded", ev, row)
+            self._find(Code.EVENT_AFTER_END, seq, "a deal event after PulkaEnded", ev, row)
             return None
         if self.skipping:
             return None
         d = p.deal
         if d is None:
-            self._find(EVENT_OUTSIDE_DEAL, seq, "a deal event before the first DealStarted", ev, row)
+            self._find(Code.EVENT_OUTSIDE_DEAL, seq, "a deal event before the first DealStarted", ev, row)
             return None
         return d
 
-    def _live_deal(self) -> DealState | None:
-        """The deal a deal event may go to without the general checks: the open, unbroken deal of a
-        running pulka that is not done yet (what :meth:`_deal_guard` would let through)."""
+    def live_deal(self) -> Deal | None:
+        """The deal in play that card runs may go to: the open, unbroken deal of a running pulka."""
         p = self.pulka
         if self.fatal or p is None or p.ended or self.skipping:
             return None
         d = p.deal
         return d if d is not None and d.phase != DONE else None
 
-    def _deal_ints(self, seq: int, code: int, player: int, card: int, value: int, ev: Event | None,
-                   row: Row | None) -> None:
-        d = self._deal_guard(seq, ev, row)
-        if d is None:
-            return
-        try:
-            if code == _C_CARD:
-                d.play(player, card)
-            elif code == _C_BID:
-                d.bid(player, value)
-            elif code == _C_WHIST:
-                d.whist(player, value)
-            elif code == _C_DISCARD:
-                d.discard(player, value)
-            elif code == _C_CONTRACT:
-                d.declare(player, value)
-            elif code == _C_MODE:
-                d.choose_mode(player, value)
-            elif code == _C_TALON:
-                d.reveal_talon(value)
-            elif code == _C_CONTRA:
-                d.call_contra(player)
-            else:  # claims and results carry a payload
-                d.apply(ev if ev is not None else from_row(*row))  # type: ignore[misc]
-        except IllegalAction as exc:
-            self._break_deal(seq, exc, ev, row)
-            return
-        if d.phase == DONE and self.summary is not None and self.summary.outcome is None:
-            self._score(seq, d, ev, row)
-
-    def _deal_event(self, seq: int, ev: Event, row: Row | None) -> None:
-        d = self._deal_guard(seq, ev, row)
-        if d is None:
-            return
-        try:
-            d.apply(ev)
-        except IllegalAction as exc:
-            self._break_deal(seq, exc, ev, row)
-            return
-        if d.done and self.summary is not None and self.summary.outcome is None:
-            self._score(seq, d, ev, row)
-
-    def _score(self, seq: int, d: DealState, ev: Event | None, row: Row | None) -> None:
+    def _deal_done(self, seq: int, d: Deal, ev: Event | None, row: Row | None) -> None:
         assert self.summary is not None and self.pulka is not None
+        if self.summary.outcome is not None:
+            return
         self.summary.outcome = d.outcome
         try:
             self.summary.score = self.pulka.finish_deal()
         except (ValueError, ArithmeticError, KeyError) as exc:
             self.rebase = set(range(self.pulka.n))
-            self._find(SCORING_ERROR, seq, f"the scorer rejected the outcome of deal {d.deal}: {exc}", ev, row)
+            self._find(Code.SCORING_ERROR, seq, f"the scorer rejected the outcome of deal {d.deal}: {exc}", ev, row)
 
     def _no_start(self, seq: int, ev: Event | None, row: Row | None) -> None:
         self.fatal = True
-        self._find(MISSING_PULKA_START, seq, "the log must begin with PulkaStarted (players and rules)", ev, row,
-                   deal=0)
+        self._find(Code.MISSING_PULKA_START, seq, "the log must begin with PulkaStarted (players and rules)", ev,
+                   row, deal=0)
 
     def _other(self, seq: int, ev: Event, row: Row | None) -> None:
         t = type(ev)
         if t is PulkaStarted:
             if self.pulka is not None or self.fatal:
-                self._find(DUPLICATE_PULKA_START, seq, "a second PulkaStarted in one log", ev, row)
+                self._find(Code.DUPLICATE_PULKA_START, seq, "a second PulkaStarted in one log", ev, row)
                 return
             try:
                 self.pulka = PulkaState(ev)  # type: ignore[arg-type]
@@ -270,6 +235,9 @@ class _Auditor:
                 self.fatal = True
                 self._find(exc.code, seq, exc.message, ev, row, deal=0)
             return
+        if t is DealStarted:
+            self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)  # type: ignore[attr-defined]
+            return
         if self.fatal:
             return
         p = self.pulka
@@ -277,11 +245,9 @@ class _Auditor:
             self._no_start(seq, ev, row)
             return
         if p.ended:
-            self._find(EVENT_AFTER_END, seq, f"{ev.KIND} after PulkaEnded", ev, row)
+            self._find(Code.EVENT_AFTER_END, seq, f"{ev.KIND} after PulkaEnded", ev, row)
             return
-        if t is DealStarted:
-            self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)  # type: ignore[attr-defined]
-        elif t is ScoreRecorded:
+        if t is ScoreRecorded:
             self._score_line(seq, ev, row)  # type: ignore[arg-type]
         elif t is PulkaEnded:
             self._close_open_deal(seq, ev, row)
@@ -291,41 +257,35 @@ class _Auditor:
                 self._find(exc.code, seq, exc.message, ev, row)
             p.end(ev)  # type: ignore[arg-type]
 
-    def _end_without_play(self, seq: int, ev: Event, row: Row | None) -> None:
+    def _end_without_play(self, seq: int, ev: Event | None, row: Row | None) -> None:
         """A deal that ends without a further deal event (Croatian 2♠ rule) ends at the next other event."""
         p = self.pulka
         assert p is not None
         d = p.deal
         if d is not None and not d.done and not self.skipping and d.finish_without_play() \
-                and self.summary is not None and self.summary.outcome is None:
-            self._score(seq, d, ev, row)
+                and self.summary is not None:
+            self._deal_done(seq, d, ev, row)
 
-    def _close_open_deal(self, seq: int, ev: Event, row: Row | None) -> None:
+    def _close_open_deal(self, seq: int, ev: Event | None, row: Row | None) -> None:
         p = self.pulka
         assert p is not None
         self._end_without_play(seq, ev, row)
         if p.deal is not None and not p.deal.done and not self.skipping:
             self.rebase = set(range(p.n))
-            self._find(DEAL_INCOMPLETE, seq, f"deal {p.deal_no} ended in its {p.deal.phase_name} phase without an "
-                       f"outcome (expected {p.deal._expected()})", ev, row)
+            self._find(Code.DEAL_INCOMPLETE, seq, f"deal {p.deal_no} ended in its {p.deal.phase_name} phase without "
+                       f"an outcome (expected {p.deal.expected()})", ev, row)
 
-    def _deal_row(self, seq: int, row: Row, hands: tuple[int, ...], talon: int) -> None:
-        """A DealStarted row with a packed layout (what :meth:`_other` does with its event)."""
+    def _deal_started(self, seq: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
+                      ev: Event | None, row: Row | None) -> None:
         if self.fatal:
             return
         p = self.pulka
         if p is None:
-            self._no_start(seq, None, row)
+            self._no_start(seq, ev, row)
             return
         if p.ended:
-            self._find(EVENT_AFTER_END, seq, f"{DealStarted.KIND} after PulkaEnded", None, row)
+            self._find(Code.EVENT_AFTER_END, seq, f"{DealStarted.KIND} after PulkaEnded", ev, row)
             return
-        self._deal_started(seq, row[1], hands, talon, None, row)
-
-    def _deal_started(self, seq: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
-                      ev: Event | None, row: Row | None) -> None:
-        p = self.pulka
-        assert p is not None
         d = p.deal
         if d is not None and d.phase != DONE:   # (a finished deal has nothing to close)
             self._close_open_deal(seq, ev, row)
@@ -333,7 +293,7 @@ class _Auditor:
         self.summary = None
         if not self.finished_reported and p.scores and p.scorer is not None and p.is_finished():
             self.finished_reported = True
-            self._find(PULKA_ALREADY_FINISHED, seq, "a new deal although every pulya is closed", ev, row,
+            self._find(Code.PULKA_ALREADY_FINISHED, seq, "a new deal although every pulya is closed", ev, row,
                        deal=p.deal_no + 1)
         try:
             p.verify_deal_start(dealer)
@@ -352,7 +312,7 @@ class _Auditor:
         assert p is not None
         self._end_without_play(seq, ev, row)
         if p.deal is not None and not p.deal.done and not self.skipping:
-            self._find(SCORE_LINE_MID_DEAL, seq, f"a score line while deal {p.deal_no} is in its "
+            self._find(Code.SCORE_LINE_MID_DEAL, seq, f"a score line while deal {p.deal_no} is in its "
                        f"{p.deal.phase_name} phase", ev, row)
             return
         try:
@@ -370,7 +330,7 @@ class _Auditor:
                 self.offset[(ev.player, f"visty on {p.players[j]}")] = ev.visty[j] - sheet.visty[ev.player][j]
             return
         for _name, msg in diffs:
-            self._find(SCORE_MISMATCH, seq, msg, ev, row)
+            self._find(Code.SCORE_MISMATCH, seq, msg, ev, row)
 
     def result(self) -> AuditResult:
         p = self.pulka
@@ -382,97 +342,51 @@ class _Auditor:
                 res.settlement = p.scorer.settlement()
         return res
 
+    def run(self, rows: Sequence[Row], events: Sequence[Event] | None = None) -> AuditResult:
+        """Audit a whole log: runs of cards to the open deal's kernel, every other event by :meth:`step`."""
+        live: Deal | None = None   # the open deal, past the general checks; None = the general step
+        n = len(rows)
+        i = 0
+        while i < n:
+            row = rows[i]
+            if live is not None:
+                code = row[0]
+                if code == _CARD:
+                    j = self.play_run(live, rows, i, n)
+                    if j > i:
+                        i = j
+                        if live.phase == DONE:
+                            live = None
+                        continue
+                elif code in _PAYLOAD_FREE:
+                    self.n_events += 1
+                    self._apply(i, live, code, row, events[i] if events is not None else None)
+                    if live.phase == DONE or self.skipping:
+                        live = None
+                    i += 1
+                    continue
+            self.step(i, row, events[i] if events is not None else None)
+            live = self.live_deal()
+            i += 1
+        return self.result()
+
 
 def audit(events: Iterable[Event], strict: bool = False) -> AuditResult:
     """Check a whole log; every broken rule is a :class:`Finding` (``strict`` raises on the first)."""
-    a = _Auditor(strict)
-    live: DealState | None = None   # as in audit_rows: cards straight to a healthy deal in play
-    n = 0
-    for seq, ev in enumerate(events):
-        if live is not None and type(ev) is CardPlayed:
-            n += 1
-            try:
-                live.play(ev.player, ev.card)  # type: ignore[attr-defined]
-            except IllegalAction as exc:
-                live = None
-                a._break_deal(seq, exc, ev, None)
-                continue
-            if live.phase == DONE:
-                if a.summary is not None and a.summary.outcome is None:
-                    a._score(seq, live, ev, None)
-                live = None
-            continue
-        a.event(seq, ev)
-        live = a._live_deal()
-    a.n_events += n
-    return a.result()
+    evs = events if isinstance(events, (list, tuple)) else list(events)
+    return Auditor(strict).run([ev.to_row() for ev in evs], evs)
 
 
 def audit_rows(rows: Iterable[Row], strict: bool = False) -> AuditResult:
-    """:func:`audit` over row tuples ``(code, player, card, value, payload)`` — the store's fast path.
-
-    Deal rows (most of a log) go straight to the open deal while it is healthy, runs of cards
-    through :meth:`DealState.play_cards`; the first problem, and every other event, takes the
-    general path, so findings are the same.
-    """
-    if not isinstance(rows, (list, tuple)):
-        rows = list(rows)   # (indexed: card runs are played as slices of the log)
-    a = _Auditor(strict)
-    live: DealState | None = None   # the deal its events may go to directly; None = the general path
-    n = len(rows)
-    i = 0
-    while i < n:
-        row = rows[i]
-        code = row[0]
-        if live is None or not _C_BID <= code <= _C_CARD:
-            a.row(i, row)
-            live = a._live_deal()
-            i += 1
-            continue
-        if code == _C_CARD:
-            j = live.play_cards(rows, i, n)
-            if j > i:
-                if live.phase == DONE:
-                    if a.summary is not None and a.summary.outcome is None:
-                        a._score(j - 1, live, None, rows[j - 1])
-                    live = None
-                i = j
-                continue
-        try:  # most frequent first
-            if code == _C_BID:
-                live.bid(row[1], row[3])
-            elif code == _C_CARD:
-                live.play(row[1], row[2])
-            elif code == _C_WHIST:
-                live.whist(row[1], row[3])
-            elif code == _C_DISCARD:
-                live.discard(row[1], row[3])
-            elif code == _C_CONTRACT:
-                live.declare(row[1], row[3])
-            elif code == _C_MODE:
-                live.choose_mode(row[1], row[3])
-            elif code == _C_TALON:
-                live.reveal_talon(row[3])
-            else:
-                live.call_contra(row[1])
-        except IllegalAction as exc:
-            live = None
-            a._break_deal(i, exc, None, row)
-        else:
-            if live.phase == DONE:
-                if a.summary is not None and a.summary.outcome is None:
-                    a._score(i, live, None, row)
-                live = None
-        i += 1
-    a.n_events = n
-    return a.result()
+    """:func:`audit` over row tuples ``(code, player, card, value, payload)`` — the store's form."""
+    return Auditor(strict).run(rows if isinstance(rows, (list, tuple)) else list(rows))
 
 
 def replay(events: Iterable[Event]) -> Iterator[ReplayStep]:
     """Apply events one by one and yield the state after each; raises :class:`AuditFailed` when one is illegal."""
-    a = _Auditor(strict=True)
+    a = Auditor(strict=True)
     for seq, ev in enumerate(events):
-        a.event(seq, ev)
+        a.step(seq, ev.to_row(), ev)
         assert a.pulka is not None
         yield ReplayStep(seq, ev, a.pulka, a.pulka.deal)
 
@@ -494,5 +408,5 @@ def rows_of(events: Iterable[Event]) -> list[Row]:
     return [ev.to_row() for ev in events]
 
 
-__all__ = ["AuditResult", "DealSummary", "ReplayStep", "audit", "audit_rows", "replay", "rows_of", "state_at"
-           ]
+__all__ = ["AuditResult", "Auditor", "DealSummary", "ReplayStep", "audit", "audit_rows", "replay", "rows_of",
+           "state_at"]

@@ -15,6 +15,9 @@ without naming a bid, RULES.md A5) is 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES
 
 PASS = 0
@@ -129,3 +132,51 @@ def format_ru_bid(code: int, style: str = "latin") -> str:
 def format_hr_bid(code: int) -> str:
     return {PASS: "pass", IGRA: "igra", HR_BETTEL: "bettel", HR_SANAC: "sanac", IGRA_BETTEL: "igra-bettel",
             IGRA_SANAC: "igra-sanac"}.get(code, str(code))
+
+
+def _format_ru_call(code: int, style: str = "latin") -> str:
+    # pass / miser / take stay Latin words in every style; only trick bids get suit symbols
+    return format_ru_bid(code, style if is_trick_contract(code) else "latin")
+
+
+def _format_hr_call(code: int, style: str = "latin") -> str:
+    return format_hr_bid(code)
+
+
+@dataclass(frozen=True)
+class BidCodec:
+    """How one game family writes its calls and contracts (the family's "bid codec").
+
+    >>> RUSSIAN_BIDS.format(RUSSIAN_BIDS.parse("7БК"), "unicode")
+    '7NT'
+    >>> CROATIAN_BIDS.parse("igra-bettel"), CROATIAN_BIDS.format(16)
+    (16, 'igra-bettel')
+    """
+
+    parse: Callable[[str], int]
+    """Text → call code (raises :class:`BidError`)."""
+    format: Callable[..., str]
+    """``format(code, style="latin")`` → text (``style`` "unicode" writes suit symbols where the family has them)."""
+    calls: frozenset[int]
+    """Every call code of the auction."""
+    contracts: tuple[int, ...]
+    """Contract codes in ladder order."""
+    not_holds: frozenset[int]
+    """Calls that may repeat the current call without being a hold (Croatian igra)."""
+    calls_text: str
+    """What a call looks like, for error messages."""
+    contracts_text: str
+    """What a contract looks like, for error messages."""
+    name: str
+    """What a call code is, in words (e.g. "a Croatian bid code"), for error messages."""
+
+
+RUSSIAN_BIDS = BidCodec(parse_ru_bid, _format_ru_call, frozenset((PASS, TAKE_TALON, *RU_LADDER)), RU_LADDER,
+                        frozenset(), "6s … 10NT, miser, pass or hold", "6s … 10NT or miser",
+                        "a bid code of the Russian ladder")
+"""The Russian bid codec (26-step ladder, pass, take-talon)."""
+CROATIAN_BIDS = BidCodec(parse_hr_bid, _format_hr_call,
+                         frozenset((PASS, *HR_LADDER, IGRA, IGRA_BETTEL, IGRA_SANAC)), HR_LADDER, frozenset((IGRA,)),
+                         "2..7, igra, bettel, sanac, pass or hold", "2..7, bettel or sanac",
+                         "a Croatian bid code")
+"""The Croatian bid codec (numbers 2-7, igra, hand Bettel / Sanac)."""

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from preflog.engine.families import family_of
 from preflog.model import bids as B
 from preflog.model import calls as C
 from preflog.model.cards import FULL_DECK, CardError, cards_of, format_card, format_cards, parse_card
@@ -208,7 +209,7 @@ class _Reader:
         self.n = 0
         self._lower: dict[str, int] = {}
         self._seats: dict[str, int] = {}
-        self.croatian = False
+        self.bids = B.RUSSIAN_BIDS
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
@@ -251,7 +252,7 @@ class _Reader:
             rules = resolve(spec.text, dict(overrides))
         except (RulesError, ValueError, TypeError) as exc:
             raise self.fail(spec, "does not combine with its options", str(exc)) from None
-        self.croatian = rules.family == "croatian"
+        self.bids = family_of(rules).bids
         pool = self.integer(syn.pool, "is not a pool size", "a whole number, e.g. 50") if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
         if not price and syn.whist_price:
@@ -314,10 +315,9 @@ class _Reader:
 
     def bid(self, tok: Tok) -> int:
         try:
-            return B.parse_hr_bid(tok.text) if self.croatian else B.parse_ru_bid(tok.text)
+            return self.bids.parse(tok.text)
         except B.BidError:
-            raise self.fail(tok, "is not a bid", "2..7, igra, bettel, sanac, pass or hold" if self.croatian
-                            else "6s … 10NT, miser, pass or hold") from None
+            raise self.fail(tok, "is not a bid", self.bids.calls_text) from None
 
     # ---- deals
     def deal(self, syn: DealSyn) -> list[Event]:
@@ -413,10 +413,8 @@ class _Reader:
             assert step.value is not None
             seat = self.seat(step.player, step.value)
             code = self.bid(step.value)
-            ok = 2 <= code <= 7 if self.croatian else code in B.RU_LADDER
-            if not ok:
-                raise self.fail(step.value, "is not a contract",
-                                "2..7, bettel or sanac" if self.croatian else "6s … 10NT or miser")
+            if code not in self.bids.contracts:
+                raise self.fail(step.value, "is not a contract", self.bids.contracts_text)
             out.append(ContractDeclared(seat, code))
         elif kind == "calls":
             for pair in step.pairs:
@@ -558,7 +556,7 @@ class _Writer:
     def __init__(self, style: str) -> None:
         self.style = style
         self.n = 3
-        self.croatian = False
+        self.bids = B.RUSSIAN_BIDS
         self.index = 0
         self.event: Event = PulkaEnded()
 
@@ -571,14 +569,9 @@ class _Writer:
         return RecordWriteError(f"event #{self.index} ({self.event.KIND}): {problem}")
 
     def bid_text(self, code: int) -> str:
-        if self.croatian:
-            if code not in (B.PASS, *B.HR_LADDER, B.IGRA, B.IGRA_BETTEL, B.IGRA_SANAC):
-                raise self.bad(f"{code} is not a Croatian bid code")
-            return B.format_hr_bid(code)
-        if code not in (B.PASS, B.TAKE_TALON, *B.RU_LADDER):
-            raise self.bad(f"{code} is not a bid code of the Russian ladder")
-        # pass / miser / take stay Latin words in every style; only trick bids get suit symbols
-        return B.format_ru_bid(code, self.style if B.is_trick_contract(code) else "latin")
+        if code not in self.bids.calls:
+            raise self.bad(f"{code} is not {self.bids.name}")
+        return self.bids.format(code, self.style)
 
     def cards_text(self, mask: int) -> str:
         if not 0 <= mask <= FULL_DECK:
@@ -634,7 +627,7 @@ class _Writer:
             rules = resolve(ev.rules, dict(ev.overrides))
         except (RulesError, ValueError, TypeError) as exc:
             raise self.bad(f"rules do not resolve: {exc}") from None
-        self.croatian = rules.family == "croatian"
+        self.bids = family_of(rules).bids
         meta: list[tuple[str, Tok]] = []
         for key, value in ev.meta:
             if not _META_KEY.fullmatch(key) or key in _RESERVED_TAGS:
@@ -665,7 +658,7 @@ class _Writer:
     def step(self, ev: Event, prev: Event | None, deal: DealSyn) -> None:
         steps = deal.steps
         if isinstance(ev, BidMade):
-            hold = ev.bid != B.PASS and ev.bid == self.current and not (self.croatian and ev.bid == B.IGRA)
+            hold = ev.bid != B.PASS and ev.bid == self.current and ev.bid not in self.bids.not_holds
             pair = Pair(self.who(ev.player), Tok("hold" if hold else self.bid_text(ev.bid)))
             if ev.bid != B.PASS:
                 self.current = ev.bid
@@ -682,8 +675,7 @@ class _Writer:
                 raise self.bad("discards a card neither in the declarer's hand nor in the talon")
             steps.append(Step("discard", player=who, value=text))
         elif isinstance(ev, ContractDeclared):
-            ok = 2 <= ev.contract <= 7 if self.croatian else ev.contract in B.RU_LADDER
-            if not ok:
+            if ev.contract not in self.bids.contracts:
                 raise self.bad(f"{ev.contract} is not a contract code")
             steps.append(Step("contract", player=self.who(ev.player), value=Tok(self.bid_text(ev.contract))))
         elif isinstance(ev, (WhistCalled, PlayModeChosen, ContraCalled)):

@@ -1,7 +1,7 @@
 """Counterfactual comparison: the same recorded deals scored under another convention.
 
 The recorded :class:`DealOutcome` s of each pulka are re-scored with
-``make_scorer(rules, n, pool)`` under the alternative rules (and under the pulka's own rules
+``family_of(rules).scorer(rules, n, pool)`` under the alternative rules (and under the pulka's own rules
 when no settlement was recorded), and per player the two settlements and their difference
 are returned. Only conventions of the same family are comparable (a Croatian deal is not
 a Russian one). The auction is not replayed: a raspasy series or a minimum-bid rule that
@@ -15,10 +15,10 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ..engine.families import family_of
 from ..projections.build import frac_text
 from ..projections.facts import PulkaFacts, resolve_spec
 from ..rules.config import Rules
-from ..scoring.base import make_scorer
 from ..scoring.sheet import Settlement
 
 
@@ -31,7 +31,7 @@ def rescore(facts: PulkaFacts, rules: Rules, pool: int | None = None) -> Settlem
     size = pool if pool is not None else facts.pool
     if size is None:
         raise CounterfactualError(f"pulka {facts.pulka!r}: no pool size recorded; pass pool=…")
-    scorer = make_scorer(rules, facts.n_players, size)
+    scorer = family_of(rules).scorer(rules, facts.n_players, size)
     for outcome, _ in facts.deals:
         try:
             scorer.score(outcome)

@@ -21,6 +21,10 @@ class Scorer(Protocol):
         """Score one finished deal, add it to the sheet, advance the pulka-level state."""
         ...
 
+    def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
+        """Whether the deal is won without play unless a defender contras (the Croatian 2♠ rule)."""
+        ...
+
     def min_bid_level(self) -> int:
         """Lowest level the next auction may open at (RULES.md A5 anti-raspasy option); 0 = no limit."""
         ...
@@ -32,18 +36,3 @@ class Scorer(Protocol):
     def settlement(self) -> Settlement:
         """Settlement at this moment (final, or early stop)."""
         ...
-
-
-def make_scorer(rules: Rules, n_players: int, pool: int) -> Scorer:
-    """The scorer for ``rules.family`` (a lookup by family, not a fork of the engine)."""
-    import importlib
-
-    if rules.family not in SCORERS:
-        importlib.import_module(f"{__package__}.{rules.family}")  # the module registers its scorer
-    factory = SCORERS.get(rules.family)
-    if factory is None:
-        raise ValueError(f"no scorer for rules family {rules.family!r}")
-    return factory(rules, n_players, pool)
-
-
-SCORERS: dict[str, type] = {}

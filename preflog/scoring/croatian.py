@@ -58,7 +58,6 @@ from ..model.bids import HR_BETTEL
 from ..model.calls import CALL_INVITE, CALL_WHIST
 from ..model.outcome import ALL_PASS, CONCEDED, GAME, NO_SEAT, NOT_WHISTED, DealOutcome
 from ..rules.config import Rules
-from .base import SCORERS
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
 
@@ -351,4 +350,3 @@ def _largest_remainder(values: tuple[Fraction, ...]) -> tuple[int, ...]:
     return tuple(floors)
 
 
-SCORERS["croatian"] = CroatianScorer

@@ -30,7 +30,6 @@ from ..model.bids import level_of
 from ..model.calls import CALL_WHIST
 from ..model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
 from ..rules.config import Rules
-from .base import SCORERS
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
 
@@ -173,6 +172,10 @@ class RussianScorer:
         self.sheet.add(ds)
         self.deals += 1
         return ds
+
+    def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
+        """The Russian game has no contra: never."""
+        return False
 
     def min_bid_level(self) -> int:
         """Lowest opening level after the current raspasy series (``min_bid_after_raspasy``); 0 = none."""
@@ -414,4 +417,3 @@ class RussianScorer:
         e.notes.append(f"raspasy #{self.series} price {price}")
 
 
-SCORERS["russian"] = RussianScorer

@@ -16,24 +16,17 @@ Policies (hand evaluation of :mod:`preflog.sim.evaluate`, bots that see all card
 * contra — occasional: a strong whister contras, a strong declarer answers; in a 2♠ deal without refe
   the whisters contra when they mean to play (else it is won without play).
 
-The pulka's scorer is bound with :meth:`CroatianDeal.bind_scorer` (the 2♠ rule depends on refe).
+The bots get the pulka's scorer (the 2♠ rule depends on refe).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from ..engine.auction_hr import (
-    IGRA_BETTEL,
-    IGRA_SANAC,
-    CroatianAuction,
-    CroatianDefence,
-    first_leader,
-    play_over,
-)
+from ..engine.croatian.auction import CroatianAuction
+from ..engine.croatian.defence import CroatianDefence, first_leader, play_over
 from ..model import calls as C
-from ..model.bids import HR_BETTEL, HR_SANAC, HR_TRUMP, IGRA, PASS
+from ..model.bids import HR_BETTEL, HR_SANAC, HR_TRUMP, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS
 from ..model.events import (
     BidMade,
     CardPlayed,
@@ -47,6 +40,7 @@ from ..model.events import (
 )
 from ..model.outcome import ALL_PASS, GAME, NO_SEAT, NOT_WHISTED, DealOutcome
 from ..rules.config import Rules
+from ..scoring.base import Scorer
 from . import cardplay as P
 from .evaluate import NT, best_discard, defence_tricks, miser_bad, miser_discard, patterns, tricks_of
 
@@ -76,22 +70,17 @@ def _mask(cards: list[int]) -> int:
 class CroatianDeal:
     """Plays Croatian / Slovenian deals for one pulka (rules, table size and random stream fixed)."""
 
-    def __init__(self, rules: Rules, n_players: int, rng: random.Random) -> None:
+    def __init__(self, rules: Rules, n_players: int, rng: random.Random, scorer: Scorer) -> None:
         if n_players != 3:
             raise ValueError(f"the Croatian simulator plays at 3 players, not {n_players}")
         self.rules = rules
         self.n = n_players
         self.rng = rng
         self.must_trump = rules.must_trump
-        self.scorer: Any = None
-
-    def bind_scorer(self, scorer: Any) -> None:
-        """The pulka's scorer: ``needs_contra`` (2♠ rule) depends on the declarer's refe."""
-        self.scorer = scorer
+        self.scorer = scorer   # the 2♠ rule (``needs_contra``) depends on the declarer's refe
 
     def _needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
-        fn = getattr(self.scorer, "needs_contra", None)
-        return bool(fn(declarer, contract, hand_game)) if fn is not None else False
+        return self.scorer.needs_contra(declarer, contract, hand_game)
 
     # ------------------------------------------------------------------ deal
     def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool, out: list[Event]) -> DealOutcome:

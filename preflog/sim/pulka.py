@@ -1,7 +1,7 @@
 """A whole synthetic pulka ("пулька"): deals by bots until every pulya is closed.
 
-The deal simulator is chosen by ``rules.family`` from :data:`FAMILIES` (a lookup,
-not a fork), so the Croatian family plugs in with its own bidding and whist policy.
+The bots are the family's (:meth:`preflog.engine.families.Family.bots`), so the Croatian
+family plays with its own bidding and whist policy.
 The pulka ends when the family scorer says so (``is_finished()``).
 """
 
@@ -10,13 +10,11 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from ..engine.families import family_of
 from ..model.events import Event, PulkaEnded, PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..rules.presets import resolve
-from ..scoring.base import make_scorer
-from .croatian import CroatianDeal
-from .russian import RussianDeal
 
 PLAYER_NAMES = ("North", "East", "South", "West")
 
@@ -26,9 +24,6 @@ class DealSim(Protocol):
 
     def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool,
                   out: list[Event]) -> DealOutcome: ...
-
-
-FAMILIES: dict[str, type] = {"russian": RussianDeal, "croatian": CroatianDeal}
 
 
 class SimError(ValueError):
@@ -50,14 +45,10 @@ def simulate_pulka(rules_spec: str, players: int, seed: int, pool: int = 20, max
     rules = resolve(rules_spec)
     if players not in rules.players:
         raise SimError(f"rules {rules_spec!r} allow {rules.players} players, not {players}")
-    family = FAMILIES.get(rules.family)
-    if family is None:
-        raise SimError(f"no simulator for rules family {rules.family!r} (have: {', '.join(FAMILIES)})")
+    family = family_of(rules)
     rng = random.Random(seed)
-    sim = family(rules, players, rng)
-    scorer = make_scorer(rules, players, pool)
-    if hasattr(sim, "bind_scorer"):  # a family whose play depends on scoring state (Croatian refe)
-        sim.bind_scorer(scorer)
+    scorer = family.scorer(rules, players, pool)
+    sim = family.bots()(rules, players, rng, scorer)
     events: list[Event] = [PulkaStarted(players=PLAYER_NAMES[:players], rules=rules_spec, pool=pool,
                                         meta=(("generator", "preflog.sim"), ("seed", str(seed))))]
     dealer = rng.randrange(players)

@@ -29,6 +29,7 @@ from ..model.events import (
 from ..model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
 from ..model.outcome import MISER as MISER_KIND
 from ..rules.config import Rules
+from ..scoring.base import Scorer
 from . import cardplay as P
 from .evaluate import best_discard, best_tricks, defence_tricks, miser_bad, miser_discard
 
@@ -55,7 +56,7 @@ def _mask(cards: list[int]) -> int:
 class RussianDeal:
     """Plays Russian-family deals for one pulka (rules, table size and random stream fixed)."""
 
-    def __init__(self, rules: Rules, n_players: int, rng: random.Random) -> None:
+    def __init__(self, rules: Rules, n_players: int, rng: random.Random, scorer: Scorer | None = None) -> None:
         self.rules = rules
         self.n = n_players
         self.rng = rng

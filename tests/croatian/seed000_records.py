@@ -6,7 +6,7 @@ Run: ``/work/venv/bin/python tests/croatian/seed000_records.py`` (deterministic:
 import random
 from pathlib import Path
 
-from preflog.engine.deal import CroatianDealState
+from preflog.engine.croatian.deal import CroatianDeal
 from preflog.engine.replay import audit
 from preflog.model.calls import CALL_PASS as P
 from preflog.model.calls import CALL_WHIST as W
@@ -61,7 +61,7 @@ def find(rules: Rules, dealer: int, script: list, target: tuple[int, ...], rng: 
                 hands[s] |= 1 << c
         talon = (1 << deck[15]) | (1 << deck[16])
         ev0 = DealStarted(dealer, tuple(hands), talon)
-        d = CroatianDealState.from_event(rules, 3, ev0)
+        d = CroatianDeal.from_event(rules, 3, ev0)
         evs = [ev0]
         for e in script:
             if e is None:  # random discard

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.engine import auction_hr as hr
-from preflog.engine.auction import AUCTIONS, make_auction
-from preflog.engine.auction_hr import IGRA_BETTEL, IGRA_SANAC, CroatianAuction, format_hr_call, parse_hr_call
+from preflog.engine.codes import Code, codes_of
+from preflog.engine.croatian.auction import CroatianAuction, format_hr_call, parse_hr_call
+from preflog.engine.families import family_of
 from preflog.engine.findings import IllegalAction
-from preflog.model.bids import IGRA, PASS, BidError
+from preflog.model.bids import IGRA, IGRA_BETTEL, IGRA_SANAC, PASS, BidError
 from preflog.model.outcome import NO_SEAT
 from preflog.rules.presets import resolve
 
@@ -21,7 +21,7 @@ RULES = resolve("croatian")
 
 
 def play(calls: list[tuple[int, int]], rules=RULES) -> CroatianAuction:
-    auction = make_auction(rules, (A, B, C))
+    auction = family_of(rules).deal.AUCTION_TYPE(rules, (A, B, C))
     assert isinstance(auction, CroatianAuction)
     for seat, code in calls:
         auction.bid(seat, code)
@@ -33,12 +33,12 @@ def illegal(calls: list[tuple[int, int]], seat: int, code: int, rules=RULES) -> 
     assert not auction.can_bid(seat, code)
     with pytest.raises(IllegalAction) as exc:
         auction.bid(seat, code)
-    assert exc.value.code in hr.FINDING_CODES
+    assert exc.value.code in codes_of("Auction")
     return exc.value.code
 
 
 def test_registered_for_the_family() -> None:
-    assert AUCTIONS["croatian"] is CroatianAuction
+    assert family_of("croatian").deal.AUCTION_TYPE is CroatianAuction
 
 
 def test_example_1_numbers_then_two_passes() -> None:
@@ -48,7 +48,7 @@ def test_example_1_numbers_then_two_passes() -> None:
     assert a.allowed_contracts() == (4, 5, 6, 7)
     with pytest.raises(IllegalAction) as exc:
         a.verify_contract(3)
-    assert exc.value.code == hr.CONTRACT_BELOW_BID
+    assert exc.value.code == Code.CONTRACT_BELOW_BID
 
 
 def test_example_2_holds() -> None:
@@ -78,7 +78,7 @@ def test_example_4_two_igra_name_contracts() -> None:
     assert a.allowed_contracts() == (5,)
     with pytest.raises(IllegalAction) as exc:
         a.verify_contract(7)
-    assert exc.value.code == hr.HAND_CONTRACT_CHANGED
+    assert exc.value.code == Code.HAND_CONTRACT_CHANGED
 
 
 def test_example_5_single_igra_any_contract() -> None:
@@ -110,7 +110,7 @@ def test_all_pass() -> None:
     assert a.allowed_contracts() == ()
     with pytest.raises(IllegalAction) as exc:
         a.verify_contract(2)
-    assert exc.value.code == hr.NO_DECLARER
+    assert exc.value.code == Code.NO_DECLARER
 
 
 def test_third_hand_opens_after_two_passes() -> None:
@@ -122,24 +122,24 @@ def test_third_hand_opens_after_two_passes() -> None:
 
 
 @pytest.mark.parametrize("calls, seat, code, expected", [
-    ([(A, 2)], B, 4, hr.JUMP_BID),                                       # ex. 1 with a jump 2 → 4
-    ([], A, 3, hr.JUMP_BID),                                             # the first number is 2
-    ([(A, 2), (B, 3), (C, PASS)], A, IGRA, hr.IGRA_AFTER_NUMBER),        # ex. 4 with igra after a number
-    ([(A, 2), (B, 3), (C, PASS)], A, IGRA_BETTEL, hr.HAND_CONTRACT_NOT_FIRST_CALL),  # ex. 6, Bettel late
-    ([(A, IGRA)], B, 2, hr.NUMBER_AFTER_IGRA),                           # ex. 5 with a number after igra
-    ([(A, 2)], B, 2, hr.HOLD_NOT_ALLOWED),                               # "здесь" without an own number
-    ([(A, PASS), (B, 2), (C, 3), (B, 3)], C, 3, hr.HOLD_NOT_ALLOWED),    # ex. 2: C may not hold back
-    ([(A, 2), (B, 3)], C, 2, hr.BID_NOT_ABOVE_LAST),
-    ([(A, 2)], C, 3, hr.BID_OUT_OF_TURN),
-    ([(A, PASS), (B, 2), (C, 3)], A, 4, hr.BID_AFTER_PASS),
-    ([(A, 2), (B, IGRA), (C, IGRA)], A, PASS, hr.BID_AFTER_PASS),        # knocked out by igra
-    ([(A, 2)], B, 1, hr.BAD_BID),
-    ([(A, 2)], 3, 3, hr.SEAT_NOT_IN_AUCTION),
-    ([(A, 2), (B, PASS), (C, PASS)], A, 3, hr.AUCTION_OVER),
-    ([(A, IGRA), (B, IGRA), (C, PASS)], A, IGRA, hr.IGRA_IN_NAMING),
-    ([(A, IGRA), (B, IGRA), (C, PASS)], A, 6, hr.HAND_BETTEL_NOT_AT_ONCE),
-    ([(A, IGRA), (B, IGRA), (C, PASS), (A, 4)], B, 3, hr.NAME_NOT_ABOVE),
-    ([(A, IGRA), (B, IGRA), (C, PASS), (A, 4)], B, 4, hr.NAME_NOT_ABOVE),  # equal → earlier hand
+    ([(A, 2)], B, 4, Code.JUMP_BID),                                       # ex. 1 with a jump 2 → 4
+    ([], A, 3, Code.JUMP_BID),                                             # the first number is 2
+    ([(A, 2), (B, 3), (C, PASS)], A, IGRA, Code.IGRA_AFTER_NUMBER),        # ex. 4 with igra after a number
+    ([(A, 2), (B, 3), (C, PASS)], A, IGRA_BETTEL, Code.HAND_CONTRACT_NOT_FIRST_CALL),  # ex. 6, Bettel late
+    ([(A, IGRA)], B, 2, Code.NUMBER_AFTER_IGRA),                           # ex. 5 with a number after igra
+    ([(A, 2)], B, 2, Code.HOLD_NOT_ALLOWED),                               # "здесь" without an own number
+    ([(A, PASS), (B, 2), (C, 3), (B, 3)], C, 3, Code.HOLD_NOT_ALLOWED),    # ex. 2: C may not hold back
+    ([(A, 2), (B, 3)], C, 2, Code.BID_NOT_ABOVE_LAST),
+    ([(A, 2)], C, 3, Code.BID_OUT_OF_TURN),
+    ([(A, PASS), (B, 2), (C, 3)], A, 4, Code.BID_AFTER_PASS),
+    ([(A, 2), (B, IGRA), (C, IGRA)], A, PASS, Code.BID_AFTER_PASS),        # knocked out by igra
+    ([(A, 2)], B, 1, Code.BAD_BID),
+    ([(A, 2)], 3, 3, Code.SEAT_NOT_IN_AUCTION),
+    ([(A, 2), (B, PASS), (C, PASS)], A, 3, Code.AUCTION_OVER),
+    ([(A, IGRA), (B, IGRA), (C, PASS)], A, IGRA, Code.IGRA_IN_NAMING),
+    ([(A, IGRA), (B, IGRA), (C, PASS)], A, 6, Code.HAND_BETTEL_NOT_AT_ONCE),
+    ([(A, IGRA), (B, IGRA), (C, PASS), (A, 4)], B, 3, Code.NAME_NOT_ABOVE),
+    ([(A, IGRA), (B, IGRA), (C, PASS), (A, 4)], B, 4, Code.NAME_NOT_ABOVE),  # equal → earlier hand
 ])
 def test_near_misses(calls: list[tuple[int, int]], seat: int, code: int, expected: str) -> None:
     assert illegal(calls, seat, code) == expected
@@ -151,12 +151,12 @@ def test_hold_options() -> None:
     rules = RULES.replace(hold_who="senior", hold_requires_intermediate_pass=True)
     first = RULES.replace(hold_who="first_hand")
     assert play([(A, 2), (B, 3), (C, 4)], first).can_bid(A, 4)
-    assert illegal([(A, 2), (B, 3), (C, 4), (A, PASS)], B, 4, first) == hr.HOLD_NOT_ALLOWED
-    assert illegal([(A, PASS), (B, 2), (C, 3), (B, 4)], C, 4, rules) == hr.HOLD_NOT_ALLOWED
+    assert illegal([(A, 2), (B, 3), (C, 4), (A, PASS)], B, 4, first) == Code.HOLD_NOT_ALLOWED
+    assert illegal([(A, PASS), (B, 2), (C, 3), (B, 4)], C, 4, rules) == Code.HOLD_NOT_ALLOWED
     a = play([(A, PASS), (B, 2), (C, 3)], rules)
     assert a.can_bid(B, 3)  # A passed, B is senior
-    assert illegal([(A, PASS), (B, 2), (C, 3)], B, 3, RULES.replace(hold_enabled=False)) == hr.HOLD_NOT_ALLOWED
-    assert illegal([(A, PASS), (B, 2), (C, 3)], B, 3, RULES.replace(hold_forbidden_on=("3",))) == hr.HOLD_NOT_ALLOWED
+    assert illegal([(A, PASS), (B, 2), (C, 3)], B, 3, RULES.replace(hold_enabled=False)) == Code.HOLD_NOT_ALLOWED
+    assert illegal([(A, PASS), (B, 2), (C, 3)], B, 3, RULES.replace(hold_forbidden_on=("3",))) == Code.HOLD_NOT_ALLOWED
 
 
 def test_jumps_allowed_by_option() -> None:

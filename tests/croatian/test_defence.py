@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.engine import auction_hr as hr
-from preflog.engine.auction_hr import CroatianDefence, first_leader, play_over
+from preflog.engine.codes import Code, codes_of
+from preflog.engine.croatian.defence import CroatianDefence, first_leader, play_over
 from preflog.engine.findings import IllegalAction
 from preflog.model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
 from preflog.model.outcome import CONCEDED, GAME, NO_SEAT, NOT_WHISTED
@@ -26,7 +26,7 @@ def defence(contract: int = 4, needs_contra: bool = False, rules=RULES) -> Croat
 def refused(fn, *args) -> str:
     with pytest.raises(IllegalAction) as exc:
         fn(*args)
-    assert exc.value.code in hr.DEFENCE_CODES
+    assert exc.value.code in codes_of("Deal (Croatian") | {Code.WHIST_OUT_OF_TURN}
     return exc.value.code
 
 
@@ -36,12 +36,12 @@ def test_both_whist_contra_chain() -> None:
     d.whist(A, CALL_WHIST)
     d.whist(B, CALL_WHIST)
     d.call_contra(A)
-    assert refused(d.call_contra, A) == hr.CONTRA_NOT_ALLOWED  # the declarer must answer first
+    assert refused(d.call_contra, A) == Code.CONTRA_NOT_ALLOWED  # the declarer must answer first
     for seat in (C, A, C):
         d.call_contra(seat)
     assert d.contra == (4, 0, 0) and d.calls == (CALL_WHIST, CALL_WHIST, -1)
     assert d.close() == GAME
-    assert refused(d.call_contra, B) == hr.DEFENCE_OVER
+    assert refused(d.call_contra, B) == Code.DEFENCE_OVER
 
 
 def test_recontra_answers_both_contras() -> None:
@@ -69,29 +69,29 @@ def test_invitations() -> None:
     assert d.out_seat == B
     d.whist(A, CALL_INVITE)
     assert d.invited == B and d.out_seat == NO_SEAT
-    assert refused(d.whist, A, CALL_INVITE) == hr.INVITE_NOT_ALLOWED
+    assert refused(d.whist, A, CALL_INVITE) == Code.INVITE_NOT_ALLOWED
 
     d = defence()
     d.whist(A, CALL_WHIST)
     d.whist(B, CALL_PASS)
-    assert refused(d.call_contra, B) == hr.CONTRA_NOT_ALLOWED
+    assert refused(d.call_contra, B) == Code.CONTRA_NOT_ALLOWED
     d.call_contra(A)
     assert d.invited == B and d.contra == (1, 0, 0)
 
 
 def test_whist_errors_and_kinds() -> None:
     d = defence()
-    assert refused(d.whist, B, CALL_WHIST) == hr.WHIST_OUT_OF_TURN
-    assert refused(d.whist, A, CALL_INVITE) == hr.INVITE_NOT_ALLOWED
-    assert refused(d.whist, A, 2) == hr.BAD_WHIST_CALL  # half-whist
-    assert refused(d.call_contra, A) == hr.CONTRA_NOT_ALLOWED
-    assert refused(d.close) == hr.DEFENCE_OVER
+    assert refused(d.whist, B, CALL_WHIST) == Code.WHIST_OUT_OF_TURN
+    assert refused(d.whist, A, CALL_INVITE) == Code.INVITE_NOT_ALLOWED
+    assert refused(d.whist, A, 2) == Code.BAD_WHIST_CALL  # half-whist
+    assert refused(d.call_contra, A) == Code.CONTRA_NOT_ALLOWED
+    assert refused(d.close) == Code.DEFENCE_OVER
     d.whist(A, CALL_PASS)
     d.whist(B, CALL_PASS)
     assert d.close() == NOT_WHISTED
 
-    assert refused(defence(6).whist, A, CALL_PASS) == hr.BETTEL_MUST_BE_PLAYED
-    assert refused(defence(rules=RULES.replace(contra_enabled=False)).call_contra, A) == hr.CONTRA_DISABLED
+    assert refused(defence(6).whist, A, CALL_PASS) == Code.BETTEL_MUST_BE_PLAYED
+    assert refused(defence(rules=RULES.replace(contra_enabled=False)).call_contra, A) == Code.CONTRA_DISABLED
 
 
 def test_two_spades_needs_contra() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from preflog.engine.deal import CroatianDealState
+from preflog.engine.croatian.deal import CroatianDeal
 from preflog.engine.findings import IllegalAction
 from preflog.engine.replay import AuditResult, audit, audit_rows, replay, rows_of
 from preflog.model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
@@ -163,7 +163,7 @@ def test_rules_c6_worked_deals_card_level() -> None:
         o = res.deals[-1].outcome
         assert o is not None and o.hand_game and o.contract == 4 and o.declarer == B
     failed = [d for d in replay(recs["failed"])][-2].deal
-    assert isinstance(failed, CroatianDealState)
+    assert isinstance(failed, CroatianDeal)
     assert failed.outcome is not None and failed.outcome.stopped_early and failed.completed == 8
     assert failed.outcome.tricks == (3, 3, 2)
 
@@ -174,7 +174,7 @@ def test_claim_respects_the_stop() -> None:
                   if r.pulka.meta[0][1] == "failed")
     for step in replay(events):  # live objects: read the state while replaying
         d = step.deal
-        if isinstance(d, CroatianDealState) and d.completed == 6 and not d.trick_cards:
+        if isinstance(d, CroatianDeal) and d.completed == 6 and not d.trick_cards:
             idx, side = step.seq, sum(d.tricks) - d.tricks[B]
             break
     assert side < 5
@@ -364,8 +364,8 @@ EXAMPLES_000 = [
 ]
 
 
-def _deal_after(calls: tuple[int, ...]) -> CroatianDealState:
-    d = CroatianDealState(resolve("croatian"), 3, C)  # C deals: A bids first
+def _deal_after(calls: tuple[int, ...]) -> CroatianDeal:
+    d = CroatianDeal(resolve("croatian"), 3, C)  # C deals: A bids first
     seats = [A, B, C]
     for i, c in enumerate(calls):
         seat = d.to_move
@@ -425,7 +425,7 @@ NEAR_MISSES = [
 def test_seed000_auction_near_misses(calls: tuple, contract: int | None, code: str) -> None:
     """Each near miss of a seed 000 example is found by the audit with its code, in deal 1 (a call is made
     by the player to move, or by the seat given as ``(seat, call)``; after the auction it is A's)."""
-    d = CroatianDealState(resolve("croatian"), 3, C)
+    d = CroatianDeal(resolve("croatian"), 3, C)
     events: list[Event] = [start(), DealStarted(C)]
     for c in calls:
         seat = d.to_move if not d.auction.done else A
@@ -443,11 +443,11 @@ def test_seed000_auction_near_misses(calls: tuple, contract: int | None, code: s
 # --------------------------------------------------------------------------- first lead, engine level
 
 
-def _card_deal(rules: str, calls: tuple[int, ...], contract: int, whist: tuple[int, int]) -> CroatianDealState:
+def _card_deal(rules: str, calls: tuple[int, ...], contract: int, whist: tuple[int, int]) -> CroatianDeal:
     """Dealer C (A first hand); A holds cards 0-9, B 10-19, C 20-29, the talon 30-31 (only who leads
     is checked, so any layout does)."""
     hands = tuple(sum(1 << c for c in range(10 * i, 10 * i + 10)) for i in range(3))
-    d = CroatianDealState(resolve(rules), 3, C, 1, hands, (1 << 30) | (1 << 31))
+    d = CroatianDeal(resolve(rules), 3, C, 1, hands, (1 << 30) | (1 << 31))
     for c in calls:
         d.bid(d.to_move, c)
     if not d.hand_game:
@@ -459,7 +459,7 @@ def _card_deal(rules: str, calls: tuple[int, ...], contract: int, whist: tuple[i
     return d
 
 
-def _leaders(d: CroatianDealState) -> set[int]:
+def _leaders(d: CroatianDeal) -> set[int]:
     return {e.player for e in d.legal_actions() if isinstance(e, CardPlayed)}
 
 
@@ -487,7 +487,7 @@ def test_first_lead_by_contract() -> None:
 
 def test_hand_game_has_no_discard() -> None:
     """After «igra» the talon is not taken: a discard is out of order, the contract comes at once."""
-    d = CroatianDealState(resolve("croatian"), 3, C, 1, tuple(sum(1 << c for c in range(10 * i, 10 * i + 10))
+    d = CroatianDeal(resolve("croatian"), 3, C, 1, tuple(sum(1 << c for c in range(10 * i, 10 * i + 10))
                                                                for i in range(3)), (1 << 30) | (1 << 31))
     d.bid(A, 8)
     d.bid(B, 0)

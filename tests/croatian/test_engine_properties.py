@@ -14,14 +14,14 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from preflog.engine.deal import CroatianDealState
+from preflog.engine.croatian.deal import CroatianDeal
+from preflog.engine.families import family_of
 from preflog.engine.pulka import PulkaState
 from preflog.engine.replay import audit, audit_rows, rows_of
 from preflog.model.cards import FULL_DECK
 from preflog.model.events import CardPlayed, DealStarted, Discarded, Event, PulkaEnded, PulkaStarted
 from preflog.model.outcome import GAME, NO_SEAT
 from preflog.sim import simulate_pulka
-from preflog.sim.pulka import FAMILIES
 
 from ..strategies import CROATIAN_TABLES, draw_pulka
 
@@ -106,9 +106,9 @@ def test_simulated_pulkas_audit_clean(spec: str, seed: int, paper: bool) -> None
 
 
 def test_simulator_is_registered_and_plays_every_kind() -> None:
-    """FAMILIES knows the Croatian simulator; 40 pulkas show all-pass, unwhisted, played and stopped deals,
+    """The Croatian family names its bots; 40 pulkas show all-pass, unwhisted, played and stopped deals,
     hand games, contras, invitations and two-handed play."""
-    assert FAMILIES["croatian"].__name__ == "CroatianDeal"
+    assert family_of("croatian").bots().__name__ == "CroatianDeal"
     seen: set[str] = set()
     for seed in range(40):
         outcomes: list = []
@@ -131,4 +131,4 @@ def test_simulator_is_registered_and_plays_every_kind() -> None:
 
 def test_deal_state_class() -> None:
     p = PulkaState(PulkaStarted(("A", "B", "C"), "slovenian"))
-    assert isinstance(p.start_deal(DealStarted(0)), CroatianDealState)
+    assert isinstance(p.start_deal(DealStarted(0)), CroatianDeal)

@@ -10,9 +10,9 @@ from fractions import Fraction
 
 import pytest
 
+from preflog.engine.families import family_of
 from preflog.model.outcome import ALL_PASS, CONCEDED, GAME, NOT_WHISTED, DealOutcome
 from preflog.rules.presets import resolve
-from preflog.scoring.base import SCORERS, make_scorer
 from preflog.scoring.croatian import CroatianScorer, HatMark, ScoringError, deal_value
 
 A, B, C = 0, 1, 2
@@ -38,14 +38,14 @@ def not_whisted(deal: int, decl: int, contract: int, hand: bool = False) -> Deal
 
 
 def scorer(rules=RULES, start: int | None = None) -> CroatianScorer:
-    s = make_scorer(rules if start is None else rules.replace(start=start), 3, 0)
+    s = family_of(rules).scorer(rules if start is None else rules.replace(start=start), 3, 0)
     assert isinstance(s, CroatianScorer)
     return s
 
 
 def test_registry_and_values() -> None:
     """RULES.md C1: V = 2n with the talon, 2(n+1) from hand; Bettel 12/14, Sanac 14/16."""
-    assert SCORERS["croatian"] is CroatianScorer
+    assert family_of("croatian").scorer is CroatianScorer
     assert [deal_value(n, False) for n in range(2, 8)] == [4, 6, 8, 10, 12, 14]
     assert [deal_value(n, True) for n in range(2, 8)] == [6, 8, 10, 12, 14, 16]
     s = scorer()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.engine.auction import AUCTIONS, RussianAuction, make_auction
+from preflog.engine.families import family_of
 from preflog.engine.findings import IllegalAction
+from preflog.engine.russian.auction import RussianAuction
 from preflog.model.bids import MISER, PASS, TAKE_TALON, parse_ru_bid
 from preflog.model.outcome import NO_SEAT
 from preflog.rules import SOCHI, resolve
@@ -29,8 +30,8 @@ def code_of(calls: list[tuple[int, str]], last: tuple[int, str], rules=SOCHI, mi
 
 
 def test_registry_and_factory() -> None:
-    assert AUCTIONS["russian"] is RussianAuction
-    assert isinstance(make_auction(SOCHI, (1, 2, 0)), RussianAuction)
+    assert family_of(SOCHI).deal.AUCTION_TYPE is RussianAuction
+    assert isinstance(family_of(SOCHI).open_deal(SOCHI, 3, 0, None, None).auction, RussianAuction)
 
 
 def test_ladder_step_by_step() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.engine.deal import DealState
 from preflog.engine.findings import IllegalAction
+from preflog.engine.russian.deal import RussianDeal
 from preflog.model.bids import MISER, PASS, parse_ru_bid
 from preflog.model.calls import CALL_HALF, CALL_PASS, CALL_WHIST, PLAY_OPEN
 from preflog.model.cards import parse_card, parse_cards
@@ -36,9 +36,9 @@ def expect(code: str, fn, *args) -> None:
     assert exc.value.code == code, exc.value.message
 
 
-def game(contract: str = "6s", rules=SOCHI, calls=(CALL_WHIST, CALL_WHIST)) -> DealState:
+def game(contract: str = "6s", rules=SOCHI, calls=(CALL_WHIST, CALL_WHIST)) -> RussianDeal:
     """Seat 0 wins 6♠ (everybody else passes), discards the talon, declares ``contract``."""
-    d = DealState(rules, 3, 2, 1, G, G_TALON)
+    d = RussianDeal(rules, 3, 2, 1, G, G_TALON)
     for seat, bid in ((0, 61), (1, PASS), (2, PASS)):
         d.bid(seat, bid)
     d.discard(0, G_TALON)
@@ -49,13 +49,13 @@ def game(contract: str = "6s", rules=SOCHI, calls=(CALL_WHIST, CALL_WHIST)) -> D
 
 
 def test_layout_checks() -> None:
-    expect("bad_deal", DealState, SOCHI, 3, 2, 1, (G[0], G[1], G[1]), G_TALON)
-    expect("bad_deal", DealState, SOCHI, 3, 2, 1, G, parse_cards("8h"))
-    expect("bad_deal", DealState, SOCHI, 3, 5, 1, G, G_TALON)
+    expect("bad_deal", RussianDeal, SOCHI, 3, 2, 1, (G[0], G[1], G[1]), G_TALON)
+    expect("bad_deal", RussianDeal, SOCHI, 3, 2, 1, G, parse_cards("8h"))
+    expect("bad_deal", RussianDeal, SOCHI, 3, 5, 1, G, G_TALON)
 
 
 def test_discard_and_contract() -> None:
-    d = DealState(SOCHI, 3, 2, 1, G, G_TALON)
+    d = RussianDeal(SOCHI, 3, 2, 1, G, G_TALON)
     for seat, bid in ((0, 61), (1, PASS), (2, PASS)):
         d.bid(seat, bid)
     expect("not_declarer", d.discard, 1, G_TALON)
@@ -99,7 +99,7 @@ def test_no_must_trump_option() -> None:
 
 
 def test_miser_has_no_trumps() -> None:
-    d = DealState(SOCHI, 3, 2, 1, G, G_TALON)
+    d = RussianDeal(SOCHI, 3, 2, 1, G, G_TALON)
     for seat, bid in ((0, MISER), (1, PASS), (2, PASS)):
         d.bid(seat, bid)
     d.discard(0, G_TALON)
@@ -156,7 +156,7 @@ def test_half_whist_returned() -> None:
 def test_four_players_dealer_returns_whist() -> None:
     """Seed 001: at four the dealer may return the whist after the first passer passes again."""
     hands = (0, G[0], G[1], G[2])  # dealer 0 sits out; first hand is seat 1
-    d = DealState(SOCHI, 4, 0, 1, hands, G_TALON)
+    d = RussianDeal(SOCHI, 4, 0, 1, hands, G_TALON)
     assert d.active == (1, 2, 3)
     for seat, bid in ((1, 61), (2, PASS), (3, PASS)):
         d.bid(seat, bid)
@@ -199,7 +199,7 @@ def test_claims() -> None:
 
 def test_raspasy_open_talon_three_players() -> None:
     """Seed 001: talon cards fix the suit of tricks 1 and 2; the highest card of that suit wins; then first hand."""
-    d = DealState(SOCHI, 3, 2, 1, R, R_TALON)
+    d = RussianDeal(SOCHI, 3, 2, 1, R, R_TALON)
     for seat in (0, 1, 2):
         d.bid(seat, PASS)
     assert d.phase_name == "play" and d.to_play == 0
@@ -213,7 +213,7 @@ def test_raspasy_open_talon_three_players() -> None:
     d.play(1, c("Kd"))
     d.play(2, c("Qd"))
     assert d.trick_winners == [0, 1] and d.to_play == 0  # raspasy_third_lead = first_hand
-    d2 = DealState(SOCHI.replace(raspasy_third_lead="last_winner"), 3, 2, 1, R, R_TALON)
+    d2 = RussianDeal(SOCHI.replace(raspasy_third_lead="last_winner"), 3, 2, 1, R, R_TALON)
     for seat in (0, 1, 2):
         d2.bid(seat, PASS)
     for seat, card in ((0, "Ah"), (1, "Jh"), (2, "8h"), (0, "Qc"), (1, "Kd"), (2, "Qd")):
@@ -225,7 +225,7 @@ def test_raspasy_four_players_dealer_takes_talon_trick() -> None:
     """Seed 001: at four the talon card is the dealer's; if it is highest, the dealer takes the trick."""
     hands = (parse_cards("As Ks Qs Js Ah Kh Qh Ac Kc Qc"), parse_cards("10s 9s 8s Jh 10h 9h Jc 10c Kd 7d"),
              parse_cards("Qd Jd 10d 9d 8d 8h 9c 8c 7c 7s"), 0)
-    d = DealState(SOCHI, 4, 3, 1, hands, parse_cards("Ad 7h"))
+    d = RussianDeal(SOCHI, 4, 3, 1, hands, parse_cards("Ad 7h"))
     for seat in (0, 1, 2):
         d.bid(seat, PASS)
     for seat, card in ((0, "Ah"), (1, "Jh"), (2, "8h"), (0, "Qc"), (1, "Kd"), (2, "Qd")):
@@ -237,7 +237,7 @@ def test_raspasy_four_players_dealer_takes_talon_trick() -> None:
 
 
 def test_raspasy_closed_talon_rostov() -> None:
-    d = DealState(ROSTOV, 3, 2, 1, R, R_TALON)
+    d = RussianDeal(ROSTOV, 3, 2, 1, R, R_TALON)
     for seat in (0, 1, 2):
         d.bid(seat, PASS)
     d.play(0, c("As"))
@@ -246,7 +246,7 @@ def test_raspasy_closed_talon_rostov() -> None:
 
 
 def test_paper_deal_without_auction() -> None:
-    d = DealState(SOCHI, 3, 2, 1)
+    d = RussianDeal(SOCHI, 3, 2, 1)
     d.declare(1, 62)
     d.whist(2, CALL_WHIST)
     d.whist(0, CALL_PASS)
@@ -258,24 +258,24 @@ def test_paper_deal_without_auction() -> None:
 
 
 def test_paper_deal_with_auction_and_raspasy() -> None:
-    d = DealState(SOCHI, 3, 2, 1)
+    d = RussianDeal(SOCHI, 3, 2, 1)
     for seat, bid in ((0, 61), (1, 62), (2, PASS), (0, PASS)):
         d.bid(seat, bid)
     expect("contract_below_bid", d.declare, 1, 61)
     expect("not_declarer", d.declare, 0, 62)
     d.declare(1, 71)
     assert d.phase_name == "whist"
-    r = DealState(SOCHI, 3, 2, 1)
+    r = RussianDeal(SOCHI, 3, 2, 1)
     for seat in (0, 1, 2):
         r.bid(seat, PASS)
     r.paper_result((3, 3, 4))
     assert r.outcome is not None and r.outcome.kind == RASPASY
-    card_level = DealState(SOCHI, 3, 2, 1, G, G_TALON)
+    card_level = RussianDeal(SOCHI, 3, 2, 1, G, G_TALON)
     expect("contract_without_auction", card_level.declare, 0, 61)
 
 
 def test_legal_actions_cover_all_phases() -> None:
-    d = DealState(SOCHI, 3, 2, 1, G, G_TALON)
+    d = RussianDeal(SOCHI, 3, 2, 1, G, G_TALON)
     assert [e.bid for e in d.legal_actions()] == [PASS, 61, MISER]
     for seat, bid in ((0, 61), (1, PASS), (2, PASS)):
         d.bid(seat, bid)

@@ -1,23 +1,42 @@
-"""docs/findings.md lists every finding code the engine modules define."""
+"""docs/findings.md is generated from the code registry, and every code an engine module raises is in it."""
 
 from __future__ import annotations
 
-import importlib
+import ast
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
+from preflog.engine.codes import SECTIONS, Code, findings_doc
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "findings.md"
 
 
-def test_every_code_is_documented() -> None:
-    text = DOC.read_text(encoding="utf-8")
-    from preflog.model import outcome
+def test_doc_is_generated_from_the_registry() -> None:
+    assert DOC.read_text(encoding="utf-8") == findings_doc(), "run: python -m preflog.engine.codes"
 
-    kinds = {v for k, v in vars(outcome).items() if k.isupper() and isinstance(v, str)}  # deal kinds, not codes
-    missing = []
-    for name in ("auction", "auction_hr", "deal", "pulka", "replay"):
-        mod = importlib.import_module(f"preflog.engine.{name}")
-        for attr, value in vars(mod).items():
-            if attr.isupper() and isinstance(value, str) and value.islower() and "_" in value and value not in kinds:
-                if f"`{value}`" not in text:
-                    missing.append(value)
-    assert missing == []
+
+def test_every_code_has_one_meaning_and_every_raised_code_is_registered() -> None:
+    listed = [c for s in SECTIONS for c, _ in s.codes]
+    assert sorted(listed) == sorted(Code)          # each code once, none left out
+    used: set[str] = set()
+    for path in (ROOT / "preflog" / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Code":
+                used.add(node.attr)
+    assert used <= set(Code.__members__), used - set(Code.__members__)
+    assert {"MUST_FOLLOW_SUIT", "BAD_EVENT", "TRICKS_PAST_STOP", "HOLD_NOT_ALLOWED"} <= used
+
+
+def test_no_bare_code_strings_in_the_engine() -> None:
+    """Codes are raised as ``Code.X``, never as string literals (one registry)."""
+    values = {c.value for c in Code}
+    bare = []
+    for path in (ROOT / "preflog" / "engine").rglob("*.py"):
+        if path.name == "codes.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and first.value in values:
+                    bare.append(f"{path.name}:{node.lineno}")
+    assert bare == []

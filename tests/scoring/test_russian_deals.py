@@ -10,10 +10,10 @@ from fractions import Fraction
 
 import pytest
 
+from preflog.engine.families import family_of
 from preflog.model.calls import CALL_PASS, CALL_WHIST
 from preflog.model.outcome import GAME, HALF_WHIST, MISER, NOT_WHISTED, DealOutcome
 from preflog.rules import LENINGRAD, SOCHI, Rules
-from preflog.scoring.base import make_scorer
 from preflog.scoring.russian import RussianScorer, ScoringError
 
 W, P = CALL_WHIST, CALL_PASS
@@ -302,8 +302,8 @@ def test_is_finished_when_every_pulya_closed() -> None:
 
 # ---------------------------------------------------------------- registry and errors
 def test_registry_and_protocol() -> None:
-    """make_scorer finds the Russian scorer by family; a new pulka has min bid 0 and is not finished."""
-    s = make_scorer(SOCHI, 3, 50)
+    """The Russian family's scorer: a new pulka has min bid 0 and is not finished."""
+    s = family_of(SOCHI).scorer(SOCHI, 3, 50)
     assert isinstance(s, RussianScorer)
     assert s.min_bid_level() == 0 and not s.is_finished()
 

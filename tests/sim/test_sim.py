@@ -6,11 +6,11 @@ import dataclasses
 
 import pytest
 
+from preflog.engine.families import family_of
 from preflog.engine.replay import audit
 from preflog.model.cards import FULL_DECK
 from preflog.model.events import CardPlayed, DealStarted, PaperResult, PulkaEnded, PulkaStarted
 from preflog.rules.presets import resolve
-from preflog.scoring.base import make_scorer
 from preflog.sim import SimCheckError, SimError, check_pulka, rates, simulate_many, simulate_pulka
 
 SPECS = [("sochi", 3), ("leningrad", 3), ("rostov", 3), ("sochi", 4), ("leningrad", 4), ("rostov", 4)]
@@ -123,7 +123,7 @@ def test_outcomes_agree_with_engine_and_pulka_closes(spec: str, players: int) ->
         assert [d.outcome for d in result.deals] == outcomes
         end = events[-1]
         assert isinstance(end, PulkaEnded) and end.reason == "closed"
-        scorer = make_scorer(resolve(spec), players, 20)
+        scorer = family_of(resolve(spec)).scorer(resolve(spec), players, 20)
         for i, o in enumerate(outcomes):
             assert not scorer.is_finished(), f"finished before deal {i + 1}"
             scorer.score(o)

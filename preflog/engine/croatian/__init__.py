@@ -1,0 +1,1 @@
+"""The Croatian / Slovenian family: auction, defence phase and deal."""

@@ -1,0 +1,1 @@
+"""The Russian family (Sochi, Leningrad, Rostov): auction and deal."""

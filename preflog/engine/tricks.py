@@ -1,0 +1,261 @@
+"""The one trick-play kernel ("розыгрыш"), shared by both families and by bulk replay.
+
+:class:`TrickPlay` holds the hands as card bitmasks and the trick in progress, and plays cards
+through one loop, :meth:`TrickPlay.play_cards`: follow suit, trump when void (``must_trump``),
+the trick's winner, three-handed or two-handed tricks (the Croatian passer who was not invited
+sits out), the talon-led tricks of open raspasy (the talon card leads, at four players for the
+sitting-out dealer) and the stop rule (the Croatian stop at the defenders' fifth trick, a flat
+Bettel at the declarer's first). Replay hands it whole runs of card rows; a single card is a run
+of one. The loop stops before a card that is not plainly legal, and :meth:`TrickPlay.verify_card`
+then names the rule it breaks, so every finding is the one live play would give.
+
+Cards are ints 0..31 (``suit * 8 + rank``); a suit's cards are ``SUIT_MASKS[suit]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..model.cards import SUIT_MASKS, format_card, format_cards
+from ..model.events import CardPlayed, Row
+from ..model.outcome import NO_SEAT
+from .codes import Code
+from .findings import IllegalAction
+
+N_TRICKS = 10
+"""Tricks in a deal."""
+
+_CARD = CardPlayed.CODE
+_NEVER = N_TRICKS + 1   # a trick cap that never stops play
+
+
+def _cards_text(mask: int) -> str:
+    return format_cards(mask) or "-"
+
+
+class TrickPlay:
+    """Trick-play state and the kernel loop; deal machines inherit it and call :meth:`start_tricks`.
+
+    The subclass provides ``phase`` (play runs while it equals :attr:`PLAYING`) and
+    :meth:`_tricks_over`, called once when play ends (10 tricks, or a stop).
+    """
+
+    PLAYING = -1   # overridden by the deal: the phase value during play
+    hands: list[int]
+    tricks: list[int]
+    phase: int
+
+    # play state: class-level starting values, set on the instance by start_tricks and play
+    trump = -1
+    completed = 0                       # tricks finished
+    to_play = NO_SEAT
+    first_hand = NO_SEAT
+    _led = -1                           # suit led in the trick in progress (-1: none yet)
+    _best = -1                          # best card of the trick so far (-1: none)
+    _best_seat = NO_SEAT
+    _next: list[int]                    # seat after each seat in play order
+    _trick_len = 3
+    _tmask = 0                          # the trump suit's mask under must_trump, else 0
+    _talon: int | None = None
+    _talon_tricks = 0                   # open raspasy: the first tricks are led by the talon's cards
+    _talon_order: tuple[int, int] | None = None
+    _talon_owner = NO_SEAT              # who takes a talon card nobody beats (the 4-player dealer)
+    _third_lead_winner = False          # after the talon tricks the last winner leads (raspasy_third_lead)
+    _stops = False                      # play may stop before 10 tricks
+    _stop_seat = NO_SEAT                # the declarer, whose tricks the caps count
+    _declarer_cap = _NEVER              # stop when the declarer has this many tricks
+    _side_cap = _NEVER                  # stop when the defenders have this many tricks
+
+    def _init_tricks(self, n_players: int) -> None:
+        self.tricks = [0] * n_players
+        self.trick_cards: list[int] = []    # cards of the current trick, in play order
+        self.trick_seats: list[int] = []
+        self.trick_winners: list[int] = []  # NO_SEAT for a raspasy talon trick nobody took
+
+    def start_tricks(self, leader: int, trump: int, must_trump: bool, *, talon_tricks: int = 0,
+                     talon_owner: int = NO_SEAT, third_lead_winner: bool = False, stop_seat: int = NO_SEAT,
+                     declarer_cap: int = _NEVER, side_cap: int = _NEVER) -> None:
+        """Begin play: ``leader`` leads to the first trick (to talon tricks: plays first)."""
+        self.trump = trump
+        self._tmask = SUIT_MASKS[trump] if trump >= 0 and must_trump else 0
+        self.to_play = leader
+        self._talon_tricks = talon_tricks
+        self._talon_owner = talon_owner
+        self._third_lead_winner = third_lead_winner
+        if declarer_cap < _NEVER or side_cap < _NEVER:
+            self._stops = True
+            self._stop_seat, self._declarer_cap, self._side_cap = stop_seat, declarer_cap, side_cap
+        if talon_tricks and self._talon_order is not None:
+            self._lead_talon_card()
+
+    def two_handed(self, a: int, b: int) -> None:
+        """Tricks of two cards between seats ``a`` and ``b`` (the third player's cards lie face down)."""
+        self._next[a], self._next[b] = b, a
+        self._trick_len = 2
+
+    # ------------------------------------------------------------------ the talon of open raspasy
+    def _talon_suits(self) -> int:
+        talon = self._talon or 0
+        return SUIT_MASKS[((talon & -talon).bit_length() - 1) >> 3] | SUIT_MASKS[(talon.bit_length() - 1) >> 3]
+
+    def _fix_talon_order(self, first_card: int) -> None:
+        """The talon card turned first is the one whose suit the first card follows, else the lower card."""
+        talon = self._talon or 0
+        lo = (talon & -talon).bit_length() - 1
+        hi = talon.bit_length() - 1
+        first = hi if (first_card >> 3 == hi >> 3 and lo >> 3 != hi >> 3) else lo
+        self._talon_order = (first, hi if first == lo else lo)
+
+    def _lead_talon_card(self) -> None:
+        assert self._talon_order is not None
+        tc = self._talon_order[self.completed]
+        self._led = tc >> 3
+        owner = self._talon_owner
+        self._best, self._best_seat = (tc, owner) if owner != NO_SEAT else (-1, NO_SEAT)
+
+    # ------------------------------------------------------------------ checks
+    def legal_cards(self, seat: int) -> int:
+        """Mask of the cards ``seat`` may play now (0 if it is not his turn)."""
+        if self.phase != self.PLAYING or seat != self.to_play:
+            return 0
+        hand = self.hands[seat]
+        led = self._led
+        if self.trick_cards or self._talon_tricks > self.completed:
+            if led < 0:  # open-talon trick 1 before the talon order is known: either talon suit follows
+                return hand & self._talon_suits() or hand
+            m = hand & SUIT_MASKS[led]
+            if m:
+                return m
+            m = hand & self._tmask
+            if m:
+                return m
+        return hand
+
+    def verify_card(self, seat: int, card: int) -> None:
+        """Raise :class:`IllegalAction` naming the rule if ``seat`` may not play ``card`` now (play phase)."""
+        if seat != self.to_play:
+            raise IllegalAction(Code.CARD_OUT_OF_TURN, f"seat {seat} plays out of turn; seat {self.to_play} is to "
+                                "play", seat=seat)
+        if not 0 <= card < 32:
+            raise IllegalAction(Code.BAD_CARD, f"card code {card} is not a card", seat=seat)
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise IllegalAction(Code.CARD_NOT_HELD, f"seat {seat} does not hold {format_card(card)}", seat=seat)
+        led = self._led
+        if (self.trick_cards or self._talon_tricks > self.completed) and led >= 0:
+            s = card >> 3
+            if s != led:
+                if hand & SUIT_MASKS[led]:
+                    raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"seat {seat} plays {format_card(card)} but holds "
+                                        f"{format_cards(hand & SUIT_MASKS[led])} of the suit led", seat=seat)
+                t = self.trump
+                if s != t and hand & self._tmask:
+                    raise IllegalAction(Code.MUST_TRUMP, f"seat {seat} is void in the suit led and must trump with "
+                                        f"{format_cards(hand & SUIT_MASKS[t])}, not play {format_card(card)}",
+                                        seat=seat)
+        elif led < 0 and self._talon_tricks > self.completed:
+            suits = self._talon_suits()
+            if not (1 << card) & suits and hand & suits:
+                raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"seat {seat} plays {format_card(card)} but holds a "
+                                    f"card of the suit of the talon ({_cards_text(self._talon or 0)})", seat=seat)
+
+    # ------------------------------------------------------------------ the loop
+    def play_cards(self, rows: Sequence[Row], i: int, end: int) -> int:
+        """Play the card rows ``rows[i:end]`` in a row; return the index of the first row not played.
+
+        Stops at the first row that is not a card, once play is over, and before any card that is
+        not legal (wrong seat, not held, not following suit, not trumping): :meth:`verify_card`
+        names that one's rule.
+        """
+        if self.phase != self.PLAYING:
+            return i
+        hands = self.hands
+        tricks = self.tricks
+        winners = self.trick_winners
+        nxt = self._next
+        trump = self.trump
+        tmask = self._tmask
+        tlen = self._trick_len
+        talon_n = self._talon_tricks
+        seat = self.to_play
+        led, best, bseat = self._led, self._best, self._best_seat
+        completed = self.completed
+        k = len(self.trick_cards)   # cards in the trick so far
+        start = i                   # first row of the current trick inside this run
+        j = i
+        while j < end:
+            code, player, card, _value, _payload = rows[j]
+            if code != _CARD or player != seat:
+                break
+            hand = hands[seat]
+            if card < 0 or not hand >> card & 1:   # (a card past 31 is never in a hand)
+                break
+            s = card >> 3
+            if led < 0 and completed < talon_n:      # open raspasy, trick 1: this card fixes the talon order
+                if not (1 << card) & self._talon_suits() and hand & self._talon_suits():
+                    break                            # must follow a suit of the talon
+                self.completed = completed
+                self._fix_talon_order(card)
+                self._lead_talon_card()
+                led, best, bseat = self._led, self._best, self._best_seat
+            if led < 0:
+                led, best, bseat = s, card, seat     # the lead
+            elif s == led:
+                if best < 0 or (card > best and best >> 3 == s):
+                    best, bseat = card, seat
+            elif hand & SUIT_MASKS[led]:
+                break                                # must follow suit
+            elif s == trump:
+                if best >> 3 != s or card > best:
+                    best, bseat = card, seat
+            elif hand & tmask:
+                break                                # must trump (tmask is 0 when there is nothing to check)
+            hands[seat] = hand ^ (1 << card)
+            j += 1
+            k += 1
+            if k < tlen:
+                seat = nxt[seat]
+                continue
+            # the trick is complete
+            winners.append(bseat)
+            if bseat != NO_SEAT:
+                tricks[bseat] += 1
+            completed += 1
+            k, start = 0, j
+            if completed == N_TRICKS or (self._stops and (
+                    tricks[self._stop_seat] >= self._declarer_cap
+                    or completed - tricks[self._stop_seat] >= self._side_cap)):
+                self.trick_cards = []
+                self.trick_seats = []
+                self.completed = completed
+                self._led, self._best, self._best_seat = -1, -1, NO_SEAT
+                self._tricks_over()
+                return j
+            if completed < talon_n:                  # the next talon card leads
+                seat = self.first_hand
+                self.completed = completed
+                self._lead_talon_card()
+                led, best, bseat = self._led, self._best, self._best_seat
+                continue
+            if completed == talon_n:                 # after the talon tricks: first hand (or the last winner)
+                seat = bseat if self._third_lead_winner and bseat != NO_SEAT else self.first_hand
+            else:
+                seat = bseat
+            led, best, bseat = -1, -1, NO_SEAT
+        if j > i:
+            if start > i:   # a trick was completed in this run: the open one began at ``start``
+                self.trick_cards = [rows[x][2] for x in range(start, j)]
+                self.trick_seats = [rows[x][1] for x in range(start, j)]
+            else:
+                self.trick_cards = self.trick_cards + [rows[x][2] for x in range(start, j)]
+                self.trick_seats = self.trick_seats + [rows[x][1] for x in range(start, j)]
+            self.to_play, self._led, self._best, self._best_seat = seat, led, best, bseat
+            self.completed = completed
+        return j
+
+    def play_card(self, seat: int, card: int) -> bool:
+        """Play one card in the play phase if it is legal; False (and nothing changes) if it is not."""
+        return self.play_cards(((_CARD, seat, card, 0, None),), 0, 1) == 1
+
+    def _tricks_over(self) -> None:
+        raise NotImplementedError
