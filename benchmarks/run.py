@@ -52,7 +52,15 @@ import pyarrow.parquet as pq  # noqa: E402
 from preflog.api import IMPORT_CHUNK, Workspace, facts_of  # noqa: E402
 from preflog.engine.replay import audit_rows  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
-from preflog.model.events import PulkaStarted, Row, from_row  # noqa: E402
+from preflog.model.events import (  # noqa: E402
+    CardPlayed,
+    ContractDeclared,
+    DealStarted,
+    Discarded,
+    PulkaStarted,
+    Row,
+    from_row,
+)
 from preflog.projections.store import rebuild  # noqa: E402
 from preflog.record.api import read_records, write_text  # noqa: E402
 from preflog.reports import connect, contracts, players, variants  # noqa: E402
@@ -71,7 +79,8 @@ TARGETS = {
     "bytes_per_event": 2.0,
     "import_1m_deals_s": 300.0,
 }
-CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = 2, 5, 6, 10
+CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = (DealStarted.CODE, Discarded.CODE, ContractDeclared.CODE,
+                                                   CardPlayed.CODE)
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
 
 
