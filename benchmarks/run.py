@@ -52,11 +52,20 @@ import pyarrow.parquet as pq  # noqa: E402
 from preflog.api import IMPORT_CHUNK, Workspace, facts_of  # noqa: E402
 from preflog.engine.replay import audit_rows  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
-from preflog.model.events import PulkaStarted, Row, from_row  # noqa: E402
+from preflog.model.events import (  # noqa: E402
+    CardPlayed,
+    ContractDeclared,
+    DealStarted,
+    Discarded,
+    PulkaStarted,
+    Row,
+    from_row,
+)
 from preflog.projections.store import rebuild  # noqa: E402
 from preflog.record.api import read_records, write_text  # noqa: E402
 from preflog.reports import connect, contracts, players, variants  # noqa: E402
 from preflog.sim import simulate_many  # noqa: E402
+from preflog.store import EventStore  # noqa: E402
 from preflog.store.delta import DeltaStore  # noqa: E402
 
 SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]
@@ -70,7 +79,8 @@ TARGETS = {
     "bytes_per_event": 2.0,
     "import_1m_deals_s": 300.0,
 }
-CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = 2, 5, 6, 10
+CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = (DealStarted.CODE, Discarded.CODE, ContractDeclared.CODE,
+                                                   CardPlayed.CODE)
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
 
 
@@ -134,7 +144,7 @@ def write_records(pulkas: Sequence[tuple[str, list[Row]]], folder: Path) -> list
 
 
 # ----------------------------------------------------------------------------------- ceilings
-def fold_events(store: DeltaStore, limit: int) -> list[tuple[str, int, int, int, int, tuple[int, ...] | None]]:
+def fold_events(store: EventStore, limit: int) -> list[tuple[str, int, int, int, int, tuple[int, ...] | None]]:
     """``(pulka, code, player, card, value, hands)`` Python ints for the fold (hands decoded once)."""
     out: list[tuple[str, int, int, int, int, tuple[int, ...] | None]] = []
     for batch in store.read_rows():
@@ -308,7 +318,7 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int) -> dict[str, A
     pulkas = []  # free the rows before the read-back stages
     live = _local_paths(store.files())
     size = sum(os.path.getsize(f) for f in live)
-    ws_live = _local_paths(ws.store().files())  # type: ignore[attr-defined]
+    ws_live = _local_paths(ws.store().files())
     ws_size = sum(os.path.getsize(f) for f in ws_live)
     res["bytes_per_event"] = round(size / events, 3)
     res["disk"] = {"event_table_bytes": size, "files": len(live), "import_store_bytes": ws_size,

@@ -6,7 +6,7 @@
 * ``pulka_results`` — one row per player per pulka (totals and settlement).
 
 Small ints are stored as int8/int16 and every table is sorted by (pulka, deal, seat) so
-Parquet statistics prune by pulka and scans stay cheap (see :mod:`preflog.reports.bench`).
+Parquet statistics prune by pulka and scans stay cheap (see ``benchmarks/reports.py``).
 Amounts that may be fractions (Rostov halves) are stored as float64; exact settlement
 values are also kept as ``"n/d"`` text.
 

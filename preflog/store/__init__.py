@@ -11,21 +11,28 @@ from .base import (
     ConcurrencyError,
     EventRow,
     EventStore,
+    EventTuple,
     IntegrityProblem,
     PulkaInfo,
+    SealedBatch,
     StoreError,
 )
+from .chain import StoredRow
 from .memory import MemoryStore
 
 __all__ = [
-    "SCHEMA_VERSION", "Batch", "ConcurrencyError", "DeltaStore", "EventRow", "EventStore", "IntegrityProblem",
-    "MemoryStore", "PulkaInfo", "StoreError",
+    "TABLE_SCHEMA_VERSION", "Batch", "ConcurrencyError", "DeltaStore", "EventRow", "EventStore", "EventTuple",
+    "IntegrityProblem", "MemoryStore", "PulkaInfo", "SealedBatch", "StoreError", "StoredRow",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("DeltaStore", "SCHEMA_VERSION"):
-        from . import delta
+    if name == "DeltaStore":
+        from .delta import DeltaStore
 
-        return getattr(delta, name)
+        return DeltaStore
+    if name == "TABLE_SCHEMA_VERSION":  # in .schema, which loads pyarrow
+        from .schema import TABLE_SCHEMA_VERSION
+
+        return TABLE_SCHEMA_VERSION
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

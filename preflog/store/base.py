@@ -3,20 +3,48 @@
 A pulka ("пулька", one game session) is a stream of events numbered ``seq = 1, 2, …``.
 Writers say which seq they last saw (``expected_seq``); if another writer got there
 first the append fails with :class:`ConcurrencyError` and nothing is written.
+
+The ABC holds everything the workspace, the importer and the benchmarks call on a store,
+bulk paths included (:meth:`EventStore.append_sealed`, sharded :meth:`EventStore.read_rows`,
+:meth:`EventStore.files`); ``tests/store/test_contract.py`` runs one suite against every backend.
 """
 
 from __future__ import annotations
 
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from preflog.model.events import Event, Row, from_row
 
-# Replay fast path row: (pulka, seq, code, player, card, value, payload)
-EventRow = tuple[str, int, int, int, int, int, str | None]
+if TYPE_CHECKING:
+    import duckdb
+
+    from .chain import StoredRow
+
+
+class EventRow(NamedTuple):
+    """One stored event, by name, as :meth:`EventStore.rows` hands it out."""
+
+    pulka: str
+    seq: int
+    code: int
+    player: int
+    card: int
+    value: int
+    payload: str | None
+
+
+# What :meth:`EventStore.read_rows` yields: an :class:`EventRow`'s fields as a plain tuple. The replay
+# fast path indexes them (``row[0]`` …); a named tuple per row costs ~2.5x a plain one to build and
+# ~4x to pickle, so the names stay at the edge (``EventRow(*row)`` names one).
+EventTuple = tuple[str, int, int, int, int, int, str | None]
 # One batch of a bulk append: (pulka, expected_seq, events or rows)
 Batch = tuple[str, int, Sequence[Event] | Sequence[Row]]
+# One batch of a sealed bulk append: (new pulka, its rows as sealed by ``chain.seal`` from seq 1)
+SealedBatch = tuple[str, Sequence["StoredRow"]]
 
 
 class StoreError(Exception):
@@ -55,8 +83,27 @@ class IntegrityProblem:
         return f"pulka {self.pulka!r} seq {self.seq}: {self.kind}: {self.detail}"
 
 
+def shard_of(pulka: str, n: int) -> int:
+    """The shard ``0 … n-1`` a pulka falls in for a backend that partitions in Python."""
+    return zlib.crc32(pulka.encode()) % n
+
+
+def check_shard(shard: tuple[int, int] | None) -> None:
+    if shard is not None and not 0 <= shard[0] < shard[1]:
+        raise StoreError(f"shard {shard!r} is not (k, n) with 0 <= k < n")
+
+
+def check_pulka_id(pulka: object) -> None:
+    if not isinstance(pulka, str) or not pulka:
+        raise StoreError(f"pulka id must be a non-empty string, not {pulka!r}")
+
+
 class EventStore(ABC):
     """Backend-neutral API. Backends implement the abstract methods; the rest is derived."""
+
+    hash_every: int
+    """Chain checkpoint interval: a hash on every ``hash_every``-th seq and on the last event of
+    every append (rows for :meth:`append_sealed` are sealed with it)."""
 
     # --- writing -------------------------------------------------------------------------
     @abstractmethod
@@ -73,6 +120,18 @@ class EventStore(ABC):
         """Append one pulka's events atomically; returns the new last seq."""
         return self.append_many([(pulka, expected_seq, events)])[0]
 
+    @abstractmethod
+    def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
+        """Store whole new pulkas whose rows the caller already sealed with :func:`~.chain.seal`
+        (``last_seq=0``, genesis hash, this store's :attr:`hash_every`), in one atomic step.
+
+        The bulk-import path: the caller needed the chain anyway (its last value is the content
+        hash that finds duplicates), so it is computed once and not checked again here. Every pulka
+        must be new to the store and appear once (:class:`ConcurrencyError` otherwise, nothing
+        written); its rows must run seq 1..n and end with a hash (:class:`StoreError`). A pulka
+        with no rows is skipped.
+        """
+
     def import_pulka(self, pulka: str, events: Sequence[Event] | Sequence[Row]) -> tuple[str, bool]:
         """Store a whole game unless the same content is already stored (re-import is a no-op).
 
@@ -86,9 +145,20 @@ class EventStore(ABC):
 
     # --- reading -------------------------------------------------------------------------
     @abstractmethod
-    def read_rows(self, pulkas: Sequence[str] | None = None,
-                  batch_size: int = 65_536) -> Iterator[list[EventRow]]:
-        """Batches of ``(pulka, seq, code, player, card, value, payload)`` sorted by (pulka, seq)."""
+    def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
+                  shard: tuple[int, int] | None = None) -> Iterator[list[EventTuple]]:
+        """Batches of ``(pulka, seq, code, player, card, value, payload)`` sorted by (pulka, seq):
+        the replay fast path (plain tuples; :meth:`rows` names them).
+
+        ``shard=(k, n)`` keeps the pulkas whose id hashes to ``k`` modulo ``n``: ``n`` readers
+        with ``k = 0 … n-1`` see every pulka exactly once, whole (parallel replay). The hash is the
+        backend's own, so shards of different backends differ."""
+
+    def rows(self, pulkas: Sequence[str] | None = None, *,
+             shard: tuple[int, int] | None = None) -> Iterator[EventRow]:
+        """The rows of :meth:`read_rows` one at a time, as named :class:`EventRow` tuples."""
+        for batch in self.read_rows(pulkas, shard=shard):
+            yield from map(EventRow._make, batch)
 
     def read(self, pulka: str) -> list[Event]:
         """A pulka's events in order ([] for an unknown pulka)."""
@@ -119,10 +189,22 @@ class EventStore(ABC):
                 return info.pulka
         return None
 
+    # --- bulk access for engines that read files --------------------------------------------
+    @abstractmethod
+    def files(self) -> list[str]:
+        """The live Parquet files that hold this store's events, each row once (read these, never a
+        directory glob); ``[]`` for a store that keeps no files (:class:`~.memory.MemoryStore`)."""
+
+    @abstractmethod
+    def duckdb_relation(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyRelation:
+        """Every stored row in the current table schema (``pulka, seq, deal, code, player, card,
+        value, payload, hash``; see ``schemas/events.v1.json``) as a relation on ``con``."""
+
     # --- maintenance ---------------------------------------------------------------------
     @abstractmethod
     def verify(self) -> list[IntegrityProblem]:
         """Check seq continuity, event decoding, deal numbering and the hash chain of every pulka."""
 
-    def compact(self) -> None:  # noqa: B027 - optional for backends without files
-        """Merge small files; a no-op where there are none."""
+    @abstractmethod
+    def compact(self) -> dict[str, Any]:
+        """Merge small files; returns what was done (``{}`` where there are no files to merge)."""

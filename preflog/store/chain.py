@@ -40,7 +40,7 @@ def link(prev: int, seq: int, code: int, player: int, card: int, value: int, pay
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "little", signed=True)
 
 
-def as_rows(pulka: str, items: Sequence[Event] | Sequence[Row], first_seq: int) -> list[Row]:
+def as_rows(pulka: str, items: Sequence[Event | Row], first_seq: int) -> list[Row]:
     """Events or rows → validated rows; a bad item names the pulka and the seq it would get."""
     out: list[Row] = []
     for i, it in enumerate(items):
@@ -75,7 +75,7 @@ def seal(rows: Sequence[Row], last_seq: int, last_hash: int, last_deal: int,
     return out
 
 
-def content_hash(events: Iterable[Event] | Iterable[Row]) -> int:
+def content_hash(events: Iterable[Event | Row]) -> int:
     """Chain value after the last event: the same for the same game in any store."""
     h = GENESIS
     for seq, it in enumerate(events, 1):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
@@ -23,36 +23,23 @@ import duckdb
 import pyarrow as pa
 from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
 
-from .base import Batch, ConcurrencyError, EventRow, EventStore, IntegrityProblem, PulkaInfo, StoreError
-from .chain import DEFAULT_HASH_EVERY, GENESIS, StoredRow, as_rows, check_pulka, link, seal
+from .base import (
+    Batch,
+    ConcurrencyError,
+    EventStore,
+    EventTuple,
+    IntegrityProblem,
+    PulkaInfo,
+    SealedBatch,
+    StoreError,
+    check_pulka_id,
+    check_shard,
+)
+from .chain import DEFAULT_HASH_EVERY, GENESIS, StoredRow, as_rows, check_pulka, seal
+from .schema import EVENTS_V1, TABLE_SCHEMA_VERSION, VERSION_KEY, stored_table, upcast
 
-SCHEMA_VERSION = 1
-VERSION_KEY = "preflog.schemaVersion"
 HASH_EVERY_KEY = "preflog.hashEvery"
 LOCK_NAME = "_preflog.lock"
-
-EVENTS_V1 = pa.schema([
-    pa.field("pulka", pa.string(), nullable=False),
-    pa.field("seq", pa.int32(), nullable=False),
-    pa.field("deal", pa.int32(), nullable=False),
-    pa.field("code", pa.int8(), nullable=False),
-    pa.field("player", pa.int8(), nullable=False),
-    pa.field("card", pa.int8(), nullable=False),
-    pa.field("value", pa.int64(), nullable=False),
-    pa.field("payload", pa.string()),
-    pa.field("hash", pa.int64()),
-])
-# v0: the first layout, without deal numbers and hash chain (kept to prove the upcast path).
-EVENTS_V0 = pa.schema([
-    pa.field("pulka", pa.string(), nullable=False),
-    pa.field("seq", pa.int64(), nullable=False),
-    pa.field("code", pa.int8(), nullable=False),
-    pa.field("player", pa.int8(), nullable=False),
-    pa.field("card", pa.int8(), nullable=False),
-    pa.field("value", pa.int64(), nullable=False),
-    pa.field("payload", pa.string()),
-])
-SCHEMAS: dict[int, pa.Schema] = {0: EVENTS_V0, 1: EVENTS_V1}
 
 # Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
 # counters, no dictionary for the random hash and payloads; 128 k-row groups keep one-pulka reads pruned.
@@ -66,48 +53,6 @@ WRITER_PROPERTIES = WriterProperties(
         "payload": ColumnProperties(dictionary_enabled=False),
     },
 )
-
-
-def schema_json(version: int = SCHEMA_VERSION) -> dict[str, Any]:
-    """The Arrow schema of a version as the JSON kept in ``schemas/events.v<n>.json``."""
-    return {
-        "name": "preflog.events",
-        "version": version,
-        "sort": ["pulka", "seq"],
-        "fields": [{"name": f.name, "type": str(f.type), "nullable": f.nullable} for f in SCHEMAS[version]],
-    }
-
-
-def _v0_to_v1(t: pa.Table) -> pa.Table:
-    """Add deal numbers and the hash chain (on every event) to v0 rows."""
-    t = t.sort_by([("pulka", "ascending"), ("seq", "ascending")])
-    cols = [t.column(n).to_pylist() for n in ("pulka", "seq", "code", "player", "card", "value", "payload")]
-    deals: list[int] = []
-    hashes: list[int] = []
-    prev_p, h, deal = None, GENESIS, 0
-    for p, s, c, pl, cd, v, pay in zip(*cols, strict=True):
-        if p != prev_p:
-            prev_p, h, deal = p, GENESIS, 0
-        deal += c == 2
-        h = link(h, s, c, pl, cd, v, pay)
-        deals.append(deal)
-        hashes.append(h)
-    return pa.table({
-        "pulka": t.column("pulka"), "seq": t.column("seq").cast(pa.int32()), "deal": pa.array(deals, pa.int32()),
-        "code": t.column("code"), "player": t.column("player"), "card": t.column("card"),
-        "value": t.column("value"), "payload": t.column("payload"), "hash": pa.array(hashes, pa.int64()),
-    }, schema=EVENTS_V1)
-
-
-# from_version -> function lifting a table of that version by one version
-UPCASTERS: dict[int, Callable[[pa.Table], pa.Table]] = {0: _v0_to_v1}
-
-
-def upcast(table: pa.Table, version: int) -> pa.Table:
-    while version < SCHEMA_VERSION:
-        table = UPCASTERS[version](table)
-        version += 1
-    return table
 
 
 _COLS = "pulka, seq, code, player, card, value, payload"
@@ -135,7 +80,7 @@ class DeltaStore(EventStore):
             with self._write_lock():
                 if not DeltaTable.is_deltatable(str(self.path)):
                     DeltaTable.create(str(self.path), EVENTS_V1, name="preflog_events",
-                                      configuration={VERSION_KEY: str(SCHEMA_VERSION),
+                                      configuration={VERSION_KEY: str(TABLE_SCHEMA_VERSION),
                                                      HASH_EVERY_KEY: str(hash_every)},
                                       raise_if_key_not_exists=False)
         try:
@@ -143,7 +88,7 @@ class DeltaStore(EventStore):
         except Exception as exc:  # deltalake raises several types for a missing version
             raise StoreError(f"cannot open {self.path} at version {version}: {exc}") from None
         conf = self._dt.metadata().configuration
-        self.schema_version = int(conf.get(VERSION_KEY, "0"))
+        self.table_schema_version = int(conf.get(VERSION_KEY, "0"))
         self.hash_every = int(conf.get(HASH_EVERY_KEY, str(hash_every)))
         self._legacy: pa.Table | None = None
         self._legacy_version = -1
@@ -165,9 +110,9 @@ class DeltaStore(EventStore):
 
     def _source(self, con: duckdb.DuckDBPyConnection, dt: DeltaTable) -> str | None:
         """SQL for the event rows of ``dt`` in the current schema; None if the table is empty."""
-        if self.schema_version < SCHEMA_VERSION:
+        if self.table_schema_version < TABLE_SCHEMA_VERSION:
             if self._legacy is None or self._legacy_version != dt.version():
-                self._legacy = upcast(dt.to_pyarrow_table(), self.schema_version)
+                self._legacy = upcast(dt.to_pyarrow_table(), self.table_schema_version)
                 self._legacy_version = dt.version()
             con.register("legacy_events", self._legacy)
             return "legacy_events"
@@ -180,7 +125,7 @@ class DeltaStore(EventStore):
         """Per-pulka heads, reading only files not seen before (compaction output is re-read
         once; taking the max seq makes that harmless)."""
         with self._cache_lock:
-            if self.schema_version < SCHEMA_VERSION:
+            if self.table_schema_version < TABLE_SCHEMA_VERSION:
                 self._heads, self._seen = {}, set()
                 con = duckdb.connect()
                 src, new = self._source(con, dt), ["legacy"]
@@ -196,7 +141,7 @@ class DeltaStore(EventStore):
                     cur = self._heads.get(p)
                     if cur is None or s > cur[0]:
                         self._heads[p] = (s, h, d)
-            if self.schema_version >= SCHEMA_VERSION:
+            if self.table_schema_version >= TABLE_SCHEMA_VERSION:
                 self._seen = set(files)
             con.close()
             return dict(self._heads)
@@ -205,8 +150,9 @@ class DeltaStore(EventStore):
     def append_many(self, batches: Sequence[Batch]) -> list[int]:
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
-        if self.schema_version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path} holds schema v{self.schema_version}; call migrate() before appending")
+        if self.table_schema_version != TABLE_SCHEMA_VERSION:
+            raise StoreError(f"{self.path} holds schema v{self.table_schema_version}; "
+                             "call migrate() before appending")
         with self._write_lock():
             dt = self._table()
             heads = self._refresh_heads(dt)
@@ -214,8 +160,7 @@ class DeltaStore(EventStore):
             stored: list[tuple[Any, ...]] = []
             out: list[int] = []
             for pulka, expected, items in batches:
-                if not isinstance(pulka, str) or not pulka:
-                    raise StoreError(f"pulka id must be a non-empty string, not {pulka!r}")
+                check_pulka_id(pulka)
                 seq, h, deal = local.get(pulka) or heads.get(pulka) or (0, GENESIS, 0)
                 if expected != seq:
                     raise ConcurrencyError(pulka, expected, seq)
@@ -229,7 +174,7 @@ class DeltaStore(EventStore):
                 out.append(expected + len(rows))
             if stored:
                 stored.sort(key=itemgetter(0, 1))
-                write_deltalake(dt, _to_arrow(stored), mode="append", writer_properties=WRITER_PROPERTIES,
+                write_deltalake(dt, stored_table(stored), mode="append", writer_properties=WRITER_PROPERTIES,
                                 commit_properties=CommitProperties(custom_metadata={
                                     "preflog.op": "append", "preflog.pulkas": str(len(local)),
                                     "preflog.events": str(len(stored))}))
@@ -237,18 +182,13 @@ class DeltaStore(EventStore):
                     self._heads.update(local)
             return out
 
-    def append_sealed(self, batches: Sequence[tuple[str, Sequence[StoredRow]]]) -> None:
-        """Store whole new pulkas whose rows the caller already sealed with :func:`~.chain.seal`
-        (``last_seq=0``, genesis hash, this table's ``hash_every``), in one commit.
-
-        The bulk-import path: the caller needed the chain anyway (its last value is the content
-        hash that finds duplicates), so it is computed once. Every pulka must be new to the table
-        (:class:`ConcurrencyError` otherwise, nothing written) and its rows must start at seq 1.
-        """
+    def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
+        """See :meth:`EventStore.append_sealed`; one Parquet file and one Delta commit."""
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
-        if self.schema_version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path} holds schema v{self.schema_version}; call migrate() before appending")
+        if self.table_schema_version != TABLE_SCHEMA_VERSION:
+            raise StoreError(f"{self.path} holds schema v{self.table_schema_version}; "
+                             "call migrate() before appending")
         with self._write_lock():
             dt = self._table()
             heads = self._refresh_heads(dt)
@@ -256,8 +196,7 @@ class DeltaStore(EventStore):
             ids: list[str] = []
             body: list[StoredRow] = []
             for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
-                if not isinstance(pulka, str) or not pulka:
-                    raise StoreError(f"pulka id must be a non-empty string, not {pulka!r}")
+                check_pulka_id(pulka)
                 if pulka in heads or pulka in local:
                     raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
                 if not rows:
@@ -281,14 +220,11 @@ class DeltaStore(EventStore):
 
     # --- reading ---------------------------------------------------------------------------
     def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
-                  shard: tuple[int, int] | None = None) -> Iterator[list[EventRow]]:
+                  shard: tuple[int, int] | None = None) -> Iterator[list[EventTuple]]:
         """Sorted batches via DuckDB; if a file vanishes under a concurrent vacuum, the scan
-        resumes after the last row handed out on a fresh file list.
-
-        ``shard=(k, n)`` keeps the pulkas whose id hashes to ``k`` modulo ``n``: ``n`` readers
-        with ``k = 0 … n-1`` see every pulka exactly once (parallel replay)."""
-        if shard is not None and not 0 <= shard[0] < shard[1]:
-            raise StoreError(f"shard {shard!r} is not (k, n) with 0 <= k < n")
+        resumes after the last row handed out on a fresh file list. Shards by DuckDB's
+        ``hash(pulka)``."""
+        check_shard(shard)
         after: tuple[str, int] | None = None
         for _attempt in range(5):
             # no progress bar: long scans would draw one on the caller's (or a worker's) stdout
@@ -301,7 +237,8 @@ class DeltaStore(EventStore):
                 src = self._source(con, self._table())
                 if src is None:
                     return
-                where, params = [], []
+                where: list[str] = []
+                params: list[str | int] = []
                 if pulkas is not None:
                     if not pulkas:
                         return
@@ -409,16 +346,16 @@ class DeltaStore(EventStore):
 
     def migrate(self) -> None:
         """Rewrite an older-schema table in the current schema (upcasters applied)."""
-        if self.schema_version == SCHEMA_VERSION:
+        if self.table_schema_version == TABLE_SCHEMA_VERSION:
             return
         with self._write_lock():
             dt = self._table()
-            t = upcast(dt.to_pyarrow_table(), self.schema_version)
+            t = upcast(dt.to_pyarrow_table(), self.table_schema_version)
             write_deltalake(dt, t, mode="overwrite", schema_mode="overwrite", writer_properties=WRITER_PROPERTIES)
             dt = self._table()
-            dt.alter.set_table_properties({VERSION_KEY: str(SCHEMA_VERSION), HASH_EVERY_KEY: str(self.hash_every)},
-                                          raise_if_not_exists=False)
-            self.schema_version = SCHEMA_VERSION
+            dt.alter.set_table_properties({VERSION_KEY: str(TABLE_SCHEMA_VERSION),
+                                           HASH_EVERY_KEY: str(self.hash_every)}, raise_if_not_exists=False)
+            self.table_schema_version = TABLE_SCHEMA_VERSION
             self._heads, self._seen, self._legacy = {}, set(), None
 
     # --- versions and engines --------------------------------------------------------------
@@ -443,9 +380,3 @@ class DeltaStore(EventStore):
             return con.from_arrow(EVENTS_V1.empty_table())
         return con.sql(f"SELECT {_ALL} FROM {src}")
 
-
-def _to_arrow(stored: list[tuple[Any, ...]]) -> pa.Table:
-    """``(pulka, seq, deal, code, player, card, value, payload, hash)`` tuples → an Arrow table."""
-    cols = list(zip(*stored, strict=True))
-    return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(cols, EVENTS_V1, strict=True)],
-                                schema=EVENTS_V1)

@@ -4,13 +4,29 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .base import Batch, ConcurrencyError, EventRow, EventStore, IntegrityProblem, PulkaInfo
+from .base import (
+    Batch,
+    ConcurrencyError,
+    EventStore,
+    EventTuple,
+    IntegrityProblem,
+    PulkaInfo,
+    SealedBatch,
+    StoreError,
+    check_pulka_id,
+    check_shard,
+    shard_of,
+)
 from .chain import GENESIS, StoredRow, as_rows, check_pulka, seal
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 class MemoryStore(EventStore):
-    """Keeps the chain hash on every event (memory is not the constraint here)."""
+    """Keeps the chain hash on every event by default (memory is not the constraint here)."""
 
     def __init__(self, hash_every: int = 1) -> None:
         self._rows: dict[str, list[StoredRow]] = {}
@@ -22,6 +38,7 @@ class MemoryStore(EventStore):
             pending: dict[str, list[StoredRow]] = {}
             out: list[int] = []
             for pulka, expected, items in batches:
+                check_pulka_id(pulka)
                 have = pending.get(pulka) or self._rows.get(pulka, [])
                 last = have[-1] if have else None
                 actual = last[0] if last else 0
@@ -33,10 +50,26 @@ class MemoryStore(EventStore):
                 else:
                     h = self._head_hash(have)
                     new = seal(rows, last[0], h, last[1], self.hash_every)
-                pending[pulka] = have + new
+                if new:
+                    pending[pulka] = have + new
                 out.append(expected + len(rows))
             self._rows.update(pending)
             return out
+
+    def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
+        with self._lock:
+            pending: dict[str, list[StoredRow]] = {}
+            for pulka, rows in sorted(batches, key=lambda b: b[0]):
+                check_pulka_id(pulka)
+                have = pending.get(pulka) or self._rows.get(pulka)
+                if have:
+                    raise ConcurrencyError(pulka, 0, have[-1][0])
+                if not rows:
+                    continue
+                if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
+                    raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
+                pending[pulka] = list(rows)  # a copy: the caller's list stays theirs
+            self._rows.update(pending)
 
     @staticmethod
     def _head_hash(rows: list[StoredRow]) -> int:
@@ -44,10 +77,13 @@ class MemoryStore(EventStore):
         assert h is not None  # seal() always hashes the last row of an append
         return h
 
-    def read_rows(self, pulkas: Sequence[str] | None = None,
-                  batch_size: int = 65_536) -> Iterator[list[EventRow]]:
+    def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
+                  shard: tuple[int, int] | None = None) -> Iterator[list[EventTuple]]:
+        check_shard(shard)
         names = sorted(self._rows if pulkas is None else set(pulkas) & self._rows.keys())
-        batch: list[EventRow] = []
+        if shard is not None:
+            names = [p for p in names if shard_of(p, shard[1]) == shard[0]]
+        batch: list[EventTuple] = []
         for p in names:
             for r in list(self._rows[p]):
                 batch.append((p, r[0], r[2], r[3], r[4], r[5], r[6]))
@@ -64,5 +100,16 @@ class MemoryStore(EventStore):
         rs = self._rows.get(pulka)
         return rs[-1][0] if rs else 0
 
+    def files(self) -> list[str]:
+        return []  # the events live in this process's memory, in no file
+
+    def duckdb_relation(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyRelation:
+        from .schema import stored_table  # pyarrow only on first use
+
+        return con.from_arrow(stored_table([(p, *r) for p, rs in sorted(self._rows.items()) for r in rs]))
+
     def verify(self) -> list[IntegrityProblem]:
         return [p for name, rs in sorted(self._rows.items()) for p in check_pulka(name, rs)]
+
+    def compact(self) -> dict[str, Any]:
+        return {}  # nothing to merge: no files

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from benchmarks.synthetic import synthetic_pulka
 from preflog.model.events import CardPlayed
 from preflog.store.chain import GENESIS, StoredRow, as_rows, check_pulka, seal
-from preflog.store.synth import synthetic_pulka
 
 ROWS = as_rows("p", synthetic_pulka(3, deals=1), 1)  # pulka start + one deal + pulka end: 40 events
 

@@ -17,10 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 from deltalake import write_deltalake
 
+from benchmarks.synthetic import synthetic_pulka, synthetic_pulkas
 from preflog.model.events import BidMade, CardPlayed
 from preflog.store import DeltaStore, EventStore, StoreError
-from preflog.store.delta import EVENTS_V0, SCHEMA_VERSION, schema_json
-from preflog.store.synth import synthetic_pulka, synthetic_pulkas
+from preflog.store.schema import EVENTS_V0, TABLE_SCHEMA_VERSION, schema_json
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
 REPO = Path(__file__).resolve().parents[2]
@@ -230,7 +230,7 @@ def test_schema_files_match_code() -> None:
     for v in (0, 1):
         path = REPO / "schemas" / f"events.v{v}.json"
         assert json.loads(path.read_text()) == schema_json(v)
-    assert SCHEMA_VERSION == 1
+    assert TABLE_SCHEMA_VERSION == 1
 
 
 def test_v0_table_is_upcast_on_read_and_migrates(tmp_path: Path) -> None:
@@ -243,7 +243,7 @@ def test_v0_table_is_upcast_on_read_and_migrates(tmp_path: Path) -> None:
                   "value": [r[3] for r in rows], "payload": [r[4] for r in rows]}, schema=EVENTS_V0)
     write_deltalake(tmp_path / "t", t)
     store = DeltaStore(tmp_path / "t")
-    assert store.schema_version == 0
+    assert store.table_schema_version == 0
     assert store.read("old") == game
     assert store.verify() == []
     assert store.find_by_content(EventStore.content_hash(game)) == "old"
@@ -254,4 +254,4 @@ def test_v0_table_is_upcast_on_read_and_migrates(tmp_path: Path) -> None:
     store.migrate()
     assert store.append("old", GAME[30:], 30) == len(GAME)
     reopened = DeltaStore(tmp_path / "t")
-    assert reopened.schema_version == 1 and reopened.read("old") == GAME and reopened.verify() == []
+    assert reopened.table_schema_version == 1 and reopened.read("old") == GAME and reopened.verify() == []

@@ -1,35 +1,90 @@
-"""Benchmark: the players and contracts reports on synthetic projections of many deals.
+"""Synthetic data for the store tests and the benchmarks: one generator per kind of data.
 
-    python -m preflog.reports.bench --deals 1000000 [--dir /tmp/bench] [--repeat 3]
-
-Generates ``deals`` (N rows) and ``player_deals`` (3·N rows) and ``pulka_results`` with the
-projection schemas (typed small ints, sorted by pulka, zstd, 128 k-row groups), writes them as
-a store's projections and times each report (cold = first run, warm = median of repeats) and
-the projection refresh after one more pulka is imported, then after it changes (only its
-segment is rewritten, see :mod:`preflog.projections.store`).
-The numbers are random but shaped like real play (kinds, contracts, roles in proportion).
+* **Event logs** (:func:`synthetic_pulka`, :func:`synthetic_pulkas`): shape and entropy only, not
+  legal play. Each deal has the shape of a full-card record: a deal start with the three hands and
+  the talon, an auction, a discard, a contract, two whist calls and 30 card plays; about 40 events
+  per deal, like the one-deal append of the storage measurements (``benchmarks/store.py``).
+  Legal pulkas come from the bots (:mod:`preflog.sim`, used by ``benchmarks/run.py``).
+* **Projection tables** (:func:`synthesize`): ``deals``, ``player_deals`` and ``pulka_results`` with
+  the projection schemas; random numbers shaped like real play (kinds, contracts, roles in
+  proportion), for the report benchmark (``benchmarks/reports.py``).
 """
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import statistics
-import tempfile
-import time
-from pathlib import Path
+import random
+from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
 
-from ..model.bids import format_ru_bid
-from ..model.outcome import RASPASY, DealOutcome
-from ..projections.build import DEALS_SCHEMA, PLAYER_DEALS_SCHEMA, PULKA_RESULTS_SCHEMA
-from ..projections.facts import PulkaFacts
-from ..projections.store import refresh, write_table
-from ..scoring.sheet import DealScore
-from . import db, queries
+from preflog.model.bids import format_ru_bid
+from preflog.model.events import (
+    BidMade,
+    CardPlayed,
+    ContractDeclared,
+    DealStarted,
+    Discarded,
+    Event,
+    PulkaEnded,
+    PulkaStarted,
+    WhistCalled,
+)
+from preflog.projections.build import DEALS_SCHEMA, PLAYER_DEALS_SCHEMA, PULKA_RESULTS_SCHEMA
 
+# ------------------------------------------------------------------------------ event logs
+_BIDS = (0, 61, 62, 63, 64, 65, 71, 72, 73, 74, 75, 81, 90)
+
+
+def synthetic_deal(rng: random.Random, dealer: int) -> list[Event]:
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[i * 10:(i + 1) * 10]) for i in range(3)]
+    talon = (1 << cards[30]) | (1 << cards[31])
+    out: list[Event] = [DealStarted(dealer=dealer, hands=tuple(hands), talon=talon)]
+    bidder = (dealer + 1) % 3
+    high = 0
+    for _ in range(rng.randint(3, 6)):
+        bid = rng.choice([b for b in _BIDS if b == 0 or b > high])
+        high = max(high, bid)
+        out.append(BidMade(bidder, bid))
+        bidder = (bidder + 1) % 3
+    declarer = rng.randrange(3)
+    out.append(Discarded(declarer, (1 << cards[declarer * 10]) | (1 << cards[declarer * 10 + 1])))
+    out.append(ContractDeclared(declarer, high or 61))
+    out.append(WhistCalled((declarer + 1) % 3, rng.choice((0, 1))))
+    out.append(WhistCalled((declarer + 2) % 3, 1))
+    per_seat = [[c for c in cards[i * 10:(i + 1) * 10]] for i in range(3)]
+    leader = (dealer + 1) % 3
+    for _ in range(10):
+        for k in range(3):
+            seat = (leader + k) % 3
+            out.append(CardPlayed(seat, per_seat[seat].pop()))
+        leader = rng.randrange(3)
+    return out
+
+
+def synthetic_pulka(seed: int, deals: int = 30) -> list[Event]:
+    rng = random.Random(seed)
+    events: list[Event] = [PulkaStarted(players=("Anna", "Boris", "Vera"), rules="sochi", pool=20)]
+    for d in range(deals):
+        events.extend(synthetic_deal(rng, d % 3))
+    events.append(PulkaEnded())
+    return events
+
+
+def synthetic_pulkas(n_events: int, deals: int = 30, seed: int = 1) -> Iterator[tuple[str, list[Event]]]:
+    """Pulkas ``p000000``, ``p000001`` … until about ``n_events`` events in total."""
+    total = 0
+    i = 0
+    while total < n_events:
+        ev = synthetic_pulka(seed * 1_000_003 + i, deals)
+        total += len(ev)
+        yield f"p{i:06d}", ev
+        i += 1
+
+
+# ------------------------------------------------------------------------ projection tables
 DEALS_PER_PULKA = 25
 _PRESETS = np.array(["sochi", "leningrad", "rostov", "sochi", "sochi"])
 _KINDS = np.array(["game", "raspasy", "miser", "not_whisted", "half_whist"])
@@ -144,65 +199,3 @@ def synthesize(n_deals: int, seed: int = 1, n_names: int = 300) -> dict[str, pa.
         "result": col(res_v, pa.float64()),
     }, schema=PULKA_RESULTS_SCHEMA)
     return {"deals": deals, "player_deals": pds, "pulka_results": results}
-
-
-def _one_pulka(pid: str) -> PulkaFacts:
-    """A tiny real pulka (two raspasy deals) to refresh into the synthetic store."""
-    z = ((0, 0, 0),) * 3
-    deals = tuple((DealOutcome(d, d - 1, 3, RASPASY, tricks=(2, 3, 5)), DealScore((0, 0, 0), (2, 3, 5), z, ""))
-                  for d in (1, 2))
-    return PulkaFacts(pid, "sochi", "sochi", ("A", "B", "C"), "2024-01-01", 3, deals, None, pool=10)
-
-
-def run(n_deals: int = 1_000_000, store_dir: str | None = None, repeat: int = 3) -> dict[str, float]:
-    """Write synthetic projections and time the reports; returns seconds per measurement."""
-    target = Path(store_dir or tempfile.mkdtemp(prefix="preflog-bench-"))
-    t0 = time.perf_counter()
-    tables = synthesize(n_deals)
-    timings = {"generate": time.perf_counter() - t0}
-    t0 = time.perf_counter()
-    for name, table in tables.items():
-        write_table(target, name, table)
-    timings["write"] = time.perf_counter() - t0
-    one = _one_pulka("bench-new")
-    t0 = time.perf_counter()
-    refresh(target, {one.pulka: one})
-    timings["refresh_new_pulka"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    refresh(target, {one.pulka: dataclasses.replace(one, deals=one.deals[:1])})
-    timings["refresh_changed_pulka"] = time.perf_counter() - t0
-    con = db.connect(target)
-    reports = {
-        "players": lambda: queries.players(con),
-        "players_by_level": lambda: queries.players_by_level(con),
-        "contracts": lambda: queries.contracts(con),
-        "contracts_by_preset_seat": lambda: queries.contracts(con, by=("preset", "contract", "rel_seat")),
-        "players_filtered": lambda: queries.players(con, preset="sochi", date_from="2018-01-01"),
-        "variants": lambda: queries.variants(con),
-    }
-    for name, fn in reports.items():
-        t0 = time.perf_counter()
-        fn()
-        timings[f"{name}_cold"] = time.perf_counter() - t0
-        warm = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            fn()
-            warm.append(time.perf_counter() - t0)
-        timings[f"{name}_warm"] = statistics.median(warm)
-    con.close()
-    return timings
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=1_000_000)
-    ap.add_argument("--dir", default=None)
-    ap.add_argument("--repeat", type=int, default=3)
-    a = ap.parse_args()
-    for k, v in run(a.deals, a.dir, a.repeat).items():
-        print(f"{k:32s} {v:8.3f} s")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,10 @@
-"""Measure the Delta store: bytes/event and append/read rates (``python -m preflog.store.measure``).
+"""Measure the Delta store on synthetic event logs: bytes/event, bulk append and read rates, one-pulka
+reads, verify, compaction and one-deal append latency.
 
-Not a test: numbers depend on the machine; docs/storage.md records a run.
+    python benchmarks/store.py [N_EVENTS]          # default 1,000,000
+
+Not a test: numbers depend on the machine; docs/storage.md records a run. ``benchmarks/run.py``
+measures the whole pipeline on bot-played pulkas.
 """
 
 from __future__ import annotations
@@ -9,9 +13,14 @@ import os
 import sys
 import tempfile
 import time
+from pathlib import Path
 
-from .delta import DeltaStore
-from .synth import synthetic_pulkas
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.synthetic import synthetic_pulkas  # noqa: E402
+from preflog.store.delta import DeltaStore  # noqa: E402
 
 
 def _parquet_bytes(path: str) -> int:

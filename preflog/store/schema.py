@@ -1,0 +1,93 @@
+"""The Arrow schemas of the event table, one per table-schema version, and the upcasters between them.
+
+Pure pyarrow: a backend that only needs the column layout (``MemoryStore.duckdb_relation``) does not
+load deltalake. ``schemas/events.v<n>.json`` hold the same schemas (a test checks they equal the code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pyarrow as pa
+
+from .chain import DEAL_CODE, GENESIS, link
+
+# The event table's schema version: how its columns are laid out. Not the event model's
+# ``preflog.model.events.SCHEMA_VERSION``; stored under ``VERSION_KEY`` in the table configuration.
+TABLE_SCHEMA_VERSION = 1
+VERSION_KEY = "preflog.schemaVersion"  # the key written tables carry: never renamed
+
+EVENTS_V1 = pa.schema([
+    pa.field("pulka", pa.string(), nullable=False),
+    pa.field("seq", pa.int32(), nullable=False),
+    pa.field("deal", pa.int32(), nullable=False),
+    pa.field("code", pa.int8(), nullable=False),
+    pa.field("player", pa.int8(), nullable=False),
+    pa.field("card", pa.int8(), nullable=False),
+    pa.field("value", pa.int64(), nullable=False),
+    pa.field("payload", pa.string()),
+    pa.field("hash", pa.int64()),
+])
+# v0: the first layout, without deal numbers and hash chain (kept to prove the upcast path).
+EVENTS_V0 = pa.schema([
+    pa.field("pulka", pa.string(), nullable=False),
+    pa.field("seq", pa.int64(), nullable=False),
+    pa.field("code", pa.int8(), nullable=False),
+    pa.field("player", pa.int8(), nullable=False),
+    pa.field("card", pa.int8(), nullable=False),
+    pa.field("value", pa.int64(), nullable=False),
+    pa.field("payload", pa.string()),
+])
+SCHEMAS: dict[int, pa.Schema] = {0: EVENTS_V0, 1: EVENTS_V1}
+
+
+def schema_json(version: int = TABLE_SCHEMA_VERSION) -> dict[str, Any]:
+    """The Arrow schema of a version as the JSON kept in ``schemas/events.v<n>.json``."""
+    return {
+        "name": "preflog.events",
+        "version": version,
+        "sort": ["pulka", "seq"],
+        "fields": [{"name": f.name, "type": str(f.type), "nullable": f.nullable} for f in SCHEMAS[version]],
+    }
+
+
+def _v0_to_v1(t: pa.Table) -> pa.Table:
+    """Add deal numbers and the hash chain (on every event) to v0 rows."""
+    t = t.sort_by([("pulka", "ascending"), ("seq", "ascending")])
+    cols = [t.column(n).to_pylist() for n in ("pulka", "seq", "code", "player", "card", "value", "payload")]
+    deals: list[int] = []
+    hashes: list[int] = []
+    prev_p, h, deal = None, GENESIS, 0
+    for p, s, c, pl, cd, v, pay in zip(*cols, strict=True):
+        if p != prev_p:
+            prev_p, h, deal = p, GENESIS, 0
+        deal += c == DEAL_CODE
+        h = link(h, s, c, pl, cd, v, pay)
+        deals.append(deal)
+        hashes.append(h)
+    return pa.table({
+        "pulka": t.column("pulka"), "seq": t.column("seq").cast(pa.int32()), "deal": pa.array(deals, pa.int32()),
+        "code": t.column("code"), "player": t.column("player"), "card": t.column("card"),
+        "value": t.column("value"), "payload": t.column("payload"), "hash": pa.array(hashes, pa.int64()),
+    }, schema=EVENTS_V1)
+
+
+# from_version -> function lifting a table of that version by one version
+UPCASTERS: dict[int, Callable[[pa.Table], pa.Table]] = {0: _v0_to_v1}
+
+
+def upcast(table: pa.Table, version: int) -> pa.Table:
+    while version < TABLE_SCHEMA_VERSION:
+        table = UPCASTERS[version](table)
+        version += 1
+    return table
+
+
+def stored_table(stored: list[tuple[Any, ...]]) -> pa.Table:
+    """``(pulka, seq, deal, code, player, card, value, payload, hash)`` tuples → an Arrow table."""
+    if not stored:
+        return EVENTS_V1.empty_table()
+    cols = list(zip(*stored, strict=True))
+    return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(cols, EVENTS_V1, strict=True)],
+                                schema=EVENTS_V1)
