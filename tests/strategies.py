@@ -79,6 +79,7 @@ class Deal(Protocol):
 
 
 MAX_ACTIONS = 200  # far above any legal deal: a longer one means the engine never ends it
+MAX_CONTRAS = 4  # the contra chain has no end in the rules; drawn deals stop doubling after four steps
 
 
 def layout(data: st.DataObject, n: int, dealer: int) -> tuple[tuple[int, ...], int]:
@@ -150,7 +151,7 @@ def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool
     """
     events: list[Event] = []
     claim_at = data.draw(st.integers(0, 89), label="claim after cards") if claims and not paper else -1
-    cards = 0
+    cards = contras = 0
     for step in range(MAX_ACTIONS):
         if deal.done:
             return events
@@ -158,7 +159,8 @@ def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool
         if not acts:
             try_end = True
         elif paper:
-            try_end = (step == 0 or not isinstance(acts[0], BidMade)) and data.draw(st.booleans(), label="end")
+            try_end = (step == 0 or not isinstance(acts[0], BidMade)) and (
+                contras >= MAX_CONTRAS or data.draw(st.booleans(), label="end"))
         elif any(isinstance(a, CardPlayed) for a in acts):
             try_end = cards == claim_at
             if not try_end and not cards and claims:  # a checked 10-game: the check instead of play
@@ -169,8 +171,8 @@ def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool
                     events.append(ev)
                     continue
         else:
-            try_end = any(isinstance(a, (ContraCalled, PlayModeChosen)) for a in acts) and \
-                data.draw(st.booleans(), label="end")
+            try_end = any(isinstance(a, (ContraCalled, PlayModeChosen)) for a in acts) and (
+                contras >= MAX_CONTRAS or data.draw(st.booleans(), label="end"))
         if try_end:
             ends = endings(deal, n, paper)
             if ends:
@@ -200,6 +202,7 @@ def play_deal(data: st.DataObject, deal: Deal, n: int, paper: bool, claims: bool
         deal.apply(ev)
         events.append(ev)
         cards += isinstance(ev, CardPlayed)
+        contras += isinstance(ev, ContraCalled)
     raise AssertionError(f"deal not over after {MAX_ACTIONS} legal actions")
 
 
