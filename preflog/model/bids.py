@@ -15,6 +15,7 @@ without naming a bid, RULES.md A5) is 1.
 
 from __future__ import annotations
 
+from ..errors import PreflogError
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES
 
 PASS = 0
@@ -62,7 +63,7 @@ _HR_WORDS = {
 HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "here", "mine"})
 
 
-class BidError(ValueError):
+class BidError(PreflogError, ValueError):
     """A bid that cannot be read."""
 
 

@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import PreflogError
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules, RulesError
 from ..rules.presets import resolve
@@ -20,7 +21,7 @@ from ..scoring.sheet import DealScore, Settlement
 PROJECTION_VERSION = 1
 
 
-class FactsError(ValueError):
+class FactsError(PreflogError, ValueError):
     """Facts that cannot be projected (names the pulka and the deal)."""
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ..errors import PreflogError
 from ..projections.build import frac_text
 from ..projections.facts import PulkaFacts, resolve_spec
 from ..rules.config import Rules
@@ -22,7 +23,7 @@ from ..scoring.base import make_scorer
 from ..scoring.sheet import Settlement
 
 
-class CounterfactualError(ValueError):
+class CounterfactualError(PreflogError, ValueError):
     """Rules that cannot be compared, or a pulka that cannot be re-scored."""
 
 

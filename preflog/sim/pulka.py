@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from ..errors import PreflogError
 from ..model.events import Event, PulkaEnded, PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
@@ -31,7 +32,7 @@ class DealSim(Protocol):
 FAMILIES: dict[str, type] = {"russian": RussianDeal, "croatian": CroatianDeal}
 
 
-class SimError(ValueError):
+class SimError(PreflogError, ValueError):
     """Bad simulator arguments (unknown family, table size)."""
 
 

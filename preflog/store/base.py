@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from preflog.errors import PreflogError
 from preflog.model.events import Event, Row, from_row
 
 # Replay fast path row: (pulka, seq, code, player, card, value, payload)
@@ -19,7 +20,7 @@ EventRow = tuple[str, int, int, int, int, int, str | None]
 Batch = tuple[str, int, Sequence[Event] | Sequence[Row]]
 
 
-class StoreError(Exception):
+class StoreError(PreflogError):
     """The store cannot do what was asked (bad input, read-only view, broken table …)."""
 
 
