@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..engine.findings import AuditFailed
 from ..errors import PreflogError
@@ -41,7 +42,8 @@ def _ws(store: Path | None) -> Workspace:
 
 
 def _fail(msg: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {msg}", highlight=False)
+    # one line however long; the message is text, not markup (a record may hold "[bold]")
+    err.print(f"[red]error:[/red] {escape(msg)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
