@@ -49,7 +49,6 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 import duckdb  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from preflog.api import IMPORT_CHUNK, Workspace, facts_of  # noqa: E402
 from preflog.engine.replay import audit_rows  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
 from preflog.model.events import (  # noqa: E402
@@ -61,12 +60,14 @@ from preflog.model.events import (  # noqa: E402
     Row,
     from_row,
 )
+from preflog.projections.facts import facts_of  # noqa: E402
 from preflog.projections.store import rebuild  # noqa: E402
 from preflog.record.api import read_records, write_text  # noqa: E402
 from preflog.reports import connect, contracts, players, variants  # noqa: E402
 from preflog.sim import simulate_many  # noqa: E402
 from preflog.store import EventStore  # noqa: E402
 from preflog.store.delta import DeltaStore  # noqa: E402
+from preflog.workspace import IMPORT_CHUNK, Workspace  # noqa: E402
 
 SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]
 PULKAS_PER_FILE = 100

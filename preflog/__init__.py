@@ -1,3 +1,137 @@
-"""preflog: record, replay, audit and analyse games of preferans (преферанс)."""
+"""preflog: record, replay, audit and analyse games of preferans (преферанс).
+
+The names a user needs, importable from the top (``from preflog import Workspace, read_text, audit``):
+
+* the workspace: :class:`Workspace` (a store folder: import, load, audit, projections, reports);
+* records: ``read_text``/``read_json``/``read_file`` (one pulka's events), ``read_records``/
+  ``read_json_records``/``read_file_records``/``read_any`` (every pulka, as :class:`Record`),
+  ``write_text``/``write_json``/``write_file``;
+* replay and audit: :func:`audit`, :func:`audit_rows`, :func:`replay`, :func:`state_at`,
+  :class:`AuditResult`, :class:`Finding`;
+* JSON views: :func:`sheet_json`, :func:`audit_json`;
+* rules: :class:`Rules`, the presets (``SOCHI`` … ``SLOVENIAN``, ``PRESETS``), :func:`resolve`
+  (a preset plus named overrides) and :func:`resolve_spec` (the ``preset+key=value`` parser);
+* the events of a log (:class:`PulkaStarted`, :class:`BidMade`, :class:`CardPlayed`, …);
+* the error tree under :class:`PreflogError`.
+
+Names are loaded on first use (PEP 562), so ``import preflog.model.cards`` stays light: a worker
+that needs the reader never loads pyarrow, DuckDB or deltalake. docs/api.md is the guide.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# name → the module that defines it today (one table; the names are what users rely on)
+_EXPORTS: dict[str, str] = {
+    # workspace and views
+    "Workspace": "preflog.workspace", "Loaded": "preflog.workspace", "Audited": "preflog.workspace",
+    "ImportItem": "preflog.workspace",
+    "sheet_json": "preflog.views.json", "audit_json": "preflog.views.json",
+    # records
+    "Record": "preflog.record.build",
+    **dict.fromkeys(("read_text", "read_json", "read_file", "read_records", "read_json_records",
+                     "read_file_records", "read_any", "record_files", "write_text", "write_json", "write_file"),
+                    "preflog.record.api"),
+    # replay and audit
+    **dict.fromkeys(("audit", "audit_rows", "replay", "state_at", "AuditResult"), "preflog.engine.replay"),
+    **dict.fromkeys(("Finding", "IllegalAction", "AuditFailed"), "preflog.engine.findings"),
+    # rules
+    "Rules": "preflog.rules.config", "RulesError": "preflog.rules.config",
+    **dict.fromkeys(("SOCHI", "LENINGRAD", "ROSTOV", "CROATIAN", "SLOVENIAN", "PRESETS", "NAMED_OVERRIDES",
+                     "resolve"), "preflog.rules.presets"),
+    "resolve_spec": "preflog.projections.facts",
+    # events
+    **dict.fromkeys(("Event", "PulkaStarted", "DealStarted", "BidMade", "TalonRevealed", "Discarded",
+                     "ContractDeclared", "WhistCalled", "PlayModeChosen", "ContraCalled", "CardPlayed", "Claimed",
+                     "TenChecked", "PaperResult", "ScoreRecorded", "PulkaEnded", "EventError"),
+                    "preflog.model.events"),
+    # the error tree (the classes of one layer live beside their code)
+    **dict.fromkeys(("PreflogError", "ScoringError", "WorkspaceError", "FileError"), "preflog.errors"),
+    "CardError": "preflog.model.cards", "BidError": "preflog.model.bids", "CallError": "preflog.model.calls",
+    "RecordError": "preflog.record.errors", "RecordWriteError": "preflog.record.errors",
+    "StoreError": "preflog.store.base", "ConcurrencyError": "preflog.store.base",
+    "FactsError": "preflog.projections.facts", "CounterfactualError": "preflog.reports.counterfactual",
+    "SimError": "preflog.sim.pulka", "SimCheckError": "preflog.sim.check",
+}
+
+__all__ = [
+    "AuditFailed", "AuditResult", "Audited", "BidError", "BidMade", "CROATIAN", "CallError", "CardError",
+    "CardPlayed", "Claimed", "ConcurrencyError", "ContraCalled", "ContractDeclared", "CounterfactualError",
+    "DealStarted", "Discarded", "Event", "EventError", "FactsError", "FileError", "Finding", "IllegalAction",
+    "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "PRESETS", "PaperResult", "PlayModeChosen",
+    "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "Rules",
+    "RulesError", "SLOVENIAN", "SOCHI", "ScoreRecorded", "ScoringError", "SimCheckError", "SimError", "StoreError",
+    "TalonRevealed", "TenChecked", "WhistCalled", "Workspace", "WorkspaceError", "audit", "audit_json",
+    "audit_rows", "read_any", "read_file", "read_file_records", "read_json", "read_json_records", "read_records",
+    "read_text", "record_files", "replay", "resolve", "resolve_spec", "sheet_json", "state_at", "write_file",
+    "write_json", "write_text"
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'preflog' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
+    from .engine.findings import AuditFailed, Finding, IllegalAction
+    from .engine.replay import AuditResult, audit, audit_rows, replay, state_at
+    from .errors import FileError, PreflogError, ScoringError, WorkspaceError
+    from .model.bids import BidError
+    from .model.calls import CallError
+    from .model.cards import CardError
+    from .model.events import (
+        BidMade,
+        CardPlayed,
+        Claimed,
+        ContraCalled,
+        ContractDeclared,
+        DealStarted,
+        Discarded,
+        Event,
+        EventError,
+        PaperResult,
+        PlayModeChosen,
+        PulkaEnded,
+        PulkaStarted,
+        ScoreRecorded,
+        TalonRevealed,
+        TenChecked,
+        WhistCalled,
+    )
+    from .projections.facts import FactsError, resolve_spec
+    from .record.api import (
+        read_any,
+        read_file,
+        read_file_records,
+        read_json,
+        read_json_records,
+        read_records,
+        read_text,
+        record_files,
+        write_file,
+        write_json,
+        write_text,
+    )
+    from .record.build import Record
+    from .record.errors import RecordError, RecordWriteError
+    from .reports.counterfactual import CounterfactualError
+    from .rules.config import Rules, RulesError
+    from .rules.presets import CROATIAN, LENINGRAD, NAMED_OVERRIDES, PRESETS, ROSTOV, SLOVENIAN, SOCHI, resolve
+    from .sim.check import SimCheckError
+    from .sim.pulka import SimError
+    from .store.base import ConcurrencyError, StoreError
+    from .views.json import audit_json, sheet_json
+    from .workspace import Audited, ImportItem, Loaded, Workspace

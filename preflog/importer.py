@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from .model.events import DealStarted
-from .record.api import gc_paused
+from .record.api import gc_paused, read_any
 from .record.errors import RecordError
 from .store.chain import GENESIS, StoredRow, seal
 
@@ -68,7 +68,7 @@ def source_stem(source: str) -> str:
 def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container[int]) -> FileResult:
     """Read, seal and audit one record file. ``known``: content hashes already stored, whose
     pulkas are duplicates and need no audit. Bad input is returned as the file's error."""
-    from .api import facts_of, read_any  # api imports this module
+    from .projections.facts import facts_of
 
     try:
         records = read_any(source)

@@ -1,7 +1,9 @@
-"""The ``preflog`` command line: a thin layer of typer commands over :mod:`preflog.api`.
+"""The ``preflog`` command line: a thin layer of typer commands over :mod:`preflog.workspace`
+and the JSON views of :mod:`preflog.views`.
 
-Every user error is printed as one readable line (file, line, event, rule) and
-exits with status 2; ``audit`` exits 1 when it found something.
+Every user error (a :class:`~preflog.errors.PreflogError`) is printed as one readable line (file,
+line, event, rule) and exits with status 2; ``audit`` exits 1 when it found something. Any other
+exception is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -13,10 +15,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from .. import api
-from ..api import PreflogError, Workspace
-from ..store.base import StoreError
+from ..engine.findings import AuditFailed
+from ..errors import PreflogError
+from ..projections.facts import facts_of, started_event
+from ..views.json import audit_json, name_seats, sheet_json
+from ..workspace import STORE_ENV, Workspace, file_errors, simulate_to
 from . import views
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -28,7 +33,7 @@ app.add_typer(stats_app, name="stats")
 out = Console(width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
 
-StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=api.STORE_ENV,
+StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=STORE_ENV,
                                                help="Store folder (default ./preflog-store).")]
 
 
@@ -37,21 +42,28 @@ def _ws(store: Path | None) -> Workspace:
 
 
 def _fail(msg: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {msg}", highlight=False)
+    # one line however long; the message is text, not markup (a record may hold "[bold]")
+    err.print(f"[red]error:[/red] {escape(msg)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def _guard(fn: Any) -> Any:
-    """Turn library errors into one-line messages (never a traceback)."""
+    """Turn preflog's errors into one-line messages (never a traceback); anything else is a bug."""
     import functools
 
     @functools.wraps(fn)
     def wrapper(*a: Any, **kw: Any) -> Any:
         try:
             return fn(*a, **kw)
-        except (PreflogError, StoreError, ValueError, OSError) as exc:
+        except PreflogError as exc:
             _fail(str(exc))
     return wrapper
+
+
+def _write(path: Path, text: str) -> None:
+    """An output file the user named; a failure is one line naming it."""
+    with file_errors(path):
+        path.write_text(text, encoding="utf-8")
 
 
 def _print_json(obj: Any) -> None:
@@ -105,7 +117,14 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
            store: StoreOpt = None) -> None:
     """The table at a point of the pulka: hands, auction, trick, score so far."""
     loaded = _ws(store).load(target)[0]
-    out.print(views.replay_view(loaded, deal, trick))
+    try:
+        view = views.replay_view(loaded, deal, trick)
+    except AuditFailed as exc:  # the log breaks a rule before the asked point: say where, by name
+        f = exc.finding
+        started = started_event(loaded.events)
+        players = started.players if started else ()
+        _fail(f"{loaded.id}: deal {f.deal}, event {f.seq}: {f.code}: {name_seats(f.message, players)}")
+    out.print(view)
 
 
 @app.command("audit")
@@ -119,8 +138,6 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     if target is None and not all_:
         _fail("name a pulka or a record file, or pass --all")
     ws = _ws(store)
-    from ..engine.findings import AuditFailed
-
     try:
         audited = ws.audit(None if all_ else target, strict=strict)
     except AuditFailed as exc:
@@ -132,7 +149,7 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
         raise typer.Exit(1) from None
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
-        _print_json({"pulkas": [api.audit_json(a) for a in audited]})
+        _print_json({"pulkas": [audit_json(a) for a in audited]})
     else:
         for a in audited:
             out.print(views.audit_view(a))
@@ -148,13 +165,13 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
           store: StoreOpt = None) -> None:
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
-    sheets = [api.sheet_json(a) for a in audited]
+    sheets = [sheet_json(a) for a in audited]
     from ..render.sheet_svg import render_html, render_svg
 
     if svg is not None:
-        svg.write_text(render_svg(sheets[0]), encoding="utf-8")
+        _write(svg, render_svg(sheets[0]))
     if html is not None:
-        html.write_text(render_html(sheets), encoding="utf-8")
+        _write(html, render_html(sheets))
     if as_json:
         _print_json({"pulkas": sheets})
     else:
@@ -200,12 +217,13 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt == "parquet":
         if output is None:
             _fail("--format parquet needs --output FILE")
-        df.to_parquet(output)
+        with file_errors(output):
+            df.to_parquet(output)
         return
     text = {"csv": lambda: df.to_csv(index=False), "json": lambda: df.to_json(orient="records", indent=2),
             "markdown": lambda: views.frame_markdown(df)}[fmt]()
     if output is not None:
-        output.write_text(text, encoding="utf-8")
+        _write(output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
@@ -264,7 +282,7 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
     from ..reports.counterfactual import compare as cf_compare
 
     audited = _ws(store).audit(target)
-    facts = [api.facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
+    facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
     frames = [cf_compare(facts, spec) for spec in rules]
     _emit(pd.concat(frames, ignore_index=True), fmt, output, "counterfactual")
 
@@ -276,7 +294,9 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     """One self-contained HTML page with tables and charts."""
     from ..reports.html import write
 
-    write(html, _ws(store).connect())
+    con = _ws(store).connect()
+    with file_errors(html):
+        write(html, con)
     out.print(f"wrote {html}")
 
 
@@ -309,8 +329,6 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              workers: Annotated[int, typer.Option(help="Processes (0 = all cores).")] = 0,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
-    from ..api import simulate_to
-
     n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
                     output=output, workspace=_ws(store) if to_store else None, workers=workers,
                     stdout=sys.stdout)
@@ -332,7 +350,7 @@ def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")
     out.rule("sheets of the seed examples")
     for a in audited:
         if a.loaded.id.startswith("seed"):
-            out.print(views.sheet_view(api.sheet_json(a)))
+            out.print(views.sheet_view(sheet_json(a)))
     out.rule("players")
     from .. import reports
 

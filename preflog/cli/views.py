@@ -10,11 +10,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..api import Audited, ImportItem, Loaded, Workspace, contract_text, frac, name_seats, sheet_json
 from ..engine.families import family_of
 from ..engine.replay import replay
+from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card, format_cards
+from ..views.json import contract_text, frac, name_seats, sheet_json
+from ..workspace import Audited, ImportItem, Loaded, Workspace
 
 
 def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Any:
@@ -102,9 +104,9 @@ def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Any:
         if trick is None and d.done and deal is not None:
             return _render_step(loaded, step)
     if last is None:
-        raise ValueError(f"{loaded.id}: no deal {deal}" if deal is not None else f"{loaded.id}: no deals")
+        raise WorkspaceError(f"{loaded.id}: no deal {deal}" if deal is not None else f"{loaded.id}: no deals")
     if trick is not None:
-        raise ValueError(f"{loaded.id}: deal {last.deal.deal} has no point after {trick} tricks "
+        raise WorkspaceError(f"{loaded.id}: deal {last.deal.deal} has no point after {trick} tricks "
                          f"(it reached {last.deal.completed})")
     return _render_step(loaded, last)
 

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import PreflogError
 from ..model.events import Event
 
 
-class IllegalAction(Exception):
-    """An action that breaks a rule: ``code`` names the rule, ``message`` says what was expected."""
+class IllegalAction(PreflogError):
+    """An action that breaks a rule: ``code`` names the rule, ``message`` says what was expected.
+
+    The optional keyword fields say who acted (``seat``), when (``phase``) and with what (``event``),
+    so a caller can name the player without reading the message."""
 
     def __init__(self, code: str, message: str, *, seat: int | None = None, phase: str | None = None,
                  event: Event | None = None) -> None:
-        super().__init__(f"{code}: {message}")
+        Exception.__init__(self, f"{code}: {message}")  # raised in the engine's inner loops: kept lean
         self.code = code
         self.message = message
         self.seat = seat
@@ -27,21 +31,24 @@ class IllegalAction(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One audit finding: where (deal, seq, event) and which rule (code, message)."""
+    """One audit finding: where (deal, seq, event), which rule (code, message) and, when known, whose
+    action it was (``seat``)."""
 
     code: str
     deal: int
     seq: int
     message: str
     event: Event | None = None
+    seat: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "deal": self.deal, "seq": self.seq, "message": self.message}
 
 
-class AuditFailed(Exception):
-    """Raised by a strict replay on the first finding."""
+class AuditFailed(PreflogError):
+    """Raised by a strict replay on the first finding; ``code`` is the finding's code."""
 
     def __init__(self, finding: Finding) -> None:
-        super().__init__(f"deal {finding.deal}, event {finding.seq}: {finding.code}: {finding.message}")
+        super().__init__(f"deal {finding.deal}, event {finding.seq}: {finding.code}: {finding.message}",
+                         code=finding.code)
         self.finding = finding

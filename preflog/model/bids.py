@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import PreflogError
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES
 
 PASS = 0
@@ -65,7 +66,7 @@ _HR_WORDS = {
 HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "here", "mine"})
 
 
-class BidError(ValueError):
+class BidError(PreflogError, ValueError):
     """A bid that cannot be read."""
 
 

@@ -7,6 +7,8 @@ Returning the whist ("вернуть вист") after a partner's half-whist is 
 
 from __future__ import annotations
 
+from ..errors import PreflogError
+
 CALL_PASS = 0
 CALL_WHIST = 1
 CALL_HALF = 2
@@ -29,7 +31,7 @@ _MODES = {"open": PLAY_OPEN, "светлую": PLAY_OPEN, "в светлую": P
 MODE_NAMES = {PLAY_OPEN: "open", PLAY_CLOSED: "closed"}
 
 
-class CallError(ValueError):
+class CallError(PreflogError, ValueError):
     """A whist call or play mode that cannot be read."""
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ..errors import PreflogError
+
 SPADES, CLUBS, DIAMONDS, HEARTS = 0, 1, 2, 3
 SUITS = (SPADES, CLUBS, DIAMONDS, HEARTS)
 RANK_7, RANK_8, RANK_9, RANK_10, RANK_J, RANK_Q, RANK_K, RANK_A = range(8)
@@ -45,7 +47,7 @@ _RANK_ALIASES: dict[str, int] = {
 }
 
 
-class CardError(ValueError):
+class CardError(PreflogError, ValueError):
     """A card or card list that cannot be read; the message names the text."""
 
 

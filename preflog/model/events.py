@@ -18,6 +18,8 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from ..errors import PreflogError
+
 SCHEMA_VERSION = 1
 NO_PLAYER = -1
 NO_CARD = -1
@@ -25,7 +27,7 @@ NO_CARD = -1
 Row = tuple[int, int, int, int, str | None]
 
 
-class EventError(ValueError):
+class EventError(PreflogError, ValueError):
     """An event row or payload that does not decode."""
 
 

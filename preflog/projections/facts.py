@@ -8,19 +8,26 @@ foundation types only (:class:`DealOutcome`, :class:`DealScore`, :class:`Settlem
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..errors import PreflogError
+from ..model.events import Event, PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules, RulesError
 from ..rules.presets import resolve
 from ..scoring.sheet import DealScore, Settlement
 
+if TYPE_CHECKING:
+    from ..engine.replay import AuditResult
+
 # Bump when the projection of the same facts changes, so every pulka is rebuilt once.
 PROJECTION_VERSION = 1
 
 
-class FactsError(ValueError):
+class FactsError(PreflogError, ValueError):
     """Facts that cannot be projected (names the pulka and the deal)."""
 
 
@@ -80,3 +87,49 @@ def resolve_spec(spec: str) -> Rules:
         return resolve("+".join(named), overrides or None)
     except RulesError as e:
         raise RulesError(f"rules spec {spec!r}: {e}") from None
+
+
+# --- from an audited log to facts ---------------------------------------------------------
+def started_event(events: Sequence[Event]) -> PulkaStarted | None:
+    """The log's opening ``PulkaStarted``, if it has one."""
+    return events[0] if events and isinstance(events[0], PulkaStarted) else None
+
+
+def rules_spec(started: PulkaStarted) -> str:
+    """The rules spec a pulka was started with: ``preset+key=value…`` (values as JSON unless text)."""
+    parts = [started.rules] + [f"{k}={_spec_value(v)}" for k, v in started.overrides]
+    return "+".join(parts)
+
+
+def _spec_value(v: Any) -> str:
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def date_iso(text: str | None) -> str | None:
+    """A recorded date as ``YYYY-MM-DD`` (``2024.3.1``, ``2024/03/01`` …), or ``None`` if it is not one."""
+    if not text:
+        return None
+    t = text.strip().replace(".", "-").replace("/", "-")
+    parts = t.split("-")
+    if len(parts) >= 3 and all(p.isdigit() for p in parts[:3]) and len(parts[0]) == 4:
+        return f"{int(parts[0]):04d}-{int(parts[1]):02d}-{int(parts[2]):02d}"
+    return None
+
+
+def facts_of(pid: str, events: Sequence[Event], result: AuditResult) -> PulkaFacts:
+    """The projection input of one audited pulka (broken deals are left out)."""
+    started = started_event(events)
+    players = result.players or (started.players if started else ())
+    deals = tuple((d.outcome, d.score) for d in result.deals if d.outcome is not None and d.score is not None)
+    meta = dict(started.meta) if started else {}
+    return PulkaFacts(
+        pulka=pid,
+        preset=result.rules.name if result.rules else (started.rules.split("+")[0] if started else "?"),
+        rules_spec=rules_spec(started) if started else "sochi",
+        players=tuple(players),
+        date=date_iso(meta.get("date")),
+        n_players=len(players),
+        deals=deals,
+        settlement=result.settlement,
+        pool=started.pool if started else None,
+    )

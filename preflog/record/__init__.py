@@ -8,12 +8,15 @@ the same events. The format is documented in docs/record-format.md.
 """
 
 from .api import (
+    RECORD_SUFFIXES,
+    read_any,
     read_file,
     read_file_records,
     read_json,
     read_json_records,
     read_records,
     read_text,
+    record_files,
     write_file,
     write_json,
     write_json_obj,
@@ -22,6 +25,6 @@ from .api import (
 from .build import Record
 from .errors import RecordError, RecordWriteError
 
-__all__ = ["Record", "RecordError", "RecordWriteError", "read_file", "read_file_records", "read_json",
-           "read_json_records", "read_records", "read_text", "write_file", "write_json", "write_json_obj",
-           "write_text"]
+__all__ = ["RECORD_SUFFIXES", "Record", "RecordError", "RecordWriteError", "read_any", "read_file",
+           "read_file_records", "read_json", "read_json_records", "read_records", "read_text", "record_files",
+           "write_file", "write_json", "write_json_obj", "write_text"]

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from preflog.errors import FileError
 from preflog.model.events import Event
 
 from .build import Record, build_records, unbuild
@@ -33,6 +34,33 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+RECORD_SUFFIXES = (".pref", ".txt", ".json", ".pgn")
+
+
+def record_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files named directly, and record files found under folders (sorted, recursive); a path that
+    does not exist raises :class:`~preflog.errors.FileError`."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in RECORD_SUFFIXES))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise FileError(path, "no such file or folder")
+    return out
+
+
+def read_any(path: Path | str) -> list[Record]:
+    """Records of one file, text or JSON; ``-`` reads standard input."""
+    if str(path) == "-":
+        import sys
+
+        return read_records(sys.stdin.read(), "<stdin>")
+    return read_file_records(path)
 
 
 def read_records(text: str, source: str = "<string>") -> list[Record]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..errors import PreflogError
+
 
 # Named tuples rather than frozen dataclasses: the reader makes one per line piece, and a tuple is
 # built several times faster (immutable and hashable all the same).
@@ -36,7 +38,7 @@ class Tok(NamedTuple):
     loc: Loc = NOWHERE
 
 
-class RecordError(ValueError):
+class RecordError(PreflogError, ValueError):
     """A record that cannot be read: syntax, spelling or a reference (player, card holder)."""
 
     def __init__(self, source: str, loc: Loc, text: str, problem: str, expected: str = "") -> None:
@@ -55,6 +57,6 @@ class RecordError(ValueError):
         super().__init__(msg)
 
 
-class RecordWriteError(ValueError):
+class RecordWriteError(PreflogError, ValueError):
     """Events that the record format cannot express (e.g. a card played by someone who does not
     hold it, a bid code outside the ladder); the message names the event."""

@@ -16,13 +16,14 @@ from fractions import Fraction
 import pandas as pd
 
 from ..engine.families import family_of
+from ..errors import PreflogError
 from ..projections.build import frac_text
 from ..projections.facts import PulkaFacts, resolve_spec
 from ..rules.config import Rules
 from ..scoring.sheet import Settlement
 
 
-class CounterfactualError(ValueError):
+class CounterfactualError(PreflogError, ValueError):
     """Rules that cannot be compared, or a pulka that cannot be re-scored."""
 
 

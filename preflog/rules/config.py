@@ -11,8 +11,10 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..errors import PreflogError
 
-class RulesError(ValueError):
+
+class RulesError(PreflogError, ValueError):
     """An unknown preset, option or option value."""
 
 

@@ -54,6 +54,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..errors import ScoringError
 from ..model.bids import HR_BETTEL
 from ..model.calls import CALL_INVITE, CALL_WHIST
 from ..model.outcome import ALL_PASS, CONCEDED, GAME, NO_SEAT, NOT_WHISTED, DealOutcome
@@ -63,10 +64,6 @@ from .sheet import DealScore, Number, Settlement, Sheet
 
 SIDE_QUOTA = 4      # the defending side's obligation (RULES.md A9, Croatian)
 OWN_QUOTA = 2       # each whister's personal obligation
-
-
-class ScoringError(ValueError):
-    """A deal outcome that Croatian scoring cannot accept (names the deal and the rule)."""
 
 
 def deal_value(contract: int, hand_game: bool) -> int:

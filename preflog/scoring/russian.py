@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..errors import ScoringError
 from ..model.bids import level_of
 from ..model.calls import CALL_WHIST
 from ..model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
@@ -34,10 +35,6 @@ from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
 
 TRICKS_PER_DEAL = 10
-
-
-class ScoringError(ValueError):
-    """A deal outcome the Russian scorer cannot score (names the deal and the rule)."""
 
 
 def _norm(x: Number) -> Number:

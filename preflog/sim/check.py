@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ..errors import PreflogError
 from ..model.bids import MISER
 from ..model.calls import CALL_HALF, CALL_WHIST
 from ..model.cards import cards_of, rank_of, suit_of
@@ -28,7 +29,7 @@ from ..model.events import (
 from ..rules.presets import resolve
 
 
-class SimCheckError(AssertionError):
+class SimCheckError(PreflogError, AssertionError):
     """A simulated pulka broke a rule; the message names the deal and event index."""
 
 

@@ -11,6 +11,7 @@ import random
 from typing import Protocol
 
 from ..engine.families import family_of
+from ..errors import PreflogError
 from ..model.events import Event, PulkaEnded, PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
@@ -26,7 +27,7 @@ class DealSim(Protocol):
                   out: list[Event]) -> DealOutcome: ...
 
 
-class SimError(ValueError):
+class SimError(PreflogError, ValueError):
     """Bad simulator arguments (unknown family, table size)."""
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from preflog.errors import PreflogError
 from preflog.model.events import Event, Row, from_row
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ Batch = tuple[str, int, Sequence[Event] | Sequence[Row]]
 SealedBatch = tuple[str, Sequence["StoredRow"]]
 
 
-class StoreError(Exception):
+class StoreError(PreflogError):
     """The store cannot do what was asked (bad input, read-only view, broken table …)."""
 
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from preflog.api import Workspace
 from preflog.cli.app import app
 from preflog.engine.randomplay import random_pulka
 from preflog.model.cards import suit_of
 from preflog.model.events import CardPlayed, DealStarted
 from preflog.record.api import read_text, write_text
+from preflog.workspace import Workspace
 
 runner = CliRunner()
 PLAYERS = ("Anna", "Boris", "Vera")

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from preflog import importer
-from preflog.api import Workspace
 from preflog.engine.randomplay import random_pulka
 from preflog.model.events import PulkaStarted
 from preflog.projections.store import SORT_KEYS, TABLES, read_table
 from preflog.record.api import write_text
+from preflog.workspace import Workspace
 
 PLAYERS = ("Anna", "Boris", "Vera")
 

@@ -18,7 +18,7 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 from nbclient import NotebookClient
 
-from preflog.api import record_files
+from preflog.record import record_files
 from preflog.record.api import read_file_records
 
 ROOT = Path(__file__).resolve().parents[2]

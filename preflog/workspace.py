@@ -1,32 +1,30 @@
-"""The application facade: import → store → replay/audit → sheet → projections → reports.
+"""The workspace: one folder holding a pulka store and its projections, and the façade over it.
 
-The CLI and the notebooks call this module; it wires the layers below and holds
-no rules of its own. A *workspace* is a folder (default ``./preflog-store``)
-with the Delta event table in ``events/`` and the projections in ``projections/``.
+``Workspace`` wires the layers below (record files → store → replay/audit → projections → reports)
+and holds no rules of its own; the CLI and the notebooks call it. A workspace is a folder (default
+``./preflog-store``, or ``$PREFLOG_STORE``) with the Delta event table in ``events/`` and the
+projections in ``projections/``.
+
+This is the edge where operating-system errors become :class:`~preflog.errors.FileError` (one
+line naming the file) and the façade's own refusals :class:`~preflog.errors.WorkspaceError`.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from .engine.families import family_of
-from .engine.findings import Finding
 from .engine.replay import AuditResult, audit
-from .model.bids import RUSSIAN_BIDS
-from .model.events import Event, PulkaStarted
-from .projections.facts import PulkaFacts
-from .record.api import gc_paused, read_file_records, read_records, write_json, write_text
-from .record.build import Record
-from .record.errors import RecordError
-from .rules.config import Rules
-from .scoring.sheet import Settlement
-from .store.base import EventStore, StoreError
+from .errors import FileError, WorkspaceError
+from .model.events import Event
+from .projections.facts import PulkaFacts, facts_of
+from .record.api import RECORD_SUFFIXES, gc_paused, read_any, record_files, write_json, write_text
+from .store.base import EventStore
 from .store.chain import DEFAULT_HASH_EVERY, StoredRow
 
 if TYPE_CHECKING:
@@ -35,16 +33,35 @@ if TYPE_CHECKING:
 
 STORE_ENV = "PREFLOG_STORE"
 DEFAULT_STORE = "preflog-store"
-RECORD_SUFFIXES = (".pref", ".txt", ".json", ".pgn")
 IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import
 
-
-class PreflogError(Exception):
-    """A user-facing error: the message says what and where; the CLI prints it without a traceback."""
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 def default_store() -> Path:
     return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+
+
+@contextmanager
+def file_errors(path: str | Path | None = None) -> Iterator[None]:
+    """Turn an OS error inside the block into a :class:`FileError` naming the file (else ``path``)."""
+    try:
+        yield
+    except OSError as exc:
+        raise FileError.of(exc, path) from exc
+
+
+def _file_errors_at_root(method: Callable[_P, _T]) -> Callable[_P, _T]:
+    """A workspace method whose OS errors name the file, else the workspace folder."""
+    @functools.wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(*args, **kwargs)
+        except OSError as exc:
+            root = args[0].root if args and isinstance(args[0], Workspace) else None
+            raise FileError.of(exc, root) from exc
+    return wrapper
 
 
 @dataclass(slots=True)
@@ -76,39 +93,6 @@ class Audited:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _date_iso(text: str | None) -> str | None:
-    if not text:
-        return None
-    t = text.strip().replace(".", "-").replace("/", "-")
-    parts = t.split("-")
-    if len(parts) >= 3 and all(p.isdigit() for p in parts[:3]) and len(parts[0]) == 4:
-        return f"{int(parts[0]):04d}-{int(parts[1]):02d}-{int(parts[2]):02d}"
-    return None
-
-
-def record_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named directly, and record files found under folders (sorted, recursive)."""
-    out: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            out.extend(sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in RECORD_SUFFIXES))
-        elif path.exists():
-            out.append(path)
-        else:
-            raise PreflogError(f"{path}: no such file or folder")
-    return out
-
-
-def read_any(path: Path | str) -> list[Record]:
-    """Records of one file; ``-`` reads standard input."""
-    if str(path) == "-":
-        import sys
-
-        return read_records(sys.stdin.read(), "<stdin>")
-    return read_file_records(path)
-
-
 class Workspace:
     """A store folder with its event table and projections."""
 
@@ -121,22 +105,22 @@ class Workspace:
     def events_dir(self) -> Path:
         return self.root / "events"
 
+    @_file_errors_at_root
     def store(self, create: bool = False) -> EventStore:
+        """The event store; ``create`` makes an empty one if the folder holds none."""
         if self._store is None:
             if not create and not (self.events_dir / "_delta_log").exists():
-                raise PreflogError(f"no preflog store at {self.root} (import something first, or pass --store)")
+                raise WorkspaceError(f"no preflog store at {self.root} (import something first, or pass --store)")
             from .store.delta import DeltaStore  # loaded on first use: import workers never need it
 
-            try:
-                self._store = DeltaStore(self.events_dir)
-            except StoreError as exc:
-                raise PreflogError(str(exc)) from None
+            self._store = DeltaStore(self.events_dir)
         return self._store
 
     def exists(self) -> bool:
         return (self.events_dir / "_delta_log").exists()
 
     # --- import -------------------------------------------------------------------------
+    @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
                      run_audit: bool = True, workers: int | None = None) -> list[ImportItem]:
         """Import record files and folders. A file with an error imports nothing; the others still do.
@@ -154,7 +138,7 @@ class Workspace:
         # The store is created only when something is appended: a run of bad files leaves no trace.
         if self.exists():
             store = self.store()
-            hash_every = getattr(store, "hash_every", DEFAULT_HASH_EVERY)
+            hash_every = store.hash_every
             known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
         else:
             hash_every, known_hash = DEFAULT_HASH_EVERY, {}
@@ -214,37 +198,35 @@ class Workspace:
         projections: a chunk at a time, so a big import never holds every pulka's facts."""
         if pending:
             store = self.store(create=True)
-            append_sealed = getattr(store, "append_sealed", None)  # the Delta backend's bulk path
-            if append_sealed is not None:
-                append_sealed(pending)
-            else:
-                store.append_many([(pid, 0, [r[2:7] for r in rows]) for pid, rows in pending])
+            store.append_sealed(pending)
             pending.clear()
         if facts:
             self.refresh_projections(facts)
             facts.clear()
 
     # --- loading ------------------------------------------------------------------------
+    @_file_errors_at_root
     def ids(self) -> list[str]:
         return [i.pulka for i in self.store().pulkas()] if self.exists() else []
 
+    @_file_errors_at_root
     def load(self, target: str | None) -> list[Loaded]:
         """A record file's pulkas, one stored pulka by id, or every stored pulka (``None``)."""
         if target is None:
             return self._load_all()
         if target == "-" or Path(target).is_file():
-            try:
+            with file_errors(target):
                 records = read_any(target)
-            except RecordError as exc:
-                raise PreflogError(str(exc)) from None
             stem = Path(target).stem
             return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target)
                     for i, r in enumerate(records)]
+        if not self.exists() and (Path(target).suffix.lower() in RECORD_SUFFIXES or os.sep in target):
+            raise FileError(target, f"no such file (and no preflog store at {self.root} to hold a pulka of that id)")
         store = self.store()
         events = store.read(target)
         if not events:
-            raise PreflogError(f"no pulka {target!r} in {self.root} and no such file "
-                               f"(stored: {', '.join(self.ids()[:10]) or 'none'})")
+            raise WorkspaceError(f"no pulka {target!r} in {self.root} and no such file "
+                                 f"(stored: {', '.join(self.ids()[:10]) or 'none'})")
         return [Loaded(target, events, str(self.root))]
 
     def _load_all(self) -> list[Loaded]:
@@ -261,23 +243,27 @@ class Workspace:
                 current.events.append(from_row(code, player, card, value, payload))
         return out
 
+    @_file_errors_at_root
     def audit(self, target: str | None, strict: bool = False) -> list[Audited]:
         return [Audited(ld, audit(ld.events, strict=strict)) for ld in self.load(target)]
 
+    @_file_errors_at_root
     def export(self, pulka: str, fmt: str = "text") -> str:
         events = self.load(pulka)[0].events
         if fmt == "json":
             return write_json(events)
         if fmt == "text":
             return write_text(events)
-        raise PreflogError(f"unknown export format {fmt!r} (text or json)")
+        raise WorkspaceError(f"unknown export format {fmt!r} (text or json)")
 
     # --- projections and reports ----------------------------------------------------------
+    @_file_errors_at_root
     def refresh_projections(self, changed: dict[str, PulkaFacts]) -> None:
         from .projections.store import refresh
 
         refresh(self.root, changed)
 
+    @_file_errors_at_root
     def rebuild_projections(self) -> int:
         from .projections.store import rebuild
 
@@ -285,169 +271,13 @@ class Workspace:
         rebuild(self.root, facts)
         return len(facts)
 
+    @_file_errors_at_root
     def connect(self) -> Any:
         from .reports.db import connect
 
         files = self._store.files if self._store is not None else (
-            self.store().files if self.exists() else None)  # type: ignore[union-attr]
+            self.store().files if self.exists() else None)
         return connect(self.root, events=files)
-
-
-# --- adapters from engine results to plain data -------------------------------------------
-def _started(events: Sequence[Event]) -> PulkaStarted | None:
-    return events[0] if events and isinstance(events[0], PulkaStarted) else None
-
-
-def rules_spec(started: PulkaStarted) -> str:
-    parts = [started.rules] + [f"{k}={_spec_value(v)}" for k, v in started.overrides]
-    return "+".join(parts)
-
-
-def _spec_value(v: Any) -> str:
-    import json
-
-    return v if isinstance(v, str) else json.dumps(v)
-
-
-def facts_of(pid: str, events: Sequence[Event], result: AuditResult) -> PulkaFacts:
-    """The projection input of one audited pulka (broken deals are left out)."""
-    started = _started(events)
-    players = result.players or (started.players if started else ())
-    deals = tuple((d.outcome, d.score) for d in result.deals if d.outcome is not None and d.score is not None)
-    meta = dict(started.meta) if started else {}
-    return PulkaFacts(
-        pulka=pid,
-        preset=result.rules.name if result.rules else (started.rules.split("+")[0] if started else "?"),
-        rules_spec=rules_spec(started) if started else "sochi",
-        players=tuple(players),
-        date=_date_iso(meta.get("date")),
-        n_players=len(players),
-        deals=deals,
-        settlement=result.settlement,
-        pool=started.pool if started else None,
-    )
-
-
-def frac(x: Fraction | int) -> str | int:
-    """A value for JSON: an int when whole, else ``"n/d"``."""
-    x = Fraction(x)
-    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def contract_text(rules: Rules | None, code: int, hand: bool = False) -> str:
-    if code == 0:
-        return ""
-    bids = family_of(rules).bids if rules is not None else RUSSIAN_BIDS
-    return bids.format(code) + (" hand" if hand else "")
-
-
-def sheet_json(audited: Audited) -> dict[str, Any]:
-    """One pulka of the ``sheet --json`` / ``audit --json`` contract (docs/cli.md)."""
-    ld, res = audited.loaded, audited.result
-    players = list(res.players)
-    n = len(players)
-    pulya = [Fraction(0)] * n
-    gora = [Fraction(0)] * n
-    visty = [[Fraction(0)] * n for _ in range(n)]
-    if res.sheet is not None:
-        # The sheet need not start at zero (Croatian contract columns start at −start):
-        # the starting line is the final sheet less every deal's entries.
-        for d in res.deals:
-            if d.score is not None:
-                for i in range(n):
-                    pulya[i] -= d.score.pulya[i]
-        pulya = [pulya[i] + res.sheet.pulya[i] for i in range(n)]
-    start = {players[i]: frac(pulya[i]) for i in range(n)}
-    deals = []
-    for d in res.deals:
-        entry: dict[str, Any] = {"deal": d.deal, "dealer": players[d.dealer] if 0 <= d.dealer < n else None}
-        o, s = d.outcome, d.score
-        if o is not None:
-            entry.update({
-                "kind": o.kind,
-                "declarer": players[o.declarer] if o.declarer >= 0 else None,
-                "contract": contract_text(res.rules, o.contract, o.hand_game),
-                "tricks": {players[i]: t for i, t in enumerate(o.tricks)},
-            })
-        if s is not None:
-            for i in range(n):
-                pulya[i] += s.pulya[i]
-                gora[i] += s.gora[i]
-                for j in range(n):
-                    visty[i][j] += s.visty[i][j]
-            if s.note:
-                entry["note"] = s.note
-        if d.broken:
-            entry["broken"] = True
-        entry["pulya"] = {players[i]: frac(pulya[i]) for i in range(n)}
-        entry["gora"] = {players[i]: frac(gora[i]) for i in range(n)}
-        entry["visty"] = {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)}
-        deals.append(entry)
-    totals = {
-        "pulya": {players[i]: frac(pulya[i]) for i in range(n)},
-        "gora": {players[i]: frac(gora[i]) for i in range(n)},
-        "visty": {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)},
-    }
-    started = _started(ld.events)
-    return {
-        "id": ld.id,
-        "players": players,
-        "rules": rules_spec(started) if started else None,
-        "pool": started.pool if started else None,
-        "whist_price": started.whist_price if started else None,
-        "start": {"pulya": start},
-        "deals": deals,
-        "totals": totals,
-        "settlement": settlement_json(players, res.settlement, started.whist_price if started else "1"),
-        "finished": bool(res.ended),
-        "family": res.rules.family if res.rules else None,
-    }
-
-
-def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str = "1") -> dict[str, Any]:
-    if st is None:
-        return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
-    money = st.money or tuple(x * _price(whist_price) for x in st.exact)
-    return {
-        "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
-        "method1": dict(zip(players, st.method1, strict=False)),
-        "method2": dict(zip(players, st.method2, strict=False)),
-        "money": {p: frac(v) for p, v in zip(players, money, strict=False)},
-    }
-
-
-def _price(text: str) -> Fraction:
-    try:
-        return Fraction(str(text).strip().replace(",", "."))
-    except (ValueError, ZeroDivisionError):
-        return Fraction(1)
-
-
-_SEAT = re.compile(r"\bseat (\d)\b")
-
-
-def name_seats(message: str, players: Sequence[str]) -> str:
-    """The engine speaks of seats; people read names: ``seat 1`` → ``Boris (seat 1)``."""
-    def repl(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return f"{players[i]} (seat {i})" if i < len(players) else m.group(0)
-
-    return _SEAT.sub(repl, message)
-
-
-def finding_json(f: Finding, players: Sequence[str]) -> dict[str, Any]:
-    d = f.as_dict()
-    d["message"] = name_seats(f.message, players)
-    return d
-
-
-def audit_json(audited: Audited) -> dict[str, Any]:
-    players = audited.result.players
-    return {
-        "id": audited.loaded.id,
-        "findings": [finding_json(f, players) for f in audited.result.findings],
-        "settlement": settlement_json(audited.result.players, audited.result.settlement),
-    }
 
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
@@ -457,10 +287,11 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
     from .sim import simulate_many
 
     if fmt not in ("text", "json"):
-        raise PreflogError(f"unknown record format {fmt!r} (text or json)")
+        raise WorkspaceError(f"unknown record format {fmt!r} (text or json)")
     spec = {"rules_spec": rules, "players": players, "pool": pool, "paper": paper}
     if output is not None:
-        output.mkdir(parents=True, exist_ok=True)
+        with file_errors(output):
+            output.mkdir(parents=True, exist_ok=True)
     batch: list[tuple[str, int, list[Event]]] = []
     n = 0
     for index, events in simulate_many([spec], pulkas, seed, workers=workers or None):
@@ -474,7 +305,8 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
         elif output is not None:
             suffix = ".json" if fmt == "json" else ".pref"
             text = write_json(events) if fmt == "json" else write_text(events)
-            (output / f"{pid}{suffix}").write_text(text, encoding="utf-8")
+            with file_errors(output / f"{pid}{suffix}"):
+                (output / f"{pid}{suffix}").write_text(text, encoding="utf-8")
         else:
             stdout.write(write_json(events) if fmt == "json" else write_text(events) + "\n")
     if workspace is not None and batch:

@@ -1,0 +1,145 @@
+"""JSON shapes of what the CLI prints with ``--json``: sheets, audits, settlements, findings.
+
+The contract is documented in docs/cli.md (``sheet --json``, ``audit --json``); these functions
+turn an audited pulka (:class:`~preflog.workspace.Audited`) into plain dicts of str, int and
+lists, with players named and fractions as ``"n/d"`` text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..engine.families import family_of
+from ..engine.findings import Finding
+from ..model.bids import RUSSIAN_BIDS
+from ..projections.facts import rules_spec, started_event
+from ..rules.config import Rules
+from ..scoring.sheet import Settlement
+
+if TYPE_CHECKING:
+    from ..workspace import Audited
+
+
+def frac(x: Fraction | int) -> str | int:
+    """A value for JSON: an int when whole, else ``"n/d"``."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def contract_text(rules: Rules | None, code: int, hand: bool = False) -> str:
+    if code == 0:
+        return ""
+    bids = family_of(rules).bids if rules is not None else RUSSIAN_BIDS
+    return bids.format(code) + (" hand" if hand else "")
+
+
+def sheet_json(audited: Audited) -> dict[str, Any]:
+    """One pulka of the ``sheet --json`` / ``audit --json`` contract (docs/cli.md)."""
+    ld, res = audited.loaded, audited.result
+    players = list(res.players)
+    n = len(players)
+    pulya = [Fraction(0)] * n
+    gora = [Fraction(0)] * n
+    visty = [[Fraction(0)] * n for _ in range(n)]
+    if res.sheet is not None:
+        # The sheet need not start at zero (Croatian contract columns start at −start):
+        # the starting line is the final sheet less every deal's entries.
+        for d in res.deals:
+            if d.score is not None:
+                for i in range(n):
+                    pulya[i] -= d.score.pulya[i]
+        pulya = [pulya[i] + res.sheet.pulya[i] for i in range(n)]
+    start = {players[i]: frac(pulya[i]) for i in range(n)}
+    deals = []
+    for d in res.deals:
+        entry: dict[str, Any] = {"deal": d.deal, "dealer": players[d.dealer] if 0 <= d.dealer < n else None}
+        o, s = d.outcome, d.score
+        if o is not None:
+            entry.update({
+                "kind": o.kind,
+                "declarer": players[o.declarer] if o.declarer >= 0 else None,
+                "contract": contract_text(res.rules, o.contract, o.hand_game),
+                "tricks": {players[i]: t for i, t in enumerate(o.tricks)},
+            })
+        if s is not None:
+            for i in range(n):
+                pulya[i] += s.pulya[i]
+                gora[i] += s.gora[i]
+                for j in range(n):
+                    visty[i][j] += s.visty[i][j]
+            if s.note:
+                entry["note"] = s.note
+        if d.broken:
+            entry["broken"] = True
+        entry["pulya"] = {players[i]: frac(pulya[i]) for i in range(n)}
+        entry["gora"] = {players[i]: frac(gora[i]) for i in range(n)}
+        entry["visty"] = {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)}
+        deals.append(entry)
+    totals = {
+        "pulya": {players[i]: frac(pulya[i]) for i in range(n)},
+        "gora": {players[i]: frac(gora[i]) for i in range(n)},
+        "visty": {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)},
+    }
+    started = started_event(ld.events)
+    return {
+        "id": ld.id,
+        "players": players,
+        "rules": rules_spec(started) if started else None,
+        "pool": started.pool if started else None,
+        "whist_price": started.whist_price if started else None,
+        "start": {"pulya": start},
+        "deals": deals,
+        "totals": totals,
+        "settlement": settlement_json(players, res.settlement, started.whist_price if started else "1"),
+        "finished": bool(res.ended),
+        "family": res.rules.family if res.rules else None,
+    }
+
+
+def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str = "1") -> dict[str, Any]:
+    if st is None:
+        return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
+    money = st.money or tuple(x * _price(whist_price) for x in st.exact)
+    return {
+        "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
+        "method1": dict(zip(players, st.method1, strict=False)),
+        "method2": dict(zip(players, st.method2, strict=False)),
+        "money": {p: frac(v) for p, v in zip(players, money, strict=False)},
+    }
+
+
+def _price(text: str) -> Fraction:
+    try:
+        return Fraction(str(text).strip().replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        return Fraction(1)
+
+
+_SEAT = re.compile(r"\bseat (\d)\b")
+
+
+def name_seats(message: str, players: Sequence[str]) -> str:
+    """The engine speaks of seats; people read names: ``seat 1`` → ``Boris (seat 1)``."""
+    def repl(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return f"{players[i]} (seat {i})" if i < len(players) else m.group(0)
+
+    return _SEAT.sub(repl, message)
+
+
+def finding_json(f: Finding, players: Sequence[str]) -> dict[str, Any]:
+    d = f.as_dict()
+    d["message"] = name_seats(f.message, players)
+    return d
+
+
+def audit_json(audited: Audited) -> dict[str, Any]:
+    players = audited.result.players
+    return {
+        "id": audited.loaded.id,
+        "findings": [finding_json(f, players) for f in audited.result.findings],
+        "settlement": settlement_json(audited.result.players, audited.result.settlement),
+    }
