@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "rules": 2,         # Rules, presets, option docs
     "scoring": 3,       # sheets, settlement, the families' scorers
     "engine": 4,        # auctions, deals, pulka, replay and audit (above scoring: it scores as it replays)
-    "record": 4,        # text and JSON records (beside engine)
+    "record": 5,        # text and JSON records (above engine: a record is read with its family's bid codec)
     "store": 4,         # event stores and the hash chain (beside engine)
     "projections": 5,   # facts of audited pulkas and the Parquet tables built from them
     "sim": 5,           # bots driving the engine
@@ -113,7 +113,7 @@ def test_an_upward_arrow_is_caught() -> None:
     """The checker itself: relative, absolute, local and TYPE_CHECKING imports all count."""
     assert upward_arrows("from ..engine.replay import audit\n", "preflog.scoring.russian")
     assert upward_arrows("def f():\n    from preflog.workspace import Workspace\n", "preflog.engine.deal")
-    assert upward_arrows("if TYPE_CHECKING:\n    from ..store.base import EventStore\n", "preflog.record.api")
+    assert upward_arrows("if TYPE_CHECKING:\n    from ..record.api import read_any\n", "preflog.store.base")
     assert upward_arrows("from .. import cli\n", "preflog.views.json")
     assert upward_arrows("from ..nowhere import x\n", "preflog.model.cards")  # a part without a layer
     assert upward_arrows("from .deal import DealState\n", "preflog.engine.replay") == []

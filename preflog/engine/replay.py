@@ -105,7 +105,7 @@ class Auditor:
 
     # -- findings --------------------------------------------------------------
     def _find(self, code: str, seq: int, message: str, ev: Event | None, row: Row | None = None,
-              deal: int | None = None) -> Finding:
+              deal: int | None = None, seat: int | None = None) -> Finding:
         if ev is None and row is not None:
             try:
                 ev = from_row(*row)
@@ -113,7 +113,9 @@ class Auditor:
                 ev = None
         if deal is None:
             deal = self.pulka.deal_no if self.pulka is not None else 0
-        f = Finding(code, deal, seq, message, ev)
+        if seat is None and ev is not None:
+            seat = getattr(ev, "player", None)
+        f = Finding(code, deal, seq, message, ev, seat)
         self.findings.append(f)
         if self.summary is not None and self.summary.deal == deal:
             self.summary.findings.append(f)
@@ -127,7 +129,7 @@ class Auditor:
             self.summary.broken = True
         if self.pulka is not None:
             self.rebase = set(range(self.pulka.n))
-        self._find(exc.code, seq, exc.message, ev, row)
+        self._find(exc.code, seq, exc.message, ev, row, seat=exc.seat)
 
     # -- the step --------------------------------------------------------------
     def step(self, seq: int, row: Row, ev: Event | None = None) -> None:
@@ -166,6 +168,8 @@ class Auditor:
         try:
             STEPS[code](d, row, ev)
         except IllegalAction as exc:
+            if exc.phase is None:
+                exc.phase = d.phase_name
             self._break_deal(seq, exc, ev, row)
             return
         if d.phase == DONE:
