@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .config import Rules, RulesError
+from .config import Rules, RulesError, option_family
 
 SOCHI = Rules(name="sochi", ten_mode="checked")
 
@@ -30,7 +30,7 @@ ROSTOV = Rules(
 )
 
 CROATIAN = Rules(
-    name="croatian", family="croatian", players=(3,), deal_pattern="5-2-5",
+    name="croatian", family="croatian", players=(3,),
     hold_who="any_overcalled", hold_requires_intermediate_pass=False, hold_forbidden_on=(),
     miser_first_call_only=False,
     whist_obligation=((2, 4), (3, 4), (4, 4), (5, 4), (6, 0), (7, 4)),
@@ -67,7 +67,11 @@ for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN):
 
 
 def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> Rules:
-    """Rules from a spec (``preset[+named-override…]``) and ``option=value`` overrides."""
+    """Rules from a spec (``preset[+named-override…]``) and ``option=value`` overrides.
+
+    An option of the other family than the preset's (a Russian-only option on ``croatian``, or
+    ``start`` on ``sochi``), named or given as an override, is a :class:`RulesError` naming it.
+    """
     parts = [p.strip() for p in spec.strip().lower().split("+")]
     base = PRESETS.get(parts[0])
     if base is None:
@@ -76,8 +80,16 @@ def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> 
     for p in parts[1:]:
         if p not in NAMED_OVERRIDES:
             raise RulesError(f"unknown named override {p!r} (known: {', '.join(NAMED_OVERRIDES)})")
+        for key in NAMED_OVERRIDES[p]:
+            own = option_family(key)
+            if own is not None and own != base.family:
+                raise RulesError(f"named override {p!r} sets {key!r}, an option of the {own} family only; "
+                                 f"preset {parts[0]!r} is {base.family}")
         changes.update(NAMED_OVERRIDES[p])
     if overrides:
         changes.update(overrides)
-    rules = base.replace(**changes) if changes else base
+    try:
+        rules = base.replace(**changes) if changes else base
+    except RulesError as exc:
+        raise RulesError(f"{exc} (preset {parts[0]!r})") from None
     return rules
