@@ -224,7 +224,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every option as plain JSON values (words for the closed sets, lists for tuples)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return {f.name: plain_value(getattr(self, f.name)) for f in fields(self)}
 
 
 def option_family(name: str) -> GameFamily | None:
@@ -243,9 +243,10 @@ def check_family(name: str, family: GameFamily | str) -> None:
         raise RulesError(f"option {name!r} applies to the {own} family only, not to {family} rules")
 
 
-def _plain(v: Any) -> Any:
+def plain_value(v: Any) -> Any:
+    """An option value as plain JSON: words for enum members, lists for tuples."""
     if isinstance(v, tuple):
-        return [_plain(x) for x in v]
+        return [plain_value(x) for x in v]
     if isinstance(v, Enum):
         return v.value
     return v

@@ -72,20 +72,27 @@ def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> 
     An option of the other family than the preset's (a Russian-only option on ``croatian``, or
     ``start`` on ``sochi``), named or given as an override, is a :class:`RulesError` naming it.
     """
+    return resolve_with(spec, overrides, PRESETS, NAMED_OVERRIDES)
+
+
+def resolve_with(spec: str, overrides: Mapping[str, Any] | None, presets: Mapping[str, Rules],
+                 named: Mapping[str, Mapping[str, Any]]) -> Rules:
+    """:func:`resolve` with the given preset and named-override tables (those of a rules version:
+    :func:`preflog.rules.versions.rules_of`)."""
     parts = [p.strip() for p in spec.strip().lower().split("+")]
-    base = PRESETS.get(parts[0])
+    base = presets.get(parts[0])
     if base is None:
-        raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(PRESETS)})")
+        raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(presets)})")
     changes: dict[str, Any] = {}
     for p in parts[1:]:
-        if p not in NAMED_OVERRIDES:
-            raise RulesError(f"unknown named override {p!r} (known: {', '.join(NAMED_OVERRIDES)})")
-        for key in NAMED_OVERRIDES[p]:
+        if p not in named:
+            raise RulesError(f"unknown named override {p!r} (known: {', '.join(named)})")
+        for key in named[p]:
             own = option_family(key)
             if own is not None and own != base.family:
                 raise RulesError(f"named override {p!r} sets {key!r}, an option of the {own} family only; "
                                  f"preset {parts[0]!r} is {base.family}")
-        changes.update(NAMED_OVERRIDES[p])
+        changes.update(named[p])
     if overrides:
         changes.update(overrides)
     try:
