@@ -11,34 +11,53 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .choices import (
+    BettelLead,
+    FirstLead,
+    GameFamily,
+    HoldWho,
+    LoneWhisterQuota,
+    OpenPlayChoice,
+    RaspasyExit,
+    RaspasyMode,
+    RaspasyProgression,
+    RaspasyTalonMode,
+    RaspasyZeroPremium,
+    SanacLead,
+    SettlementRounding,
+    TenMode,
+)
 from .config import Rules, RulesError, option_family
 
-SOCHI = Rules(name="sochi", ten_mode="checked")
+SOCHI = Rules(name="sochi", ten_mode=TenMode.CHECKED)
 
 LENINGRAD = Rules(
     name="leningrad",
     whist_mult=2, remiz_mult=2, whister_fail_mult=1, consolation_mult=2,
     split_with_passer_on_remiz=True, miser_fail_per_trick=20,
-    raspasy_base=2, raspasy_progression="arithmetic", raspasy_cap=3, raspasy_exit="made_game",
+    raspasy_base=2, raspasy_progression=RaspasyProgression.ARITHMETIC, raspasy_cap=3,
+    raspasy_exit=RaspasyExit.MADE_GAME,
     pool_point_visty=20,
 )
 
 ROSTOV = Rules(
     name="rostov",
-    raspasy_mode="visty", raspasy_progression="none", raspasy_zero_premium="one",
-    raspasy_talon_mode="closed",
+    raspasy_mode=RaspasyMode.VISTY, raspasy_progression=RaspasyProgression.NONE,
+    raspasy_zero_premium=RaspasyZeroPremium.ONE,
+    raspasy_talon_mode=RaspasyTalonMode.CLOSED,
 )
 
 CROATIAN = Rules(
-    name="croatian", family="croatian", players=(3,),
-    hold_who="any_overcalled", hold_requires_intermediate_pass=False, hold_forbidden_on=(),
+    name="croatian", family=GameFamily.CROATIAN, players=(3,),
+    hold_who=HoldWho.ANY_OVERCALLED, hold_requires_intermediate_pass=False, hold_forbidden_on=(),
     miser_first_call_only=False,
     whist_obligation=((2, 4), (3, 4), (4, 4), (5, 4), (6, 0), (7, 4)),
-    lone_whister_quota="personal", half_whist_levels=(), half_whist_tricks=(),
-    open_play_choice="invitation", consolation_mult=0, american_help=False,
-    raspasy_progression="none",
-    first_lead="eldest_skip_out", sanac_lead="not_declarer", bettel_lead="right_of_declarer",
-    settlement_rounding="exact",
+    lone_whister_quota=LoneWhisterQuota.PERSONAL, half_whist_levels=(), half_whist_tricks=(),
+    open_play_choice=OpenPlayChoice.INVITATION, consolation_mult=0, american_help=False,
+    raspasy_progression=RaspasyProgression.NONE,
+    first_lead=FirstLead.ELDEST_SKIP_OUT, sanac_lead=SanacLead.NOT_DECLARER,
+    bettel_lead=BettelLead.RIGHT_OF_DECLARER,
+    settlement_rounding=SettlementRounding.EXACT,
 )
 
 SLOVENIAN = CROATIAN.replace(
