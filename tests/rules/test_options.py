@@ -7,6 +7,8 @@ from dataclasses import fields
 
 import pytest
 
+from preflog.record.api import read_text
+from preflog.record.errors import RecordError
 from preflog.rules import CROATIAN, PRESETS, SLOVENIAN, SOCHI, GameFamily, Rules, RulesError, option_family, resolve
 from preflog.rules.choices import RaspasyProgression, TenMode
 
@@ -109,3 +111,11 @@ def test_presets_are_consistent() -> None:
     assert not names & {"deal_pattern", "talon_shown"}
     for r in PRESETS.values():
         assert r == Rules(**{f.name: getattr(r, f.name) for f in fields(Rules)})
+
+
+def test_a_record_with_an_option_of_the_other_family_is_refused() -> None:
+    """The [Option] tag of a Croatian record naming a Russian-only option is a RecordError at the tag."""
+    head = '[Players "Anna, Boris, Vera"]\n[Rules "croatian"]\n'
+    assert read_text(head + '[Option "start=50"]\n')[0].overrides == (("start", 50),)
+    with pytest.raises(RecordError, match="raspasy_cap=4.*applies to the russian family only"):
+        read_text(head + '[Option "raspasy_cap=4"]\n')
