@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from ..model.events import DealStarted, PulkaEnded, PulkaStarted, ScoreRecorded
 from ..rules.config import Rules, RulesError
-from ..rules.presets import resolve
+from ..rules.versions import rules_of
 from ..scoring.base import Scorer
 from ..scoring.sheet import DealScore, Number, Settlement, Sheet
 from .codes import Code
@@ -29,7 +29,7 @@ class PulkaState:
 
     def __init__(self, started: PulkaStarted) -> None:
         try:
-            rules = resolve(started.rules, dict(started.overrides))
+            rules = rules_of(started)
         except RulesError as exc:
             raise IllegalAction(Code.BAD_RULES, f"rules {started.rules!r} with overrides {dict(started.overrides)} "
                                 f"do not resolve: {exc}") from None

@@ -21,6 +21,13 @@ from typing import Any, ClassVar
 from ..errors import PreflogError
 
 SCHEMA_VERSION = 1
+RULES_VERSION = 1
+"""Version of the preset tables (presets, named overrides, option defaults) new pulkas are recorded
+under (:attr:`PulkaStarted.rules_version`); :mod:`preflog.rules.history` keeps every version's tables,
+so a pulka replays with the option values it was played under after a preset changes."""
+LEGACY_RULES_VERSION = 1
+"""The rules version of a stored :class:`PulkaStarted` that does not name one (written before versions
+were recorded; the tables of version 1 are the presets of that time)."""
 NO_PLAYER = -1
 NO_CARD = -1
 
@@ -82,6 +89,20 @@ class PulkaStarted(Event):
     pool: int = 50
     whist_price: str = "1"
     meta: tuple[tuple[str, str], ...] = ()
+    rules_version: int = RULES_VERSION
+    """The preset tables ``rules`` and ``overrides`` resolve with (:func:`preflog.rules.rules_of`): every
+    option's value follows from spec + version. The row payload names it only when it is not
+    :data:`LEGACY_RULES_VERSION`, so payloads, content hashes and exports of version-1 pulkas are the
+    bytes written before versions existed, and a payload without it reads as version 1."""
+
+    def to_row(self) -> Row:
+        skip = ("player", "rules_version") if self.rules_version == LEGACY_RULES_VERSION else ("player",)
+        return (self.CODE, NO_PLAYER, NO_CARD, 0, _payload(self, skip))
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        data = {"rules_version": LEGACY_RULES_VERSION, **(payload or {})}
+        return cls(**{k: _tuple(v) for k, v in data.items()})
 
 
 @dataclass(frozen=True, slots=True)

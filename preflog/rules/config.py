@@ -1,27 +1,69 @@
 """Rule variants ("конвенции") as data: one frozen :class:`Rules` object per pulka.
 
 Every option of RULES.md Part E is a field here, documented by its ``doc``
-metadata; presets live in :mod:`preflog.rules.presets`. The engine and the scoring
-read options, never a preset's name: a new convention is a new ``Rules`` value.
+metadata and tagged with the game family it applies to (``family`` metadata: ``None`` for
+both families, else :class:`GameFamily`); presets live in :mod:`preflog.rules.presets`. The engine
+and the scoring read options, never a preset's name: a new convention is a new ``Rules`` value.
+
+Option values are typed: booleans, whole numbers, words of a closed set (a :class:`~enum.StrEnum` of
+:mod:`preflog.rules.choices`) and tuples of those. Every ``Rules`` is checked when it is built, so a
+float or a list where a whole number is meant is a :class:`RulesError` naming the option. Changing an
+option of the other family (a Russian-only option on Croatian rules, or the reverse) is refused by
+:meth:`Rules.replace` and so by :func:`preflog.rules.presets.resolve`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import types
+import typing
 from dataclasses import dataclass, field, fields
+from enum import Enum
+from functools import cache
 from typing import Any
 
 from ..errors import PreflogError
+from .choices import (
+    BettelFailMode,
+    BettelLead,
+    FirstLead,
+    GameFamily,
+    HighLevelLiability,
+    HoldWho,
+    LoneWhisterQuota,
+    OpenPlayChoice,
+    OvershootMode,
+    RaspasyExit,
+    RaspasyMode,
+    RaspasyProgression,
+    RaspasyTalonMode,
+    RaspasyThirdLead,
+    RaspasyZeroPremium,
+    SanacLead,
+    SettlementRounding,
+    TenMode,
+    ThirdHandMode,
+    TwoSpadesWithoutContra,
+)
 
 
 class RulesError(PreflogError, ValueError):
-    """An unknown preset, option or option value."""
+    """An unknown preset, option or option value, or an option of the other game family."""
 
 
-def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
-    meta = {"doc": doc, "choices": choices}
+RU = GameFamily.RUSSIAN
+HR = GameFamily.CROATIAN
+
+
+def _opt(default: Any, doc: str, family: GameFamily | None = None, choices: tuple[Any, ...] | None = None) -> Any:
+    """An option field: its default, its doc, the family it applies to (``None``: both) and, for a
+    whole number with a fixed set of values, the choices (a StrEnum default brings its own)."""
     if isinstance(default, (dict, list)):
         raise TypeError("use tuples for option defaults")
+    if isinstance(default, Enum):
+        choices = tuple(type(default))
+    meta = {"doc": doc, "choices": choices, "family": family}
     return field(default=default, metadata=meta)
 
 
@@ -30,125 +72,127 @@ class Rules:
     """All options players agree on before a pulka (RULES.md Part E)."""
 
     name: str = _opt("custom", "Name of the preset these rules came from (display only).")
-    family: str = _opt("russian", "Game family: the Russian ladder game or the Croatian/Slovenian one.",
-                       ("russian", "croatian"))
+    family: GameFamily = _opt(RU, "Game family: the Russian ladder game or the Croatian/Slovenian one.")
     players: tuple[int, ...] = _opt((3, 4), "Table sizes allowed; at 4 the dealer sits out.")
-    deal_pattern: str = _opt("2s", "How cards are dealt (2 at a time, or 5-2-5 with the talon in the middle).",
-                             ("2s", "5-2-5"))
 
     # --- auction (A5) ---
     allow_jump_bids: bool = _opt(False, "Bids may skip steps of the ladder (forbidden by the Codex).")
     hold_enabled: bool = _opt(True, "A bidder may hold ('здесь'/'мои') the current bid instead of raising.")
-    hold_who: str = _opt("senior", "Who may hold: the senior of the two bidders, only first hand, or any "
-                         "overcalled bidder.", ("senior", "first_hand", "any_overcalled"))
+    hold_who: HoldWho = _opt(HoldWho.SENIOR, "Who may hold: the senior of the two bidders, only first hand, or "
+                             "any overcalled bidder.")
     hold_requires_intermediate_pass: bool = _opt(
         True, "A hold is allowed only when the player between the two bidders has passed.")
     hold_forbidden_on: tuple[str, ...] = _opt(("miser",), "Bids that can never be held ('miser', '6s').")
-    miser_first_call_only: bool = _opt(True, "Miser ('кабальный') may only be a player's first call.")
-    miser_beaten_by_level: int = _opt(9, "Lowest trick level that overcalls miser.", (9, 10))
+    miser_first_call_only: bool = _opt(True, "Miser ('кабальный') may only be a player's first call.", RU)
+    miser_beaten_by_level: int = _opt(9, "Lowest trick level that overcalls miser.", RU, (9, 10))
     miser_bidder_may_continue: bool = _opt(
-        False, "After his miser is overcalled the miser bidder may bid on (else he may only pass).")
-    third_hand_mode: str = _opt(
-        "normal", "After two passes the third hand bids normally, or takes the talon without a bid "
-        "and must order a trick game.", ("normal", "take_talon_no_miser"))
+        False, "After his miser is overcalled the miser bidder may bid on (else he may only pass).", RU)
+    third_hand_mode: ThirdHandMode = _opt(
+        ThirdHandMode.NORMAL, "After two passes the third hand bids normally, or takes the talon without a bid "
+        "and must order a trick game.", RU)
     min_bid_after_raspasy: tuple[tuple[int, int], ...] = _opt(
         (), "Minimum opening level after a raspasy series: pairs (series length, level), e.g. "
-        "((2, 7), (3, 8)) for 'after double raspasy from 7, after triple from 8'.")
+        "((2, 7), (3, 8)) for 'after double raspasy from 7, after triple from 8'.", RU)
 
     # --- whist (A8, A9) ---
     whist_obligation: tuple[tuple[int, int], ...] = _opt(
-        ((6, 4), (7, 2), (8, 1), (9, 1), (10, 1)), "Tricks the defending side must take, per level.")
-    high_level_liability: str = _opt(
-        "second", "At 8-10 with two whisters, who answers for a shortfall.", ("second", "split"))
-    lone_whister_quota: str = _opt(
-        "side", "A lone whister answers for the whole side's obligation or for his personal share.",
-        ("side", "personal"))
-    half_whist_levels: tuple[int, ...] = _opt((6, 7), "Levels where half-whist ('полвиста') is allowed.")
+        ((6, 4), (7, 2), (8, 1), (9, 1), (10, 1)), "Tricks the defending side must take, per level (Croatian: per "
+        "contract number); each of two whisters answers for half of it.")
+    high_level_liability: HighLevelLiability = _opt(
+        HighLevelLiability.SECOND, "At 8-10 with two whisters, who answers for a shortfall.", RU)
+    lone_whister_quota: LoneWhisterQuota = _opt(
+        LoneWhisterQuota.SIDE, "A lone whister answers for the whole side's obligation or for his personal share "
+        "(Croatian: a lone whister who invited answers for the side's).")
+    half_whist_levels: tuple[int, ...] = _opt((6, 7), "Levels where half-whist ('полвиста') is allowed.", RU)
     half_whist_tricks: tuple[tuple[int, int], ...] = _opt(
-        ((6, 2), (7, 1)), "Tricks a half-whister is credited with, per level.")
-    open_play_choice: str = _opt(
-        "lone_whister", "Who chooses open or closed play with one whister (Croatian: invitation).",
-        ("lone_whister", "invitation", "never"))
-    ten_mode: str = _opt(
-        "whisted", "A 10-level game is whisted and played, or checked ('проверка', Sochi) by laying "
-        "the cards open.", ("whisted", "checked"))
+        ((6, 2), (7, 1)), "Tricks a half-whister is credited with, per level.", RU)
+    open_play_choice: OpenPlayChoice = _opt(
+        OpenPlayChoice.LONE_WHISTER, "Who chooses open or closed play with one whister (Croatian: invitation).", RU)
+    ten_mode: TenMode = _opt(
+        TenMode.WHISTED, "A 10-level game is whisted and played, or checked ('проверка', Sochi) by laying "
+        "the cards open.", RU)
 
     # --- Russian scoring (Part B) ---
     game_values: tuple[tuple[int, int], ...] = _opt(
-        ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10)), "Pulya points V for a made contract, per level.")
-    miser_value: int = _opt(10, "Pulya points for a made miser.")
-    whist_mult: int = _opt(1, "Visty per defender trick, as a multiple of V.")
-    remiz_mult: int = _opt(1, "Declarer's gora per undertrick, as a multiple of V.")
+        ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10)), "Pulya points V for a made contract, per level.", RU)
+    miser_value: int = _opt(10, "Pulya points for a made miser.", RU)
+    whist_mult: int = _opt(1, "Visty per defender trick, as a multiple of V.", RU)
+    remiz_mult: int = _opt(1, "Declarer's gora per undertrick, as a multiple of V.", RU)
     whister_fail_mult: int = _opt(
         1, "Whister's gora per missing trick, as a multiple of V (responsible whist; Leningrad's "
-        "half-responsible whist is V too, half of its doubled value).")
-    consolation_mult: int = _opt(1, "Consolation ('консоляция') per undertrick, as a multiple of V; 0 = none.")
-    consolation_passer: bool = _opt(True, "The passer writes consolation too.")
+        "half-responsible whist is V too, half of its doubled value).", RU)
+    consolation_mult: int = _opt(1, "Consolation ('консоляция') per undertrick, as a multiple of V; 0 = none.", RU)
+    consolation_passer: bool = _opt(True, "The passer writes consolation too.", RU)
     consolation_half_to_returner: bool = _opt(
-        True, "A half-whister's consolation is written by the player who returned the whist.")
-    consolation_dealer: bool = _opt(True, "At a 4-player table the dealer writes consolation.")
+        True, "A half-whister's consolation is written by the player who returned the whist.", RU)
+    consolation_dealer: bool = _opt(True, "At a 4-player table the dealer writes consolation.", RU)
     split_with_passer_on_remiz: bool = _opt(
         False, "Gentleman's whist: when the declarer fails, the lone whister and the passer split "
-        "all visty in half (else greedy: the whister keeps the trick visty).")
-    whisters_share_penalty: bool = _opt(False, "Two whisters share a whist penalty equally.")
-    miser_fail_per_trick: int = _opt(10, "Declarer's gora per trick taken on a failed miser.")
-    raspasy_mode: str = _opt(
-        "gora", "How raspasy ('распасы') are scored: tricks to gora, or Rostov-style visty from the "
-        "player with fewest tricks.", ("gora", "visty"))
-    raspasy_base: int = _opt(1, "Price of a raspasy trick in the first raspasy of a series.")
-    raspasy_progression: str = _opt(
-        "arithmetic", "Growth of the price over consecutive raspasy.", ("none", "arithmetic", "geometric"))
-    raspasy_cap: int = _opt(3, "Highest price multiple the progression reaches (base × cap).")
-    raspasy_exit: str = _opt(
-        "any_game", "What ends a raspasy series: any declared game, or only a made one.",
-        ("any_game", "made_game"))
-    raspasy_zero_premium: str = _opt(
-        "price", "Pulya for a player with no raspasy trick: the current price or always 1.", ("price", "one"))
-    raspasy_visty_per_trick: int = _opt(5, "Rostov: visty per trick written by the player with fewest.")
-    raspasy_talon_mode: str = _opt(
-        "open", "Raspasy talon: turned up to fix the suit of the first two leads, or left closed.",
-        ("open", "closed"))
-    raspasy_third_lead: str = _opt(
-        "first_hand", "Who leads the third raspasy trick at a 3-player table.", ("first_hand", "last_winner"))
-    american_help: bool = _opt(True, "'Американская помощь' when the declarer's pulya is closed.")
-    pool_point_visty: int = _opt(10, "Visty per pulya point at settlement if pulyas end unequal.")
-    gora_point_visty: int = _opt(10, "Visty per gora point at settlement.")
-    settlement_rounding: str = _opt(
-        "method1", "Which integer settlement is shown as the result; exact fractions are always kept.",
-        ("exact", "method1", "method2"))
-    allow_concede_down3: bool = _opt(False, "House rule: the declarer may concede down three.")
+        "all visty in half (else greedy: the whister keeps the trick visty).", RU)
+    whisters_share_penalty: bool = _opt(False, "Two whisters share a whist penalty equally.", RU)
+    miser_fail_per_trick: int = _opt(10, "Declarer's gora per trick taken on a failed miser.", RU)
+    raspasy_mode: RaspasyMode = _opt(
+        RaspasyMode.GORA, "How raspasy ('распасы') are scored: tricks to gora, or Rostov-style visty from the "
+        "player with fewest tricks.", RU)
+    raspasy_base: int = _opt(1, "Price of a raspasy trick in the first raspasy of a series.", RU)
+    raspasy_progression: RaspasyProgression = _opt(
+        RaspasyProgression.ARITHMETIC, "Growth of the price over consecutive raspasy.", RU)
+    raspasy_cap: int = _opt(3, "Highest price multiple the progression reaches (base × cap).", RU)
+    raspasy_exit: RaspasyExit = _opt(
+        RaspasyExit.ANY_GAME, "What ends a raspasy series: any declared game, or only a made one.", RU)
+    raspasy_zero_premium: RaspasyZeroPremium = _opt(
+        RaspasyZeroPremium.PRICE, "Pulya for a player with no raspasy trick: the current price or always 1.", RU)
+    raspasy_visty_per_trick: int = _opt(5, "Rostov: visty per trick written by the player with fewest.", RU)
+    raspasy_talon_mode: RaspasyTalonMode = _opt(
+        RaspasyTalonMode.OPEN, "Raspasy talon: turned up to fix the suit of the first two leads, or left closed.", RU)
+    raspasy_third_lead: RaspasyThirdLead = _opt(
+        RaspasyThirdLead.FIRST_HAND, "Who leads the third raspasy trick at a 3-player table.", RU)
+    american_help: bool = _opt(True, "'Американская помощь' when the declarer's pulya is closed.", RU)
+    pool_point_visty: int = _opt(10, "Visty per pulya point at settlement if pulyas end unequal.", RU)
+    gora_point_visty: int = _opt(10, "Visty per gora point at settlement (Croatian: per point of the contract "
+                                 "column).")
+    settlement_rounding: SettlementRounding = _opt(
+        SettlementRounding.METHOD1, "Which settlement is shown as the result (exact fractions, or one of the "
+        "two whole-visty methods); all three are always kept.")
+    allow_concede_down3: bool = _opt(False, "House rule: the declarer may concede down three (a conceded deal "
+                                     "without tricks); else such a deal is a scoring error.", RU)
 
     # --- play (A10) ---
     must_trump: bool = _opt(True, "A player void in the suit led must trump if he can.")
-    first_lead: str = _opt(
-        "eldest", "Who leads first: first hand; first hand skipping a player who is out; Croatian "
-        "[S002]: nearest whister to the declarer's left.", ("eldest", "eldest_skip_out", "left_whister"))
-    sanac_lead: str = _opt(
-        "first_lead", "Who leads in Sanac: as other contracts; the next player if first lead would be the "
-        "declarer's [S000]; or the player on the declarer's right (Slovenian «под разыгрывающего»).",
-        ("first_lead", "not_declarer", "right_of_declarer"))
-    bettel_lead: str = _opt("first_lead", "Who leads in Bettel: as other contracts, or the player on "
-                            "the declarer's right.", ("first_lead", "right_of_declarer"))
+    first_lead: FirstLead = _opt(
+        FirstLead.ELDEST, "Who leads first: first hand; first hand skipping a player who is out; Croatian "
+        "[S002]: nearest whister to the declarer's left.", HR)
+    sanac_lead: SanacLead = _opt(
+        SanacLead.FIRST_LEAD, "Who leads in Sanac: as other contracts; the next player if first lead would be the "
+        "declarer's [S000]; or the player on the declarer's right (Slovenian «под разыгрывающего»).", HR)
+    bettel_lead: BettelLead = _opt(BettelLead.FIRST_LEAD, "Who leads in Bettel: as other contracts, or the player "
+                                   "on the declarer's right.", HR)
 
     # --- Croatian / Slovenian (Part C) ---
-    start: int = _opt(30, "Croatian: contract columns start at minus this value.")
-    refe_max: tuple[tuple[int, int], ...] = _opt(((30, 1), (50, 3)), "Croatian: most refes per pulka, by start.")
-    refe_blocked_under_hat: bool = _opt(True, "Croatian: no refe once anyone is under the hat.")
-    refe_consumed_on_fail: bool = _opt(True, "Croatian: a refe is used up by a failed contract too.")
-    two_spades_without_contra: str = _opt(
-        "win_without_play", "Croatian 2♠ with talon and no refe that nobody contras: the declarer wins "
-        "without play, or (Slovenian) nobody writes and everyone gets a refe.",
-        ("win_without_play", "nobody_scores_refe"))
-    contra_enabled: bool = _opt(True, "Croatian: contra, recontra, subcontra … (×2 per step).")
+    start: int = _opt(30, "Croatian: contract columns start at minus this value.", HR)
+    refe_max: tuple[tuple[int, int], ...] = _opt(((30, 1), (50, 3)), "Croatian: most refes per pulka, by start.",
+                                                 HR)
+    refe_blocked_under_hat: bool = _opt(True, "Croatian: no refe once anyone is under the hat.", HR)
+    refe_consumed_on_fail: bool = _opt(True, "Croatian: a refe is used up by a failed contract too.", HR)
+    two_spades_without_contra: TwoSpadesWithoutContra = _opt(
+        TwoSpadesWithoutContra.WIN_WITHOUT_PLAY, "Croatian 2♠ with talon and no refe that nobody contras: the "
+        "declarer wins without play, or (Slovenian) nobody writes and everyone gets a refe.", HR)
+    contra_enabled: bool = _opt(True, "Croatian: contra, recontra, subcontra … (×2 per step).", HR)
     contra_fail_penalty: bool = _opt(
-        True, "Croatian: a contra-er whose side takes at most 4 tricks is penalised V×m (UNVERIFIED).")
-    defender_trick_cap: int = _opt(5, "Croatian: play stops when the defenders take this many tricks.")
-    bettel_fail_mode: str = _opt("flat", "Croatian failed Bettel: defenders write 60/70 flat or per trick.",
-                                 ("flat", "per_trick"))
-    overshoot_mode: str = _opt(
-        "proportional", "Croatian last deal overshooting zero: truncate and scale the defenders' juha.",
-        ("proportional", "none"))
-    talon_shown: bool = _opt(True, "The talon is shown to everyone before the declarer takes it.")
+        True, "Croatian: a contra-er whose side takes at most 4 tricks is penalised V×m (UNVERIFIED).", HR)
+    defender_trick_cap: int = _opt(5, "Croatian: play stops when the defenders take this many tricks.", HR)
+    bettel_fail_mode: BettelFailMode = _opt(
+        BettelFailMode.FLAT, "Croatian failed Bettel: defenders write 60/70 flat or per trick.", HR)
+    overshoot_mode: OvershootMode = _opt(
+        OvershootMode.PROPORTIONAL, "Croatian last deal overshooting zero: truncate and scale the defenders' juha.",
+        HR)
+
+    def __post_init__(self) -> None:
+        for f, hint in _typed_fields():
+            value = getattr(self, f.name)
+            checked = _check(f.name, hint, value, f.metadata.get("choices"))
+            if checked is not value:
+                object.__setattr__(self, f.name, checked)
 
     # ------------------------------------------------------------------
     def option(self, name: str) -> Any:
@@ -161,13 +205,17 @@ class Rules:
         return dict(self.game_values)[level]
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed; unknown names and values are :class:`RulesError`."""
+        """A copy with some options changed; unknown names, ill-typed values and options of the other
+        family (see :func:`option_family`) are :class:`RulesError`."""
         known = {f.name: f for f in fields(self)}
         clean: dict[str, Any] = {}
         for key, value in changes.items():
             if key not in known:
                 raise RulesError(f"unknown rules option {key!r}")
             clean[key] = _coerce(known[key], value)
+        family = clean.get("family", self.family)
+        for key in clean:
+            check_family(key, family)
         return dataclasses.replace(self, **clean)
 
     def overrides_from(self, base: Rules) -> dict[str, Any]:
@@ -176,12 +224,32 @@ class Rules:
                 if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)}
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        """Every option as plain JSON values (words for the closed sets, lists for tuples)."""
+        return {f.name: plain_value(getattr(self, f.name)) for f in fields(self)}
 
 
-def _plain(v: Any) -> Any:
+def option_family(name: str) -> GameFamily | None:
+    """The family option ``name`` applies to (``None``: both); unknown names are :class:`RulesError`."""
+    f = _FIELDS.get(name)
+    if f is None:
+        raise RulesError(f"unknown rules option {name!r}")
+    family: GameFamily | None = f.metadata.get("family")
+    return family
+
+
+def check_family(name: str, family: GameFamily | str) -> None:
+    """Refuse option ``name`` for rules of ``family`` when it belongs to the other family."""
+    own = option_family(name)
+    if own is not None and own != family:
+        raise RulesError(f"option {name!r} applies to the {own} family only, not to {family} rules")
+
+
+def plain_value(v: Any) -> Any:
+    """An option value as plain JSON: words for enum members, lists for tuples."""
     if isinstance(v, tuple):
-        return [_plain(x) for x in v]
+        return [plain_value(x) for x in v]
+    if isinstance(v, Enum):
+        return v.value
     return v
 
 
@@ -189,41 +257,131 @@ def _tuplify(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return tuple(_tuplify(x) for x in v)
     if isinstance(v, dict):
-        return tuple((int(k), _tuplify(x)) for k, x in v.items())
+        return tuple((_key(k), _tuplify(x)) for k, x in v.items())
     return v
+
+
+def _key(k: Any) -> Any:
+    try:
+        return int(k)
+    except (TypeError, ValueError):
+        return k
+
+
+@cache
+def _typed_fields() -> tuple[tuple[dataclasses.Field[Any], Any], ...]:
+    hints = typing.get_type_hints(Rules)
+    return tuple((f, hints[f.name]) for f in fields(Rules))
+
+
+@cache
+def _hints() -> dict[str, Any]:
+    return {f.name: h for f, h in _typed_fields()}
+
+
+def _describe(hint: Any) -> str:
+    if hint is bool:
+        return "true or false"
+    if hint is int:
+        return "a whole number"
+    if hint is str:
+        return "text"
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return "one of " + ", ".join(m.value for m in hint)
+    args = typing.get_args(hint)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return f"a list of ({_describe(args[0])})"
+    return "a tuple of (" + ", ".join(_describe(a) for a in args) + ")"
+
+
+def _check(name: str, hint: Any, value: Any, choices: tuple[Any, ...] | None = None) -> Any:
+    """``value`` as the option's type (words → enum members, lists → tuples), else :class:`RulesError`."""
+    ok, typed = _typed(hint, value)
+    if not ok and isinstance(hint, type) and issubclass(hint, Enum):
+        raise RulesError(f"option {name!r} is one of {', '.join(m.value for m in hint)}, not {value!r}")
+    if not ok:
+        raise RulesError(f"option {name!r} takes {_describe(hint)}, not {value!r}")
+    if choices and typed not in choices:
+        raise RulesError(f"option {name!r} is one of {', '.join(map(str, choices))}, not {value!r}")
+    return typed
+
+
+def _typed(hint: Any, value: Any) -> tuple[bool, Any]:
+    if hint is bool:
+        return isinstance(value, bool), value
+    if hint is int:
+        return type(value) is int, value
+    if hint is str:
+        return isinstance(value, str) and not isinstance(value, Enum), value
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        if type(value) is hint:
+            return True, value
+        if not isinstance(value, str):
+            return False, value
+        try:
+            return True, hint(value)
+        except ValueError:
+            return False, value
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        if not isinstance(value, (tuple, list)):
+            return False, value
+        args = typing.get_args(hint)
+        items = args[:1] * len(value) if len(args) == 2 and args[1] is Ellipsis else args
+        if len(items) != len(value):
+            return False, value
+        out = []
+        changed = isinstance(value, list)
+        for h, x in zip(items, value, strict=True):
+            ok, y = _typed(h, x)
+            if not ok:
+                return False, value
+            changed = changed or y is not x
+            out.append(y)
+        return True, (tuple(out) if changed else value)
+    if origin in (typing.Union, types.UnionType):
+        for h in typing.get_args(hint):
+            ok, y = _typed(h, value)
+            if ok:
+                return True, y
+        return False, value
+    raise TypeError(f"no check for option type {hint!r}")
+
+
+def _from_text(hint: Any, text: str) -> Any:
+    """An option value written as text (``key=value`` in a record or a spec)."""
+    if hint is bool:
+        low = text.lower()
+        if low in ("true", "yes", "1"):
+            return True
+        if low in ("false", "no", "0"):
+            return False
+        return text
+    if hint is int:
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if typing.get_origin(hint) is tuple:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            items: list[Any] = [x.strip() for x in text.split("|") if x.strip()]
+            args = typing.get_args(hint)
+            if args and args[0] is int:
+                items = [_from_text(int, x) for x in items]
+            return items
+    return text
 
 
 def _coerce(f: dataclasses.Field[Any], value: Any) -> Any:
     """Accept options written as text (``key=value`` in a record) or as JSON values."""
-    default = f.default
-    if isinstance(value, str) and not isinstance(default, str):
-        text = value.strip()
-        if isinstance(default, bool):
-            if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
-                raise RulesError(f"option {f.name!r} takes true or false, not {value!r}")
-            value = text.lower() in ("true", "yes", "1")
-        elif isinstance(default, int):
-            try:
-                value = int(text)
-            except ValueError:
-                raise RulesError(f"option {f.name!r} takes a whole number, not {value!r}") from None
-        elif isinstance(default, tuple):
-            import json
-
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError:
-                value = [x.strip() for x in text.split("|") if x.strip()]
-    if isinstance(default, tuple):
+    hint = _hints()[f.name]
+    if isinstance(value, str) and hint is not str and not (isinstance(hint, type) and issubclass(hint, Enum)):
+        value = _from_text(hint, value.strip())
+    if isinstance(value, dict):
         value = _tuplify(value)
-    elif isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise RulesError(f"option {f.name!r} takes true or false, not {value!r}")
-    elif isinstance(default, int) and (isinstance(value, bool) or not isinstance(value, int)):
-        raise RulesError(f"option {f.name!r} takes a whole number, not {value!r}")
-    elif isinstance(default, str) and not isinstance(value, str):
-        raise RulesError(f"option {f.name!r} takes text, not {value!r}")
-    choices = f.metadata.get("choices")
-    if choices and value not in choices:
-        raise RulesError(f"option {f.name!r} is one of {', '.join(map(str, choices))}, not {value!r}")
-    return value
+    return _check(f.name, hint, value, f.metadata.get("choices"))
+
+
+_FIELDS: dict[str, dataclasses.Field[Any]] = {f.name: f for f in fields(Rules)}

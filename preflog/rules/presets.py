@@ -11,34 +11,53 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .config import Rules, RulesError
+from .choices import (
+    BettelLead,
+    FirstLead,
+    GameFamily,
+    HoldWho,
+    LoneWhisterQuota,
+    OpenPlayChoice,
+    RaspasyExit,
+    RaspasyMode,
+    RaspasyProgression,
+    RaspasyTalonMode,
+    RaspasyZeroPremium,
+    SanacLead,
+    SettlementRounding,
+    TenMode,
+)
+from .config import Rules, RulesError, option_family
 
-SOCHI = Rules(name="sochi", ten_mode="checked")
+SOCHI = Rules(name="sochi", ten_mode=TenMode.CHECKED)
 
 LENINGRAD = Rules(
     name="leningrad",
     whist_mult=2, remiz_mult=2, whister_fail_mult=1, consolation_mult=2,
     split_with_passer_on_remiz=True, miser_fail_per_trick=20,
-    raspasy_base=2, raspasy_progression="arithmetic", raspasy_cap=3, raspasy_exit="made_game",
+    raspasy_base=2, raspasy_progression=RaspasyProgression.ARITHMETIC, raspasy_cap=3,
+    raspasy_exit=RaspasyExit.MADE_GAME,
     pool_point_visty=20,
 )
 
 ROSTOV = Rules(
     name="rostov",
-    raspasy_mode="visty", raspasy_progression="none", raspasy_zero_premium="one",
-    raspasy_talon_mode="closed",
+    raspasy_mode=RaspasyMode.VISTY, raspasy_progression=RaspasyProgression.NONE,
+    raspasy_zero_premium=RaspasyZeroPremium.ONE,
+    raspasy_talon_mode=RaspasyTalonMode.CLOSED,
 )
 
 CROATIAN = Rules(
-    name="croatian", family="croatian", players=(3,), deal_pattern="5-2-5",
-    hold_who="any_overcalled", hold_requires_intermediate_pass=False, hold_forbidden_on=(),
+    name="croatian", family=GameFamily.CROATIAN, players=(3,),
+    hold_who=HoldWho.ANY_OVERCALLED, hold_requires_intermediate_pass=False, hold_forbidden_on=(),
     miser_first_call_only=False,
     whist_obligation=((2, 4), (3, 4), (4, 4), (5, 4), (6, 0), (7, 4)),
-    lone_whister_quota="personal", half_whist_levels=(), half_whist_tricks=(),
-    open_play_choice="invitation", consolation_mult=0, american_help=False,
-    raspasy_progression="none",
-    first_lead="eldest_skip_out", sanac_lead="not_declarer", bettel_lead="right_of_declarer",
-    settlement_rounding="exact",
+    lone_whister_quota=LoneWhisterQuota.PERSONAL, half_whist_levels=(), half_whist_tricks=(),
+    open_play_choice=OpenPlayChoice.INVITATION, consolation_mult=0, american_help=False,
+    raspasy_progression=RaspasyProgression.NONE,
+    first_lead=FirstLead.ELDEST_SKIP_OUT, sanac_lead=SanacLead.NOT_DECLARER,
+    bettel_lead=BettelLead.RIGHT_OF_DECLARER,
+    settlement_rounding=SettlementRounding.EXACT,
 )
 
 SLOVENIAN = CROATIAN.replace(
@@ -67,17 +86,36 @@ for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN):
 
 
 def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> Rules:
-    """Rules from a spec (``preset[+named-override…]``) and ``option=value`` overrides."""
+    """Rules from a spec (``preset[+named-override…]``) and ``option=value`` overrides.
+
+    An option of the other family than the preset's (a Russian-only option on ``croatian``, or
+    ``start`` on ``sochi``), named or given as an override, is a :class:`RulesError` naming it.
+    """
+    return resolve_with(spec, overrides, PRESETS, NAMED_OVERRIDES)
+
+
+def resolve_with(spec: str, overrides: Mapping[str, Any] | None, presets: Mapping[str, Rules],
+                 named: Mapping[str, Mapping[str, Any]]) -> Rules:
+    """:func:`resolve` with the given preset and named-override tables (those of a rules version:
+    :func:`preflog.rules.versions.rules_of`)."""
     parts = [p.strip() for p in spec.strip().lower().split("+")]
-    base = PRESETS.get(parts[0])
+    base = presets.get(parts[0])
     if base is None:
-        raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(PRESETS)})")
+        raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(presets)})")
     changes: dict[str, Any] = {}
     for p in parts[1:]:
-        if p not in NAMED_OVERRIDES:
-            raise RulesError(f"unknown named override {p!r} (known: {', '.join(NAMED_OVERRIDES)})")
-        changes.update(NAMED_OVERRIDES[p])
+        if p not in named:
+            raise RulesError(f"unknown named override {p!r} (known: {', '.join(named)})")
+        for key in named[p]:
+            own = option_family(key)
+            if own is not None and own != base.family:
+                raise RulesError(f"named override {p!r} sets {key!r}, an option of the {own} family only; "
+                                 f"preset {parts[0]!r} is {base.family}")
+        changes.update(named[p])
     if overrides:
         changes.update(overrides)
-    rules = base.replace(**changes) if changes else base
+    try:
+        rules = base.replace(**changes) if changes else base
+    except RulesError as exc:
+        raise RulesError(f"{exc} (preset {parts[0]!r})") from None
     return rules

@@ -15,8 +15,10 @@ Bettel 12/14, Sanac 14/16):
 * trick contracts and Sanac — each scoring defender writes ``tricks × V × m_d`` on the declarer:
   both whisted → own tricks; lone whister who invited the passer → the side's tricks (the invited
   player writes nothing); lone whister without invitation → own tricks (the passer is out).
-  Whister penalty, flat ``V·m_d`` to his own column: both whisted → side < 4 and own < 2; inviter
-  → side < 4; lone → own < 2. A contra-er whose side takes ≤ 4 pays ``V·m_d`` when
+  Whister penalty, flat ``V·m_d`` to his own column, against the side's quota *q* =
+  ``whist_obligation[n]`` (4 for every trick contract and Sanac) and the personal quota ``q // 2``
+  (2): both whisted → side < q and own < q // 2; inviter → side < q; lone → own < q // 2
+  (``lone_whister_quota=side``: side < q). A contra-er whose side takes ≤ 4 pays ``V·m_d`` when
   ``contra_fail_penalty`` (amount UNVERIFIED; it is *the* penalty — never added to a whist one);
 * Bettel — defenders must play; made: declarer ``+V·m``, nothing else; failed: declarer
   ``−V·m`` and each defender writes ``5V·m_d`` (60/70; ``bettel_fail_mode=per_trick``: per declarer
@@ -62,9 +64,6 @@ from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
 
-SIDE_QUOTA = 4      # the defending side's obligation (RULES.md A9, Croatian)
-OWN_QUOTA = 2       # each whister's personal obligation
-
 
 def deal_value(contract: int, hand_game: bool) -> int:
     """Value V of a contract: ``2n`` with the talon, ``2(n+1)`` from hand (Bettel 12/14, Sanac 14/16)."""
@@ -104,6 +103,7 @@ class CroatianScorer:
         self.refe: list[int] = [0] * n_players     # queued refes per player
         self.refe_rounds = 0                       # all-pass rounds that granted refes
         self.refe_limit = _refe_limit(rules, self.start)
+        self._quota: dict[int, int] = dict(rules.whist_obligation)  # the side's quota per contract number
         self.hat_marks: list[HatMark] = []
         self.deals: list[DealScore] = []
         self._finished = False
@@ -250,12 +250,16 @@ class CroatianScorer:
         for d in defenders:
             if d not in whisters and contra[d]:
                 raise ScoringError(f"{where}: seat {d} did not whist and cannot contra")
+        side_quota = self._quota.get(o.contract)
+        if side_quota is None:
+            raise ScoringError(f"{where}: whist_obligation names no quota for contract {o.contract}")
+        own_quota = side_quota // 2
         penalised: set[int] = set()
         tricks = o.tricks
         if len(whisters) >= 2:
             for d in whisters:
                 visty[d][decl] += tricks[d] * v * m[d]
-                if side < SIDE_QUOTA and tricks[d] < OWN_QUOTA:
+                if side < side_quota and tricks[d] < own_quota:
                     penalised.add(d)
         else:
             w = whisters[0]
@@ -267,11 +271,13 @@ class CroatianScorer:
                 if invited not in others:
                     raise ScoringError(f"{where}: seat {invited} cannot be invited (not the passing defender)")
                 visty[w][decl] += side * v * m[w]
-                if side < SIDE_QUOTA:
+                if side < side_quota:
                     penalised.add(w)
             else:
                 visty[w][decl] += tricks[w] * v * m[w]
-                if tricks[w] < OWN_QUOTA:
+                lone_short = (side < side_quota if self.rules.lone_whister_quota == "side"
+                              else tricks[w] < own_quota)
+                if lone_short:
                     penalised.add(w)
         for d in penalised:
             pulya[d] -= v * m[d]

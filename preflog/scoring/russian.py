@@ -19,7 +19,8 @@ Choices where the sources are silent (also in the report / docs):
 * At 4 players a raspasy talon trick credited to the dealer goes to his gora at the current price
   in both raspasy modes; the dealer gets no zero-trick premium (he did not play).
 * A conceded deal (``CONCEDED``) with recorded tricks is scored like a played game; without tricks
-  it is the house "down three" (``allow_concede_down3``): gora ``remiz_mult×V×3``, no visty.
+  it is the house "down three": gora ``remiz_mult×V×3``, no visty, when ``allow_concede_down3``
+  (else a :class:`ScoringError`).
 """
 
 from __future__ import annotations
@@ -284,6 +285,9 @@ class RussianScorer:
             e.visty[o.half_whister][d] += hw_tricks[level] * w
             return True
         if o.kind == CONCEDED and not o.tricks:
+            if not r.allow_concede_down3:
+                raise ScoringError(f"deal {o.deal}: the declarer conceded without tricks, but conceding down "
+                                   "three is not allowed in these rules (allow_concede_down3)")
             e.gora[d] += r.remiz_mult * v * 3  # house "без трёх": defenders write nothing
             e.notes.append("conceded down 3")
             return False

@@ -36,6 +36,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..rules.choices import SettlementRounding
 from ..rules.config import Rules
 from .sheet import Number, Settlement
 
@@ -68,6 +69,25 @@ def settle(
     m2 = _method2(amnestied, net, gp)
     price = Fraction(whist_price)
     return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+
+
+def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
+    """The settlement shown as *the* result, by ``rules.settlement_rounding``: the exact fractions
+    (``exact``, Croatian), the amnesty-and-share method (``method1``, the Russian presets) or the
+    paper mean method (``method2``). All three stay in the :class:`Settlement`.
+
+    Seed 003 (RULES.md B1.8) under Sochi (``method1``): З +31, В −30, Ю −1; with ``method2``
+    З +31, В −29, Ю −2; with ``exact`` З +30⅔, В −29⅓, Ю −1⅓.
+    """
+    if rules.settlement_rounding == SettlementRounding.EXACT:
+        return tuple(_exact_number(x) for x in settlement.exact)
+    if rules.settlement_rounding == SettlementRounding.METHOD2:
+        return settlement.method2
+    return settlement.method1
+
+
+def _exact_number(x: Fraction) -> Number:
+    return x.numerator if x.denominator == 1 else x
 
 
 def _all_ints(pulya: Sequence[Number], gora: Sequence[Number], visty: Sequence[Sequence[Number]], gp: object,

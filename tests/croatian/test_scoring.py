@@ -153,6 +153,41 @@ def test_whist_obligations(calls, invited, tricks, pulya, juha) -> None:
     assert d.pulya == pulya and (d.visty[A][C], d.visty[B][C]) == juha
 
 
+@pytest.mark.parametrize("calls, invited, tricks, pulya", [
+    # both whist, C 6, A 2, B 2 → side 4 < 6 and each took 2 < 3 → both −8 (default quota 4: no penalty)
+    ((W, W, D), -1, (2, 2, 6), (-8, -8, 8)),
+    # both whist, C 5, A 3, B 2 stopped at the 5th → side 5 < 6, B 2 < 3 → B −8; C fails −8
+    ((W, W, D), -1, (3, 2, 5), (0, -8, -8)),
+    # A invites B: C 6, A 3, B 1 → side 4 < 6 → A −8
+    ((I, P, D), -1, (3, 1, 6), (-8, 0, 8)),
+    # A alone, not invited: C 8, A 2 → own 2 < 3 → A −8 (default own quota 2: no penalty)
+    ((W, P, D), -1, (2, 0, 8), (-8, 0, 8)),
+])
+def test_whist_obligations_read_from_the_rules(calls, invited, tricks, pulya) -> None:
+    """whist_obligation 6 for ♥ (4) instead of 4: the side's quota is 6 and each whister's 3.
+    C plays ♥ with the talon, V 8; a whister who falls short pays V flat."""
+    rules = RULES.replace(whist_obligation=((2, 4), (3, 4), (4, 6), (5, 4), (6, 0), (7, 4)))
+    stopped = tricks[A] + tricks[B] == 5
+    d = scorer(rules).score(game(1, C, 4, tricks, calls=calls, invited=invited, stopped=stopped))
+    assert d.pulya == pulya
+
+
+def test_lone_whister_quota_side() -> None:
+    """lone_whister_quota=side: a lone whister without invitation answers for the side's 4, not his 2.
+    C plays ♥ (V 8), A alone takes 3 of C's 7 → 3 < 4 → A −8 (personal quota: 3 ≥ 2, no penalty)."""
+    d = scorer().score(game(1, C, 4, (3, 0, 7), calls=(W, P, D)))
+    assert d.pulya == (0, 0, 8)
+    d = scorer(RULES.replace(lone_whister_quota="side")).score(game(1, C, 4, (3, 0, 7), calls=(W, P, D)))
+    assert d.pulya == (-8, 0, 8)
+
+
+def test_whist_obligation_without_the_contract_is_an_error() -> None:
+    """A whist_obligation table without the contract's number cannot score it: the error names the option."""
+    s = scorer(RULES.replace(whist_obligation=((2, 4),)))
+    with pytest.raises(ScoringError, match="whist_obligation"):
+        s.score(game(1, C, 4, (2, 2, 6)))
+
+
 def test_bettel() -> None:
     """Seed 000: failed Bettel with the talon → declarer −12, each defender 60; from hand −14 and 70.
     Made Bettel +12, defenders write nothing. per_trick (seed 002): 60 per declarer trick, 2 tricks → 120."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -121,9 +122,11 @@ def pulka_logs(draw: st.DrawFn) -> list[Event]:
     if draw(st.booleans()):  # players called by their own seat letters
         names = ["A", "B", "C", "D"][:n]
     rules = "croatian" if croatian else draw(st.sampled_from(["sochi", "leningrad+geometric-raspasy", "rostov"]))
-    overrides = tuple(draw(st.lists(st.sampled_from([
-        ("raspasy_cap", 5), ("must_trump", False), ("hold_forbidden_on", ("miser", "6s")),
-        ("min_bid_after_raspasy", ((2, 7), (3, 8))), ("ten_mode", "whisted")]), max_size=3)))
+    shared: list[tuple[str, Any]] = [("must_trump", False), ("hold_forbidden_on", ("miser", "6s"))]
+    own: list[tuple[str, Any]] = ([("refe_blocked_under_hat", False)] if croatian else [
+        ("raspasy_cap", 5), ("min_bid_after_raspasy", ((2, 7), (3, 8))), ("ten_mode", "whisted")])
+    # an option of the other family is refused (preflog.rules.config.check_family)
+    overrides = tuple(draw(st.lists(st.sampled_from(shared + own), max_size=3)))
     meta = tuple(draw(st.lists(st.tuples(st.sampled_from(["event", "date", "id", "round"]),
                                          st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8)),
                                max_size=3, unique_by=lambda kv: kv[0])))

@@ -32,3 +32,12 @@ def test_values_and_bold_differences() -> None:
     assert "**2**" in row
     assert format_value(((6, 4), (7, 2))) == "6:4, 7:2"
     assert format_value(True) == "true"
+
+
+def test_family_column_and_not_applicable_cells() -> None:
+    """Each row names its option's family; the presets of the other family show n/a."""
+    rows = {line.split(" | ")[0]: line for line in options_markdown().splitlines() if line.startswith("| `")}
+    start, cap, trump = rows["| `start`"], rows["| `raspasy_cap`"], rows["| `must_trump`"]
+    assert start.startswith("| `start` | croatian |") and start.count("| n/a") == 3
+    assert cap.startswith("| `raspasy_cap` | russian |") and cap.endswith("| n/a | n/a |")
+    assert trump.startswith("| `must_trump` | both |") and "n/a" not in trump

@@ -12,7 +12,7 @@ import pytest
 
 from preflog.engine.families import family_of
 from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import GAME, HALF_WHIST, MISER, NOT_WHISTED, DealOutcome
+from preflog.model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NOT_WHISTED, DealOutcome
 from preflog.rules import LENINGRAD, SOCHI, Rules
 from preflog.scoring.russian import RussianScorer, ScoringError
 
@@ -319,3 +319,15 @@ def test_game_without_whister_is_error() -> None:
     with pytest.raises(ScoringError, match="whister"):
         scorer().score(game(61, (6, 3, 1), {}))
 
+
+
+def test_concede_down_three_is_a_house_rule() -> None:
+    """allow_concede_down3: A concedes 7♠ (V 4) without play → gora remiz_mult × V × 3 = 1 × 4 × 3 = 12,
+    nobody writes visty, no pulya; Leningrad (remiz_mult 2) → 24. Without the option (the default)
+    a conceded deal without tricks is a scoring error naming it."""
+    conceded = DealOutcome(deal=1, dealer=2, n_players=3, kind=CONCEDED, declarer=0, contract=71)
+    d = scorer(SOCHI.replace(allow_concede_down3=True)).score(conceded)
+    assert d.gora == (12, 0, 0) and d.pulya == (0, 0, 0) and d.visty == ((0,) * 3,) * 3
+    assert scorer(LENINGRAD.replace(allow_concede_down3=True)).score(conceded).gora == (24, 0, 0)
+    with pytest.raises(ScoringError, match="allow_concede_down3"):
+        scorer().score(conceded)

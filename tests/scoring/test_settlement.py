@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from preflog.rules import LENINGRAD, ROSTOV, SOCHI
-from preflog.scoring.settlement import compensation, settle
+from preflog.rules import LENINGRAD, ROSTOV, SOCHI, resolve
+from preflog.scoring.settlement import compensation, settle, shown_result
 
 ZERO3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
 
@@ -34,6 +34,20 @@ def test_seed_exact_and_money() -> None:
     s = settle(*seed_sheet(), SOCHI, whist_price=100)
     assert s.exact == (Fraction(92, 3), Fraction(-88, 3), Fraction(-4, 3))
     assert s.money == (Fraction(9200, 3), Fraction(-8800, 3), Fraction(-400, 3))
+
+
+def test_shown_result_follows_settlement_rounding() -> None:
+    """settlement_rounding picks the result shown for the seed 003 sheet: Sochi's method1 З +31, В −30,
+    Ю −1; method2 З +31, В −29, Ю −2; exact З +30⅔, В −29⅓, Ю −1⅓ (Croatian presets show exact);
+    a whole exact value is an int."""
+    s = settle(*seed_sheet(), SOCHI)
+    assert shown_result(s, SOCHI) == (31, -30, -1)
+    assert shown_result(s, SOCHI.replace(settlement_rounding="method2")) == (31, -29, -2)
+    assert shown_result(s, SOCHI.replace(settlement_rounding="exact")) == (Fraction(92, 3), Fraction(-88, 3),
+                                                                           Fraction(-4, 3))
+    whole = settle([0, 0, 0], [0, 3, 0], ZERO3, SOCHI)  # exact +10, −20, +10
+    assert shown_result(whole, resolve("croatian")) == (10, -20, 10)
+    assert all(type(x) is int for x in shown_result(whole, resolve("croatian")))
 
 
 def test_compensation_three_and_four_players() -> None:
