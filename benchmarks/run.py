@@ -37,7 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -217,28 +217,13 @@ def _local_paths(files: list[str]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ replay + audit
-def _pulka_runs(batches: Iterator[list[Any]]) -> Iterator[tuple[str, list[Row]]]:
-    """Rows of a sorted scan grouped per pulka, as engine rows ``(code, player, card, value, payload)``."""
-    cur: str | None = None
-    rows: list[Row] = []
-    for batch in batches:
-        for r in batch:
-            if r[0] != cur:
-                if cur is not None:
-                    yield cur, rows
-                cur, rows = r[0], []
-            rows.append(r[2:])
-    if cur is not None:
-        yield cur, rows
-
-
 def replay_audit(store_path: str, shard: tuple[int, int] | None = None, keep_facts: bool = False
                  ) -> tuple[int, int, int, list[Any]]:
     """Read (a shard of) the store and audit every pulka; returns (pulkas, events, findings, facts)."""
     store = DeltaStore(store_path, create=False)
     n_p = n_e = n_f = 0
     facts: list[Any] = []
-    for pid, rows in _pulka_runs(store.read_rows(shard=shard)):
+    for pid, rows in store.pulka_rows(shard=shard):
         res = audit_rows(rows)
         n_p += 1
         n_e += len(rows)

@@ -161,6 +161,22 @@ class EventStore(ABC):
         for batch in self.read_rows(pulkas, shard=shard):
             yield from map(EventRow._make, batch)
 
+    def pulka_rows(self, pulkas: Sequence[str] | None = None, *,
+                   shard: tuple[int, int] | None = None) -> Iterator[tuple[str, list[Row]]]:
+        """Each pulka (of ``pulkas`` or the ``shard``; all by default) with its engine rows
+        ``(code, player, card, value, payload)`` in seq order: what replay and audit read."""
+        cur: str | None = None
+        rows: list[Row] = []
+        for batch in self.read_rows(pulkas, shard=shard):
+            for r in batch:
+                if r[0] != cur:
+                    if cur is not None:
+                        yield cur, rows
+                    cur, rows = r[0], []
+                rows.append(r[2:])
+        if cur is not None:
+            yield cur, rows
+
     def read(self, pulka: str) -> list[Event]:
         """A pulka's events in order ([] for an unknown pulka)."""
         return [from_row(r[2], r[3], r[4], r[5], r[6]) for b in self.read_rows([pulka]) for r in b]

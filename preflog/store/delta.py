@@ -21,8 +21,10 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
 
+from ..model.events import Row
 from .base import (
     Batch,
     ConcurrencyError,
@@ -221,9 +223,38 @@ class DeltaStore(EventStore):
     # --- reading ---------------------------------------------------------------------------
     def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
                   shard: tuple[int, int] | None = None) -> Iterator[list[EventTuple]]:
-        """Sorted batches via DuckDB; if a file vanishes under a concurrent vacuum, the scan
-        resumes after the last row handed out on a fresh file list. Shards by DuckDB's
-        ``hash(pulka)``."""
+        """Sorted batches via DuckDB (:meth:`_scan`). Shards by DuckDB's ``hash(pulka)``."""
+        for b in self._scan(pulkas, batch_size, shard):
+            yield list(zip(*(c.to_pylist() for c in b.columns), strict=True))
+
+    def pulka_rows(self, pulkas: Sequence[str] | None = None, *,
+                   shard: tuple[int, int] | None = None) -> Iterator[tuple[str, list[Row]]]:
+        """Column by column: each batch's engine rows are zipped from five columns at once and cut at
+        the pulka boundaries Arrow finds, so no stored-row tuple is built and sliced per event."""
+        cur: str | None = None
+        rows: list[Row] = []
+        for b in self._scan(pulkas, 65_536, shard):
+            ids = b.column(0)
+            body = list(zip(*(b.column(i).to_pylist() for i in range(2, 7)), strict=True))
+            cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if len(ids) > 1 else []
+            start = 0
+            for end in [c + 1 for c in cuts] + [len(body)]:
+                pid = ids[start].as_py()
+                if pid == cur:
+                    rows.extend(body[start:end])
+                else:
+                    if cur is not None:
+                        yield cur, rows
+                    cur, rows = pid, body[start:end]
+                start = end
+        if cur is not None:
+            yield cur, rows
+
+    def _scan(self, pulkas: Sequence[str] | None, batch_size: int,
+              shard: tuple[int, int] | None) -> Iterator[pa.RecordBatch]:
+        """Arrow batches of ``pulka, seq, code, player, card, value, payload`` sorted by (pulka, seq); if a
+        file vanishes under a concurrent vacuum, the scan resumes after the last row handed out on a
+        fresh file list."""
         check_shard(shard)
         after: tuple[str, int] | None = None
         for _attempt in range(5):
@@ -257,9 +288,8 @@ class DeltaStore(EventStore):
                 for b in reader:
                     if b.num_rows == 0:
                         continue
-                    rows = list(zip(*(c.to_pylist() for c in b.columns), strict=True))
-                    after = (rows[-1][0], rows[-1][1])
-                    yield rows
+                    after = (b.column(0)[-1].as_py(), b.column(1)[-1].as_py())
+                    yield b
                 return
             except duckdb.IOException:
                 continue
