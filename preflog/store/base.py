@@ -161,13 +161,13 @@ class EventStore(ABC):
         for batch in self.read_rows(pulkas, shard=shard):
             yield from map(EventRow._make, batch)
 
-    def pulka_rows(self, pulkas: Sequence[str] | None = None, *,
+    def pulka_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
                    shard: tuple[int, int] | None = None) -> Iterator[tuple[str, list[Row]]]:
         """Each pulka (of ``pulkas`` or the ``shard``; all by default) with its engine rows
         ``(code, player, card, value, payload)`` in seq order: what replay and audit read."""
         cur: str | None = None
         rows: list[Row] = []
-        for batch in self.read_rows(pulkas, shard=shard):
+        for batch in self.read_rows(pulkas, batch_size, shard=shard):
             for r in batch:
                 if r[0] != cur:
                     if cur is not None:

@@ -227,13 +227,13 @@ class DeltaStore(EventStore):
         for b in self._scan(pulkas, batch_size, shard):
             yield list(zip(*(c.to_pylist() for c in b.columns), strict=True))
 
-    def pulka_rows(self, pulkas: Sequence[str] | None = None, *,
+    def pulka_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
                    shard: tuple[int, int] | None = None) -> Iterator[tuple[str, list[Row]]]:
         """Column by column: each batch's engine rows are zipped from five columns at once and cut at
         the pulka boundaries Arrow finds, so no stored-row tuple is built and sliced per event."""
         cur: str | None = None
         rows: list[Row] = []
-        for b in self._scan(pulkas, 65_536, shard):
+        for b in self._scan(pulkas, batch_size, shard):
             ids = b.column(0)
             body = list(zip(*(b.column(i).to_pylist() for i in range(2, 7)), strict=True))
             cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if len(ids) > 1 else []

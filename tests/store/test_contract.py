@@ -197,6 +197,21 @@ class EventStoreContract(ABC):
             with pytest.raises(StoreError, match="shard"):
                 list(store.read_rows(shard=bad))
 
+    def test_pulka_rows_group_the_engine_rows(self, store: EventStore) -> None:
+        """pulka_rows() gives each pulka once, in id order, with its rows ``(code, player, card, value,
+        payload)`` in seq order — the read_rows rows without pulka and seq — whole in its shard."""
+        store.append_many([(f"p{i:02d}", 0, GAME[:i + 1]) for i in range(12)])
+        everything = [r for b in store.read_rows() for r in b]
+        grouped = list(store.pulka_rows())
+        assert [p for p, _ in grouped] == [f"p{i:02d}" for i in range(12)]
+        assert [(p, *row) for p, rows in grouped for row in rows] == [(r[0], *r[2:]) for r in everything]
+        assert grouped[3][1] == [ev.to_row() for ev in GAME[:4]]
+        assert list(store.pulka_rows(batch_size=5)) == grouped   # pulkas cut across read batches
+        shards = [dict(store.pulka_rows(shard=(k, 3))) for k in range(3)]
+        assert sum(len(s) for s in shards) == 12 and {p for s in shards for p in s} == dict(grouped).keys()
+        assert all(rows == dict(grouped)[p] for s in shards for p, rows in s.items())
+        assert dict(store.pulka_rows(["p05", "p01"])) == {"p01": dict(grouped)["p01"], "p05": dict(grouped)["p05"]}
+
     def test_rows_are_named_at_the_edge(self, store: EventStore) -> None:
         """rows() hands out the read_rows tuples one by one as EventRow, equal as tuples."""
         store.append("b", GAME[:4], 0)
