@@ -185,7 +185,9 @@ class Auditor:
                 self._deal_done(j - 1, d, None, rows[j - 1])
         return j
 
-    def _deal_guard(self, seq: int, ev: Event | None, row: Row | None) -> Deal | None:
+    def _running(self, seq: int, what: str, ev: Event | None, row: Row | None) -> PulkaState | None:
+        """The pulka an event after PulkaStarted goes to: None (with its finding) before the start or after
+        the end (``what`` names the event)."""
         if self.fatal:
             return None
         p = self.pulka
@@ -193,9 +195,13 @@ class Auditor:
             self._no_start(seq, ev, row)
             return None
         if p.ended:
-            self._find(Code.EVENT_AFTER_END, seq, "a deal event after PulkaEnded", ev, row)
+            self._find(Code.EVENT_AFTER_END, seq, f"{what} after PulkaEnded", ev, row)
             return None
-        if self.skipping:
+        return p
+
+    def _deal_guard(self, seq: int, ev: Event | None, row: Row | None) -> Deal | None:
+        p = self._running(seq, "a deal event", ev, row)
+        if p is None or self.skipping:
             return None
         d = p.deal
         if d is None:
@@ -242,14 +248,8 @@ class Auditor:
         if t is DealStarted:
             self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)  # type: ignore[attr-defined]
             return
-        if self.fatal:
-            return
-        p = self.pulka
+        p = self._running(seq, ev.KIND, ev, row)
         if p is None:
-            self._no_start(seq, ev, row)
-            return
-        if p.ended:
-            self._find(Code.EVENT_AFTER_END, seq, f"{ev.KIND} after PulkaEnded", ev, row)
             return
         if t is ScoreRecorded:
             self._score_line(seq, ev, row)  # type: ignore[arg-type]
@@ -281,14 +281,8 @@ class Auditor:
 
     def _deal_started(self, seq: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
                       ev: Event | None, row: Row | None) -> None:
-        if self.fatal:
-            return
-        p = self.pulka
+        p = self._running(seq, DealStarted.KIND, ev, row)
         if p is None:
-            self._no_start(seq, ev, row)
-            return
-        if p.ended:
-            self._find(Code.EVENT_AFTER_END, seq, f"{DealStarted.KIND} after PulkaEnded", ev, row)
             return
         d = p.deal
         if d is not None and d.phase != DONE:   # (a finished deal has nothing to close)
