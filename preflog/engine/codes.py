@@ -115,7 +115,7 @@ class Section(NamedTuple):
 
 C = Code
 SECTIONS: tuple[Section, ...] = (
-    Section("Auction, both families — `preflog/engine/auction.py`", "", (
+    Section("Auction, both families — `preflog/engine/auction.py` (shared steps), the families' auctions", "", (
         (C.BAD_BID, "The bid code is not a call of the family (Russian: the 26-step ladder, pass, take-talon; "
                     "Croatian: pass, 2-7, igra 8, hand Bettel 16, hand Sanac 17)."),
         (C.AUCTION_OVER, "A bid after the auction has ended."),
@@ -209,7 +209,7 @@ SECTIONS: tuple[Section, ...] = (
                                    "out of the chain's turn."),
             (C.DEFENCE_OVER, "A whist or contra call after play has started (or after a deal with no play)."),
             (C.PLAY_WITHOUT_CONTRA, "Play (a card, claim or result) in a 2♠ deal with the talon and no refe that no "
-                                    "defender contra'd: the declarer wins without play (RULES.md C3)."),
+                                    "defender contra'd: the declarer wins without play (the 2♠ rule)."),
             (C.PASSER_OUT_OF_PLAY, "A card or trick for the defender who passed and was not invited: his cards lie "
                                    "face down (two-handed play)."),
             (C.TRICKS_PAST_STOP, "Claimed or paper tricks that play could never reach: it stops at the defenders' "

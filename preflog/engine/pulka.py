@@ -1,6 +1,6 @@
 """A whole pulka ("пулька"): rules, players, dealer rotation, deal numbering and scoring.
 
-:class:`PulkaState` starts from :class:`PulkaStarted`, opens one :class:`DealState` per
+:class:`PulkaState` starts from :class:`PulkaStarted`, opens one :class:`~preflog.engine.deal.Deal` per
 DealStarted (clockwise dealer rotation: previous dealer + 1; the first deal any
 dealer), passes the scorer's anti-raspasy minimum to the auction, scores each
 finished deal through :func:`preflog.scoring.base.make_scorer` and compares the
