@@ -9,11 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from preflog.cli.app import app
-from preflog.engine.randomplay import random_pulka
 from preflog.model.cards import suit_of
 from preflog.model.events import CardPlayed, DealStarted
 from preflog.record.api import read_text, write_text
 from preflog.workspace import Workspace
+
+from ..randomplay import random_pulka
 
 runner = CliRunner()
 PLAYERS = ("Anna", "Boris", "Vera")

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from preflog import importer
-from preflog.engine.randomplay import random_pulka
 from preflog.model.events import PulkaStarted
 from preflog.projections.store import SORT_KEYS, TABLES, read_table
 from preflog.record.api import write_text
 from preflog.workspace import Workspace
+
+from ..randomplay import random_pulka
 
 PLAYERS = ("Anna", "Boris", "Vera")
 

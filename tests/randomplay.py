@@ -1,4 +1,5 @@
-"""Random legal deals and pulkas, driven by :meth:`Deal.legal_actions` (for property tests and bot smoke runs).
+"""Test support: random legal deals and pulkas from a seed, driven by :meth:`Deal.legal_actions`
+(the CLI tests store and import them).
 
 Bids are biased towards passing so that games, misers and raspasy all occur.
 """
@@ -7,12 +8,12 @@ from __future__ import annotations
 
 import random
 
-from ..model.bids import PASS
-from ..model.cards import FULL_DECK
-from ..model.events import BidMade, DealStarted, Event, PulkaStarted
-from ..rules.config import Rules
-from .deal import Deal
-from .families import family_of
+from preflog.engine.deal import Deal
+from preflog.engine.families import family_of
+from preflog.model.bids import PASS
+from preflog.model.cards import FULL_DECK
+from preflog.model.events import BidMade, DealStarted, Event, PulkaStarted
+from preflog.rules.config import Rules
 
 
 def random_layout(n_players: int, dealer: int, rng: random.Random) -> tuple[tuple[int, ...], int]:
@@ -54,7 +55,7 @@ def random_deal(rules: Rules, n_players: int, dealer: int, rng: random.Random, d
 def random_pulka(rules_spec: str, players: tuple[str, ...], n_deals: int, seed: int = 0,
                  overrides: tuple[tuple[str, object], ...] = ()) -> list[Event]:
     """A random legal pulka log of ``n_deals`` deals (without score lines)."""
-    from ..rules.presets import resolve
+    from preflog.rules.presets import resolve
 
     rng = random.Random(seed)
     rules = resolve(rules_spec, dict(overrides))
