@@ -21,6 +21,7 @@ from ..model import calls as C
 from ..model.bids import (
     MISER,
     PASS,
+    RU_LADDER,
     RU_MAX_LEVEL,
     RU_MIN_LEVEL,
     TAKE_TALON,
@@ -61,12 +62,15 @@ HALF_MIN = 0.6
 RETURN_WHIST = {6: 2.2, 7: 1.4}
 OPEN_PLAY_P = 0.7
 MISER_MAX_LEVEL = 7  # a bot bids miser only when its hand is worth no trick game above this level
+TRICK_BIDS = tuple(b for b in RU_LADDER if is_trick_contract(b))  # the ladder without miser, low to high
 
 
 class EngineDeal(Protocol):
     """What the bots use of the engine's deal object."""
 
-    def legal_actions(self) -> list[Event]: ...
+    @property
+    def to_move(self) -> int: ...
+    def can_bid(self, seat: int, bid: int) -> bool: ...
     def apply(self, ev: Event) -> None: ...
 
 
@@ -135,9 +139,10 @@ class RussianDeal:
         """Bots bid through ``deal``'s auction up to their evaluated limit: the next legal raise, miser
         at a first call, take-talon where legal; returns (bids, winner, final bid).
 
-        ``deal`` is the engine's deal at its auction (``legal_actions()`` offers the legal bids). After
-        a take-talon the final bid returned is the lowest opening the auction allowed: the contract the
-        third hand must order at least.
+        ``deal`` is the engine's deal at its auction: ``to_move`` names the bidder and ``can_bid`` says
+        which bids are legal (a pass always is, until the auction ends). After a take-talon the final
+        bid returned is the lowest trick bid the auction allowed: the contract the third hand must
+        order at least.
         """
         rng = self.rng
         limit = {}
@@ -158,39 +163,34 @@ class RussianDeal:
         called: set[int] = set()
         passes = 0
         high, high_seat = PASS, NO_SEAT
-        opening = PASS  # the lowest trick bid the auction allows at its first turn
         while True:
-            actions = deal.legal_actions()
-            if not actions or not isinstance(actions[0], BidMade):  # the auction is over
+            seat = deal.to_move
+            if not deal.can_bid(seat, PASS):  # the auction is over
                 break
-            seat = actions[0].player
-            legal = {a.bid for a in actions}
-            if opening == PASS:
-                opening = min(b for b in legal if is_trick_contract(b))
-            if TAKE_TALON in legal:
+            if deal.can_bid(seat, TAKE_TALON):
                 # the third hand after two passes may take the talon without a bid
-                bid = TAKE_TALON if limit[seat] != PASS else PASS
+                if limit[seat] != PASS:
+                    lowest = next(b for b in TRICK_BIDS if deal.can_bid(seat, b))
+                    ev = BidMade(seat, TAKE_TALON)
+                    deal.apply(ev)
+                    bids.append(ev)
+                    return bids, seat, lowest
+                bid = PASS
+            elif seat not in called and high < MISER and miser_ok[seat] \
+                    and level_of(limit[seat]) <= MISER_MAX_LEVEL and deal.can_bid(seat, MISER):
+                bid = MISER
             else:
-                raises = [b for b in legal if is_trick_contract(b) and b > high]
-                step = min(raises) if raises else PASS
+                # the next legal raise if it is within the bot's limit (the lowest legal one above the bid)
                 cap = last[seat] if passes == 2 and high_seat == NO_SEAT else limit[seat]
-                if seat not in called and high < MISER and MISER in legal and miser_ok[seat] \
-                        and level_of(limit[seat]) <= MISER_MAX_LEVEL:
-                    bid = MISER
-                elif step != PASS and step <= cap:
-                    bid = step
-                else:
-                    bid = PASS
+                bid = next((b for b in TRICK_BIDS if high < b <= cap and deal.can_bid(seat, b)), PASS)
             called.add(seat)
             ev = BidMade(seat, bid)
             deal.apply(ev)
             bids.append(ev)
             if bid == PASS:
                 passes += 1
-            elif bid != TAKE_TALON:
-                high, high_seat = bid, seat
             else:
-                return bids, seat, opening
+                high, high_seat = bid, seat
         return bids, high_seat, high  # all passed: no winner, raspasy
 
     # -------------------------------------------------------------- contract
