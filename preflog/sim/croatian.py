@@ -33,7 +33,7 @@ from ..engine.auction_hr import (
     play_over,
 )
 from ..model import calls as C
-from ..model.bids import HR_BETTEL, HR_SANAC, HR_TRUMP, IGRA, PASS
+from ..model.bids import HR_BETTEL, HR_LADDER, HR_SANAC, HR_TRUMP, IGRA, PASS
 from ..model.events import (
     BidMade,
     CardPlayed,
@@ -62,8 +62,8 @@ RECONTRA_MIN = 7.6        # declarer's expected tricks for recontra
 RECONTRA_P = 0.4
 TWO_SPADES_CONTRA_P = 0.6
 
-# suit strain of evaluate (♠ 0, ♣ 1, ♦ 2, ♥ 3, NT 4) for each contract number
-_STRAIN = {2: 0, 3: 2, 4: 3, 5: 1, HR_SANAC: NT}
+# suit strain of evaluate (♠ 0, ♣ 1, ♦ 2, ♥ 3, NT 4: the suit codes) for each contract number but Bettel
+_STRAIN = {**HR_TRUMP, HR_SANAC: NT}
 
 
 def _mask(cards: list[int]) -> int:
@@ -149,7 +149,7 @@ class CroatianDeal:
 
     def _hand_suit(self, hand: int) -> int:
         ps = patterns(hand)
-        return max((2, 3, 4, 5), key=lambda c: (tricks_of(ps, _STRAIN[c]), c))
+        return max(HR_TRUMP, key=lambda c: (tricks_of(ps, _STRAIN[c]), c))
 
     def _hand_contract(self, hand: int) -> int:
         """The contract of an uncontested plain igra (any 2-7)."""
@@ -180,7 +180,7 @@ class CroatianDeal:
                 if cur and cur in legal and cur <= limit[seat]:
                     call = cur  # hold («здесь»): cheaper than raising
                 else:
-                    nxt = max(cur + 1, 2)
+                    nxt = max(cur + 1, HR_LADDER[0])  # the next number (the lowest to open)
                     if nxt in legal and nxt <= limit[seat]:
                         call = nxt
             a.bid(seat, call)
