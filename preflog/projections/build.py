@@ -233,9 +233,10 @@ def _project_into(facts: PulkaFacts, rules: Rules, scorer: Scorer, deals: list[t
     names = facts.players
     fam = rules.family
     totals = _PulkaTotals(n)
+    rates = scorer.value_rates()
     for o, score in facts.deals:
         try:
-            _project_deal(facts, rules, scorer, o, score, date, deals, pds, totals, contracts)
+            _project_deal(facts, rules, scorer, rates, o, score, date, deals, pds, totals, contracts)
         except FactsError:
             raise
         except (IndexError, KeyError, ValueError, TypeError) as e:
@@ -270,9 +271,10 @@ def _contract(o: DealOutcome, scorer: Scorer, cache: dict[tuple[object, ...], Co
     return c
 
 
-def _project_deal(facts: PulkaFacts, rules: Rules, scorer: Scorer, o: DealOutcome, score: DealScore,
-                  date: dt.date | None, deals: list[tuple[object, ...]], pds: list[tuple[object, ...]],
-                  totals: _PulkaTotals, contracts: dict[tuple[object, ...], ContractTerms | None]) -> None:
+def _project_deal(facts: PulkaFacts, rules: Rules, scorer: Scorer, rates: ValueRates, o: DealOutcome,
+                  score: DealScore, date: dt.date | None, deals: list[tuple[object, ...]],
+                  pds: list[tuple[object, ...]], totals: _PulkaTotals,
+                  contracts: dict[tuple[object, ...], ContractTerms | None]) -> None:
     n = o.n_players
     names = facts.players
     tricks = tuple(o.tricks) if o.tricks else (0,) * n
@@ -304,7 +306,6 @@ def _project_deal(facts: PulkaFacts, rules: Rules, scorer: Scorer, o: DealOutcom
     received: list[Number] = [sum(col) for col in zip(*visty, strict=True)] if visty else [0] * n
     if len(written) != n or len(received) != n:
         raise IndexError(f"visty has {len(written)}×{len(received)} entries for {n} seats")
-    rates = scorer.value_rates()
     scaled = _scaled_values(score, rates, written, received)
     if scaled is not None:
         values: list[float] = [a / n for a in scaled]

@@ -124,6 +124,7 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
 _KINDS = frozenset((GAME, MISER, RASPASY, NOT_WHISTED, HALF_WHIST, CONCEDED))
 _PLAYED_KINDS = frozenset((GAME, MISER, RASPASY))
 _CONTRACT_KINDS = frozenset((GAME, NOT_WHISTED, HALF_WHIST, CONCEDED))
+_LIABLE_KINDS = frozenset((GAME, CONCEDED))
 _STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
@@ -235,10 +236,10 @@ class RussianScorer:
         ``high_level_liability="split"`` share the *penalty*, not the allocation.
         """
         o = outcome
-        if o.kind not in (GAME, CONCEDED) or o.checked or not o.tricks or not is_trick_contract(o.contract):
+        if o.kind not in _LIABLE_KINDS or o.checked or not o.tricks:
             return {}
-        level = level_of(o.contract)
-        need = dict(self.rules.whist_obligation).get(level, 0)
+        level = level_of(o.contract)  # 0: not a trick contract
+        need = (self._obligations if self._obligations is not None else dict(self.rules.whist_obligation)).get(level, 0)
         if need <= 0:
             return {}
         defenders = _defenders_of(o)
