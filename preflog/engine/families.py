@@ -58,9 +58,9 @@ class Family:
 
 FAMILIES: tuple[Family, ...] = (
     Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer,
-           "preflog.sim.russian:RussianDeal"),
+           "preflog.sim.russian:RussianBots"),
     Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer,
-           "preflog.sim.croatian:CroatianDeal"),
+           "preflog.sim.croatian:CroatianBots"),
 )
 """Every game family preflog knows."""
 

@@ -3,7 +3,7 @@
 :class:`PulkaState` starts from :class:`PulkaStarted`, opens one :class:`~preflog.engine.deal.Deal` per
 DealStarted (clockwise dealer rotation: previous dealer + 1; the first deal any
 dealer), passes the scorer's anti-raspasy minimum to the auction, scores each
-finished deal through :func:`preflog.scoring.base.make_scorer` and compares the
+finished deal through the family's scorer and compares the
 players' written score lines with the computed sheet. The deal state machine and the scorer
 are the family's (:func:`preflog.engine.families.family_of`); the deal consults the scorer where its
 rules depend on the score (the anti-raspasy minimum, the Croatian 2♠ rule).

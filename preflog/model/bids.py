@@ -34,6 +34,9 @@ HR_SANAC = 7
 IGRA_BETTEL = 16  # Bettel from hand, named at once as a first call (seed 000)
 IGRA_SANAC = 17   # Sanac from hand, named at once as a first call
 
+RU_MIN_LEVEL = 6   # the lowest trick level (6♠ opens the ladder)
+RU_MAX_LEVEL = 10  # the highest (10NT closes it)
+
 RU_LADDER: tuple[int, ...] = tuple(
     [lvl * 10 + s for lvl in (6, 7, 8) for s in range(1, 6)]
     + [MISER]
@@ -72,6 +75,14 @@ class BidError(PreflogError, ValueError):
 
 def is_trick_contract(code: int) -> bool:
     return code >= 61 and code != MISER
+
+
+def trick_bid(level: int, strain: int) -> int:
+    """The Russian trick contract of a level (6–10) and a strain (1–5: ♠ ♣ ♦ ♥ NT): the inverse of
+    :func:`level_of` and :func:`strain_of`."""
+    if not (RU_MIN_LEVEL <= level <= RU_MAX_LEVEL and 1 <= strain <= NO_TRUMP):
+        raise BidError(f"no trick contract at level {level} in strain {strain}")
+    return level * 10 + strain
 
 
 def level_of(code: int) -> int:

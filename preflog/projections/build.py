@@ -10,6 +10,9 @@ Parquet statistics prune by pulka and scans stay cheap (see ``benchmarks/reports
 Amounts that may be fractions (Rostov halves) are stored as float64; exact settlement
 values are also kept as ``"n/d"`` text.
 
+Every rule (contract price, made or failed, the whist liability allocation, what a deal is worth)
+is read from the family's scorer (:mod:`preflog.scoring.terms`), never derived here.
+
 Stored next to the events by :func:`preflog.projections.store.refresh`.
 """
 
@@ -21,12 +24,14 @@ from fractions import Fraction
 
 import pyarrow as pa
 
+from ..engine.families import family_of
 from ..model import outcome as _oc
-from ..model.bids import MISER, format_ru_bid, is_trick_contract, level_of, strain_of
 from ..model.calls import CALL_HALF, CALL_INVITE, CALL_PASS, CALL_WHIST
-from ..model.outcome import ALL_PASS, CONCEDED, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
+from ..model.outcome import ALL_PASS, HALF_WHIST, NO_SEAT, RASPASY, DealOutcome
 from ..rules.config import Rules
+from ..scoring.base import Scorer
 from ..scoring.sheet import DealScore, Number
+from ..scoring.terms import ContractTerms, ValueRates
 from .facts import FactsError, PulkaFacts
 
 # Roles of a player in one deal (``player_deals.role``).
@@ -40,10 +45,6 @@ ALL_PASS_ROLE = "all_pass"     # Croatian all-pass (refe), no play
 OUT = "out"                    # the sitting-out dealer at a 4-player table
 
 _CALL_LETTER = {CALL_WHIST: "W", CALL_PASS: "P", CALL_HALF: "H", CALL_INVITE: "I"}
-_HR_LABEL = {2: "2s", 3: "3d", 4: "4h", 5: "5c", 6: "bettel", 7: "sanac"}
-_HR_STRAIN = {2: "s", 3: "d", 4: "h", 5: "c", 6: "bettel", 7: "sanac"}
-_RU_STRAIN = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
-_HR_BETTEL = 6
 
 DEALS_SCHEMA = pa.schema([
     ("pulka", pa.string()), ("deal", pa.int16()), ("preset", pa.string()), ("rules_spec", pa.string()),
@@ -118,79 +119,11 @@ def _rel_seat(seat: int, dealer: int, n: int) -> int:
     return (seat - dealer - 1) % n + 1
 
 
-class _Contract:
-    """Contract facts of one deal, family-aware (``slots`` keep the hot loop light)."""
-
-    __slots__ = ("label", "level", "strain", "is_miser", "required", "price")
-
-    def __init__(self, o: DealOutcome, rules: Rules) -> None:
-        code = o.contract
-        self.label: str | None = None
-        self.level: int | None = None
-        self.strain: str | None = None
-        self.is_miser = o.kind == _oc.MISER
-        self.required = 0          # tricks the declarer needs (miser / Bettel: take none)
-        self.price: int | None = None
-        if o.declarer == NO_SEAT or code == 0:
-            return
-        if rules.family == "croatian":
-            self.label = _HR_LABEL.get(code, str(code))
-            self.level = code
-            self.strain = _HR_STRAIN.get(code)
-            self.is_miser = self.is_miser or code == _HR_BETTEL
-            self.required = 0 if code == _HR_BETTEL else 6
-            self.price = 2 * (code + 1) if o.hand_game else 2 * code
-        elif code == MISER:
-            self.label, self.level, self.strain, self.is_miser = "miser", 0, "miser", True
-            self.price = rules.miser_value
-        elif is_trick_contract(code):
-            self.label = format_ru_bid(code)
-            self.level = level_of(code)
-            self.strain = _RU_STRAIN[strain_of(code)]
-            self.required = self.level
-            self.price = dict(rules.game_values).get(self.level)
-        else:
-            raise FactsError(f"deal {o.deal}: contract code {code} is not a Russian contract")
-
-
 def _defenders(o: DealOutcome) -> list[int]:
     """The declarer's opponents in speaking order (left of the declarer first), dealer-out skipped."""
     n = o.n_players
     seats = set(o.seats)
     return [s for s in ((o.declarer + k) % n for k in range(1, n)) if s in seats]
-
-
-def _obligations(o: DealOutcome, rules: Rules, c: _Contract, tricks: tuple[int, ...],
-                 whisters: list[int], defenders: list[int]) -> dict[int, tuple[int, int]]:
-    """Per whister: (tricks he answers for, tricks he is short) — RULES.md A9 allocation.
-
-    Lone whister: the side quota (``lone_whister_quota="side"``, or a Croatian inviter) or his
-    personal half of it. Two whisters: each half the quota, short only as far as the side is
-    (``min(max(0, q − t_i), S)``); where the quota is one trick (8–10) the second whister answers
-    for it (``high_level_liability="split"``: both do).
-    """
-    if c.level is None or c.is_miser or not whisters:
-        return {}
-    quota = dict(rules.whist_obligation).get(c.level, 0)
-    if quota <= 0:
-        return {}
-    side = sum(tricks[d] for d in defenders)
-    short = max(0, quota - side)
-    if len(whisters) == 1:
-        w = whisters[0]
-        inviter = o.calls[w] == CALL_INVITE if o.calls else False
-        if rules.lone_whister_quota == "side" or inviter or o.invited != NO_SEAT:
-            return {w: (quota, short)}
-        half = quota // 2
-        return {w: (half, max(0, half - tricks[w]))}
-    half = quota // 2
-    if half >= 1:
-        return {w: (half, min(max(0, half - tricks[w]), short)) for w in whisters}
-    if rules.high_level_liability == "split":
-        return {w: (quota, short) for w in whisters}
-    order = [w for w in o.whist_order if w in whisters] or whisters
-    second = order[-1]
-    return {w: ((quota, short) if w == second else (0, 0)) for w in whisters}
 
 
 class _Columns:
@@ -213,17 +146,17 @@ class _Columns:
                         schema=self.schema)
 
 
-def _value(score: DealScore, seat: int, rules: Rules) -> Fraction:
-    """The deal's value in visty to ``seat``: :meth:`DealScore.value`, plus for the Croatian family
-    the contract column's share (``pool_point_visty`` × (Δc_i − mean Δc), RULES.md C6)."""
-    v = score.value(seat, rules.gora_point_visty)
-    if rules.family == "croatian":
+def _value(score: DealScore, seat: int, rates: ValueRates) -> Fraction:
+    """The deal's value in visty to ``seat``: :meth:`DealScore.value` at the scorer's gora rate, plus
+    the pulya's share at its pulya rate (× (Δpulya_i − mean Δpulya); the Croatian contract column, C6)."""
+    v = score.value(seat, rates.gora)
+    if rates.pulya:
         n = len(score.pulya)
-        v += rules.pool_point_visty * (Fraction(score.pulya[seat]) - Fraction(sum(score.pulya), n))
+        v += rates.pulya * (Fraction(score.pulya[seat]) - Fraction(sum(score.pulya), n))
     return v
 
 
-def _scaled_values(score: DealScore, rules: Rules, written: list[Number], received: list[Number]
+def _scaled_values(score: DealScore, rates: ValueRates, written: list[Number], received: list[Number]
                    ) -> list[int] | None:
     """``n`` × :func:`_value` of every seat as exact ints when every amount is an int (nearly
     always: only Rostov halves and gentleman's whists write fractions), else ``None``.
@@ -231,7 +164,7 @@ def _scaled_values(score: DealScore, rules: Rules, written: list[Number], receiv
     The value is (n·net + g·(Σgora − n·gora_i) [+ p·(n·pulya_i − Σpulya)]) / n, so its float is this
     int ÷ n — the same correctly rounded float as ``float(Fraction)``, without any Fraction.
     """
-    gp, pp = rules.gora_point_visty, rules.pool_point_visty
+    gp, pp = rates.gora, rates.pulya
     if type(gp) is not int or type(pp) is not int:
         return None
     pulya, gora = score.pulya, score.gora
@@ -246,7 +179,7 @@ def _scaled_values(score: DealScore, rules: Rules, written: list[Number], receiv
         if type(x) is not int:
             return None
     out = [n * (written[s] - received[s]) + gp * (sum_g - n * gora[s]) for s in range(n)]
-    if rules.family == "croatian":
+    if pp:
         out = [out[s] + pp * (n * pulya[s] - sum_p) for s in range(n)]
     return out
 
@@ -278,27 +211,33 @@ def project(facts: PulkaFacts) -> dict[str, pa.Table]:
 def project_many(facts: Iterable[PulkaFacts]) -> dict[str, pa.Table]:
     """The projection tables of several pulkas, concatenated (rows in input order)."""
     deals, pds, res = (_Columns(DEALS_SCHEMA), _Columns(PLAYER_DEALS_SCHEMA), _Columns(PULKA_RESULTS_SCHEMA))
-    rules_of: dict[str, Rules] = {}      # a bulk import has a handful of distinct specs
-    contracts: dict[tuple[object, ...], _Contract] = {}
+    scorers: dict[tuple[str, int], tuple[Rules, Scorer]] = {}  # a bulk import has a handful of distinct specs
+    contracts: dict[tuple[object, ...], ContractTerms | None] = {}
     for f in facts:
-        rules = rules_of.get(f.rules_spec)
-        if rules is None:
-            rules = rules_of[f.rules_spec] = f.rules()
-        _project_into(f, rules, deals.rows, pds.rows, res.rows, contracts)
+        key = (f.rules_spec, f.n_players)
+        got = scorers.get(key)
+        if got is None:
+            rules = f.rules()
+            try:
+                got = scorers[key] = (rules, family_of(rules).scorer(rules, f.n_players, f.pool or 0))
+            except ValueError as e:
+                raise FactsError(f"pulka {f.pulka!r}: no scorer for rules {f.rules_spec!r} ({e})") from e
+        _project_into(f, *got, deals.rows, pds.rows, res.rows, contracts)
     return {"deals": deals.table(), "player_deals": pds.table(), "pulka_results": res.table()}
 
 
-def _project_into(facts: PulkaFacts, rules: Rules, deals: list[tuple[object, ...]],
+def _project_into(facts: PulkaFacts, rules: Rules, scorer: Scorer, deals: list[tuple[object, ...]],
                   pds: list[tuple[object, ...]], res: list[tuple[object, ...]],
-                  contracts: dict[tuple[object, ...], _Contract]) -> None:
+                  contracts: dict[tuple[object, ...], ContractTerms | None]) -> None:
     n = facts.n_players
     date = _date(facts)
     names = facts.players
     fam = rules.family
     totals = _PulkaTotals(n)
+    rates = scorer.value_rates()
     for o, score in facts.deals:
         try:
-            _project_deal(facts, rules, o, score, date, deals, pds, totals, contracts)
+            _project_deal(facts, rules, scorer, rates, o, score, date, deals, pds, totals, contracts)
         except FactsError:
             raise
         except (IndexError, KeyError, ValueError, TypeError) as e:
@@ -322,64 +261,60 @@ def _project_into(facts: PulkaFacts, rules: Rules, deals: list[tuple[object, ...
         ))
 
 
-def _contract(o: DealOutcome, rules: Rules, cache: dict[tuple[object, ...], _Contract]) -> _Contract:
-    """:class:`_Contract` of a deal, shared by every deal with the same inputs (read-only)."""
-    key = (id(rules), o.contract, o.kind == _oc.MISER, o.declarer == NO_SEAT, o.hand_game)
-    c = cache.get(key)
-    if c is None:
-        c = cache[key] = _Contract(o, rules)
+def _contract(o: DealOutcome, scorer: Scorer, cache: dict[tuple[object, ...], ContractTerms | None]
+              ) -> ContractTerms | None:
+    """The scorer's :class:`ContractTerms` of a deal (None without a declared contract), shared by every
+    deal with the same inputs (read-only)."""
+    key = (id(scorer), o.contract, o.hand_game)
+    if key in cache:
+        return cache[key]
+    c = cache[key] = scorer.contract_terms(o.contract, o.hand_game) if o.contract != 0 else None
     return c
 
 
-def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealScore, date: dt.date | None,
-                  deals: list[tuple[object, ...]], pds: list[tuple[object, ...]], totals: _PulkaTotals,
-                  contracts: dict[tuple[object, ...], _Contract]) -> None:
+def _project_deal(facts: PulkaFacts, rules: Rules, scorer: Scorer, rates: ValueRates, o: DealOutcome,
+                  score: DealScore, date: dt.date | None, deals: list[tuple[object, ...]],
+                  pds: list[tuple[object, ...]], totals: _PulkaTotals,
+                  contracts: dict[tuple[object, ...], ContractTerms | None]) -> None:
     n = o.n_players
     names = facts.players
     tricks = tuple(o.tricks) if o.tricks else (0,) * n
     if len(tricks) != n:
         raise FactsError(f"pulka {facts.pulka!r} deal {o.deal}: {len(tricks)} trick counts for {n} seats")
-    c = _contract(o, rules, contracts)
     has_decl = o.declarer != NO_SEAT
+    c = _contract(o, scorer, contracts) if has_decl else None
     defenders = _defenders(o) if has_decl else []
     calls = o.calls if o.calls else (-1,) * n
     pattern = ""
-    whisters: list[int] = []
     made: bool | None = None
     under: int | None = None
     decl_tricks: int | None = None
     def_tricks: int | None = None
     kind = o.kind
+    no_tricks = c.no_tricks if c is not None else kind == _oc.MISER
     if has_decl:
-        if not c.is_miser:
+        if not no_tricks:
             pattern = "".join(_CALL_LETTER.get(calls[d], "-") for d in defenders)
-        whisters = [d for d in defenders if calls[d] in (CALL_WHIST, CALL_INVITE)]
         decl_tricks = tricks[o.declarer]
         def_tricks = sum(tricks[d] for d in defenders)
-        if kind in (NOT_WHISTED, HALF_WHIST) or (kind == CONCEDED and sum(tricks) == 0):
-            made, under = True, 0      # no play: the contract counts as made
-        elif c.is_miser:
-            under = decl_tricks        # a miser fails by each trick taken
-            made = under == 0
-        else:
-            under = max(0, c.required - decl_tricks)
-            made = under == 0
-    oblig = (_obligations(o, rules, c, tricks, whisters, defenders)
-             if has_decl and kind not in (NOT_WHISTED, HALF_WHIST, CONCEDED) and not o.checked else {})
+        result = scorer.deal_result(o)
+        if result is not None:
+            made, under = result.made, result.undertricks
+    oblig = scorer.whist_liability(o) if has_decl else {}
 
     visty = score.visty
     written: list[Number] = [sum(row) for row in visty]
     received: list[Number] = [sum(col) for col in zip(*visty, strict=True)] if visty else [0] * n
     if len(written) != n or len(received) != n:
         raise IndexError(f"visty has {len(written)}×{len(received)} entries for {n} seats")
-    scaled = _scaled_values(score, rules, written, received)
+    scaled = _scaled_values(score, rates, written, received)
     if scaled is not None:
         values: list[float] = [a / n for a in scaled]
         tv = totals.value_n
         for s in range(n):
             tv[s] += scaled[s]
     else:
-        exact_values = [_value(score, s, rules) for s in range(n)]
+        exact_values = [_value(score, s, rates) for s in range(n)]
         values = [float(v) for v in exact_values]
         if totals.value_frac is None:
             totals.value_frac = [0] * n
@@ -396,16 +331,17 @@ def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealSc
 
     pulka, preset, fam, deal = facts.pulka, facts.preset, rules.family, o.deal
     contract = o.contract if has_decl else None
-    is_miser = c.is_miser if has_decl else None
+    is_miser = no_tricks if has_decl else None
+    label, level, strain, price = (c.label, c.level, c.strain, c.price) if c is not None else (None, None, None, None)
     deals.append((
         pulka, deal, preset, facts.rules_spec, fam, date, n, o.dealer, names[o.dealer], kind,
         o.declarer if has_decl else None, names[o.declarer] if has_decl else None,
         _rel_seat(o.declarer, o.dealer, n) if has_decl else None,
-        contract, c.label, c.level, c.strain, is_miser, o.hand_game,
+        contract, label, level, strain, is_miser, o.hand_game,
         pattern, o.returner != NO_SEAT, o.open_play,
         o.checked, o.paper, o.stopped_early, max(o.contra, default=0),
         list(tricks), decl_tricks, def_tricks, made, under,
-        c.price, values[o.declarer] if has_decl else None, score.note,
+        price, values[o.declarer] if has_decl else None, score.note,
     ))
     active = o.seats
     for s in range(n):
@@ -431,7 +367,7 @@ def _project_deal(facts: PulkaFacts, rules: Rules, o: DealOutcome, score: DealSc
         w, r = written[s], received[s]
         pds.append((
             pulka, deal, preset, fam, date, n, names[s], s, _rel_seat(s, o.dealer, n), role, kind,
-            contract, c.label, c.level, is_miser, o.hand_game, made, tricks[s],
-            ob[0] if ob else None, ob[1] if ob else None, (ob[1] == 0) if ob else None,
+            contract, label, level, is_miser, o.hand_game, made, tricks[s],
+            ob.quota if ob else None, ob.short if ob else None, (ob.short == 0) if ob else None,
             float(pulya[s]), float(gora[s]), float(w), float(r), float(w - r), values[s],
         ))

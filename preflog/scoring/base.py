@@ -11,6 +11,7 @@ from typing import Protocol
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from .sheet import DealScore, Settlement, Sheet
+from .terms import ContractTerms, DealResult, Liability, ValueRates
 
 
 class Scorer(Protocol):
@@ -36,3 +37,22 @@ class Scorer(Protocol):
     def settlement(self) -> Settlement:
         """Settlement at this moment (final, or early stop)."""
         ...
+
+    # what the scorer says about a deal besides its entries (scoring/terms.py): functions of the rules
+    # and the deal only, so projections and reports read them instead of deriving the rules again
+    def contract_terms(self, contract: int, hand_game: bool = False) -> ContractTerms:
+        """Name, level, strain and price of a declared contract."""
+        ...
+
+    def deal_result(self, outcome: DealOutcome) -> DealResult | None:
+        """Whether the declarer made the contract and by how many tricks he failed; None without one."""
+        ...
+
+    def whist_liability(self, outcome: DealOutcome) -> dict[int, Liability]:
+        """Per whister: the tricks he answers for and how many are missing (RULES.md A9)."""
+        ...
+
+    def value_rates(self) -> ValueRates:
+        """Visty per gora and per pulya point in a deal's value."""
+        ...
+

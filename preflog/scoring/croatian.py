@@ -57,12 +57,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import ScoringError
-from ..model.bids import HR_BETTEL
+from ..model.bids import HR_BETTEL, HR_SANAC
 from ..model.calls import CALL_INVITE, CALL_WHIST
 from ..model.outcome import ALL_PASS, CONCEDED, GAME, NO_SEAT, NOT_WHISTED, DealOutcome
 from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
+from .terms import ContractTerms, DealResult, Liability, ValueRates
+
+DECLARER_TRICKS = 6  # tricks a trick contract or Sanac needs
+
+# report names of the contract numbers: label and strain
+_LABELS = {2: ("2s", "s"), 3: ("3d", "d"), 4: ("4h", "h"), 5: ("5c", "c"), HR_BETTEL: ("bettel", "bettel"),
+           HR_SANAC: ("sanac", "sanac")}
 
 
 def deal_value(contract: int, hand_game: bool) -> int:
@@ -131,6 +138,60 @@ class CroatianScorer:
 
     def is_finished(self) -> bool:
         return self._finished
+
+    # -- terms (scoring/terms.py) ---------------------------------------
+    def contract_terms(self, contract: int, hand_game: bool = False) -> ContractTerms:
+        """The number 2–7: its name, strain and value V (:func:`deal_value`; Bettel asks for no trick)."""
+        label, strain = _LABELS.get(contract, (str(contract), None))
+        return ContractTerms(label, contract, strain, contract == HR_BETTEL, deal_value(contract, hand_game))
+
+    def deal_result(self, outcome: DealOutcome) -> DealResult | None:
+        """Made and undertricks as :meth:`score` decides it (defenders ≤ 4 tricks; Bettel: no declarer
+        trick, failing by each); a deal won without play (not whisted, 2♠ conceded) counts as made.
+        None without a declarer (all pass)."""
+        o = outcome
+        if o.declarer == NO_SEAT or o.kind == ALL_PASS:
+            return None
+        if o.kind in (NOT_WHISTED, CONCEDED):
+            return DealResult(True, 0)
+        taken = o.tricks[o.declarer]
+        if o.contract == HR_BETTEL:
+            return DealResult(taken == 0, taken)
+        under = max(0, DECLARER_TRICKS - taken)
+        return DealResult(under == 0, under)
+
+    def whist_liability(self, outcome: DealOutcome) -> dict[int, Liability]:
+        """Per whister, what :meth:`score`'s flat whister penalty checks: two whisters and an uninvited
+        lone whister answer for their own two tricks (both whisted: only while the side is short of
+        four), a lone whister who invited (or contra'd) for the side's four. ``short > 0`` is exactly
+        "penalised". Empty for Bettel (no obligation) and deals without play."""
+        o = outcome
+        if o.kind != GAME or not 0 <= o.declarer < o.n_players or o.contract == HR_BETTEL or not o.tricks:
+            return {}
+        decl, calls, t = o.declarer, o.calls, o.tricks
+        defenders = [s for s in o.seats if s != decl]
+        whisters = [d for d in defenders if calls[d] in (CALL_WHIST, CALL_INVITE)] if calls else list(defenders)
+        if not whisters:
+            return {}
+        side_quota = self._quota.get(o.contract)
+        if side_quota is None:
+            return {}
+        own_quota = side_quota // 2
+        side_short = max(0, side_quota - sum(t[d] for d in defenders))
+        if len(whisters) >= 2:
+            return {d: Liability(own_quota, min(max(0, own_quota - t[d]), side_short)) for d in whisters}
+        w = whisters[0]
+        contra = o.contra or (0,) * o.n_players
+        invited = o.invited != NO_SEAT or (len(defenders) > 1 and (bool(calls) and calls[w] == CALL_INVITE
+                                                                   or contra[w] > 0))
+        if invited or self.rules.lone_whister_quota == "side":
+            return {w: Liability(side_quota, side_short)}
+        return {w: Liability(own_quota, max(0, own_quota - t[w]))}
+
+    def value_rates(self) -> ValueRates:
+        """Gora at ``gora_point_visty`` (unused: always 0) and the contract column at ``pool_point_visty``
+        (RULES.md C6: the settlement reads each deal's column change against the mean)."""
+        return ValueRates(self.rules.gora_point_visty, self.rules.pool_point_visty)
 
     # -- scoring -------------------------------------------------------
     def score(self, outcome: DealOutcome) -> DealScore:

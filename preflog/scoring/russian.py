@@ -28,14 +28,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import ScoringError
-from ..model.bids import level_of
+from ..model.bids import MISER as MISER_BID
+from ..model.bids import format_ru_bid, is_trick_contract, level_of, strain_of
 from ..model.calls import CALL_WHIST
 from ..model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
 from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
+from .terms import ContractTerms, DealResult, Liability, ValueRates
 
 TRICKS_PER_DEAL = 10
+CONCEDED_UNDERTRICKS = 3  # a deal conceded before play is "down three" (allow_concede_down3)
 
 
 def _norm(x: Number) -> Number:
@@ -118,6 +121,8 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
 _KINDS = frozenset((GAME, MISER, RASPASY, NOT_WHISTED, HALF_WHIST, CONCEDED))
 _PLAYED_KINDS = frozenset((GAME, MISER, RASPASY))
 _CONTRACT_KINDS = frozenset((GAME, NOT_WHISTED, HALF_WHIST, CONCEDED))
+_LIABLE_KINDS = frozenset((GAME, CONCEDED))
+_STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
 
@@ -193,6 +198,79 @@ class RussianScorer:
     def current_raspasy_price(self) -> int:
         """Price the next raspasy would be played at."""
         return raspasy_price(self.rules, self.series + 1)
+
+    # ------------------------------------------------------------------ terms (scoring/terms.py)
+    def contract_terms(self, contract: int, hand_game: bool = False) -> ContractTerms:
+        """Miser, or a trick contract: its level, strain and price V (``game_values``; miser ``miser_value``)."""
+        if contract == MISER_BID:
+            return ContractTerms("miser", 0, "miser", True, self.rules.miser_value)
+        if not is_trick_contract(contract):
+            raise ScoringError(f"contract code {contract} is not a Russian contract")
+        level = level_of(contract)
+        return ContractTerms(format_ru_bid(contract), level, _STRAIN_NAMES[strain_of(contract)], False,
+                             dict(self.rules.game_values).get(level))
+
+    def deal_result(self, outcome: DealOutcome) -> DealResult | None:
+        """Made and undertricks as :meth:`score` counts them; None without a declarer (raspasy).
+
+        Not whisted and half-whist count as made; a conceded deal without tricks is "down three".
+        """
+        o = outcome
+        if o.declarer == NO_SEAT or o.kind == RASPASY:
+            return None
+        if o.kind in (NOT_WHISTED, HALF_WHIST):
+            return DealResult(True, 0)
+        if o.kind == CONCEDED and not o.tricks:
+            return DealResult(False, CONCEDED_UNDERTRICKS)
+        taken = o.tricks[o.declarer]
+        if o.kind == MISER:
+            return DealResult(taken == 0, taken)  # a miser fails by each trick taken
+        under = max(0, level_of(o.contract) - taken)
+        return DealResult(under == 0, under)
+
+    def whist_liability(self, outcome: DealOutcome) -> dict[int, Liability]:
+        """Per whister, the A9 allocation that :meth:`score` charges (``whist_obligation``,
+        ``lone_whister_quota``, ``high_level_liability``); empty when nobody answers for tricks
+        (no play, miser, raspasy, the ten-game check, a level without obligation).
+
+        ``short`` is the whole shortfall a whister answers for: ``whisters_share_penalty`` and
+        ``high_level_liability="split"`` share the *penalty*, not the allocation.
+        """
+        o = outcome
+        if o.kind not in _LIABLE_KINDS or o.checked or not o.tricks:
+            return {}
+        level = level_of(o.contract)  # 0: not a trick contract
+        need = (self._obligations if self._obligations is not None else dict(self.rules.whist_obligation)).get(level, 0)
+        if need <= 0:
+            return {}
+        defenders = _defenders_of(o)
+        if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
+            whisters = [o.dealer]  # seed 001: the sitting-out dealer returned the whist and whists alone
+        else:
+            whisters = [s for s in defenders if o.calls[s] == CALL_WHIST] if o.calls else []
+        if not whisters:
+            return {}
+        t = o.tricks
+        short = max(0, need - sum(t[s] for s in defenders))
+        r = self.rules
+        if len(whisters) == 1:
+            (wh,) = whisters
+            if r.lone_whister_quota == "side":
+                return {wh: Liability(need, short)}
+            personal = need // 2 if need >= 2 else need
+            return {wh: Liability(personal, min(max(0, personal - t[wh]), short))}
+        if need >= 2:
+            quota = need // 2  # 6: 2 + 2, 7: 1 + 1
+            return {s: Liability(quota, min(max(0, quota - t[s]), short)) for s in whisters}
+        if r.high_level_liability == "split":
+            return {s: Liability(need, short) for s in whisters}
+        order = [s for s in o.whist_order if s in whisters]
+        second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % o.n_players)
+        return {s: Liability(need, short) if s == second else Liability(0, 0) for s in whisters}
+
+    def value_rates(self) -> ValueRates:
+        """Gora at ``gora_point_visty``; the pulya counts only at settlement (closed pools), so 0 here."""
+        return ValueRates(self.rules.gora_point_visty, 0)
 
     # ------------------------------------------------------------------ checks
     def _validate(self, o: DealOutcome) -> None:
@@ -288,7 +366,7 @@ class RussianScorer:
             if not r.allow_concede_down3:
                 raise ScoringError(f"deal {o.deal}: the declarer conceded without tricks, but conceding down "
                                    "three is not allowed in these rules (allow_concede_down3)")
-            e.gora[d] += r.remiz_mult * v * 3  # house "без трёх": defenders write nothing
+            e.gora[d] += r.remiz_mult * v * CONCEDED_UNDERTRICKS  # house "без трёх": defenders write nothing
             e.notes.append("conceded down 3")
             return False
 

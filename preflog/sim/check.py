@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import PreflogError
-from ..model.bids import MISER
+from ..model.bids import MISER, level_of, ru_trump
 from ..model.calls import CALL_HALF, CALL_WHIST
 from ..model.cards import cards_of, rank_of, suit_of
 from ..model.events import (
@@ -105,12 +105,13 @@ def _check_deal(no: int, block: list[tuple[int, Event]], n: int, must_trump: boo
         elif isinstance(ev, PaperResult):
             return _summary(no, contract, declarer, calls, ev.tricks)
         elif isinstance(ev, TenChecked):
-            return DealSummary(no, "ten_checked", declarer, contract, ev.tricks, ev.tricks[declarer] == 10)
+            made = ev.tricks[declarer] >= level_of(contract)
+            return DealSummary(no, "ten_checked", declarer, contract, ev.tricks, made)
     if paper:
         return _summary(no, contract, declarer, calls, ())
     if not plays:
         return _summary(no, contract, declarer, calls, ())
-    trump = -1 if contract == MISER or contract == 0 or contract % 10 == 5 else contract % 10 - 1
+    trump = ru_trump(contract)  # -1: no trump (NT, miser, raspasy)
     tricks = [0] * n
     talon_leads = sorted(talon) if (contract == 0 and open_talon) else []
     if talon_leads and suit_of(talon_leads[0]) != suit_of(talon_leads[1]) and plays \
@@ -174,7 +175,7 @@ def _summary(no: int, contract: int, declarer: int, calls: dict[int, list[int]],
     if not whisted:
         half = any(CALL_HALF in c for c in calls.values())
         return DealSummary(no, "half_whist" if half else "not_whisted", declarer, contract, (), True)
-    made = tricks[declarer] >= contract // 10 if tricks else None
+    made = tricks[declarer] >= level_of(contract) if tricks else None
     return DealSummary(no, "game", declarer, contract, tricks, made)
 
 

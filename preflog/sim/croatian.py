@@ -1,6 +1,6 @@
 """One deal of the Croatian / Slovenian family played by bots (seeds 000, 002; docs/croatian.md).
 
-:class:`CroatianDeal` deals 5-2-5, runs the auction through :class:`CroatianAuction` (so every call
+:class:`CroatianBots` deals 5-2-5, runs the auction through :class:`CroatianAuction` (so every call
 is legal by construction: the bot picks among ``legal_bids``), takes the talon and discards unless
 the winner called «igra», declares, lets the defenders whist / pass / invite and sometimes contra,
 and plays with the early stop (:func:`play_over`: the defenders' 5th trick, Bettel at the declarer's
@@ -26,7 +26,7 @@ import random
 from ..engine.croatian.auction import CroatianAuction
 from ..engine.croatian.defence import CroatianDefence, first_leader, play_over
 from ..model import calls as C
-from ..model.bids import HR_BETTEL, HR_SANAC, HR_TRUMP, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS
+from ..model.bids import HR_BETTEL, HR_LADDER, HR_SANAC, HR_TRUMP, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS
 from ..model.events import (
     BidMade,
     CardPlayed,
@@ -56,8 +56,8 @@ RECONTRA_MIN = 7.6        # declarer's expected tricks for recontra
 RECONTRA_P = 0.4
 TWO_SPADES_CONTRA_P = 0.6
 
-# suit strain of evaluate (♠ 0, ♣ 1, ♦ 2, ♥ 3, NT 4) for each contract number
-_STRAIN = {2: 0, 3: 2, 4: 3, 5: 1, HR_SANAC: NT}
+# suit strain of evaluate (♠ 0, ♣ 1, ♦ 2, ♥ 3, NT 4: the suit codes) for each contract number but Bettel
+_STRAIN = {**HR_TRUMP, HR_SANAC: NT}
 
 
 def _mask(cards: list[int]) -> int:
@@ -67,7 +67,7 @@ def _mask(cards: list[int]) -> int:
     return m
 
 
-class CroatianDeal:
+class CroatianBots:
     """Plays Croatian / Slovenian deals for one pulka (rules, table size and random stream fixed)."""
 
     def __init__(self, rules: Rules, n_players: int, rng: random.Random, scorer: Scorer) -> None:
@@ -138,7 +138,7 @@ class CroatianDeal:
 
     def _hand_suit(self, hand: int) -> int:
         ps = patterns(hand)
-        return max((2, 3, 4, 5), key=lambda c: (tricks_of(ps, _STRAIN[c]), c))
+        return max(HR_TRUMP, key=lambda c: (tricks_of(ps, _STRAIN[c]), c))
 
     def _hand_contract(self, hand: int) -> int:
         """The contract of an uncontested plain igra (any 2-7)."""
@@ -169,7 +169,7 @@ class CroatianDeal:
                 if cur and cur in legal and cur <= limit[seat]:
                     call = cur  # hold («здесь»): cheaper than raising
                 else:
-                    nxt = max(cur + 1, 2)
+                    nxt = max(cur + 1, HR_LADDER[0])  # the next number (the lowest to open)
                     if nxt in legal and nxt <= limit[seat]:
                         call = nxt
             a.bid(seat, call)

@@ -1,18 +1,35 @@
 """One deal of the Russian family ("русский преферанс") played by bots.
 
-:class:`RussianDeal` deals the cards, runs the auction ("торговля"), the talon and
+:class:`RussianBots` deals the cards, runs the auction ("торговля"), the talon and
 discard, the contract, the whist calls and the play, appends the events to a list
 and returns the :class:`DealOutcome` that scoring needs. Policies are methods
-(``bid``, ``declare``, ``whist``), so a family with other bidding or whist rules is
+(``auction``, ``declare``), so a family with other bidding or whist rules is
 another class with the same ``play_deal`` entry point.
+
+The auction is the engine's own (a :class:`~preflog.engine.russian.deal.RussianDeal`): each
+bot picks among the deal's ``legal_actions()``, so the ladder, miser, hold, take-talon and
+anti-raspasy rules live only in the engine.
 """
 
 from __future__ import annotations
 
 import random
 
+from ..engine.russian.deal import RussianDeal
 from ..model import calls as C
-from ..model.bids import MISER, PASS, TAKE_TALON
+from ..model.bids import (
+    MISER,
+    PASS,
+    RU_LADDER,
+    RU_MAX_LEVEL,
+    RU_MIN_LEVEL,
+    TAKE_TALON,
+    is_trick_contract,
+    level_of,
+    ru_trump,
+    strain_of,
+    trick_bid,
+)
 from ..model.cards import SUIT_MASKS as _S
 from ..model.events import (
     BidMade,
@@ -44,6 +61,8 @@ LONE_WHIST = {6: 1.8, 7: 1.1, 8: 0.9, 9: 1.0, 10: 1.0}     # after a pass: whole
 HALF_MIN = 0.6
 RETURN_WHIST = {6: 2.2, 7: 1.4}
 OPEN_PLAY_P = 0.7
+MISER_MAX_LEVEL = 7  # a bot bids miser only when its hand is worth no trick game above this level
+TRICK_BIDS = tuple(b for b in RU_LADDER if is_trick_contract(b))  # the ladder without miser, low to high
 
 
 def _mask(cards: list[int]) -> int:
@@ -53,7 +72,7 @@ def _mask(cards: list[int]) -> int:
     return m
 
 
-class RussianDeal:
+class RussianBots:
     """Plays Russian-family deals for one pulka (rules, table size and random stream fixed)."""
 
     def __init__(self, rules: Rules, n_players: int, rng: random.Random, scorer: Scorer | None = None) -> None:
@@ -62,10 +81,8 @@ class RussianDeal:
         self.rng = rng
         self.must_trump = rules.must_trump
         self.half_levels = frozenset(rules.half_whist_levels)
-        self.over_miser = 91 if rules.miser_beaten_by_level <= 9 else 101
         self.open_talon = rules.raspasy_talon_mode == "open"
         self.checked_ten = rules.ten_mode == "checked"
-        self.take_talon = rules.third_hand_mode == "take_talon_no_miser"
 
     # ------------------------------------------------------------------ deal
     def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool, out: list[Event]) -> DealOutcome:
@@ -82,9 +99,11 @@ class RussianDeal:
         talon = _mask(deck[30:32])
         out.append(DealStarted(dealer) if paper else DealStarted(dealer, tuple(hands), talon))
 
-        bids, winner, final = self.auction(hands, order, min_level)
+        deal = RussianDeal(self.rules, n, dealer, deal_no, None if paper else tuple(hands),
+                           None if paper else talon, min_level)
+        bids, winner, final = self.auction(deal, hands, order)
         if not paper:
-            out.extend(BidMade(s, b) for s, b in bids)
+            out.extend(bids)
         if winner < 0:
             return self._raspasy(deal_no, dealer, hands, talon, order, paper, out)
         h12 = hands[winner] | talon
@@ -107,9 +126,15 @@ class RussianDeal:
         return self._trick_game(deal_no, dealer, hands, order, winner, contract, paper, out)
 
     # --------------------------------------------------------------- auction
-    def auction(self, hands: list[int], order: tuple[int, ...],
-                min_level: int) -> tuple[list[tuple[int, int]], int, int]:
-        """Bots bid step by step up to their evaluated limit; returns (bids, winner, final bid)."""
+    def auction(self, deal: RussianDeal, hands: list[int], order: tuple[int, ...]) -> tuple[list[BidMade], int, int]:
+        """Bots bid through ``deal``'s auction up to their evaluated limit: the next legal raise, miser
+        at a first call, take-talon where legal; returns (bids, winner, final bid).
+
+        ``deal`` is the engine's deal at its auction: ``to_move`` names the bidder and ``can_bid`` says
+        which bids are legal (a pass always is, until the auction ends). After a take-talon the final
+        bid returned is the lowest trick bid the auction allowed: the contract the third hand must
+        order at least.
+        """
         rng = self.rng
         limit = {}
         last = {}
@@ -118,87 +143,74 @@ class RussianDeal:
             est, strain = best_tricks(hands[s])
             x = est + TALON_GAIN + rng.gauss(0.0, BID_NOISE)
             level = int(x)
-            limit[s] = min(level, 10) * 10 + strain + 1 if level >= 6 else 0
+            limit[s] = trick_bid(min(level, RU_MAX_LEVEL), strain + 1) if level >= RU_MIN_LEVEL else PASS
             # after two passes a marginal six beats playing raspasy
-            last[s] = strain + 61 if level < 6 and x + LAST_HAND_BONUS >= 6 else limit[s]
+            last[s] = trick_bid(RU_MIN_LEVEL, strain + 1) if level < RU_MIN_LEVEL \
+                and x + LAST_HAND_BONUS >= RU_MIN_LEVEL else limit[s]
             bad = miser_bad(hands[s])
             miser_ok[s] = bad == 0 or (bad == 1 and rng.random() < 0.95) or (bad == 2 and rng.random() < 0.35) \
                 or (bad == 3 and rng.random() < 0.04)
-        opening = max(61, min_level * 10 + 1) if min_level else 61
-        bids: list[tuple[int, int]] = []
-        passed: set[int] = set()
+        bids: list[BidMade] = []
         called: set[int] = set()
-        high, high_seat, miser_seat = PASS, -1, -1
-        i = 0
+        passes = 0
+        high, high_seat = PASS, NO_SEAT
         while True:
-            if len(passed) == 3:
-                return bids, -1, PASS
-            if len(passed) == 2 and high_seat >= 0:
-                return bids, high_seat, high
-            seat = order[i % 3]
-            i += 1
-            if seat in passed:
-                continue
-            bid = PASS
-            if self.take_talon and len(passed) == 2 and high_seat < 0:
-                # third hand after two passes takes the talon without a bid (no miser)
-                bid = TAKE_TALON if limit[seat] >= 61 else PASS
-                if bid == TAKE_TALON:
-                    bids.append((seat, bid))
-                    return bids, seat, TAKE_TALON
+            seat = deal.to_move
+            if not deal.can_bid(seat, PASS):  # the auction is over
+                break
+            if deal.can_bid(seat, TAKE_TALON):
+                # the third hand after two passes may take the talon without a bid
+                if limit[seat] != PASS:
+                    lowest = next(b for b in TRICK_BIDS if deal.can_bid(seat, b))
+                    ev = BidMade(seat, TAKE_TALON)
+                    deal.apply(ev)
+                    bids.append(ev)
+                    return bids, seat, lowest
+                bid = PASS
+            elif seat not in called and high < MISER and miser_ok[seat] \
+                    and level_of(limit[seat]) <= MISER_MAX_LEVEL and deal.can_bid(seat, MISER):
+                bid = MISER
             else:
-                if high == PASS:
-                    nxt = opening
-                elif high == MISER:
-                    nxt = self.over_miser
-                else:
-                    nxt = high + 1 if high % 10 < 5 else high + 6  # 85 -> 91 skips miser
-                if seat not in called and high < MISER and miser_ok[seat] and limit[seat] < 81:
-                    bid = MISER
-                elif seat == miser_seat and not self.rules.miser_bidder_may_continue:
-                    bid = PASS
-                elif nxt <= (last[seat] if len(passed) == 2 and high_seat < 0 else limit[seat]):
-                    bid = nxt
+                # the next legal raise if it is within the bot's limit (the lowest legal one above the bid)
+                cap = last[seat] if passes == 2 and high_seat == NO_SEAT else limit[seat]
+                bid = next((b for b in TRICK_BIDS if high < b <= cap and deal.can_bid(seat, b)), PASS)
             called.add(seat)
-            bids.append((seat, bid))
+            ev = BidMade(seat, bid)
+            deal.apply(ev)
+            bids.append(ev)
             if bid == PASS:
-                passed.add(seat)
+                passes += 1
             else:
                 high, high_seat = bid, seat
-                if bid == MISER:
-                    miser_seat = seat
+        return bids, high_seat, high  # all passed: no winner, raspasy
 
     # -------------------------------------------------------------- contract
     def declare(self, h12: int, final: int) -> tuple[int, int]:
         """Contract (≥ the final bid) and discard: the strain with the best margin over its level."""
-        if final == TAKE_TALON:
-            final = 61
-        base, fstrain = final // 10, final % 10
+        base, fstrain = level_of(final), strain_of(final)
         best = (-99.0, 0, 0, 0)
         for s in range(5):
-            lvl = base if s + 1 >= fstrain else base + 1
-            if lvl > 10:
+            lvl = base if s + 1 >= fstrain else base + 1  # the lowest contract in strain s not below the bid
+            if lvl > RU_MAX_LEVEL:
                 continue
             discard, val = best_discard(h12, s)
             margin = val - lvl
             if margin > best[0]:
                 best = (margin, lvl, s, discard)
         margin, lvl, s, discard = best
-        while margin >= 1.4 and lvl < 10:  # a clearly stronger hand orders more
+        while margin >= 1.4 and lvl < RU_MAX_LEVEL:  # a clearly stronger hand orders more
             lvl += 1
             margin -= 1.0
-        return lvl * 10 + s + 1, discard
+        return trick_bid(lvl, s + 1), discard
 
     # ------------------------------------------------------------ trick game
     def _trick_game(self, deal_no: int, dealer: int, hands: list[int], order: tuple[int, ...], declarer: int,
                     contract: int, paper: bool, out: list[Event]) -> DealOutcome:
         n, rng = self.n, self.rng
-        level, trump = contract // 10, contract % 10 - 1
-        if trump == 4:
-            trump = -1
+        level, trump = level_of(contract), ru_trump(contract)
         pos = order.index(declarer)
         d1, d2 = order[(pos + 1) % 3], order[(pos + 2) % 3]
-        if level == 10 and self.checked_ten:
+        if level == RU_MAX_LEVEL and self.checked_ten:
             tricks = self.play(hands, order, dealer, P.TRICKS, trump, declarer, 0, None)
             out.append(TenChecked(tuple(tricks)))
             calls = [-1] * n

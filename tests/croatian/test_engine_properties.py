@@ -108,7 +108,7 @@ def test_simulated_pulkas_audit_clean(spec: str, seed: int, paper: bool) -> None
 def test_simulator_is_registered_and_plays_every_kind() -> None:
     """The Croatian family names its bots; 40 pulkas show all-pass, unwhisted, played and stopped deals,
     hand games, contras, invitations and two-handed play."""
-    assert family_of("croatian").bots().__name__ == "CroatianDeal"
+    assert family_of("croatian").bots().__name__ == "CroatianBots"
     seen: set[str] = set()
     for seed in range(40):
         outcomes: list = []

@@ -112,6 +112,20 @@ def test_engine_audit_has_no_findings(spec: str, players: int, paper: bool) -> N
         assert result.ended
 
 
+AUCTION_OPTIONS = ["sochi+third-hand-takes-talon", "sochi+jumps", "leningrad+miser-by-10",
+                   "leningrad+third-hand-takes-talon+min-bid-after-raspasy+jumps"]
+
+
+@pytest.mark.parametrize("spec", AUCTION_OPTIONS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_bots_bid_legally_under_every_auction_option(spec: str, players: int) -> None:
+    """The Russian bots bid through the engine's auction, so its options (take-talon, jumps, miser
+    beaten from 10, the anti-raspasy minimum, also after a take-talon) never make an illegal log."""
+    for seed in range(10):
+        result = audit(simulate_pulka(spec, players, 300 + seed))
+        assert result.findings == [], result.findings[:3]
+
+
 @pytest.mark.parametrize("spec,players", [("sochi", 3), ("leningrad", 4), ("rostov", 3)])
 def test_outcomes_agree_with_engine_and_pulka_closes(spec: str, players: int) -> None:
     """The outcomes the simulator hands its scorer equal the ones the engine derives by replay, and a
