@@ -311,35 +311,22 @@ class CroatianScorer:
         for d in defenders:
             if d not in whisters and contra[d]:
                 raise ScoringError(f"{where}: seat {d} did not whist and cannot contra")
-        side_quota = self._quota.get(o.contract)
-        if side_quota is None:
+        if o.contract not in self._quota:
             raise ScoringError(f"{where}: whist_obligation names no quota for contract {o.contract}")
-        own_quota = side_quota // 2
-        penalised: set[int] = set()
         tricks = o.tricks
         if len(whisters) >= 2:
             for d in whisters:
                 visty[d][decl] += tricks[d] * v * m[d]
-                if side < side_quota and tricks[d] < own_quota:
-                    penalised.add(d)
         else:
             w = whisters[0]
             others = [d for d in defenders if d != w]
             invited = o.invited
             if invited == NO_SEAT and others and (calls and calls[w] == CALL_INVITE or contra[w]):
                 invited = others[0]  # an invitation, or a lone whister's contra (automatic invitation)
-            if invited != NO_SEAT:
-                if invited not in others:
-                    raise ScoringError(f"{where}: seat {invited} cannot be invited (not the passing defender)")
-                visty[w][decl] += side * v * m[w]
-                if side < side_quota:
-                    penalised.add(w)
-            else:
-                visty[w][decl] += tricks[w] * v * m[w]
-                lone_short = (side < side_quota if self.rules.lone_whister_quota == "side"
-                              else tricks[w] < own_quota)
-                if lone_short:
-                    penalised.add(w)
+            if invited != NO_SEAT and invited not in others:
+                raise ScoringError(f"{where}: seat {invited} cannot be invited (not the passing defender)")
+            visty[w][decl] += (side if invited != NO_SEAT else tricks[w]) * v * m[w]
+        penalised = {d for d, li in self.whist_liability(o).items() if li.short}
         for d in penalised:
             pulya[d] -= v * m[d]
         return penalised

@@ -239,8 +239,7 @@ class RussianScorer:
         o = outcome
         if o.kind not in _LIABLE_KINDS or o.checked or not o.tricks:
             return {}
-        level = level_of(o.contract)  # 0: not a trick contract
-        need = (self._obligations if self._obligations is not None else dict(self.rules.whist_obligation)).get(level, 0)
+        need = self._need(o)
         if need <= 0:
             return {}
         defenders = _defenders_of(o)
@@ -267,6 +266,11 @@ class RussianScorer:
         order = [s for s in o.whist_order if s in whisters]
         second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % o.n_players)
         return {s: Liability(need, short) if s == second else Liability(0, 0) for s in whisters}
+
+    def _need(self, o: DealOutcome) -> int:
+        """Tricks the defending side must take on the deal's contract (``whist_obligation``; 0: none)."""
+        table = self._obligations if self._obligations is not None else dict(self.rules.whist_obligation)
+        return table.get(level_of(o.contract), 0)  # (level 0: not a trick contract)
 
     def value_rates(self) -> ValueRates:
         """Gora at ``gora_point_visty``; the pulya counts only at settlement (closed pools), so 0 here."""
@@ -389,7 +393,7 @@ class RussianScorer:
 
         if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
             self._dealer_return(o, e, defenders, w, cons)
-            self._whist_liability(o, e, [o.dealer], defenders, level, v)
+            self._whist_liability(o, e, v)
             return under == 0
         whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
         if not whisters:
@@ -402,7 +406,7 @@ class RussianScorer:
                 e.visty[s][d] += w * t[s] + cons
         else:
             self._lone_whister_visty(o, e, whisters[0], defenders, w, cons, under)
-        self._whist_liability(o, e, whisters, defenders, level, v)
+        self._whist_liability(o, e, v)
         return under == 0
 
     def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: tuple[int, ...], w: int, cons: int) -> None:
@@ -434,40 +438,19 @@ class RussianScorer:
         e.visty[wh][o.declarer] += w_amt
         e.visty[p][o.declarer] += p_amt
 
-    def _whist_liability(self, o: DealOutcome, e: _Entries, whisters: list[int], defenders: tuple[int, ...],
-                         level: int, v: int) -> None:
-        """Responsible whist: the A9 allocation of the side's shortfall, gora per missing trick."""
-        r = self.rules
-        need = self._obligations[level] if self._obligations is not None else r.obligation(level)
-        t = o.tricks
-        side = 0
-        for s in defenders:
-            side += t[s]
-        short = max(0, need - side)
-        if short == 0:
+    def _whist_liability(self, o: DealOutcome, e: _Entries, v: int) -> None:
+        """Responsible whist: gora per missing trick on the allocation of :meth:`whist_liability`; the
+        ``high_level_liability="split"`` and ``whisters_share_penalty`` options share the penalty."""
+        alloc = self.whist_liability(o)
+        pen: dict[int, Number] = {s: li.short for s, li in alloc.items()}
+        if not any(pen.values()):
             return
-        pen: dict[int, Number] = {s: 0 for s in whisters}
-        if len(whisters) == 1:
-            (wh,) = whisters
-            if r.lone_whister_quota == "side":
-                pen[wh] = short
-            else:
-                personal = need // 2 if need >= 2 else need
-                pen[wh] = min(max(0, personal - o.tricks[wh]), short)
-        elif need >= 2:
-            quota = need // 2  # 6: 2 + 2, 7: 1 + 1
-            for s in whisters:
-                pen[s] = min(max(0, quota - o.tricks[s]), short)
-        elif r.high_level_liability == "split":
-            for s in whisters:
-                pen[s] = e.div(short, 2)
-        else:
-            order = [s for s in o.whist_order if s in whisters]
-            second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % self.n)
-            pen[second] = short
-        if len(whisters) == 2 and r.whisters_share_penalty:
+        r = self.rules
+        if len(pen) == 2 and self._need(o) < 2 and r.high_level_liability == "split":
+            pen = {s: e.div(p, 2) for s, p in pen.items()}   # 8-10: both answer for the side, half each
+        if len(pen) == 2 and r.whisters_share_penalty:
             total = sum(pen.values())
-            pen = {s: e.div(total, 2) for s in whisters}
+            pen = {s: e.div(total, 2) for s in pen}
         rate = r.whister_fail_mult * v
         for s, p in pen.items():
             e.gora[s] += p * rate
