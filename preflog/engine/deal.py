@@ -454,8 +454,11 @@ class Deal(TrickPlay):
         self.push_claim(tricks)
         return Claimed(tuple(tricks))
 
-    @abstractmethod
-    def push_claim(self, tricks: tuple[int, ...]) -> None: ...
+    def push_claim(self, tricks: tuple[int, ...]) -> None:
+        if self.phase not in (PLAY, RESULT):
+            self._begin_play()   # a claim instead of the first card
+        self.take_claimed(tricks)
+        self._tricks_over()
 
     def verify_ten_check(self, tricks: tuple[int, ...]) -> None:
         raise IllegalAction(Code.TEN_CHECK_NOT_ALLOWED, "only a 10-game under ten_mode=checked is checked") \

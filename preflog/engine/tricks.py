@@ -253,6 +253,14 @@ class TrickPlay:
             self.completed = completed
         return j
 
+    def take_claimed(self, tricks: Sequence[int]) -> None:
+        """The remaining tricks, agreed per seat without play: added to the counts; play is over."""
+        for s, t in enumerate(tricks):
+            self.tricks[s] += t
+        self.completed += sum(tricks)
+        self.trick_cards = []
+        self.trick_seats = []
+
     def play_card(self, seat: int, card: int) -> bool:
         """Play one card in the play phase if it is legal; False (and nothing changes) if it is not."""
         return self.play_cards(((_CARD, seat, card, 0, None),), 0, 1) == 1

@@ -149,12 +149,15 @@ class DeltaStore(EventStore):
             return dict(self._heads)
 
     # --- writing ---------------------------------------------------------------------------
-    def append_many(self, batches: Sequence[Batch]) -> list[int]:
+    def _check_writable(self) -> None:
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
         if self.table_schema_version != TABLE_SCHEMA_VERSION:
             raise StoreError(f"{self.path} holds schema v{self.table_schema_version}; "
                              "call migrate() before appending")
+
+    def append_many(self, batches: Sequence[Batch]) -> list[int]:
+        self._check_writable()
         with self._write_lock():
             dt = self._table()
             heads = self._refresh_heads(dt)
@@ -186,11 +189,7 @@ class DeltaStore(EventStore):
 
     def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
         """See :meth:`EventStore.append_sealed`; one Parquet file and one Delta commit."""
-        if self._pinned is not None:
-            raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
-        if self.table_schema_version != TABLE_SCHEMA_VERSION:
-            raise StoreError(f"{self.path} holds schema v{self.table_schema_version}; "
-                             "call migrate() before appending")
+        self._check_writable()
         with self._write_lock():
             dt = self._table()
             heads = self._refresh_heads(dt)

@@ -240,16 +240,6 @@ class CroatianDeal(Deal):
         self._check_final(tuple(a + b for a, b in zip(self.tricks, tricks, strict=True)), "the claim",
                           Code.BAD_CLAIM)
 
-    def push_claim(self, tricks: tuple[int, ...]) -> None:
-        if self.phase == WHIST:
-            self._begin_play()
-        for s, t in enumerate(tricks):
-            self.tricks[s] += t
-        self.trick_cards = []
-        self.trick_seats = []
-        self.stopped_early = sum(self.tricks) < N_TRICKS
-        self._finish(GAME)
-
     def verify_paper_result(self, tricks: tuple[int, ...]) -> None:
         if not self.paper:
             self.verify_claim(tricks)

@@ -258,15 +258,6 @@ class RussianDeal(Deal):
                                                                                    - self.completed):
             raise IllegalAction(Code.BAD_CLAIM, "the sitting-out dealer can only take raspasy talon tricks")
 
-    def push_claim(self, tricks: tuple[int, ...]) -> None:
-        if self.phase == MODE:
-            self._begin_play()
-        for s, t in enumerate(tricks):
-            self.tricks[s] += t
-        self.trick_cards = []
-        self.trick_seats = []
-        self._finish_played()
-
     def verify_ten_check(self, tricks: tuple[int, ...]) -> None:
         if not self.checked:
             super().verify_ten_check(tricks)
