@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.synthetic import synthesize  # noqa: E402
-from preflog.model.outcome import RASPASY, DealOutcome  # noqa: E402
+from preflog.model.outcome import DealKind, DealOutcome  # noqa: E402
 from preflog.projections.facts import PulkaFacts  # noqa: E402
 from preflog.projections.store import refresh, write_table  # noqa: E402
 from preflog.reports import db, queries  # noqa: E402
@@ -34,7 +34,7 @@ from preflog.scoring.sheet import DealScore  # noqa: E402
 def _one_pulka(pid: str) -> PulkaFacts:
     """A tiny real pulka (two raspasy deals) to refresh into the synthetic store."""
     z = ((0, 0, 0),) * 3
-    deals = tuple((DealOutcome(d, d - 1, 3, RASPASY, tricks=(2, 3, 5)), DealScore((0, 0, 0), (2, 3, 5), z, ""))
+    deals = tuple((DealOutcome(d, d - 1, 3, DealKind.RASPASY, tricks=(2, 3, 5)), DealScore((0, 0, 0), (2, 3, 5), z, ""))
                   for d in (1, 2))
     return PulkaFacts(pid, "sochi", "sochi", ("A", "B", "C"), "2024-01-01", 3, deals, None, pool=10)
 

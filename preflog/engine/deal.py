@@ -42,7 +42,7 @@ from ..model.events import (
     WhistCalled,
     from_row,
 )
-from ..model.outcome import NO_SEAT, DealOutcome
+from ..model.outcome import NO_SEAT, DealKind, DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from .auction import AuctionBase
@@ -496,7 +496,7 @@ class Deal(TrickPlay):
     def _paper_totals(self, tricks: tuple[int, ...]) -> None: ...
 
     @abstractmethod
-    def _finish(self, kind: str) -> None:
+    def _finish(self, kind: DealKind) -> None:
         """Set :attr:`outcome` and end the deal."""
 
     # ------------------------------------------------------------------ events

@@ -9,15 +9,20 @@ recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-# Kinds of deal (the ``kind`` field); also used as projection values.
-GAME = "game"                # a trick contract that was played (or checked)
-MISER = "miser"              # miser ("мизер") played
-RASPASY = "raspasy"          # Russian all-pass: raspasy ("распасы") played
-ALL_PASS = "all_pass"        # Croatian all-pass: no play, refe for everyone
-NOT_WHISTED = "not_whisted"  # both defenders passed: no play, contract made
-HALF_WHIST = "half_whist"    # half-whist ("полвиста") stood: no play, contract made
-CONCEDED = "conceded"        # Croatian 2♠ won without play, or declarer conceded
+
+class DealKind(StrEnum):
+    """How a deal ended: the ``kind`` of a :class:`DealOutcome`, also the projections' value (a ``str``)."""
+
+    GAME = "game"                # a trick contract that was played (or checked)
+    MISER = "miser"              # miser ("мизер") played
+    RASPASY = "raspasy"          # Russian all-pass: raspasy ("распасы") played
+    ALL_PASS = "all_pass"        # Croatian all-pass: no play, refe for everyone
+    NOT_WHISTED = "not_whisted"  # both defenders passed: no play, contract made
+    HALF_WHIST = "half_whist"    # half-whist ("полвиста") stood: no play, contract made
+    CONCEDED = "conceded"        # Croatian 2♠ won without play, or declarer conceded
+
 
 NO_SEAT = -1
 
@@ -36,7 +41,7 @@ class DealOutcome:
     deal: int                       # 1-based deal number in the pulka
     dealer: int
     n_players: int                  # 3 or 4 at the table
-    kind: str
+    kind: DealKind
     declarer: int = NO_SEAT
     contract: int = 0               # bid code (:mod:`preflog.model.bids`); 0 for raspasy / all-pass
     tricks: tuple[int, ...] = ()

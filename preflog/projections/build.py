@@ -25,9 +25,8 @@ from fractions import Fraction
 import pyarrow as pa
 
 from ..engine.families import family_of
-from ..model import outcome as _oc
 from ..model.calls import CALL_HALF, CALL_INVITE, CALL_PASS, CALL_WHIST
-from ..model.outcome import ALL_PASS, HALF_WHIST, NO_SEAT, RASPASY, DealOutcome
+from ..model.outcome import NO_SEAT, DealKind, DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from ..scoring.sheet import DealScore, Number
@@ -291,7 +290,7 @@ def _project_deal(facts: PulkaFacts, rules: Rules, scorer: Scorer, rates: ValueR
     decl_tricks: int | None = None
     def_tricks: int | None = None
     kind = o.kind
-    no_tricks = c.no_tricks if c is not None else kind == _oc.MISER
+    no_tricks = c.no_tricks if c is not None else kind == DealKind.MISER
     if has_decl:
         if not no_tricks:
             pattern = "".join(_CALL_LETTER.get(calls[d], "-") for d in defenders)
@@ -347,13 +346,13 @@ def _project_deal(facts: PulkaFacts, rules: Rules, scorer: Scorer, rates: ValueR
     for s in range(n):
         if s not in active:
             role = OUT
-        elif kind == RASPASY:
+        elif kind == DealKind.RASPASY:
             role = RASPASY_ROLE
-        elif kind == ALL_PASS:
+        elif kind == DealKind.ALL_PASS:
             role = ALL_PASS_ROLE
         elif s == o.declarer:
             role = DECLARER
-        elif kind == HALF_WHIST and s == o.half_whister:
+        elif kind == DealKind.HALF_WHIST and s == o.half_whister:
             role = HALF_WHISTER
         elif calls[s] in (CALL_WHIST, CALL_INVITE):
             role = WHISTER

@@ -18,7 +18,7 @@ Choices where the sources are silent (also in the report / docs):
 * In the ten-game check nobody is liable for a whist shortfall (nobody whisted).
 * At 4 players a raspasy talon trick credited to the dealer goes to his gora at the current price
   in both raspasy modes; the dealer gets no zero-trick premium (he did not play).
-* A conceded deal (``CONCEDED``) with recorded tricks is scored like a played game; without tricks
+* A conceded deal (``DealKind.CONCEDED``) with recorded tricks is scored like a played game; without tricks
   it is the house "down three": gora ``remiz_mult×V×3``, no visty, when ``allow_concede_down3``
   (else a :class:`ScoringError`).
 """
@@ -31,7 +31,7 @@ from ..errors import ScoringError
 from ..model.bids import MISER as MISER_BID
 from ..model.bids import format_ru_bid, is_trick_contract, level_of, strain_of
 from ..model.calls import CALL_WHIST
-from ..model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
+from ..model.outcome import NO_SEAT, DealKind, DealOutcome
 from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
@@ -118,10 +118,11 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     return _DEFENDERS.get((o.n_players, o.dealer, o.declarer)) or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
-_KINDS = frozenset((GAME, MISER, RASPASY, NOT_WHISTED, HALF_WHIST, CONCEDED))
-_PLAYED_KINDS = frozenset((GAME, MISER, RASPASY))
-_CONTRACT_KINDS = frozenset((GAME, NOT_WHISTED, HALF_WHIST, CONCEDED))
-_LIABLE_KINDS = frozenset((GAME, CONCEDED))
+_KINDS = frozenset((DealKind.GAME, DealKind.MISER, DealKind.RASPASY, DealKind.NOT_WHISTED, DealKind.HALF_WHIST,
+                   DealKind.CONCEDED))
+_PLAYED_KINDS = frozenset((DealKind.GAME, DealKind.MISER, DealKind.RASPASY))
+_CONTRACT_KINDS = frozenset((DealKind.GAME, DealKind.NOT_WHISTED, DealKind.HALF_WHIST, DealKind.CONCEDED))
+_LIABLE_KINDS = frozenset((DealKind.GAME, DealKind.CONCEDED))
 _STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
@@ -157,11 +158,11 @@ class RussianScorer:
         o = outcome
         self._validate(o)
         e = _Entries(self.n)
-        if o.kind == RASPASY:
+        if o.kind == DealKind.RASPASY:
             self.series += 1
             self._raspasy(o, e, raspasy_price(self.rules, self.series))
         else:
-            if o.kind == MISER:
+            if o.kind == DealKind.MISER:
                 made = self._miser(o, e)
             else:
                 made = self._game(o, e)
@@ -216,14 +217,14 @@ class RussianScorer:
         Not whisted and half-whist count as made; a conceded deal without tricks is "down three".
         """
         o = outcome
-        if o.declarer == NO_SEAT or o.kind == RASPASY:
+        if o.declarer == NO_SEAT or o.kind == DealKind.RASPASY:
             return None
-        if o.kind in (NOT_WHISTED, HALF_WHIST):
+        if o.kind in (DealKind.NOT_WHISTED, DealKind.HALF_WHIST):
             return DealResult(True, 0)
-        if o.kind == CONCEDED and not o.tricks:
+        if o.kind == DealKind.CONCEDED and not o.tricks:
             return DealResult(False, CONCEDED_UNDERTRICKS)
         taken = o.tricks[o.declarer]
-        if o.kind == MISER:
+        if o.kind == DealKind.MISER:
             return DealResult(taken == 0, taken)  # a miser fails by each trick taken
         under = max(0, level_of(o.contract) - taken)
         return DealResult(under == 0, under)
@@ -284,9 +285,9 @@ class RussianScorer:
             raise ScoringError(f"deal {o.deal}: outcome for {o.n_players} players at a {n}-player pulka")
         if kind not in _KINDS:
             raise ScoringError(f"deal {o.deal}: kind {kind!r} is not a Russian deal")
-        if kind != RASPASY and not 0 <= o.declarer < n:
+        if kind != DealKind.RASPASY and not 0 <= o.declarer < n:
             raise ScoringError(f"deal {o.deal}: {kind} needs a declarer seat, got {o.declarer}")
-        if n == 4 and o.declarer == o.dealer and kind != RASPASY:
+        if n == 4 and o.declarer == o.dealer and kind != DealKind.RASPASY:
             raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
         tricks = o.tricks
         if kind in _PLAYED_KINDS or tricks:
@@ -296,7 +297,7 @@ class RussianScorer:
                 raise ScoringError(f"deal {o.deal}: trick counts {tricks} do not add up to {TRICKS_PER_DEAL}")
         if kind in _CONTRACT_KINDS and level_of(o.contract) == 0:
             raise ScoringError(f"deal {o.deal}: {kind} needs a trick contract, got code {o.contract}")
-        if kind == GAME and not o.checked and len(o.calls) != n:
+        if kind == DealKind.GAME and not o.checked and len(o.calls) != n:
             raise ScoringError(f"deal {o.deal}: {len(o.calls)} whist calls for {n} seats")
 
     # ------------------------------------------------------------------ pulya and help
@@ -353,10 +354,10 @@ class RussianScorer:
         level = o.contract // 10  # a trick contract (checked by _validate): level_of without the ladder test
         v = self._values[level] if self._values is not None else r.value(level)
         w = r.whist_mult * v
-        if o.kind == NOT_WHISTED:
+        if o.kind == DealKind.NOT_WHISTED:
             self._write_pulya(d, v, e)
             return True
-        if o.kind == HALF_WHIST:
+        if o.kind == DealKind.HALF_WHIST:
             hw_tricks = self._half_tricks if self._half_tricks is not None else dict(r.half_whist_tricks)
             if level not in r.half_whist_levels or level not in hw_tricks:
                 raise ScoringError(f"deal {o.deal}: half-whist is not allowed at level {level} "
@@ -366,7 +367,7 @@ class RussianScorer:
             self._write_pulya(d, v, e)
             e.visty[o.half_whister][d] += hw_tricks[level] * w
             return True
-        if o.kind == CONCEDED and not o.tricks:
+        if o.kind == DealKind.CONCEDED and not o.tricks:
             if not r.allow_concede_down3:
                 raise ScoringError(f"deal {o.deal}: the declarer conceded without tricks, but conceding down "
                                    "three is not allowed in these rules (allow_concede_down3)")
@@ -397,7 +398,7 @@ class RussianScorer:
             return under == 0
         whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
         if not whisters:
-            if o.kind == CONCEDED:
+            if o.kind == DealKind.CONCEDED:
                 return under == 0
             raise ScoringError(f"deal {o.deal}: a played game needs at least one whister "
                                "(both passing is kind not_whisted)")

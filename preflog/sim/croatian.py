@@ -38,7 +38,7 @@ from ..model.events import (
     PaperResult,
     WhistCalled,
 )
-from ..model.outcome import ALL_PASS, GAME, NO_SEAT, NOT_WHISTED, DealOutcome
+from ..model.outcome import NO_SEAT, DealKind, DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
@@ -98,7 +98,7 @@ class CroatianBots:
         out.extend(BidMade(s, b) for s, b in auction.history)  # the auction needs no cards: kept on paper
         declarer = auction.winner
         if declarer == NO_SEAT:
-            return DealOutcome(deal_no, dealer, n, ALL_PASS, calls=(-1,) * n, paper=paper)
+            return DealOutcome(deal_no, dealer, n, DealKind.ALL_PASS, calls=(-1,) * n, paper=paper)
         hand_game = auction.hand_game
         if hand_game:
             contract = auction.named_contract or self._hand_contract(hands[declarer])
@@ -232,11 +232,11 @@ class CroatianBots:
                     call(w, C.CALL_INVITE)
         if not d.whisters:
             d.close()
-            return DealOutcome(deal_no, dealer, n, NOT_WHISTED, declarer=declarer, contract=contract,
+            return DealOutcome(deal_no, dealer, n, DealKind.NOT_WHISTED, declarer=declarer, contract=contract,
                                calls=d.calls, hand_game=hand_game, contra=d.contra, paper=paper)
         self._contras(d, declarer, hands, contract, est, out)
         kind = d.close()
-        if kind != GAME:  # 2♠ nobody contra'd: won without play (no further event)
+        if kind != DealKind.GAME:  # 2♠ nobody contra'd: won without play (no further event)
             return DealOutcome(deal_no, dealer, n, kind, declarer=declarer, contract=contract, calls=d.calls,
                                whist_order=d.whisters, hand_game=hand_game, contra=d.contra, invited=d.invited,
                                paper=paper)
@@ -245,7 +245,8 @@ class CroatianBots:
         tricks, stopped = self.play(hands, declarer, contract, trump, out_seat, leader, None if paper else out)
         if paper:
             out.append(PaperResult(tuple(tricks)))
-        return DealOutcome(deal_no, dealer, n, GAME, declarer=declarer, contract=contract, tricks=tuple(tricks),
+        return DealOutcome(deal_no, dealer, n, DealKind.GAME, declarer=declarer, contract=contract,
+                           tricks=tuple(tricks),
                            calls=d.calls, whist_order=d.whisters, hand_game=hand_game, contra=d.contra,
                            invited=d.invited, stopped_early=stopped, paper=paper)
 

@@ -43,8 +43,7 @@ from ..model.events import (
     TenChecked,
     WhistCalled,
 )
-from ..model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
-from ..model.outcome import MISER as MISER_KIND
+from ..model.outcome import NO_SEAT, DealKind, DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
@@ -116,7 +115,7 @@ class RussianBots:
             tricks = self.play(hands, order, dealer, P.MISER, -1, winner, 0, None if paper else out)
             if paper:
                 out.append(PaperResult(tuple(tricks)))
-            return DealOutcome(deal_no, dealer, n, MISER_KIND, declarer=winner, contract=MISER,
+            return DealOutcome(deal_no, dealer, n, DealKind.MISER, declarer=winner, contract=MISER,
                                tricks=tuple(tricks), calls=(-1,) * n, paper=paper)
         contract, discard = self.declare(h12, final)
         hands[winner] = h12 & ~discard
@@ -215,7 +214,7 @@ class RussianBots:
             out.append(TenChecked(tuple(tricks)))
             calls = [-1] * n
             calls[d1] = calls[d2] = C.CALL_WHIST  # both defenders count as whisters
-            return DealOutcome(deal_no, dealer, n, GAME, declarer=declarer, contract=contract,
+            return DealOutcome(deal_no, dealer, n, DealKind.GAME, declarer=declarer, contract=contract,
                                tricks=tuple(tricks), calls=tuple(calls), whist_order=(d1, d2), checked=True,
                                paper=paper)
         e1 = defence_tricks(hands[d1], trump) + rng.gauss(0.0, 0.35)
@@ -251,7 +250,7 @@ class RussianBots:
                     out.append(WhistCalled(dealer, C.CALL_PASS))
         calls[d1], calls[d2] = c1, c2
         if not whist_order:
-            kind = HALF_WHIST if half != NO_SEAT else NOT_WHISTED
+            kind = DealKind.HALF_WHIST if half != NO_SEAT else DealKind.NOT_WHISTED
             return DealOutcome(deal_no, dealer, n, kind, declarer=declarer, contract=contract,
                                calls=tuple(calls), half_whister=half, paper=paper)
         open_play = False
@@ -261,7 +260,8 @@ class RussianBots:
         tricks = self.play(hands, order, dealer, P.TRICKS, trump, declarer, 0, None if paper else out)
         if paper:
             out.append(PaperResult(tuple(tricks)))
-        return DealOutcome(deal_no, dealer, n, GAME, declarer=declarer, contract=contract, tricks=tuple(tricks),
+        return DealOutcome(deal_no, dealer, n, DealKind.GAME, declarer=declarer, contract=contract,
+                           tricks=tuple(tricks),
                            calls=tuple(calls), whist_order=tuple(whist_order), half_whister=half,
                            returner=returner, open_play=open_play, paper=paper)
 
@@ -271,7 +271,7 @@ class RussianBots:
                            None if paper else out)
         if paper:
             out.append(PaperResult(tuple(tricks)))
-        return DealOutcome(deal_no, dealer, self.n, RASPASY, tricks=tuple(tricks), calls=(-1,) * self.n,
+        return DealOutcome(deal_no, dealer, self.n, DealKind.RASPASY, tricks=tuple(tricks), calls=(-1,) * self.n,
                            paper=paper)
 
     # ------------------------------------------------------------------ play

@@ -11,7 +11,7 @@ from preflog.engine.codes import Code, codes_of
 from preflog.engine.croatian.defence import CroatianDefence, first_leader, play_over
 from preflog.engine.findings import IllegalAction
 from preflog.model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
-from preflog.model.outcome import CONCEDED, GAME, NO_SEAT, NOT_WHISTED
+from preflog.model.outcome import NO_SEAT, DealKind
 from preflog.rules.presets import resolve
 
 A, B, C = 0, 1, 2
@@ -40,7 +40,7 @@ def test_both_whist_contra_chain() -> None:
     for seat in (C, A, C):
         d.call_contra(seat)
     assert d.contra == (4, 0, 0) and d.calls == (CALL_WHIST, CALL_WHIST, -1)
-    assert d.close() == GAME
+    assert d.close() == DealKind.GAME
     assert refused(d.call_contra, B) == Code.DEFENCE_OVER
 
 
@@ -88,20 +88,20 @@ def test_whist_errors_and_kinds() -> None:
     assert refused(d.close) == Code.DEFENCE_OVER
     d.whist(A, CALL_PASS)
     d.whist(B, CALL_PASS)
-    assert d.close() == NOT_WHISTED
+    assert d.close() == DealKind.NOT_WHISTED
 
     assert refused(defence(6).whist, A, CALL_PASS) == Code.BETTEL_MUST_BE_PLAYED
     assert refused(defence(rules=RULES.replace(contra_enabled=False)).call_contra, A) == Code.CONTRA_DISABLED
 
 
 def test_two_spades_needs_contra() -> None:
-    """2♠ with the talon and no refe: whisted but not contra'd → CONCEDED; contra'd → GAME."""
+    """2♠ with the talon and no refe: whisted but not contra'd → DealKind.CONCEDED; contra'd → DealKind.GAME."""
     d = defence(2, needs_contra=True)
     d.whist(A, CALL_WHIST)
     d.whist(B, CALL_WHIST)
-    assert d.kind == CONCEDED
+    assert d.kind == DealKind.CONCEDED
     d.call_contra(B)
-    assert d.close() == GAME
+    assert d.close() == DealKind.GAME
 
 
 @pytest.mark.parametrize("rules, declarer, contract, out, leader", [

@@ -32,7 +32,7 @@ from preflog.model.events import (
     ScoreRecorded,
     WhistCalled,
 )
-from preflog.model.outcome import ALL_PASS, CONCEDED, GAME, NO_SEAT, NOT_WHISTED
+from preflog.model.outcome import NO_SEAT, DealKind
 from preflog.record import read_file, read_file_records
 from preflog.rules.presets import resolve
 
@@ -88,7 +88,7 @@ def _check_sample_sheet(res: AuditResult) -> None:
     assert res.settlement.exact == (Fraction(32), Fraction(-38), Fraction(6))
     assert res.settlement.method1 == (32, -38, 6)
     kinds = [d.outcome.kind for d in res.deals if d.outcome is not None]
-    assert kinds == [GAME, GAME, ALL_PASS, GAME]
+    assert kinds == [DealKind.GAME, DealKind.GAME, DealKind.ALL_PASS, DealKind.GAME]
     assert "refe used" in (res.deals[3].score.note if res.deals[3].score else "")
 
 
@@ -303,7 +303,7 @@ def test_two_spades_without_contra() -> None:
     Slovenian: nobody writes, everybody gets a refe. With B's contra the deal is played."""
     auction = [DealStarted(C), *bids(C, 2, 0, 0), ContractDeclared(A, 2), WhistCalled(B, W), WhistCalled(C, P)]
     res = run(auction)
-    assert res.ok and res.deals[0].outcome is not None and res.deals[0].outcome.kind == CONCEDED
+    assert res.ok and res.deals[0].outcome is not None and res.deals[0].outcome.kind == DealKind.CONCEDED
     assert res.sheet is not None and res.sheet.pulya == [-26, -30, -30]
     line = run(auction + [ScoreRecorded(A, -26, 0, (0, 0, 0))])
     assert line.ok, line.findings  # the score line closes the deal before it is compared
@@ -312,14 +312,14 @@ def test_two_spades_without_contra() -> None:
     assert "refe for everybody" in (slo.deals[0].score.note if slo.deals[0].score else "")
     assert codes(run(auction + [PaperResult((6, 4, 0))]))[0] == "play_without_contra"
     played = run(auction + [ContraCalled(B), PaperResult((6, 4, 0))])
-    assert played.ok and played.deals[0].outcome is not None and played.deals[0].outcome.kind == GAME
+    assert played.ok and played.deals[0].outcome is not None and played.deals[0].outcome.kind == DealKind.GAME
 
 
 def test_not_whisted_and_all_pass_end_at_once() -> None:
-    """Both defenders pass → NOT_WHISTED without a result event; all pass → ALL_PASS. A result after
+    """Both defenders pass → DealKind.NOT_WHISTED without a result event; all pass → DealKind.ALL_PASS. A result after
     either is a finding (deal_over)."""
     res = run(paper_game(0, B, 4, (P, P)), all_pass(1))
-    assert res.ok and [d.outcome.kind for d in res.deals if d.outcome] == [NOT_WHISTED, ALL_PASS]
+    assert res.ok and [d.outcome.kind for d in res.deals if d.outcome] == [DealKind.NOT_WHISTED, DealKind.ALL_PASS]
     assert codes(run(paper_game(0, B, 4, (P, P), (0, 10, 0))))[0] == "deal_over"
 
 
@@ -395,9 +395,10 @@ def test_seed000_auction_examples_as_records() -> None:
         o = res.deals[0].outcome
         assert o is not None
         got.append((o.kind, o.declarer, o.hand_game, o.contract))
-    assert got == [(NOT_WHISTED, C, False, 5), (NOT_WHISTED, B, False, 4), (NOT_WHISTED, C, False, 5),
-                   (NOT_WHISTED, C, True, 5), (NOT_WHISTED, A, True, 7), ("game", B, True, 6),
-                   (NOT_WHISTED, C, True, 7)]
+    assert got == [(DealKind.NOT_WHISTED, C, False, 5), (DealKind.NOT_WHISTED, B, False, 4), (DealKind.NOT_WHISTED,
+                   C, False, 5),
+                   (DealKind.NOT_WHISTED, C, True, 5), (DealKind.NOT_WHISTED, A, True, 7), ("game", B, True, 6),
+                   (DealKind.NOT_WHISTED, C, True, 7)]
 
 
 NEAR_MISSES = [

@@ -20,7 +20,7 @@ from preflog.engine.pulka import PulkaState
 from preflog.engine.replay import audit, audit_rows, rows_of
 from preflog.model.cards import FULL_DECK
 from preflog.model.events import CardPlayed, DealStarted, Discarded, Event, PulkaEnded, PulkaStarted
-from preflog.model.outcome import GAME, NO_SEAT
+from preflog.model.outcome import NO_SEAT, DealKind
 from preflog.sim import simulate_pulka
 
 from ..strategies import CROATIAN_TABLES, draw_pulka
@@ -56,7 +56,7 @@ def _check_cards(log: list[Event]) -> None:
             held[e.player] &= ~bit
             played |= bit
             o = summary.outcome if summary else None
-            assert o is None or o.kind != GAME or e.player != _out_seat(o)
+            assert o is None or o.kind != DealKind.GAME or e.player != _out_seat(o)
 
 
 def _out_seat(o) -> int:  # type: ignore[no-untyped-def]
@@ -79,7 +79,7 @@ def test_random_legal_deals(data: st.DataObject, table: tuple[str, int]) -> None
     for d in res.deals:
         o = d.outcome
         assert o is not None
-        if o.kind == GAME:
+        if o.kind == DealKind.GAME:
             side = sum(o.tricks) - o.tricks[o.declarer]
             assert sum(o.tricks) == 10 or o.stopped_early
             assert o.contract == 6 or side <= 5
@@ -123,7 +123,7 @@ def test_simulator_is_registered_and_plays_every_kind() -> None:
                 seen.add("invite")
             if o.stopped_early:
                 seen.add("stopped")
-            if o.kind == GAME and _out_seat(o) != NO_SEAT:
+            if o.kind == DealKind.GAME and _out_seat(o) != NO_SEAT:
                 seen.add("two-handed")
     assert {"all_pass", "not_whisted", "game", "conceded", "hand", "contra", "invite", "stopped",
             "two-handed"} <= seen

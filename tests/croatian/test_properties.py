@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from preflog.engine.replay import audit
 from preflog.model.events import BidMade, ContractDeclared, Event, PulkaStarted
-from preflog.model.outcome import ALL_PASS, CONCEDED, GAME, NOT_WHISTED, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.rules.presets import resolve
 from preflog.scoring.croatian import CroatianScorer
 
@@ -21,15 +21,15 @@ W, P, I = 1, 0, 3
 @st.composite
 def outcomes(draw: st.DrawFn, deal: int, scorer: CroatianScorer) -> DealOutcome:
     dealer = deal % 3
-    kind = draw(st.sampled_from([ALL_PASS, GAME, GAME, GAME, NOT_WHISTED]))
-    if kind == ALL_PASS:
-        return DealOutcome(deal, dealer, 3, ALL_PASS)
+    kind = draw(st.sampled_from([DealKind.ALL_PASS, DealKind.GAME, DealKind.GAME, DealKind.GAME, DealKind.NOT_WHISTED]))
+    if kind == DealKind.ALL_PASS:
+        return DealOutcome(deal, dealer, 3, DealKind.ALL_PASS)
     decl = draw(st.integers(0, 2))
     contract = draw(st.integers(2, 7))
     hand = draw(st.booleans())
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
-    if kind == NOT_WHISTED:
-        return DealOutcome(deal, dealer, 3, NOT_WHISTED, declarer=decl, contract=contract, hand_game=hand)
+    if kind == DealKind.NOT_WHISTED:
+        return DealOutcome(deal, dealer, 3, DealKind.NOT_WHISTED, declarer=decl, contract=contract, hand_game=hand)
     mode = "both" if contract == 6 else draw(st.sampled_from(["both", "lone", "invite"]))
     contra = [0, 0, 0]
     if draw(st.booleans()):
@@ -37,7 +37,7 @@ def outcomes(draw: st.DrawFn, deal: int, scorer: CroatianScorer) -> DealOutcome:
     if mode == "both" and draw(st.booleans()):
         contra[d2] = draw(st.integers(1, 5))
     if scorer.needs_contra(decl, contract, hand) and not any(contra):
-        return DealOutcome(deal, dealer, 3, CONCEDED, declarer=decl, contract=contract)
+        return DealOutcome(deal, dealer, 3, DealKind.CONCEDED, declarer=decl, contract=contract)
     calls = [-1, -1, -1]
     calls[d1] = W if mode != "invite" else I
     calls[d2] = W if mode == "both" else P
@@ -56,7 +56,7 @@ def outcomes(draw: st.DrawFn, deal: int, scorer: CroatianScorer) -> DealOutcome:
         a = draw(st.integers(0, side))
         decl_t = draw(st.integers(0, 5)) if stopped else 10 - side
         tricks[decl], tricks[d1], tricks[d2] = decl_t, a, side - a
-    return DealOutcome(deal, dealer, 3, GAME, declarer=decl, contract=contract, hand_game=hand,
+    return DealOutcome(deal, dealer, 3, DealKind.GAME, declarer=decl, contract=contract, hand_game=hand,
                        tricks=tuple(tricks), calls=tuple(calls), contra=tuple(contra),
                        stopped_early=stopped and contract != 6)
 
@@ -123,7 +123,7 @@ def test_random_legal_auction_ends(data: st.DataObject, table: tuple[str, int], 
     else:
         raise AssertionError("auction not over after 30 calls")
     if deal.done:                                   # all passed
-        assert deal.outcome is not None and deal.outcome.kind == ALL_PASS
+        assert deal.outcome is not None and deal.outcome.kind == DealKind.ALL_PASS
         return
     while not any(isinstance(a, ContractDeclared) for a in acts):   # the discard, unless a hand game
         ev = data.draw(st.sampled_from(acts), label="discard")

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from preflog.engine.families import family_of
-from preflog.model.outcome import ALL_PASS, CONCEDED, GAME, NOT_WHISTED, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.rules.presets import resolve
 from preflog.scoring.croatian import CroatianScorer, HatMark, ScoringError, deal_value
 
@@ -21,20 +21,20 @@ RULES = resolve("croatian")
 
 
 def game(deal: int, decl: int, contract: int, tricks: tuple[int, int, int], calls: tuple[int, ...] = (),
-         hand: bool = False, contra: tuple[int, ...] = (), stopped: bool = False, kind: str = GAME,
+         hand: bool = False, contra: tuple[int, ...] = (), stopped: bool = False, kind: str = DealKind.GAME,
          invited: int = -1) -> DealOutcome:
-    if not calls and kind == GAME:
+    if not calls and kind == DealKind.GAME:
         calls = tuple(D if s == decl else W for s in range(3))
     return DealOutcome(deal, (deal + 2) % 3, 3, kind, declarer=decl, contract=contract, tricks=tricks,
                        calls=calls, hand_game=hand, contra=contra, stopped_early=stopped, invited=invited)
 
 
 def all_pass(deal: int) -> DealOutcome:
-    return DealOutcome(deal, (deal + 2) % 3, 3, ALL_PASS)
+    return DealOutcome(deal, (deal + 2) % 3, 3, DealKind.ALL_PASS)
 
 
 def not_whisted(deal: int, decl: int, contract: int, hand: bool = False) -> DealOutcome:
-    return DealOutcome(deal, (deal + 2) % 3, 3, NOT_WHISTED, declarer=decl, contract=contract, hand_game=hand)
+    return DealOutcome(deal, (deal + 2) % 3, 3, DealKind.NOT_WHISTED, declarer=decl, contract=contract, hand_game=hand)
 
 
 def scorer(rules=RULES, start: int | None = None) -> CroatianScorer:
@@ -211,13 +211,13 @@ def test_not_whisted_and_two_spades() -> None:
     d = s.score(not_whisted(1, A, 7, hand=True))
     assert d.pulya == (16, 0, 0)
     assert s.needs_contra(B, 2, False) and not s.needs_contra(B, 2, True) and not s.needs_contra(B, 3, False)
-    d = s.score(DealOutcome(2, 0, 3, CONCEDED, declarer=B, contract=2))
+    d = s.score(DealOutcome(2, 0, 3, DealKind.CONCEDED, declarer=B, contract=2))
     assert d.pulya == (0, 4, 0)
     with pytest.raises(ScoringError, match="2♠"):
         s.score(game(3, B, 2, (2, 6, 2)))
 
     slo = scorer(resolve("slovenian"))
-    d = slo.score(DealOutcome(1, 0, 3, CONCEDED, declarer=B, contract=2))
+    d = slo.score(DealOutcome(1, 0, 3, DealKind.CONCEDED, declarer=B, contract=2))
     assert d.pulya == (0, 0, 0) and slo.refe == [1, 1, 1]
     assert not slo.needs_contra(B, 2, False)  # B has a refe now: 2♠ is played normally
     d = slo.score(game(2, B, 2, (2, 6, 2)))
@@ -327,13 +327,13 @@ remainders (2/3 each) go to the lower seats first → 27/−13/−14 (sum 0)."""
 
 @pytest.mark.parametrize("outcome, match", [
     (DealOutcome(1, 0, 3, "raspasy"), "does not exist"),
-    (DealOutcome(1, 0, 3, GAME, declarer=A, contract=9, tricks=(6, 2, 2)), "2..7"),
-    (DealOutcome(1, 0, 3, GAME, declarer=A, contract=4, tricks=(3, 6, 1)), "took 7 tricks"),
-    (DealOutcome(1, 0, 3, GAME, declarer=A, contract=4, tricks=(6, 2, 1)), "tricks played"),
-    (DealOutcome(1, 0, 3, GAME, declarer=A, contract=4, tricks=(6, 2, 2), contra=(1, 0, 0)), "contra"),
-    (DealOutcome(1, 0, 3, GAME, declarer=A, contract=4, tricks=(6, 2, 2), calls=(D, W, P), contra=(0, 0, 1)),
+    (DealOutcome(1, 0, 3, DealKind.GAME, declarer=A, contract=9, tricks=(6, 2, 2)), "2..7"),
+    (DealOutcome(1, 0, 3, DealKind.GAME, declarer=A, contract=4, tricks=(3, 6, 1)), "took 7 tricks"),
+    (DealOutcome(1, 0, 3, DealKind.GAME, declarer=A, contract=4, tricks=(6, 2, 1)), "tricks played"),
+    (DealOutcome(1, 0, 3, DealKind.GAME, declarer=A, contract=4, tricks=(6, 2, 2), contra=(1, 0, 0)), "contra"),
+    (DealOutcome(1, 0, 3, DealKind.GAME, declarer=A, contract=4, tricks=(6, 2, 2), calls=(D, W, P), contra=(0, 0, 1)),
      "cannot contra"),
-    (DealOutcome(1, 0, 3, CONCEDED, declarer=A, contract=4), "only the 2♠"),
+    (DealOutcome(1, 0, 3, DealKind.CONCEDED, declarer=A, contract=4), "only the 2♠"),
 ])
 def test_bad_outcomes(outcome: DealOutcome, match: str) -> None:
     with pytest.raises(ScoringError, match=match) as exc:

@@ -9,8 +9,7 @@ from preflog.engine.russian.deal import RussianDeal
 from preflog.model.bids import MISER, PASS, parse_ru_bid
 from preflog.model.calls import CALL_HALF, CALL_PASS, CALL_WHIST, PLAY_OPEN
 from preflog.model.cards import parse_card, parse_cards
-from preflog.model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY
-from preflog.model.outcome import MISER as KIND_MISER
+from preflog.model.outcome import NO_SEAT, DealKind
 from preflog.rules import LENINGRAD, ROSTOV, SOCHI
 
 # Layout G (dealer 2, first hand 0): seat 0 strong in spades, seat 1 void in diamonds, seat 2 void in spades.
@@ -112,13 +111,13 @@ def test_miser_has_no_trumps() -> None:
     assert d.trick_winners == [0]
     d.claim((9, 0, 0))
     o = d.outcome
-    assert o is not None and o.kind == KIND_MISER and o.tricks == (10, 0, 0) and o.contract == MISER
+    assert o is not None and o.kind == DealKind.MISER and o.tricks == (10, 0, 0) and o.contract == MISER
 
 
 def test_whist_both_pass_and_lone_whister() -> None:
     d = game(calls=(CALL_PASS, CALL_PASS))
     o = d.outcome
-    assert d.done and o is not None and o.kind == NOT_WHISTED and o.calls == (-1, CALL_PASS, CALL_PASS)
+    assert d.done and o is not None and o.kind == DealKind.NOT_WHISTED and o.calls == (-1, CALL_PASS, CALL_PASS)
     d = game(calls=(CALL_WHIST, CALL_PASS))
     assert d.phase_name == "play_mode" and d.to_move == 1
     expect("mode_by_wrong_seat", d.choose_mode, 2, PLAY_OPEN)
@@ -138,7 +137,7 @@ def test_whist_order_and_half_whist() -> None:
     d = game(calls=(CALL_PASS, CALL_HALF))
     d.whist(1, CALL_PASS)
     o = d.outcome
-    assert o is not None and o.kind == HALF_WHIST and o.half_whister == 2 and o.returner == NO_SEAT
+    assert o is not None and o.kind == DealKind.HALF_WHIST and o.half_whister == 2 and o.returner == NO_SEAT
 
 
 def test_half_whist_returned() -> None:
@@ -149,7 +148,7 @@ def test_half_whist_returned() -> None:
     d.choose_mode(1, 0)
     d.claim((7, 3, 0))
     o = d.outcome
-    assert o is not None and o.kind == GAME and o.returner == 1 and o.half_whister == 2
+    assert o is not None and o.kind == DealKind.GAME and o.returner == 1 and o.half_whister == 2
     assert o.calls == (-1, CALL_WHIST, CALL_PASS) and o.whist_order == (1,)
 
 
@@ -181,7 +180,7 @@ def test_ten_checked_in_sochi() -> None:
     expect("bad_tricks", d.ten_check, (9, 1, 1))
     d.ten_check((9, 1, 0))
     o = d.outcome
-    assert o is not None and o.checked and o.kind == GAME and o.whist_order == (1, 2)
+    assert o is not None and o.checked and o.kind == DealKind.GAME and o.whist_order == (1, 2)
     d = game("10s", rules=LENINGRAD, calls=(CALL_WHIST, CALL_PASS))  # whisted under ten_mode=whisted
     expect("ten_check_not_allowed", d.ten_check, (10, 0, 0))
 
@@ -233,7 +232,7 @@ def test_raspasy_four_players_dealer_takes_talon_trick() -> None:
     assert d.trick_winners == [0, 3] and d.tricks[3] == 1 and d.to_play == 0
     d.claim((4, 2, 2, 0))
     o = d.outcome
-    assert o is not None and o.kind == RASPASY and o.tricks == (5, 2, 2, 1) and sum(o.tricks) == 10
+    assert o is not None and o.kind == DealKind.RASPASY and o.tricks == (5, 2, 2, 1) and sum(o.tricks) == 10
 
 
 def test_raspasy_closed_talon_rostov() -> None:
@@ -254,7 +253,7 @@ def test_paper_deal_without_auction() -> None:
     expect("bad_tricks", d.paper_result, (6, 2, 1))
     d.paper_result((2, 6, 2))
     o = d.outcome
-    assert o is not None and o.paper and o.kind == GAME and o.declarer == 1 and o.tricks == (2, 6, 2)
+    assert o is not None and o.paper and o.kind == DealKind.GAME and o.declarer == 1 and o.tricks == (2, 6, 2)
 
 
 def test_paper_deal_with_auction_and_raspasy() -> None:
@@ -269,7 +268,7 @@ def test_paper_deal_with_auction_and_raspasy() -> None:
     for seat in (0, 1, 2):
         r.bid(seat, PASS)
     r.paper_result((3, 3, 4))
-    assert r.outcome is not None and r.outcome.kind == RASPASY
+    assert r.outcome is not None and r.outcome.kind == DealKind.RASPASY
     card_level = RussianDeal(SOCHI, 3, 2, 1, G, G_TALON)
     expect("contract_without_auction", card_level.declare, 0, 61)
 

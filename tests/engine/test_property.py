@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from preflog.engine.replay import audit, audit_rows, rows_of
 from preflog.model.cards import FULL_DECK
 from preflog.model.events import BidMade, CardPlayed, Claimed, DealStarted, Discarded, Event, TenChecked
-from preflog.model.outcome import GAME, MISER, RASPASY
+from preflog.model.outcome import DealKind
 
 from ..strategies import RUSSIAN_TABLES, TABLES, draw_deal, opened_deal
 
@@ -23,7 +23,7 @@ BID_CODES = {"bad_bid", "below_min_level", "bid_after_pass", "bid_not_above_last
              # Croatian auction
              "igra_after_number", "hand_contract_not_first_call", "number_after_igra", "igra_in_naming",
              "name_not_above", "hand_bettel_not_at_once"}
-PLAYED = (GAME, MISER, RASPASY)
+PLAYED = (DealKind.GAME, DealKind.MISER, DealKind.RASPASY)
 
 
 def _check_replay(log: list[Event], outcome: object) -> None:
@@ -65,7 +65,7 @@ def test_card_level_deal_invariants(data: st.DataObject, table: tuple[str, int],
         assert sum(o.tricks) == 10 and len(o.tricks) == n
         if not claimed:
             assert played.bit_count() == 30 and not any(held)            # every card in hand was played
-            rest = discard if o.kind != RASPASY else start.talon
+            rest = discard if o.kind != DealKind.RASPASY else start.talon
             assert played | rest == FULL_DECK and not played & rest       # the 32 cards are conserved
     else:
         assert not played

@@ -1,7 +1,7 @@
 """The 4-player dealer returning a half-whist (seed 001: «вернуть вист может также и четвертый игрок»)."""
 
 from preflog.model.calls import CALL_HALF, CALL_PASS, CALL_WHIST
-from preflog.model.outcome import GAME, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.rules import SOCHI
 from preflog.scoring.russian import RussianScorer
 
@@ -17,7 +17,7 @@ def test_dealer_return_whists_alone_for_the_side() -> None:
     - Side took 5 ≥ obligation 4: no whist penalty.
     """
     sc = RussianScorer(SOCHI, 4, 20)
-    o = DealOutcome(deal=1, dealer=3, n_players=4, kind=GAME, declarer=0, contract=61, tricks=(5, 3, 2, 0),
+    o = DealOutcome(deal=1, dealer=3, n_players=4, kind=DealKind.GAME, declarer=0, contract=61, tricks=(5, 3, 2, 0),
                     calls=(-1, CALL_PASS, CALL_HALF, CALL_WHIST), whist_order=(3,), half_whister=2, returner=3)
     d = sc.score(o)
     assert d.gora == (2, 0, 0, 0)
@@ -30,7 +30,7 @@ def test_dealer_return_short_side_pays_as_lone_whister() -> None:
     whister answering for the side, writes 2 × 3 = 6 visty and 1 missing trick × 2 = 2 gora.
     A: pulya +2. B and C write nothing (no undertrick, no consolation)."""
     sc = RussianScorer(SOCHI, 4, 20)
-    o = DealOutcome(deal=1, dealer=3, n_players=4, kind=GAME, declarer=0, contract=61, tricks=(7, 2, 1, 0),
+    o = DealOutcome(deal=1, dealer=3, n_players=4, kind=DealKind.GAME, declarer=0, contract=61, tricks=(7, 2, 1, 0),
                     calls=(-1, CALL_PASS, CALL_HALF, CALL_WHIST), whist_order=(3,), half_whister=2, returner=3)
     d = sc.score(o)
     assert d.pulya == (2, 0, 0, 0)

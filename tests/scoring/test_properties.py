@@ -11,8 +11,7 @@ from preflog.engine.replay import audit
 from preflog.model.bids import MISER, RU_LADDER, is_trick_contract, level_of
 from preflog.model.calls import CALL_PASS, CALL_WHIST
 from preflog.model.events import PulkaEnded
-from preflog.model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
-from preflog.model.outcome import MISER as MISER_KIND
+from preflog.model.outcome import NO_SEAT, DealKind, DealOutcome
 from preflog.rules import LENINGRAD, ROSTOV, SOCHI, Rules
 from preflog.scoring.russian import RussianScorer
 from preflog.scoring.settlement import settle
@@ -62,8 +61,9 @@ def _split(draw: st.DrawFn, total: int, parts: int) -> list[int]:
 def outcomes(draw: st.DrawFn, n: int) -> DealOutcome:
     dealer = draw(st.integers(0, n - 1))
     seats = [s for s in range(n) if not (n == 4 and s == dealer)]
-    kind = draw(st.sampled_from([GAME, GAME, GAME, MISER_KIND, RASPASY, NOT_WHISTED, HALF_WHIST]))
-    if kind == RASPASY:
+    kind = draw(st.sampled_from([DealKind.GAME, DealKind.GAME, DealKind.GAME, DealKind.MISER, DealKind.RASPASY,
+                DealKind.NOT_WHISTED, DealKind.HALF_WHIST]))
+    if kind == DealKind.RASPASY:
         talon = draw(st.integers(0, 2)) if n == 4 else 0
         parts = _split(draw, 10 - talon, len(seats))
         tricks = [0] * n
@@ -71,21 +71,21 @@ def outcomes(draw: st.DrawFn, n: int) -> DealOutcome:
             tricks[s] = t
         if n == 4:
             tricks[dealer] = talon
-        return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=RASPASY, tricks=tuple(tricks))
+        return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=DealKind.RASPASY, tricks=tuple(tricks))
     declarer = draw(st.sampled_from(seats))
     defenders = [(declarer + k) % n for k in range(1, n) if (declarer + k) % n in seats]
     tricks = [0] * n
     for s, t in zip([declarer, *defenders], _split(draw, 10, 3), strict=True):
         tricks[s] = t
     calls = [-1] * n
-    if kind == MISER_KIND:
+    if kind == DealKind.MISER:
         return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=kind, declarer=declarer, contract=MISER,
                            tricks=tuple(tricks), calls=tuple(calls))
-    levels = [6, 7] if kind == HALF_WHIST else [6, 7, 8, 9, 10]
+    levels = [6, 7] if kind == DealKind.HALF_WHIST else [6, 7, 8, 9, 10]
     contract = draw(st.sampled_from([c for c in RU_LADDER if is_trick_contract(c) and level_of(c) in levels]))
-    if kind in (NOT_WHISTED, HALF_WHIST):
+    if kind in (DealKind.NOT_WHISTED, DealKind.HALF_WHIST):
         return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=kind, declarer=declarer, contract=contract,
-                           calls=tuple(calls), half_whister=defenders[1] if kind == HALF_WHIST else NO_SEAT)
+                           calls=tuple(calls), half_whister=defenders[1] if kind == DealKind.HALF_WHIST else NO_SEAT)
     checked = level_of(contract) == 10 and draw(st.booleans())
     first, second = defenders
     pattern = draw(st.sampled_from(["both", "first", "second", "returned"]))
@@ -98,7 +98,7 @@ def outcomes(draw: st.DrawFn, n: int) -> DealOutcome:
     for s in defenders:
         calls[s] = CALL_WHIST if s in whisters else CALL_PASS
     order = tuple(whisters) if draw(st.booleans()) else tuple(reversed(whisters))
-    return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=GAME, declarer=declarer, contract=contract,
+    return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=DealKind.GAME, declarer=declarer, contract=contract,
                        tricks=tuple(tricks), calls=tuple(calls), whist_order=order, half_whister=half,
                        returner=returner, checked=checked, open_play=draw(st.booleans()))
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import GAME, MISER, RASPASY, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.rules import LENINGRAD, ROSTOV, SOCHI, Rules, resolve
 from preflog.scoring.russian import RussianScorer, raspasy_price
 
 
 def rasp(tricks: tuple[int, ...], dealer: int = 2) -> DealOutcome:
-    return DealOutcome(deal=1, dealer=dealer, n_players=len(tricks), kind=RASPASY, tricks=tricks)
+    return DealOutcome(deal=1, dealer=dealer, n_players=len(tricks), kind=DealKind.RASPASY, tricks=tricks)
 
 
-def game(contract: int, tricks: tuple[int, int, int], kind: str = GAME) -> DealOutcome:
-    calls = (-1, CALL_WHIST, CALL_PASS) if kind == GAME else (-1, -1, -1)
+def game(contract: int, tricks: tuple[int, int, int], kind: str = DealKind.GAME) -> DealOutcome:
+    calls = (-1, CALL_WHIST, CALL_PASS) if kind == DealKind.GAME else (-1, -1, -1)
     return DealOutcome(deal=1, dealer=2, n_players=3, kind=kind, declarer=0, contract=contract,
-                       tricks=tricks, calls=calls, whist_order=(1,) if kind == GAME else ())
+                       tricks=tricks, calls=calls, whist_order=(1,) if kind == DealKind.GAME else ())
 
 
 def scorer(rules: Rules = SOCHI, n: int = 3) -> RussianScorer:
@@ -71,7 +71,7 @@ def test_failed_game_does_not_break_and_min_bid() -> None:
     assert s.current_raspasy_price() == 2
     assert s.score(rasp((1, 4, 5))).gora == (2, 8, 10)
     assert s.min_bid_level() == 7
-    s.score(game(90, (1, 4, 5), kind=MISER))
+    s.score(game(90, (1, 4, 5), kind=DealKind.MISER))
     assert s.min_bid_level() == 7
     assert s.score(rasp((1, 4, 5))).gora == (3, 12, 15)
     assert s.min_bid_level() == 8

@@ -12,7 +12,7 @@ import pytest
 
 from preflog.engine.families import family_of
 from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import CONCEDED, GAME, HALF_WHIST, MISER, NOT_WHISTED, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.rules import LENINGRAD, SOCHI, Rules
 from preflog.scoring.russian import RussianScorer, ScoringError
 
@@ -20,7 +20,7 @@ W, P = CALL_WHIST, CALL_PASS
 
 
 def game(contract: int, tricks: tuple[int, ...], calls: dict[int, int] | None = None, *, declarer: int = 0,
-         dealer: int = 2, whist_order: tuple[int, ...] = (), kind: str = GAME, **kw: object) -> DealOutcome:
+         dealer: int = 2, whist_order: tuple[int, ...] = (), kind: str = DealKind.GAME, **kw: object) -> DealOutcome:
     n = len(tricks) if tricks else 3
     c = tuple(-1 if s == declarer or (n == 4 and s == dealer) else (calls or {}).get(s, P) for s in range(n))
     if not whist_order:
@@ -162,8 +162,8 @@ def test_whisters_share_penalty() -> None:
 def test_half_whist_six_and_seven() -> None:
     """RULES.md B1.2: half-whist stood → declarer pulya V; half-whister 2 tricks × 2 = 4 on 6, 1 × 4 = 4 on 7."""
     s = scorer()
-    d6 = s.score(game(61, (), {}, kind=HALF_WHIST, half_whister=2))
-    d7 = s.score(game(74, (), {}, kind=HALF_WHIST, half_whister=1))
+    d6 = s.score(game(61, (), {}, kind=DealKind.HALF_WHIST, half_whister=2))
+    d7 = s.score(game(74, (), {}, kind=DealKind.HALF_WHIST, half_whister=1))
     assert d6.pulya == (2, 0, 0) and d6.visty[2][0] == 4
     assert d7.pulya == (4, 0, 0) and d7.visty[1][0] == 4
 
@@ -171,26 +171,26 @@ def test_half_whist_six_and_seven() -> None:
 def test_half_whist_not_at_eight() -> None:
     """Half-whist is only allowed at 6 and 7 (RULES.md A8): an 8-level half-whist is a ScoringError naming the deal."""
     with pytest.raises(ScoringError, match="deal 1: half-whist"):
-        scorer().score(game(81, (), {}, kind=HALF_WHIST, half_whister=2))
+        scorer().score(game(81, (), {}, kind=DealKind.HALF_WHIST, half_whister=2))
 
 
 def test_not_whisted() -> None:
     """Both pass → contract counted as made: pulya V = 6 for an 8, nothing else."""
-    d = scorer().score(game(83, (), {}, kind=NOT_WHISTED))
+    d = scorer().score(game(83, (), {}, kind=DealKind.NOT_WHISTED))
     assert d.pulya == (6, 0, 0) and d.gora == (0, 0, 0) and sum(map(sum, d.visty)) == 0
 
 
 # ---------------------------------------------------------------- miser
 def test_miser_three_tricks_30_gora() -> None:
     """Seed 003: «на мизере игрок получил 3 взятки, то он записывает в гору 10 х 3 = 30»; no visty on miser."""
-    d = scorer().score(game(90, (3, 4, 3), {}, kind=MISER))
+    d = scorer().score(game(90, (3, 4, 3), {}, kind=DealKind.MISER))
     assert d.gora == (30, 0, 0) and d.pulya == (0, 0, 0) and sum(map(sum, d.visty)) == 0
 
 
 def test_miser_made_and_leningrad_fail() -> None:
     """Made miser → pulya 10; Leningrad failed miser 20 per trick: 2 tricks → 40 gora."""
-    assert scorer().score(game(90, (0, 5, 5), {}, kind=MISER)).pulya == (10, 0, 0)
-    assert scorer(LENINGRAD).score(game(90, (2, 4, 4), {}, kind=MISER)).gora == (40, 0, 0)
+    assert scorer().score(game(90, (0, 5, 5), {}, kind=DealKind.MISER)).pulya == (10, 0, 0)
+    assert scorer(LENINGRAD).score(game(90, (2, 4, 4), {}, kind=DealKind.MISER)).gora == (40, 0, 0)
 
 
 # ---------------------------------------------------------------- worked deals
@@ -315,7 +315,7 @@ def test_bad_trick_count_names_deal() -> None:
 
 
 def test_game_without_whister_is_error() -> None:
-    """A played GAME with both defenders passing is inconsistent (that is kind not_whisted)."""
+    """A played DealKind.GAME with both defenders passing is inconsistent (that is kind not_whisted)."""
     with pytest.raises(ScoringError, match="whister"):
         scorer().score(game(61, (6, 3, 1), {}))
 
@@ -325,7 +325,7 @@ def test_concede_down_three_is_a_house_rule() -> None:
     """allow_concede_down3: A concedes 7♠ (V 4) without play → gora remiz_mult × V × 3 = 1 × 4 × 3 = 12,
     nobody writes visty, no pulya; Leningrad (remiz_mult 2) → 24. Without the option (the default)
     a conceded deal without tricks is a scoring error naming it."""
-    conceded = DealOutcome(deal=1, dealer=2, n_players=3, kind=CONCEDED, declarer=0, contract=71)
+    conceded = DealOutcome(deal=1, dealer=2, n_players=3, kind=DealKind.CONCEDED, declarer=0, contract=71)
     d = scorer(SOCHI.replace(allow_concede_down3=True)).score(conceded)
     assert d.gora == (12, 0, 0) and d.pulya == (0, 0, 0) and d.visty == ((0,) * 3,) * 3
     assert scorer(LENINGRAD.replace(allow_concede_down3=True)).score(conceded).gora == (24, 0, 0)

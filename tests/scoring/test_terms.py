@@ -11,7 +11,7 @@ import pytest
 from preflog.engine.families import family_of
 from preflog.model.bids import HR_BETTEL, MISER, trick_bid
 from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import CONCEDED, GAME, HALF_WHIST, NOT_WHISTED, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.rules.presets import resolve
 from preflog.scoring.croatian import CroatianScorer
 from preflog.scoring.russian import RussianScorer
@@ -44,7 +44,7 @@ def test_russian_liability_is_the_whister_gora(spec: str, players: int, variant:
         scorer = RussianScorer(rules, players, 10)
         ds = scorer.score(o)
         liability = scorer.whist_liability(o)
-        if o.kind != GAME or o.checked:
+        if o.kind != DealKind.GAME or o.checked:
             assert liability == {}
             continue
         terms = scorer.contract_terms(o.contract)
@@ -77,7 +77,7 @@ def test_russian_result_is_the_declarer_entry(spec: str, players: int) -> None:
         d = o.declarer
         if result.made:
             assert result.undertricks == 0 and ds.gora[d] == 0
-        elif o.kind == GAME:
+        elif o.kind == DealKind.GAME:
             failed += 1
             assert ds.gora[d] == rules.remiz_mult * scorer.contract_terms(o.contract).price * result.undertricks
         else:
@@ -97,7 +97,7 @@ def test_croatian_terms_agree_with_the_columns(spec: str) -> None:
         scored += [(scorer, o, scorer.score(o)) for o in outcomes(spec, 3, range(seed, seed + 1))]
     for scorer, o, ds in scored:
         result = scorer.deal_result(o)
-        if o.kind != GAME:
+        if o.kind != DealKind.GAME:
             continue
         assert result is not None
         assert ds.note.startswith("made" if result.made else "failed"), (o, ds.note)
@@ -131,22 +131,24 @@ def test_liability_edge_cases() -> None:
     """No play, a level without obligation, the 4-player dealer who returned the whist (he answers for
     the side, seed 001), the lone whister's contra as an invitation (Croatian), the second whister at 8."""
     sochi = RussianScorer(resolve("sochi"), 4, 20)
-    base = DealOutcome(1, 0, 4, GAME, declarer=1, contract=trick_bid(6, 1), tricks=(0, 7, 2, 1),
+    base = DealOutcome(1, 0, 4, DealKind.GAME, declarer=1, contract=trick_bid(6, 1), tricks=(0, 7, 2, 1),
                        calls=(N, N, CALL_PASS, CALL_PASS), half_whister=3, returner=0)
     assert sochi.whist_liability(base) == {0: Liability(4, 1)}
-    for kind in (NOT_WHISTED, HALF_WHIST):
+    for kind in (DealKind.NOT_WHISTED, DealKind.HALF_WHIST):
         assert sochi.whist_liability(DealOutcome(1, 0, 3, kind, declarer=1, contract=trick_bid(6, 1))) == {}
-    eight = DealOutcome(1, 0, 3, GAME, declarer=1, contract=trick_bid(8, 5), tricks=(0, 10, 0),
+    eight = DealOutcome(1, 0, 3, DealKind.GAME, declarer=1, contract=trick_bid(8, 5), tricks=(0, 10, 0),
                         calls=(CALL_WHIST, N, CALL_WHIST), whist_order=(2, 0))
     assert RussianScorer(resolve("sochi"), 3, 20).whist_liability(eight) == {0: Liability(1, 1), 2: Liability(0, 0)}
-    conceded = DealOutcome(1, 0, 3, CONCEDED, declarer=1, contract=trick_bid(7, 1))
+    conceded = DealOutcome(1, 0, 3, DealKind.CONCEDED, declarer=1, contract=trick_bid(7, 1))
     down = sochi.deal_result(conceded)
     assert down is not None and (down.made, down.undertricks) == (False, 3)
     hr = CroatianScorer(resolve("croatian"), 3)
-    lone = DealOutcome(1, 0, 3, GAME, declarer=1, contract=4, tricks=(3, 6, 1), calls=(CALL_WHIST, N, CALL_PASS),
+    lone = DealOutcome(1, 0, 3, DealKind.GAME, declarer=1, contract=4, tricks=(3, 6, 1),
+                       calls=(CALL_WHIST, N, CALL_PASS),
                        contra=(1, 0, 0))
     assert hr.whist_liability(lone) == {0: Liability(4, 0)}
-    uninvited = DealOutcome(1, 0, 3, GAME, declarer=1, contract=4, tricks=(1, 6, 3), calls=(CALL_WHIST, N, CALL_PASS))
+    uninvited = DealOutcome(1, 0, 3, DealKind.GAME, declarer=1, contract=4, tricks=(1, 6, 3),
+                            calls=(CALL_WHIST, N, CALL_PASS))
     assert hr.whist_liability(uninvited) == {0: Liability(2, 1)}
     result = hr.deal_result(uninvited)
     assert result is not None and (result.made, result.undertricks) == (True, 0)

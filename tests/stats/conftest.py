@@ -32,7 +32,7 @@ from fractions import Fraction
 import pytest
 
 from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import GAME, MISER, NOT_WHISTED, RASPASY, DealOutcome
+from preflog.model.outcome import DealKind, DealOutcome
 from preflog.projections.facts import PulkaFacts
 from preflog.scoring.sheet import DealScore, Settlement
 
@@ -46,15 +46,15 @@ def score(pulya=(0, 0, 0), gora=(0, 0, 0), visty=((0, 0, 0), (0, 0, 0), (0, 0, 0
 
 def make_p1() -> PulkaFacts:
     deals = (
-        (DealOutcome(1, 0, 3, GAME, declarer=0, contract=74, tricks=(6, 2, 2), calls=(N, CALL_PASS, CALL_WHIST),
-                     whist_order=(2,), open_play=True),
+        (DealOutcome(1, 0, 3, DealKind.GAME, declarer=0, contract=74, tricks=(6, 2, 2),
+                     calls=(N, CALL_PASS, CALL_WHIST), whist_order=(2,), open_play=True),
          score(gora=(4, 0, 0), visty=((0, 0, 0), (4, 0, 0), (20, 0, 0)))),
-        (DealOutcome(2, 1, 3, GAME, declarer=0, contract=61, tricks=(7, 3, 0), calls=(N, CALL_WHIST, CALL_WHIST),
-                     whist_order=(1, 2)),
+        (DealOutcome(2, 1, 3, DealKind.GAME, declarer=0, contract=61, tricks=(7, 3, 0),
+                     calls=(N, CALL_WHIST, CALL_WHIST), whist_order=(1, 2)),
          score(pulya=(2, 0, 0), gora=(0, 0, 2), visty=((0, 0, 0), (6, 0, 0), (0, 0, 0)))),
-        (DealOutcome(3, 2, 3, RASPASY, tricks=(2, 3, 5)), score(gora=(2, 3, 5))),
-        (DealOutcome(4, 0, 3, MISER, declarer=1, contract=90, tricks=(5, 0, 5)), score(pulya=(0, 10, 0))),
-        (DealOutcome(5, 1, 3, NOT_WHISTED, declarer=2, contract=63, tricks=(),
+        (DealOutcome(3, 2, 3, DealKind.RASPASY, tricks=(2, 3, 5)), score(gora=(2, 3, 5))),
+        (DealOutcome(4, 0, 3, DealKind.MISER, declarer=1, contract=90, tricks=(5, 0, 5)), score(pulya=(0, 10, 0))),
+        (DealOutcome(5, 1, 3, DealKind.NOT_WHISTED, declarer=2, contract=63, tricks=(),
                      calls=(CALL_PASS, CALL_PASS, N)),
          score(pulya=(0, 0, 2))),
     )
@@ -65,12 +65,12 @@ def make_p1() -> PulkaFacts:
 
 def make_p2() -> PulkaFacts:
     deals = (
-        (DealOutcome(1, 0, 3, GAME, declarer=0, contract=74, tricks=(6, 2, 2), calls=(N, CALL_PASS, CALL_WHIST),
-                     whist_order=(2,)),
+        (DealOutcome(1, 0, 3, DealKind.GAME, declarer=0, contract=74, tricks=(6, 2, 2),
+                     calls=(N, CALL_PASS, CALL_WHIST), whist_order=(2,)),
          score(gora=(8, 0, 0), visty=((0, 0, 0), (24, 0, 0), (24, 0, 0)))),
-        (DealOutcome(2, 1, 3, RASPASY, tricks=(4, 1, 5)), score(gora=(8, 2, 10))),
-        (DealOutcome(3, 2, 3, GAME, declarer=2, contract=81, tricks=(1, 0, 9), calls=(CALL_WHIST, CALL_WHIST, N),
-                     whist_order=(0, 1)),
+        (DealOutcome(2, 1, 3, DealKind.RASPASY, tricks=(4, 1, 5)), score(gora=(8, 2, 10))),
+        (DealOutcome(3, 2, 3, DealKind.GAME, declarer=2, contract=81, tricks=(1, 0, 9),
+                     calls=(CALL_WHIST, CALL_WHIST, N), whist_order=(0, 1)),
          score(pulya=(0, 0, 6), visty=((0, 0, 12), (0, 0, 0), (0, 0, 0)))),
     )
     return PulkaFacts("p2", "leningrad", "leningrad", ("Ann", "Bob", "Dan"), "2024-04-10", 3, deals, None, pool=20)

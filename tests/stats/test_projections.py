@@ -97,11 +97,12 @@ def test_croatian_hand_game():
     Values (pool point 10): B −40 + 10·(10 − 10/3) = 80/3, A and C 20 + 10·(0 − 10/3) = −40/3.
     Both whisters answer for 2 (side 4): met. Label "4h", hand game, price 10, made."""
     from preflog.model.calls import CALL_WHIST
-    from preflog.model.outcome import GAME, DealOutcome
+    from preflog.model.outcome import DealKind, DealOutcome
     from preflog.projections.facts import PulkaFacts
     from preflog.scoring.sheet import DealScore
 
-    o = DealOutcome(1, 2, 3, GAME, declarer=1, contract=4, tricks=(2, 6, 2), calls=(CALL_WHIST, -1, CALL_WHIST),
+    o = DealOutcome(1, 2, 3, DealKind.GAME, declarer=1, contract=4, tricks=(2, 6, 2), calls=(CALL_WHIST, -1,
+                    CALL_WHIST),
                     whist_order=(2, 0), hand_game=True)
     s = DealScore((0, 10, 0), (0, 0, 0), ((0, 20, 0), (0, 0, 0), (0, 20, 0)))
     f = PulkaFacts("hr1", "croatian", "croatian", ("A", "B", "C"), None, 3, ((o, s),), None, pool=30)

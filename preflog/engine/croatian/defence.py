@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...model.bids import HR_BETTEL, HR_SANAC
 from ...model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
-from ...model.outcome import CONCEDED, GAME, NO_SEAT, NOT_WHISTED
+from ...model.outcome import NO_SEAT, DealKind
 from ...rules.config import Rules
 from ..codes import Code
 from ..findings import IllegalAction
@@ -27,9 +27,9 @@ class CroatianDefence:
        odd (recontra, mortcontra, …) and that raises every odd chain by one. A lone whister's contra
        invites the passer automatically.
 
-    The phase is open until the first card; :meth:`close` ends it. Then ``kind`` is ``NOT_WHISTED``
-    (nobody whisted), ``CONCEDED`` (2♠ rule: ``needs_contra`` and no contra; Slovenian scoring turns it
-    into "nobody scores") or ``GAME``; ``calls``, ``contra`` and ``invited`` go into the DealOutcome and
+    The phase is open until the first card; :meth:`close` ends it. Then ``kind`` is ``DealKind.NOT_WHISTED``
+    (nobody whisted), ``DealKind.CONCEDED`` (2♠ rule: ``needs_contra`` and no contra; Slovenian scoring turns it
+    into "nobody scores") or ``DealKind.GAME``; ``calls``, ``contra`` and ``invited`` go into the DealOutcome and
     ``out_seat`` is the uninvited passer whose cards take no part in play.
     """
 
@@ -78,14 +78,14 @@ class CroatianDefence:
         return next(d for d in self.defenders if d not in self.whisters)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> DealKind:
         if not self.whisters:
-            return NOT_WHISTED
+            return DealKind.NOT_WHISTED
         if self.needs_contra and not any(self._contra):
-            return CONCEDED
-        return GAME
+            return DealKind.CONCEDED
+        return DealKind.GAME
 
-    def close(self) -> str:
+    def close(self) -> DealKind:
         """End the phase (first card, or no play); returns :attr:`kind`."""
         if not self.calls_done:
             raise IllegalAction(Code.DEFENCE_OVER, "play starts before both defenders have called whist or pass")

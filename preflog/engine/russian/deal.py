@@ -21,8 +21,7 @@ from __future__ import annotations
 from ...model.bids import MISER, RU_LADDER, format_ru_bid, level_of, ru_trump
 from ...model.calls import CALL_HALF, CALL_NAMES, CALL_PASS, CALL_WHIST, PLAY_CLOSED, PLAY_OPEN
 from ...model.events import Event, PlayModeChosen, WhistCalled
-from ...model.outcome import GAME, HALF_WHIST, NO_SEAT, NOT_WHISTED, RASPASY, DealOutcome
-from ...model.outcome import MISER as KIND_MISER
+from ...model.outcome import NO_SEAT, DealKind, DealOutcome
 from ..codes import Code
 from ..deal import AUCTION, DISCARD, DONE, MODE, PLAY, RESULT, WHIST, Deal
 from ..findings import IllegalAction
@@ -163,13 +162,13 @@ class RussianDeal(Deal):
             elif self.n == 4:
                 self._wstep = _W_DEALER
             else:
-                self._finish(HALF_WHIST)
+                self._finish(DealKind.HALF_WHIST)
             return
         # _W_DEALER: the sitting-out dealer may return the whist at a 4-player table
         if call == CALL_WHIST:
             self._return(self.dealer)
         else:
-            self._finish(HALF_WHIST)
+            self._finish(DealKind.HALF_WHIST)
 
     def _return(self, seat: int) -> None:
         self.returner = seat
@@ -182,7 +181,7 @@ class RussianDeal(Deal):
     def _resolve_whist(self) -> None:
         n_w = len(self.whist_order)
         if n_w == 0:
-            self._finish(NOT_WHISTED)
+            self._finish(DealKind.NOT_WHISTED)
             return
         if n_w == 1:
             self._lone = self.whist_order[0]
@@ -290,23 +289,24 @@ class RussianDeal(Deal):
     # ------------------------------------------------------------------ outcome
     def _finish_played(self) -> None:
         if self.declarer == NO_SEAT:
-            kind = RASPASY
+            kind = DealKind.RASPASY
         elif self.contract == MISER:
-            kind = KIND_MISER
+            kind = DealKind.MISER
         else:
-            kind = GAME
+            kind = DealKind.GAME
         self._finish(kind)
 
-    def _finish(self, kind: str) -> None:
+    def _finish(self, kind: DealKind) -> None:
         calls = list(self.calls)
         if self.declarer != NO_SEAT:
             calls[self.declarer] = -1
         if self.returner != NO_SEAT and self.half_whister != NO_SEAT:
             calls[self.half_whister] = CALL_PASS
-        tricks = tuple(self.tricks) if kind in (GAME, KIND_MISER, RASPASY) else ()  # no play, no tricks
+        played = kind in (DealKind.GAME, DealKind.MISER, DealKind.RASPASY)
+        tricks = tuple(self.tricks) if played else ()  # no play, no tricks
         self.outcome = DealOutcome(
             deal=self.deal, dealer=self.dealer, n_players=self.n, kind=kind, declarer=self.declarer,
-            contract=self.contract if kind != RASPASY else 0, tricks=tricks, calls=tuple(calls),
+            contract=self.contract if kind != DealKind.RASPASY else 0, tricks=tricks, calls=tuple(calls),
             whist_order=tuple(self.whist_order), half_whister=self.half_whister, returner=self.returner,
             open_play=self.open_play, checked=self.checked, paper=self.paper,
         )
