@@ -81,7 +81,7 @@ def render_svg(pulka: dict[str, Any]) -> str:
         h = hist[p]
         dx, dy = math.cos(angle), math.sin(angle)
 
-        def at(radius: float, dy_extra: float = 0.0, dx=dx, dy=dy) -> tuple[float, float]:
+        def at(radius: float, dy_extra: float = 0.0, dx: float = dx, dy: float = dy) -> tuple[float, float]:
             return CX + dx * radius, CY + dy * radius + dy_extra
 
         # In the left and right sectors the strips run vertically, as players write them on paper.
