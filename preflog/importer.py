@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Collection, Container, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -88,6 +88,7 @@ def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container
             # the chain sealed once: its last value is the content hash, its rows are stored
             rows = seal([e.to_row() for e in events], 0, GENESIS, 0, hash_every)
             h = rows[-1][7] if rows else GENESIS
+            assert h is not None, "seal stores the chain value of the last row"
             deals = sum(1 for e in events if type(e) is DealStarted)
             facts: PulkaFacts | None = None
             findings = 0
@@ -99,8 +100,8 @@ def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container
                 result = audit(events)
                 findings = len(result.findings)
                 facts = facts_of(file_pulka_id(stem, i, rec.id), events, result)
-            seen.add(h)  # type: ignore[arg-type]
-            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts))  # type: ignore[arg-type]
+            seen.add(h)
+            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts))
     return FileResult(source, out)
 
 
@@ -179,13 +180,13 @@ class _Worker:
 
     def result(self) -> FileResult:
         try:
-            got = self.inp.recv()
+            got: FileResult | _WorkerFailure = self.inp.recv()
         except EOFError:
             raise RuntimeError(f"import worker {self.proc.pid} stopped (exit code {self.proc.poll()})") from None
         self.busy -= 1
         if isinstance(got, _WorkerFailure):
             raise RuntimeError(f"import worker failed on {got.source}:\n{got.trace}")
-        return got  # type: ignore[no-any-return]
+        return got
 
     def close(self) -> None:
         """Stop the worker: politely when it has nothing left to answer, else (the import was
@@ -219,8 +220,8 @@ def use_pool(files: Sequence[Path | str], workers: int) -> bool:
     return False
 
 
-def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Container[int],
-                   workers: int) -> Iterator[FileResult]:
+def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Collection[int],
+                   workers: int) -> Generator[FileResult, None, None]:
     """Each file's :class:`FileResult`, in file order; on ``workers`` processes when
     :func:`use_pool` says so, else here (where ``known`` may grow as the caller imports)."""
     if not use_pool(files, workers):
@@ -228,7 +229,7 @@ def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool
             yield prepare_file(str(f), hash_every, run_audit, known)
         return
     n = min(workers, len(files))
-    init = (hash_every, run_audit, frozenset(known))  # type: ignore[arg-type]
+    init = (hash_every, run_audit, frozenset(known))
     pool: list[_Worker] = []
     try:
         pool.extend(_Worker(init) for _ in range(n))

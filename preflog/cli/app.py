@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -41,7 +41,7 @@ def _ws(store: Path | None) -> Workspace:
     return Workspace(store)
 
 
-def _fail(msg: str, code: int = 2) -> None:
+def _fail(msg: str, code: int = 2) -> NoReturn:
     # one line however long; the message is text, not markup (a record may hold "[bold]")
     err.print(f"[red]error:[/red] {escape(msg)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -220,8 +220,13 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
         with file_errors(output):
             df.to_parquet(output)
         return
-    text = {"csv": lambda: df.to_csv(index=False), "json": lambda: df.to_json(orient="records", indent=2),
-            "markdown": lambda: views.frame_markdown(df)}[fmt]()
+    text: str
+    if fmt == "csv":
+        text = df.to_csv(index=False)
+    elif fmt == "json":
+        text = df.to_json(orient="records", indent=2)
+    else:
+        text = views.frame_markdown(df)
     if output is not None:
         _write(output, text)
     else:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..engine.deal import Deal
 from ..engine.families import family_of
-from ..engine.replay import replay
+from ..engine.replay import ReplayStep, replay
+from ..engine.russian.deal import RussianDeal
 from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card, format_cards
@@ -19,7 +21,7 @@ from ..views.json import contract_text, frac, name_seats, sheet_json
 from ..workspace import Audited, ImportItem, Loaded, Workspace
 
 
-def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Any:
+def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Group:
     t = Table(title="import", show_lines=False)
     for col in ("source", "pulka", "status", "deals", "events", "findings"):
         t.add_column(col, justify="right" if col in ("deals", "events", "findings") else "left")
@@ -45,7 +47,7 @@ def pulka_list(ws: Workspace) -> Table:
     return t
 
 
-def audit_view(a: Audited) -> Any:
+def audit_view(a: Audited) -> Group:
     res = a.result
     t = Table(title=f"audit of {a.loaded.id} ({a.loaded.source})")
     for col in ("code", "deal", "seq", "finding"):
@@ -88,35 +90,37 @@ def sheet_view(s: dict[str, Any]) -> Table:
     return t
 
 
-def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Any:
+def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Panel:
     """The table after deal ``deal`` ended (default: the last deal), or after ``trick`` tricks of it.
 
     Replay states are live objects, so the view is rendered at the moment the point is reached.
     """
-    last = None
+    last: tuple[ReplayStep, Deal] | None = None
     for step in replay(loaded.events):
         d = step.deal
         if d is None or (deal is not None and d.deal != deal):
             continue
-        last = step
+        last = step, d
         if trick is not None and d.completed == trick and not d.trick_cards and (d.phase_name == "play" or d.done):
-            return _render_step(loaded, step)
+            return _render_step(loaded, step, d)
         if trick is None and d.done and deal is not None:
-            return _render_step(loaded, step)
+            return _render_step(loaded, step, d)
     if last is None:
         raise WorkspaceError(f"{loaded.id}: no deal {deal}" if deal is not None else f"{loaded.id}: no deals")
+    last_step, last_deal = last
     if trick is not None:
-        raise WorkspaceError(f"{loaded.id}: deal {last.deal.deal} has no point after {trick} tricks "
-                         f"(it reached {last.deal.completed})")
-    return _render_step(loaded, last)
+        raise WorkspaceError(f"{loaded.id}: deal {last_deal.deal} has no point after {trick} tricks "
+                             f"(it reached {last_deal.completed})")
+    return _render_step(loaded, last_step, last_deal)
 
 
-def _render_step(loaded: Loaded, step: Any) -> Any:
+def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
+    """The table at ``step``; ``d`` is its deal (``step.deal``, known not to be ``None``)."""
     players = step.pulka.players
-    d = step.deal
     rules = step.pulka.rules
     fmt_bid = family_of(rules).bids.format
-    lines = [Text(f"{loaded.id} · deal {d.deal} · dealer {players[d.dealer]} · phase {d.phase_name}", style="bold")]
+    lines: list[RenderableType] = [
+        Text(f"{loaded.id} · deal {d.deal} · dealer {players[d.dealer]} · phase {d.phase_name}", style="bold")]
     hands = Table(show_header=True)
     hands.add_column("player")
     hands.add_column("hand")
@@ -132,7 +136,7 @@ def _render_step(loaded: Loaded, step: Any) -> Any:
     lines.append(Text(f"auction: {auction or '—'}"))
     if d.contract:
         lines.append(Text(f"contract: {players[d.declarer]} {contract_text(rules, d.contract)}"
-                          + (" · open play" if d.open_play else "")))
+                          + (" · open play" if isinstance(d, RussianDeal) and d.open_play else "")))
     if d.trick_cards:
         lines.append(Text("trick: " + " ".join(f"{players[s]} {format_card(c, 'unicode')}"
                                                for s, c in zip(d.trick_seats, d.trick_cards, strict=False))))
@@ -266,16 +270,16 @@ def _render(row: dict[str, Any], col: str, kind: str, digits: int = 0) -> str:
     if col == "contract_label" and row.get("hand_game") is True:
         return f"{v} hand"
     if kind == _RATE:
-        if _missing(v):
+        if v is None or _missing(v):
             return "–"
         lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
-        if _missing(lo) or _missing(hi):
+        if lo is None or hi is None or _missing(lo) or _missing(hi):
             return f"{float(v):.2f}"
         return f"{float(v):.2f} [{float(lo):.2f}–{float(hi):.2f}]"
     if kind == _COUNT:
         return _num(v, 0)
     if kind == _NUM:
-        return "" if _missing(v) else str(v) if isinstance(v, bool) else f"{float(v):.{digits}f}"
+        return "" if v is None or _missing(v) else str(v) if isinstance(v, bool) else f"{float(v):.{digits}f}"
     return "" if _missing(v) else str(v)
 
 
@@ -293,7 +297,7 @@ def frame_markdown(df: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def import_by_file(items: Sequence[ImportItem]) -> Any:
+def import_by_file(items: Sequence[ImportItem]) -> Group:
     """One row per file: how many pulkas were imported, already stored or refused."""
     t = Table(title="import")
     for col in ("file", "pulkas", "imported", "already stored", "deals", "events", "findings"):
@@ -312,7 +316,7 @@ def import_by_file(items: Sequence[ImportItem]) -> Any:
     return Group(t, *errors)
 
 
-def audit_overview(audited: Sequence[Audited]) -> Any:
+def audit_overview(audited: Sequence[Audited]) -> Group:
     """Totals per rules preset, then every pulka that has findings with its codes."""
     t = Table(title="audit by rules")
     for col in ("rules", "pulkas", "deals", "events", "clean pulkas", "findings"):

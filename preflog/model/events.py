@@ -200,7 +200,7 @@ class _Valued(Event):
 
     @classmethod
     def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
-        return cls(player, value)  # type: ignore[call-arg]
+        return cls(player, value)  # type: ignore[call-arg]  # each subclass declares the value field VALUE names
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,7 @@ def render_svg(pulka: dict[str, Any]) -> str:
         f'<rect x="4" y="4" width="{W - 8}" height="{H - 8}" fill="#fffdf5" stroke="#333" stroke-width="2"/>',
     ]
     # Sector boundaries: rays from the centre to the sheet's corners / edges.
+    rays: list[tuple[float, float]]
     if n == 3:
         rays = [(CX, 4), (4, H - 4), (W - 4, H - 4)]
         anchors = [(math.pi, "left"), (0.0, "right"), (math.pi / 2, "bottom")]
@@ -67,8 +68,8 @@ def render_svg(pulka: dict[str, Any]) -> str:
         rays = [(4, 4), (W - 4, 4), (W - 4, H - 4), (4, H - 4)]
         anchors = [(math.pi, "left"), (-math.pi / 2, "top"), (0.0, "right"), (math.pi / 2, "bottom")]
         order = [0, 1, 2, 3]
-    for x, y in rays:
-        parts.append(f'<line x1="{CX}" y1="{CY}" x2="{x}" y2="{y}" stroke="#333" stroke-width="1.5"/>')
+    for ray_x, ray_y in rays:
+        parts.append(f'<line x1="{CX}" y1="{CY}" x2="{ray_x}" y2="{ray_y}" stroke="#333" stroke-width="1.5"/>')
     for k in (1, 2, 3):  # concentric strips: gora, pulya, visty
         r = R_CENTER + k * 80
         parts.append(f'<circle cx="{CX}" cy="{CY}" r="{r}" fill="none" stroke="#999" stroke-dasharray="4 3"/>')
@@ -80,7 +81,7 @@ def render_svg(pulka: dict[str, Any]) -> str:
         h = hist[p]
         dx, dy = math.cos(angle), math.sin(angle)
 
-        def at(radius: float, dy_extra: float = 0.0, dx=dx, dy=dy) -> tuple[float, float]:
+        def at(radius: float, dy_extra: float = 0.0, dx: float = dx, dy: float = dy) -> tuple[float, float]:
             return CX + dx * radius, CY + dy * radius + dy_extra
 
         # In the left and right sectors the strips run vertically, as players write them on paper.

@@ -11,7 +11,9 @@ would have changed what was bid is ignored — only the scoring of what happened
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -21,6 +23,25 @@ from ..projections.build import frac_text
 from ..projections.facts import PulkaFacts, resolve_spec
 from ..rules.config import Rules
 from ..scoring.sheet import Settlement
+
+
+class _Row(NamedTuple):
+    """One player of one pulka: the settlement as played (``base``) and under the alternative rules."""
+
+    pulka: str
+    player: str
+    base: Fraction
+    alternative: Fraction
+
+
+@dataclass
+class _Total:
+    """The running sum of one output row (per player, or per pulka and player)."""
+
+    label: dict[str, str]  # the key columns: ``player``, with ``pulka`` first when per pulka
+    pulkas: int = 0
+    base: Fraction = Fraction(0)
+    alternative: Fraction = Fraction(0)
 
 
 class CounterfactualError(PreflogError, ValueError):
@@ -52,7 +73,7 @@ def compare(facts: Iterable[PulkaFacts], alternative: Rules | str, *, pool: int 
     re-scoring under the pulka's own rules when none was recorded.
     """
     alt = resolve_spec(alternative) if isinstance(alternative, str) else alternative
-    rows: list[dict[str, object]] = []
+    rows: list[_Row] = []
     for f in facts:
         own = f.rules()
         if own.family != alt.family:
@@ -61,21 +82,19 @@ def compare(facts: Iterable[PulkaFacts], alternative: Rules | str, *, pool: int 
         base = f.settlement if f.settlement is not None else rescore(f, own, pool)
         other = rescore(f, alt, pool)
         for seat, name in enumerate(f.players):
-            rows.append({"pulka": f.pulka, "player": name,
-                         "base": Fraction(base.exact[seat]), "alternative": Fraction(other.exact[seat])})
+            rows.append(_Row(f.pulka, name, Fraction(base.exact[seat]), Fraction(other.exact[seat])))
     keys = ["pulka", "player"] if per_pulka else ["player"]
-    groups: dict[tuple[object, ...], dict[str, object]] = {}
+    groups: dict[tuple[str, ...], _Total] = {}
     for r in rows:
-        k = tuple(r[c] for c in keys)
-        g = groups.setdefault(k, {**{c: r[c] for c in keys}, "pulkas": 0, "base": Fraction(0),
-                                  "alternative": Fraction(0)})
-        g["pulkas"] = int(g["pulkas"]) + 1  # type: ignore[call-overload]
-        g["base"] = g["base"] + r["base"]  # type: ignore[operator]
-        g["alternative"] = g["alternative"] + r["alternative"]  # type: ignore[operator]
-    out = []
+        label = {"pulka": r.pulka, "player": r.player} if per_pulka else {"player": r.player}
+        g = groups.setdefault(tuple(label.values()), _Total(label))
+        g.pulkas += 1
+        g.base += r.base
+        g.alternative += r.alternative
+    out: list[dict[str, object]] = []
     for g in groups.values():
-        b, a = Fraction(g["base"]), Fraction(g["alternative"])  # type: ignore[arg-type]
-        out.append({**{c: g[c] for c in keys}, "pulkas": g["pulkas"], "alt_rules": alt.name,
+        b, a = g.base, g.alternative
+        out.append({**g.label, "pulkas": g.pulkas, "alt_rules": alt.name,
                     "base": float(b), "alternative": float(a), "diff": float(a - b),
                     "base_text": frac_text(b), "alternative_text": frac_text(a), "diff_text": frac_text(a - b)})
     cols = keys + ["pulkas", "alt_rules", "base", "alternative", "diff", "base_text", "alternative_text", "diff_text"]

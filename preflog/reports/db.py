@@ -49,9 +49,9 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
             con.register(f"_empty_{table}", SCHEMAS[table].empty_table())
             con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _empty_{table}")
     if events is not None:
-        files = list(events() if callable(events) else events)
-        if files:
-            listing = ", ".join(_quote(str(f)) for f in files)
+        event_files = list(events() if callable(events) else events)
+        if event_files:
+            listing = ", ".join(_quote(str(f)) for f in event_files)
             con.execute(f"CREATE OR REPLACE VIEW events AS SELECT * FROM read_parquet([{listing}], "
                         "hive_partitioning = true)")
     con.execute(load_sql("macros"))

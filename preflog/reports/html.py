@@ -11,6 +11,7 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 import duckdb
 import pandas as pd
@@ -140,11 +141,21 @@ def _all_false_or_zero(col: pd.Series) -> bool:
     return not col.dropna().astype(float).any()
 
 
+class _Filters(TypedDict):
+    """The filters every query of the report takes (see :mod:`preflog.reports.queries`)."""
+
+    player: str | None
+    preset: str | None
+    date_from: str | None
+    date_to: str | None
+    pulka: str | Sequence[str] | None
+
+
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
            preset: str | None = None, date_from: str | None = None, date_to: str | None = None,
            pulka: str | Sequence[str] | None = None) -> str:
     """The whole report as one HTML string."""
-    f = dict(player=player, preset=preset, date_from=date_from, date_to=date_to, pulka=pulka)
+    f: _Filters = {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to, "pulka": pulka}
     pl = queries.players(con, **f)
     ct = queries.contracts(con, by=("contract", "hand_game"), **f)
     va = queries.variants(con, **f)
@@ -190,10 +201,21 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
             + "\n".join(body) + "</body></html>")
 
 
-def write(path: str | os.PathLike[str], con: duckdb.DuckDBPyConnection, **kwargs: object) -> Path:
+class ReportOptions(TypedDict, total=False):
+    """The keyword options of :func:`render`, as :func:`write` takes them."""
+
+    title: str
+    player: str | None
+    preset: str | None
+    date_from: str | None
+    date_to: str | None
+    pulka: str | Sequence[str] | None
+
+
+def write(path: str | os.PathLike[str], con: duckdb.DuckDBPyConnection, **options: Unpack[ReportOptions]) -> Path:
     """Write :func:`render`'s page to ``path`` (atomically) and return the path."""
     p = Path(path)
     tmp = p.with_name(f".{p.name}.tmp")
-    tmp.write_text(render(con, **kwargs), encoding="utf-8")  # type: ignore[arg-type]
+    tmp.write_text(render(con, **options), encoding="utf-8")
     os.replace(tmp, p)
     return p

@@ -35,10 +35,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TypeGuard, TypeVar
 
 from ..rules.choices import SettlementRounding
 from ..rules.config import Rules
 from .sheet import Number, Settlement
+
+# gora and visty counts of one computation: all ints (the fast path) or all Fractions
+_Amount = TypeVar("_Amount", int, Fraction)
 
 
 def settle(
@@ -54,8 +58,9 @@ def settle(
         raise ValueError(f"settlement: sheet shape mismatch (pulya {len(pulya)}, gora {n}, visty {len(visty)} rows)")
     gp = rules.gora_point_visty
     pp = rules.pool_point_visty
-    if _all_ints(pulya, gora, visty, gp, pp):
-        return _settle_ints(pulya, gora, visty, gp, pp, whist_price)
+    sheet = (pulya, gora, visty)
+    if type(gp) is int and type(pp) is int and _all_ints(sheet):
+        return _settle_ints(*sheet, gp, pp, whist_price)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
@@ -90,10 +95,15 @@ def _exact_number(x: Fraction) -> Number:
     return x.numerator if x.denominator == 1 else x
 
 
-def _all_ints(pulya: Sequence[Number], gora: Sequence[Number], visty: Sequence[Sequence[Number]], gp: object,
-              pp: object) -> bool:
-    return (type(gp) is int and type(pp) is int and all(type(x) is int for x in pulya)
-            and all(type(x) is int for x in gora) and all(type(x) is int for row in visty for x in row))
+_Sheet = tuple[Sequence[Number], Sequence[Number], Sequence[Sequence[Number]]]
+_IntSheet = tuple[Sequence[int], Sequence[int], Sequence[Sequence[int]]]
+
+
+def _all_ints(sheet: _Sheet) -> TypeGuard[_IntSheet]:
+    """Whether every entry of the sheet (pulya, gora, visty) is a plain int (no Fraction, no bool)."""
+    pulya, gora, visty = sheet
+    return (all(type(x) is int for x in pulya) and all(type(x) is int for x in gora)
+            and all(type(x) is int for row in visty for x in row))
 
 
 def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int,
@@ -197,7 +207,7 @@ def _method2(g0: list[Fraction], net0: list[Fraction], gp: int) -> tuple[int, ..
     return _round_zero_sum([net[i] + gp * (mean - g[i]) for i in range(n)])
 
 
-def _move_point(g: list, net: list, who: int, d: Number, comp: int, sign: int | None = None) -> None:
+def _move_point(g: list[_Amount], net: list[_Amount], who: int, d: int, comp: int, sign: int | None = None) -> None:
     """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him.
     (In gora counted in 1/gp, ``d`` is ±gp and ``sign`` ±1.)"""
     g[who] += d

@@ -17,6 +17,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Iterator, Sequence
 from hashlib import blake2b
+from typing import TypeGuard
 
 from preflog.model.events import BY_CODE, DealStarted, Event, EventError, Row, from_row
 
@@ -45,16 +46,20 @@ def as_rows(pulka: str, items: Sequence[Event | Row], first_seq: int) -> list[Ro
     out: list[Row] = []
     for i, it in enumerate(items):
         row = it.to_row() if isinstance(it, Event) else tuple(it)
-        try:
-            code, player, card, value, payload = row  # type: ignore[misc]
-            ok = (code in BY_CODE and player in _INT8 and card in _INT8 and isinstance(value, int)
-                  and (payload is None or isinstance(payload, str)))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
+        if not _is_row(row):
             raise StoreError(f"pulka {pulka!r} seq {first_seq + i}: not an event row: {row!r}")
-        out.append(row)  # type: ignore[arg-type]
+        out.append(row)
     return out
+
+
+def _is_row(row: tuple[object, ...]) -> TypeGuard[Row]:
+    """Whether ``row`` is an event row: a known code, player and card in int8, an int value, a text or no payload."""
+    try:
+        code, player, card, value, payload = row
+        return (code in BY_CODE and player in _INT8 and card in _INT8 and isinstance(value, int)
+                and (payload is None or isinstance(payload, str)))
+    except (TypeError, ValueError):
+        return False
 
 
 def seal(rows: Sequence[Row], last_seq: int, last_hash: int, last_deal: int,

@@ -29,3 +29,13 @@ def test_sample_sheet_lines_and_settlement(tmp_path: Path) -> None:
         assert pk["settlement"]["exact"] == {"A": 32, "B": -38, "C": 6}
         audit = CliRunner().invoke(app, ["audit", str(DATA / name), "--json", "--store", str(tmp_path)])
         assert audit.exit_code == 0 and json.loads(audit.output)["pulkas"][0]["findings"] == []
+
+
+def test_replay_shows_a_croatian_contract(tmp_path: Path) -> None:
+    """``replay`` of a Croatian deal with a contract: the contract line (a Croatian deal has no open play;
+    the view used to ask it for one and fail)."""
+    res = CliRunner().invoke(app, ["replay", str(DATA / "seed000-sample-sheet-cards.pref"), "--deal", "1",
+                                   "--store", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "contract: C 3" in res.output and "open play" not in res.output
+    assert "auction: C 2, A pass, B pass" in res.output
