@@ -13,7 +13,6 @@ from rich.text import Text
 from ..engine.deal import Deal
 from ..engine.families import family_of
 from ..engine.replay import ReplayStep, replay
-from ..engine.russian.deal import RussianDeal
 from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card, format_cards
@@ -136,7 +135,7 @@ def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
     lines.append(Text(f"auction: {auction or '—'}"))
     if d.contract:
         lines.append(Text(f"contract: {players[d.declarer]} {contract_text(rules, d.contract)}"
-                          + (" · open play" if isinstance(d, RussianDeal) and d.open_play else "")))
+                          + (" · open play" if d.open_play else "")))
     if d.trick_cards:
         lines.append(Text("trick: " + " ".join(f"{players[s]} {format_card(c, 'unicode')}"
                                                for s, c in zip(d.trick_seats, d.trick_cards, strict=False))))

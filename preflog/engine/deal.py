@@ -137,6 +137,7 @@ class Deal(TrickPlay):
     declarer = NO_SEAT
     contract = 0
     discard_mask: int | None = None
+    open_play = False             # the lone whister chose open play (a Russian choice; closed elsewhere)
     _defenders: tuple[int, int] = (NO_SEAT, NO_SEAT)
     outcome: DealOutcome | None = None
 

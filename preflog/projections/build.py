@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import TypeGuard
 
 import pyarrow as pa
 
@@ -155,6 +156,11 @@ def _value(score: DealScore, seat: int, rates: ValueRates) -> Fraction:
     return v
 
 
+def _ints(values: Sequence[Number]) -> TypeGuard[Sequence[int]]:
+    """Whether every amount is a plain int (no Fraction, no bool)."""
+    return all(type(x) is int for x in values)
+
+
 def _scaled_values(score: DealScore, rates: ValueRates, written: list[Number], received: list[Number]
                    ) -> list[int] | None:
     """``n`` × :func:`_value` of every seat as exact ints when every amount is an int (nearly
@@ -167,16 +173,10 @@ def _scaled_values(score: DealScore, rates: ValueRates, written: list[Number], r
     if type(gp) is not int or type(pp) is not int:
         return None
     pulya, gora = score.pulya, score.gora
+    if not (_ints(pulya) and _ints(gora) and _ints(written) and _ints(received)):
+        return None
     n = len(gora)
     sum_g, sum_p = sum(gora), sum(pulya)
-    if type(sum_g) is not int or type(sum_p) is not int:
-        return None
-    for x in written:
-        if type(x) is not int:
-            return None
-    for x in received:
-        if type(x) is not int:
-            return None
     out = [n * (written[s] - received[s]) + gp * (sum_g - n * gora[s]) for s in range(n)]
     if pp:
         out = [out[s] + pp * (n * pulya[s] - sum_p) for s in range(n)]

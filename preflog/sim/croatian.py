@@ -299,7 +299,7 @@ class CroatianBots:
                     c = P.choose_tricks(seat, view, trick, after, lead_suit, trump, declarer, must_trump, wc, ws)
                 elif seat == declarer:
                     others = tuple(s for s in seq if s != seat)
-                    c = P.choose_avoid(seat, view, trick, after, lead_suit, wc, others)  # type: ignore[arg-type]
+                    c = P.choose_avoid(seat, view, trick, after, lead_suit, wc, others)
                 else:
                     partner = next(s for s in seq if s not in (seat, declarer))
                     c = P.choose_miser_defence(seat, view, trick, after, lead_suit, declarer, wc, ws, partner)

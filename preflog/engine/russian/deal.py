@@ -41,7 +41,6 @@ class RussianDeal(Deal):
 
     half_whister = NO_SEAT
     returner = NO_SEAT
-    open_play = False
     checked = False
     _wstep = _W_D1
     _lone = NO_SEAT
