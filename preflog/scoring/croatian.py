@@ -23,11 +23,11 @@ Bettel 12/14, Sanac 14/16):
 * Bettel — defenders must play; made: declarer ``+V·m``, nothing else; failed: declarer
   ``−V·m`` and each defender writes ``5V·m_d`` (60/70; ``bettel_fail_mode=per_trick``: per declarer
   trick). Contra-er penalty when Bettel is made;
-* nobody whists (``DealKind.NOT_WHISTED``) → contract made, no juha;
-* 2♠ with the talon, no refe, no contra (``DealKind.CONCEDED``, or ``DealKind.NOT_WHISTED`` under the Slovenian
+* nobody whists (``_NOT_WHISTED``) → contract made, no juha;
+* 2♠ with the talon, no refe, no contra (``_CONCEDED``, or ``_NOT_WHISTED`` under the Slovenian
   option) → ``two_spades_without_contra``: won without play (as made), or nobody writes and
   everybody gets a refe (hat and limit permitting);
-* all pass (``DealKind.ALL_PASS``) → every player gets one refe, unless someone is under the hat
+* all pass (``_ALL_PASS``) → every player gets one refe, unless someone is under the hat
   (``refe_blocked_under_hat``) or the pulka's refe rounds reached the limit (``refe_max`` by start:
   30 → 1, 50 → 3; a start not in the table uses the entry with the largest start ≤ it, else the
   smallest). The limit counts refe *rounds* (each gives everybody one refe).
@@ -64,6 +64,12 @@ from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
 from .terms import ContractTerms, DealResult, Liability, ValueRates
+
+# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
+_ALL_PASS = DealKind.ALL_PASS
+_CONCEDED = DealKind.CONCEDED
+_GAME = DealKind.GAME
+_NOT_WHISTED = DealKind.NOT_WHISTED
 
 DECLARER_TRICKS = 6  # tricks a trick contract or Sanac needs
 
@@ -130,7 +136,7 @@ class CroatianScorer:
 
     def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
         """Whether the 2♠ rule applies: 2 with the talon, declarer without refe → a defender must contra
-        for the deal to be played (else ``DealKind.CONCEDED``)."""
+        for the deal to be played (else ``_CONCEDED``)."""
         return self.rules.contra_enabled and contract == 2 and not hand_game and self.refe[declarer] == 0
 
     def min_bid_level(self) -> int:
@@ -150,9 +156,9 @@ class CroatianScorer:
         trick, failing by each); a deal won without play (not whisted, 2♠ conceded) counts as made.
         None without a declarer (all pass)."""
         o = outcome
-        if o.declarer == NO_SEAT or o.kind == DealKind.ALL_PASS:
+        if o.declarer == NO_SEAT or o.kind == _ALL_PASS:
             return None
-        if o.kind in (DealKind.NOT_WHISTED, DealKind.CONCEDED):
+        if o.kind in (_NOT_WHISTED, _CONCEDED):
             return DealResult(True, 0)
         taken = o.tricks[o.declarer]
         if o.contract == HR_BETTEL:
@@ -166,7 +172,7 @@ class CroatianScorer:
         four), a lone whister who invited (or contra'd) for the side's four. ``short > 0`` is exactly
         "penalised". Empty for Bettel (no obligation) and deals without play."""
         o = outcome
-        if o.kind != DealKind.GAME or not 0 <= o.declarer < o.n_players or o.contract == HR_BETTEL or not o.tricks:
+        if o.kind != _GAME or not 0 <= o.declarer < o.n_players or o.contract == HR_BETTEL or not o.tricks:
             return {}
         decl, calls, t = o.declarer, o.calls, o.tricks
         defenders = [s for s in o.seats if s != decl]
@@ -200,9 +206,9 @@ class CroatianScorer:
             raise ScoringError(f"{where}: the pulka is over (the contract columns sum to zero)")
         if outcome.n_players != self.n:
             raise ScoringError(f"{where}: {outcome.n_players} players at the table, scorer set up for {self.n}")
-        if outcome.kind == DealKind.ALL_PASS:
+        if outcome.kind == _ALL_PASS:
             ds = self._grant_refe(DealScore.zero(self.n), "all pass")
-        elif outcome.kind in (DealKind.GAME, DealKind.CONCEDED, DealKind.NOT_WHISTED):
+        elif outcome.kind in (_GAME, _CONCEDED, _NOT_WHISTED):
             ds = self._score_contract(outcome, where)
         else:
             raise ScoringError(f"{where}: deal kind {outcome.kind!r} does not exist in the Croatian game")
@@ -239,22 +245,22 @@ class CroatianScorer:
         visty = [[Fraction(0)] * n for _ in range(n)]
         notes: list[str] = []
 
-        if two_spades and o.kind == DealKind.GAME:
+        if two_spades and o.kind == _GAME:
             raise ScoringError(f"{where}: 2♠ with the talon and no refe was played without a contra; "
                                "it is won without play (RULES.md C3) — record it as conceded")
-        if two_spades and (o.kind == DealKind.CONCEDED or rules.two_spades_without_contra == "nobody_scores_refe"):
+        if two_spades and (o.kind == _CONCEDED or rules.two_spades_without_contra == "nobody_scores_refe"):
             if rules.two_spades_without_contra == "nobody_scores_refe":
                 return self._grant_refe(DealScore.zero(n), "2♠ not contra'd: nobody scores")
-            o_kind = DealKind.NOT_WHISTED  # won without play
+            o_kind = _NOT_WHISTED  # won without play
             notes.append("2♠ not contra'd: won without play")
         else:
             o_kind = o.kind
-        if o_kind == DealKind.CONCEDED:
+        if o_kind == _CONCEDED:
             raise ScoringError(f"{where}: only the 2♠ rule concedes a Croatian deal (2 with the talon, no refe, "
                                "no contra)")
 
         m_decl = refe * 2 ** max(contra)
-        if o_kind == DealKind.NOT_WHISTED:
+        if o_kind == _NOT_WHISTED:
             if any(contra):
                 raise ScoringError(f"{where}: contra in a deal nobody whisted")
             made = True

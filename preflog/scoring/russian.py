@@ -18,7 +18,7 @@ Choices where the sources are silent (also in the report / docs):
 * In the ten-game check nobody is liable for a whist shortfall (nobody whisted).
 * At 4 players a raspasy talon trick credited to the dealer goes to his gora at the current price
   in both raspasy modes; the dealer gets no zero-trick premium (he did not play).
-* A conceded deal (``DealKind.CONCEDED``) with recorded tricks is scored like a played game; without tricks
+* A conceded deal (``_CONCEDED``) with recorded tricks is scored like a played game; without tricks
   it is the house "down three": gora ``remiz_mult×V×3``, no visty, when ``allow_concede_down3``
   (else a :class:`ScoringError`).
 """
@@ -36,6 +36,14 @@ from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore, Number, Settlement, Sheet
 from .terms import ContractTerms, DealResult, Liability, ValueRates
+
+# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
+_CONCEDED = DealKind.CONCEDED
+_GAME = DealKind.GAME
+_HALF_WHIST = DealKind.HALF_WHIST
+_MISER = DealKind.MISER
+_NOT_WHISTED = DealKind.NOT_WHISTED
+_RASPASY = DealKind.RASPASY
 
 TRICKS_PER_DEAL = 10
 CONCEDED_UNDERTRICKS = 3  # a deal conceded before play is "down three" (allow_concede_down3)
@@ -118,11 +126,11 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     return _DEFENDERS.get((o.n_players, o.dealer, o.declarer)) or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
-_KINDS = frozenset((DealKind.GAME, DealKind.MISER, DealKind.RASPASY, DealKind.NOT_WHISTED, DealKind.HALF_WHIST,
-                   DealKind.CONCEDED))
-_PLAYED_KINDS = frozenset((DealKind.GAME, DealKind.MISER, DealKind.RASPASY))
-_CONTRACT_KINDS = frozenset((DealKind.GAME, DealKind.NOT_WHISTED, DealKind.HALF_WHIST, DealKind.CONCEDED))
-_LIABLE_KINDS = frozenset((DealKind.GAME, DealKind.CONCEDED))
+_KINDS = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
+                   _CONCEDED))
+_PLAYED_KINDS = frozenset((_GAME, _MISER, _RASPASY))
+_CONTRACT_KINDS = frozenset((_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED))
+_LIABLE_KINDS = frozenset((_GAME, _CONCEDED))
 _STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
@@ -158,11 +166,11 @@ class RussianScorer:
         o = outcome
         self._validate(o)
         e = _Entries(self.n)
-        if o.kind == DealKind.RASPASY:
+        if o.kind == _RASPASY:
             self.series += 1
             self._raspasy(o, e, raspasy_price(self.rules, self.series))
         else:
-            if o.kind == DealKind.MISER:
+            if o.kind == _MISER:
                 made = self._miser(o, e)
             else:
                 made = self._game(o, e)
@@ -217,14 +225,14 @@ class RussianScorer:
         Not whisted and half-whist count as made; a conceded deal without tricks is "down three".
         """
         o = outcome
-        if o.declarer == NO_SEAT or o.kind == DealKind.RASPASY:
+        if o.declarer == NO_SEAT or o.kind == _RASPASY:
             return None
-        if o.kind in (DealKind.NOT_WHISTED, DealKind.HALF_WHIST):
+        if o.kind in (_NOT_WHISTED, _HALF_WHIST):
             return DealResult(True, 0)
-        if o.kind == DealKind.CONCEDED and not o.tricks:
+        if o.kind == _CONCEDED and not o.tricks:
             return DealResult(False, CONCEDED_UNDERTRICKS)
         taken = o.tricks[o.declarer]
-        if o.kind == DealKind.MISER:
+        if o.kind == _MISER:
             return DealResult(taken == 0, taken)  # a miser fails by each trick taken
         under = max(0, level_of(o.contract) - taken)
         return DealResult(under == 0, under)
@@ -285,9 +293,9 @@ class RussianScorer:
             raise ScoringError(f"deal {o.deal}: outcome for {o.n_players} players at a {n}-player pulka")
         if kind not in _KINDS:
             raise ScoringError(f"deal {o.deal}: kind {kind!r} is not a Russian deal")
-        if kind != DealKind.RASPASY and not 0 <= o.declarer < n:
+        if kind != _RASPASY and not 0 <= o.declarer < n:
             raise ScoringError(f"deal {o.deal}: {kind} needs a declarer seat, got {o.declarer}")
-        if n == 4 and o.declarer == o.dealer and kind != DealKind.RASPASY:
+        if n == 4 and o.declarer == o.dealer and kind != _RASPASY:
             raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
         tricks = o.tricks
         if kind in _PLAYED_KINDS or tricks:
@@ -297,7 +305,7 @@ class RussianScorer:
                 raise ScoringError(f"deal {o.deal}: trick counts {tricks} do not add up to {TRICKS_PER_DEAL}")
         if kind in _CONTRACT_KINDS and level_of(o.contract) == 0:
             raise ScoringError(f"deal {o.deal}: {kind} needs a trick contract, got code {o.contract}")
-        if kind == DealKind.GAME and not o.checked and len(o.calls) != n:
+        if kind == _GAME and not o.checked and len(o.calls) != n:
             raise ScoringError(f"deal {o.deal}: {len(o.calls)} whist calls for {n} seats")
 
     # ------------------------------------------------------------------ pulya and help
@@ -354,10 +362,10 @@ class RussianScorer:
         level = o.contract // 10  # a trick contract (checked by _validate): level_of without the ladder test
         v = self._values[level] if self._values is not None else r.value(level)
         w = r.whist_mult * v
-        if o.kind == DealKind.NOT_WHISTED:
+        if o.kind == _NOT_WHISTED:
             self._write_pulya(d, v, e)
             return True
-        if o.kind == DealKind.HALF_WHIST:
+        if o.kind == _HALF_WHIST:
             hw_tricks = self._half_tricks if self._half_tricks is not None else dict(r.half_whist_tricks)
             if level not in r.half_whist_levels or level not in hw_tricks:
                 raise ScoringError(f"deal {o.deal}: half-whist is not allowed at level {level} "
@@ -367,7 +375,7 @@ class RussianScorer:
             self._write_pulya(d, v, e)
             e.visty[o.half_whister][d] += hw_tricks[level] * w
             return True
-        if o.kind == DealKind.CONCEDED and not o.tricks:
+        if o.kind == _CONCEDED and not o.tricks:
             if not r.allow_concede_down3:
                 raise ScoringError(f"deal {o.deal}: the declarer conceded without tricks, but conceding down "
                                    "three is not allowed in these rules (allow_concede_down3)")
@@ -398,7 +406,7 @@ class RussianScorer:
             return under == 0
         whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
         if not whisters:
-            if o.kind == DealKind.CONCEDED:
+            if o.kind == _CONCEDED:
                 return under == 0
             raise ScoringError(f"deal {o.deal}: a played game needs at least one whister "
                                "(both passing is kind not_whisted)")
@@ -442,6 +450,9 @@ class RussianScorer:
     def _whist_liability(self, o: DealOutcome, e: _Entries, v: int) -> None:
         """Responsible whist: gora per missing trick on the allocation of :meth:`whist_liability`; the
         ``high_level_liability="split"`` and ``whisters_share_penalty`` options share the penalty."""
+        t = o.tricks
+        if sum(t[s] for s in _defenders_of(o)) >= self._need(o):
+            return   # the side took what it must: nobody is short (most deals; no allocation to build)
         alloc = self.whist_liability(o)
         pen: dict[int, Number] = {s: li.short for s, li in alloc.items()}
         if not any(pen.values()):

@@ -1,7 +1,7 @@
 """One Croatian / Slovenian deal: auction → (talon and discard unless a hand game, «igra») →
 contract → defence phase (whist / pass / invite, contra chain; :class:`CroatianDefence`) → play.
 
-* all pass → ``DealKind.ALL_PASS`` at once (refe, no play); both defenders pass → ``DealKind.NOT_WHISTED`` at once;
+* all pass → ``_ALL_PASS`` at once (refe, no play); both defenders pass → ``_NOT_WHISTED`` at once;
 * the defence phase stays open until the first card (card level) or the result (paper level);
   a 2♠ deal nobody contra'd (``needs_contra``, from the scorer) ends without play as ``CONCEDED``
   when the next deal, score line or end arrives (:meth:`CroatianDeal.finish_without_play`);
@@ -26,6 +26,11 @@ from ..findings import IllegalAction
 from ..tricks import N_TRICKS
 from .auction import CroatianAuction, format_hr_call
 from .defence import CroatianDefence, first_leader, play_over, stop_caps
+
+# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
+_ALL_PASS = DealKind.ALL_PASS
+_GAME = DealKind.GAME
+_NOT_WHISTED = DealKind.NOT_WHISTED
 
 NeedsContra = Callable[[int, int, bool], bool]
 """The scorer's 2♠ rule: (declarer, contract, hand game) → whether the deal needs a contra to be played."""
@@ -69,7 +74,7 @@ class CroatianDeal(Deal):
             d = self.defence
             if not d.calls_done:
                 return f"a whist call by seat {self._whist_turn()}"
-            if d.kind != DealKind.GAME:
+            if d.kind != _GAME:
                 return "a contra, or the next deal (a 2♠ that nobody contras is won without play)"
             if self.paper:
                 return "a contra, an invitation or the paper result"
@@ -88,7 +93,7 @@ class CroatianDeal(Deal):
             return NO_SEAT
         if not d.calls_done:
             return d.defenders[1 if d.calls[d.defenders[0]] >= 0 else 0]
-        return self._leader() if d.kind == DealKind.GAME and not self.paper else NO_SEAT
+        return self._leader() if d.kind == _GAME and not self.paper else NO_SEAT
 
     def _leader(self) -> int:
         d = self.defence
@@ -99,7 +104,7 @@ class CroatianDeal(Deal):
     def _auction_over(self) -> None:
         a = self.auction
         if a.winner == NO_SEAT:
-            self._finish(DealKind.ALL_PASS)  # cards thrown in: refe for everybody (scoring decides)
+            self._finish(_ALL_PASS)  # cards thrown in: refe for everybody (scoring decides)
             return
         self.declarer = a.winner
         self.hand_game = a.hand_game
@@ -123,7 +128,7 @@ class CroatianDeal(Deal):
         d.whist(seat, call)
         if d.calls_done and not d.whisters:
             self._close_defence()
-            self._finish(DealKind.NOT_WHISTED)
+            self._finish(_NOT_WHISTED)
 
     def verify_contra(self, seat: int) -> None:
         if self.phase != WHIST or self.defence is None:
@@ -136,7 +141,7 @@ class CroatianDeal(Deal):
 
     def finish_without_play(self) -> bool:
         d = self.defence
-        if self.phase != WHIST or d is None or not d.calls_done or d.kind == DealKind.GAME:
+        if self.phase != WHIST or d is None or not d.calls_done or d.kind == _GAME:
             return False
         self._finish(self._close_defence())
         return True
@@ -153,7 +158,7 @@ class CroatianDeal(Deal):
         d = self.defence
         if d is None or not d.calls_done:
             raise self._phase_error(what)
-        if d.kind != DealKind.GAME:
+        if d.kind != _GAME:
             raise IllegalAction(Code.PLAY_WITHOUT_CONTRA, f"{what}: a 2♠ with the talon and no refe that no defender "
                                 "contra'd is won without play (the 2♠ rule)")
 
@@ -189,14 +194,14 @@ class CroatianDeal(Deal):
     def legal_cards(self, seat: int) -> int:
         if self.phase == WHIST:
             d = self.defence
-            if self.paper or d is None or not d.calls_done or d.kind != DealKind.GAME or seat != self._leader():
+            if self.paper or d is None or not d.calls_done or d.kind != _GAME or seat != self._leader():
                 return 0
             return self.hands[seat]
         return super().legal_cards(seat)
 
     def _tricks_over(self) -> None:
         self.stopped_early = self.completed < N_TRICKS
-        self._finish(DealKind.GAME)
+        self._finish(_GAME)
 
     # ------------------------------------------------------------------ claims and results
     def _check_final(self, tricks: tuple[int, ...], what: str, code: Code) -> None:
@@ -255,7 +260,7 @@ class CroatianDeal(Deal):
         self._close_defence()
         self.tricks = list(tricks)
         self.stopped_early = sum(self.tricks) < N_TRICKS
-        self._finish(DealKind.GAME)
+        self._finish(_GAME)
 
     # ------------------------------------------------------------------ outcome
     def _finish(self, kind: DealKind) -> None:
@@ -263,8 +268,8 @@ class CroatianDeal(Deal):
         n = self.n
         self.outcome = DealOutcome(
             deal=self.deal, dealer=self.dealer, n_players=n, kind=kind, declarer=self.declarer,
-            contract=self.contract if kind != DealKind.ALL_PASS else 0,
-            tricks=tuple(self.tricks) if kind == DealKind.GAME else (),
+            contract=self.contract if kind != _ALL_PASS else 0,
+            tricks=tuple(self.tricks) if kind == _GAME else (),
             calls=d.calls if d is not None else (-1,) * n,
             whist_order=d.whisters if d is not None else (),
             paper=self.paper, hand_game=self.hand_game,
@@ -287,7 +292,7 @@ class CroatianDeal(Deal):
             return [WhistCalled(s, c) for c in (CALL_PASS, CALL_WHIST, CALL_INVITE) if self.can_whist(s, c)]
         out: list[Event] = [WhistCalled(s, CALL_INVITE) for s in d.whisters if self.can_whist(s, CALL_INVITE)]
         out += [ContraCalled(s) for s in (*self._defenders, self.declarer) if self.can_contra(s)]
-        if not self.paper and d.kind == DealKind.GAME:
+        if not self.paper and d.kind == _GAME:
             s = self._leader()
             m = self.hands[s]
             out += [CardPlayed(s, c) for c in range(32) if m >> c & 1]

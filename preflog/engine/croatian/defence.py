@@ -13,6 +13,11 @@ from ...rules.config import Rules
 from ..codes import Code
 from ..findings import IllegalAction
 
+# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
+_CONCEDED = DealKind.CONCEDED
+_GAME = DealKind.GAME
+_NOT_WHISTED = DealKind.NOT_WHISTED
+
 
 class CroatianDefence:
     """The defenders' phase between the contract and the first lead, for the deal engine.
@@ -27,9 +32,9 @@ class CroatianDefence:
        odd (recontra, mortcontra, …) and that raises every odd chain by one. A lone whister's contra
        invites the passer automatically.
 
-    The phase is open until the first card; :meth:`close` ends it. Then ``kind`` is ``DealKind.NOT_WHISTED``
-    (nobody whisted), ``DealKind.CONCEDED`` (2♠ rule: ``needs_contra`` and no contra; Slovenian scoring turns it
-    into "nobody scores") or ``DealKind.GAME``; ``calls``, ``contra`` and ``invited`` go into the DealOutcome and
+    The phase is open until the first card; :meth:`close` ends it. Then ``kind`` is ``_NOT_WHISTED``
+    (nobody whisted), ``_CONCEDED`` (2♠ rule: ``needs_contra`` and no contra; Slovenian scoring turns it
+    into "nobody scores") or ``_GAME``; ``calls``, ``contra`` and ``invited`` go into the DealOutcome and
     ``out_seat`` is the uninvited passer whose cards take no part in play.
     """
 
@@ -80,10 +85,10 @@ class CroatianDefence:
     @property
     def kind(self) -> DealKind:
         if not self.whisters:
-            return DealKind.NOT_WHISTED
+            return _NOT_WHISTED
         if self.needs_contra and not any(self._contra):
-            return DealKind.CONCEDED
-        return DealKind.GAME
+            return _CONCEDED
+        return _GAME
 
     def close(self) -> DealKind:
         """End the phase (first card, or no play); returns :attr:`kind`."""

@@ -28,6 +28,13 @@ from ..findings import IllegalAction
 from ..tricks import N_TRICKS
 from .auction import RussianAuction
 
+# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
+_GAME = DealKind.GAME
+_HALF_WHIST = DealKind.HALF_WHIST
+_MISER = DealKind.MISER
+_NOT_WHISTED = DealKind.NOT_WHISTED
+_RASPASY = DealKind.RASPASY
+
 # whist sub-steps
 _W_D1, _W_D2, _W_RETURN, _W_DEALER = range(4)
 
@@ -161,13 +168,13 @@ class RussianDeal(Deal):
             elif self.n == 4:
                 self._wstep = _W_DEALER
             else:
-                self._finish(DealKind.HALF_WHIST)
+                self._finish(_HALF_WHIST)
             return
         # _W_DEALER: the sitting-out dealer may return the whist at a 4-player table
         if call == CALL_WHIST:
             self._return(self.dealer)
         else:
-            self._finish(DealKind.HALF_WHIST)
+            self._finish(_HALF_WHIST)
 
     def _return(self, seat: int) -> None:
         self.returner = seat
@@ -180,7 +187,7 @@ class RussianDeal(Deal):
     def _resolve_whist(self) -> None:
         n_w = len(self.whist_order)
         if n_w == 0:
-            self._finish(DealKind.NOT_WHISTED)
+            self._finish(_NOT_WHISTED)
             return
         if n_w == 1:
             self._lone = self.whist_order[0]
@@ -288,11 +295,11 @@ class RussianDeal(Deal):
     # ------------------------------------------------------------------ outcome
     def _finish_played(self) -> None:
         if self.declarer == NO_SEAT:
-            kind = DealKind.RASPASY
+            kind = _RASPASY
         elif self.contract == MISER:
-            kind = DealKind.MISER
+            kind = _MISER
         else:
-            kind = DealKind.GAME
+            kind = _GAME
         self._finish(kind)
 
     def _finish(self, kind: DealKind) -> None:
@@ -301,11 +308,11 @@ class RussianDeal(Deal):
             calls[self.declarer] = -1
         if self.returner != NO_SEAT and self.half_whister != NO_SEAT:
             calls[self.half_whister] = CALL_PASS
-        played = kind in (DealKind.GAME, DealKind.MISER, DealKind.RASPASY)
+        played = kind in (_GAME, _MISER, _RASPASY)
         tricks = tuple(self.tricks) if played else ()  # no play, no tricks
         self.outcome = DealOutcome(
             deal=self.deal, dealer=self.dealer, n_players=self.n, kind=kind, declarer=self.declarer,
-            contract=self.contract if kind != DealKind.RASPASY else 0, tricks=tricks, calls=tuple(calls),
+            contract=self.contract if kind != _RASPASY else 0, tricks=tricks, calls=tuple(calls),
             whist_order=tuple(self.whist_order), half_whister=self.half_whister, returner=self.returner,
             open_play=self.open_play, checked=self.checked, paper=self.paper,
         )
