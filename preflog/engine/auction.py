@@ -68,6 +68,11 @@ class AuctionBase(ABC):
     def verify_contract(self, contract: int) -> None:
         """Raise :class:`IllegalAction` if the winner may not declare ``contract``."""
 
+    def verify_paper_contract(self, contract: int) -> None:
+        """Raise :class:`IllegalAction` if a paper deal may not declare ``contract`` without its auction: the
+        checks of an opening bid that the written contract still shows (none by default)."""
+        return None
+
     @abstractmethod
     def bid(self, seat: int, bid: int) -> None:
         """Check and apply one call."""

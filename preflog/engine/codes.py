@@ -8,7 +8,7 @@ never renamed once published. ``docs/findings.md`` is generated from :data:`SECT
 >>> Code.MUST_FOLLOW_SUIT == "must_follow_suit"
 True
 >>> meaning(Code.DEAL_INCOMPLETE)
-'A deal that never reached its outcome before the next deal or the end.'
+'A deal that never reached its outcome before the next deal, the end of the pulka or the end of the log.'
 """
 
 from __future__ import annotations
@@ -132,7 +132,8 @@ SECTIONS: tuple[Section, ...] = (
         (C.BAD_CONTRACT, "A contract code that is not a contract of the family (not on the ladder; not 2-7)."),
     )),
     Section("Auction (Russian) — `preflog/engine/russian/auction.py`", "", (
-        (C.BELOW_MIN_LEVEL, "An opening below the anti-raspasy minimum level passed in by the pulka."),
+        (C.BELOW_MIN_LEVEL, "An opening below the anti-raspasy minimum level passed in by the pulka, or a paper "
+                            "contract written without its auction below it (miser is above every minimum)."),
         (C.MISER_NOT_FIRST_CALL, "Miser by a player who has already bid (\"мизер кабальный\")."),
         (C.MISER_NOT_BEATEN, "A bid over miser below `miser_beaten_by_level`."),
         (C.MISER_BIDDER_MUST_PASS, "The overcalled miser bidder bids again (`miser_bidder_may_continue` is off)."),
@@ -233,14 +234,16 @@ SECTIONS: tuple[Section, ...] = (
         (C.MISSING_PULKA_START, "The log does not begin with PulkaStarted."),
         (C.DUPLICATE_PULKA_START, "A second PulkaStarted in one log."),
         (C.DEALER_OUT_OF_TURN, "The dealer is not the previous dealer + 1 (the deal passes clockwise)."),
-        (C.DEAL_INCOMPLETE, "A deal that never reached its outcome before the next deal or the end."),
+        (C.DEAL_INCOMPLETE, "A deal that never reached its outcome before the next deal, the end of the pulka or the "
+                            "end of the log."),
         (C.EVENT_OUTSIDE_DEAL, "A deal event (bid, card, …) with no deal in progress."),
         (C.SCORE_MISMATCH, "A written score line differs from the replayed sheet (names player, field, recorded "
                            "vs computed)."),
         (C.SCORE_LINE_MID_DEAL, "A score line written while a deal is still in progress."),
         (C.BAD_SCORE_LINE, "A score line for an unknown seat or with the wrong number of visty entries."),
         (C.PULKA_NOT_FINISHED, "PulkaEnded(\"closed\") while the scorer says the pulka is not over."),
-        (C.PULKA_ALREADY_FINISHED, "A new deal after the scorer says the pulka is over."),
+        (C.PULKA_ALREADY_FINISHED, "A new deal after the scorer says the pulka is over; every such deal is reported "
+                                   "and checked but not scored (the sheet stays that of the end)."),
         (C.EVENT_AFTER_END, "An event after PulkaEnded."),
         (C.SCORING_ERROR, "The scorer rejected a deal outcome."),
     )),
@@ -277,7 +280,9 @@ Engine choices where the spec is silent:
 - Miser won in the auction must be declared as miser (not 9+).
 - At 4 players the dealer may return a half-whist; the outcome then has `returner = whist_order[0] = dealer`.
 - Paper deals: the contract may come without an auction (`ContractDeclared` first), a raspasy may be written
-  as a bare `PaperResult`; discard and talon are optional.
+  as a bare `PaperResult`; discard and talon are optional. A paper half-whist may stop at the half-whist
+  (the sheet form): it ends as a half-whist when the next deal, a score line or the end arrives.
+- The end of the log closes an open deal as the next deal would (`deal_incomplete` with seq = the log's length).
 """
 
 

@@ -314,6 +314,7 @@ class Deal(TrickPlay):
                                     seat=seat)
             if seat not in self.active:
                 raise IllegalAction(Code.NOT_DECLARER, f"seat {seat} sits out this deal and cannot declare", seat=seat)
+            self.auction.verify_paper_contract(contract)
             return
         if p == AUCTION:
             raise IllegalAction(Code.CONTRACT_WITHOUT_AUCTION, f"contract declared before the auction ended; "

@@ -101,7 +101,7 @@ class Auditor:
         self.offset: dict[tuple[int, str], Number] = {}
         self.rebase: set[int] = set()          # seats whose next score line re-bases the comparison
         self.n_events = 0
-        self.finished_reported = False
+        self.past_end = False                  # the open deal came after the scorer's end of the pulka
 
     # -- findings --------------------------------------------------------------
     def _find(self, code: str, seq: int, message: str, ev: Event | None, row: Row | None = None,
@@ -222,6 +222,9 @@ class Auditor:
         if self.summary.outcome is not None:
             return
         self.summary.outcome = d.outcome
+        if self.past_end:   # replayed for its rules, never scored: the pulka was over (PULKA_ALREADY_FINISHED)
+            self.rebase = set(range(self.pulka.n))
+            return
         try:
             self.summary.score = self.pulka.finish_deal()
         except (ValueError, ArithmeticError, KeyError) as exc:
@@ -289,9 +292,10 @@ class Auditor:
             self._close_open_deal(seq, ev, row)
         self.skipping = False
         self.summary = None
-        if not self.finished_reported and p.scores and p.scorer is not None and p.is_finished():
-            self.finished_reported = True
-            self._find(Code.PULKA_ALREADY_FINISHED, seq, "a new deal although every pulya is closed", ev, row,
+        self.past_end = bool(p.scores) and p.scorer is not None and p.is_finished()
+        if self.past_end:
+            self._find(Code.PULKA_ALREADY_FINISHED, seq, "a new deal after the end of the pulka (every pulya "
+                       "closed; Croatian: every column at 0): the deal is checked but not scored", ev, row,
                        deal=p.deal_no + 1)
         try:
             p.verify_deal_start(dealer)
@@ -366,7 +370,16 @@ class Auditor:
             self.step(i, row, events[i] if events is not None else None)
             live = self.live_deal()
             i += 1
+        self.close_log(n)
         return self.result()
+
+    def close_log(self, seq: int) -> None:
+        """The log ends at ``seq`` (its length): it closes the deal still open as the next deal or PulkaEnded
+        would (a Croatian 2♠ deal is conceded; any other unfinished deal is ``deal_incomplete``)."""
+        p = self.pulka
+        if self.fatal or p is None or p.ended or p.deal is None or p.deal.done:
+            return
+        self._close_open_deal(seq, None, None)
 
 
 def audit(events: Iterable[Event], strict: bool = False) -> AuditResult:

@@ -15,7 +15,9 @@ and dealing go clockwise, i.e. to seat ``+1``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from ..errors import PreflogError
@@ -348,9 +350,75 @@ class ScoreRecorded(Event):
     KIND: ClassVar[str] = "score_line"
     CODE: ClassVar[int] = 14
     player: int
-    pulya: int
-    gora: int
-    visty: tuple[int, ...]
+    pulya: ScoreValue
+    gora: ScoreValue
+    visty: tuple[ScoreValue, ...]
+
+    def to_row(self) -> Row:
+        return (self.CODE, self.player, NO_CARD, 0, json.dumps(
+            {"gora": _score_plain(self.gora), "pulya": _score_plain(self.pulya),
+             "visty": [_score_plain(v) for v in self.visty]}, separators=(",", ":"), ensure_ascii=False))
+
+    @classmethod
+    def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
+        p = payload or {}
+        if set(p) != {"pulya", "gora", "visty"} or not isinstance(p["visty"], list):
+            raise TypeError(f"a score line payload holds pulya, gora and a list of visty, not {p!r}")
+        return cls(player, score_value(p["pulya"]), score_value(p["gora"]), tuple(score_value(v) for v in p["visty"]))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.KIND, "player": self.player, "pulya": _score_plain(self.pulya),
+                "gora": _score_plain(self.gora), "visty": [_score_plain(v) for v in self.visty]}
+
+
+ScoreValue = int | Fraction
+"""A number on a score sheet: whole, or exact when a sheet holds halves (``12.5``) or other fractions."""
+
+
+def score_value(v: Any) -> ScoreValue:
+    """A written score number as an exact value: an int when whole, else a :class:`Fraction`. Reads ints,
+    Fractions and the text forms ``12``, ``12.5`` and ``25/2``; anything else is a ``ValueError``."""
+    if isinstance(v, bool):
+        raise ValueError(f"{v!r} is not a score")
+    if isinstance(v, str):
+        t = v.strip()
+        if not _SCORE_TEXT.fullmatch(t):
+            raise ValueError(f"{v!r} is not a score (a whole number, a decimal or a fraction, e.g. 12.5 or 25/2)")
+        v = Fraction(t)
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else v
+    if isinstance(v, int):
+        return v
+    raise ValueError(f"{v!r} is not a score")
+
+
+def score_text(v: ScoreValue) -> str:
+    """A score number as written: ``12``, ``12.5`` when the decimal is exact and short, else ``25/3``."""
+    if isinstance(v, int) or v.denominator == 1:
+        return str(int(v))
+    d = v.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    places = max(twos, fives)
+    if d != 1 or places > 6:
+        return f"{v.numerator}/{v.denominator}"
+    scaled = abs(v.numerator) * 10 ** places // v.denominator
+    whole, frac = divmod(scaled, 10 ** places)
+    return f"{'-' if v < 0 else ''}{whole}.{frac:0{places}d}".rstrip("0")
+
+
+def _score_plain(v: ScoreValue) -> int | str:
+    """A score number in a payload: ints as they are (the bytes of whole-number logs do not change), a
+    fraction as its text ``"25/2"``."""
+    return v if isinstance(v, int) else f"{v.numerator}/{v.denominator}"
+
+
+_SCORE_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|[0-9]+/[0-9]*[1-9][0-9]*)")
 
 
 @dataclass(frozen=True, slots=True)

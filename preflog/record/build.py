@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from preflog.engine.families import family_of
@@ -33,9 +34,12 @@ from preflog.model.events import (
     PulkaEnded,
     PulkaStarted,
     ScoreRecorded,
+    ScoreValue,
     TalonRevealed,
     TenChecked,
     WhistCalled,
+    score_text,
+    score_value,
 )
 from preflog.rules import RulesError, resolve
 
@@ -232,13 +236,13 @@ class _Reader:
         self._lower = {n.lower(): i for i, n in enumerate(names)}
         self._seats = {}
         self._seats = {t: self.seat(Tok(t)) for t in (*LETTERS[: self.n], *names)}  # as written: no lookups
-        spec = syn.rules or Tok("sochi")
+        spec, inline = self.rules_spec(syn.rules or Tok("sochi"))
         try:
             base = resolve(spec.text)
         except (RulesError, ValueError, TypeError) as exc:
             raise self.fail(spec, "is not a rules spec", f"preset[+override…]: {exc}") from None
         overrides: list[tuple[str, Any]] = []
-        for tok in syn.options:
+        for tok in (*inline, *syn.options):
             key, eq, value = tok.text.partition("=")
             key = key.strip().lower().replace("-", "_")
             if not eq or not key:
@@ -267,6 +271,23 @@ class _Reader:
             events.append(PulkaEnded(syn.end.text.strip() or "closed"))
         return Record(tuple(events))
 
+    def rules_spec(self, tok: Tok) -> tuple[Tok, list[Tok]]:
+        """A ``[Rules]`` value split into the spec proper and its ``key=value`` parts, so the spec that
+        ``sheet --json`` prints (``sochi+geometric-raspasy+raspasy_cap=4``) reads back: each such part is an
+        option, applied in order before the ``[Option]`` tags."""
+        if "=" not in tok.text:
+            return tok, []
+        named: list[Tok] = []
+        inline: list[Tok] = []
+        at = 0
+        for part in tok.text.split("+"):
+            lead = len(part) - len(part.lstrip())
+            (inline if "=" in part else named).append(Tok(part.strip(), tok.loc.shifted(at + lead)))
+            at += len(part) + 1
+        if "=" in tok.text.split("+")[0] or not named[0].text:
+            raise self.fail(tok, "is not a rules spec", "a preset first, then its overrides, e.g. sochi+raspasy_cap=4")
+        return Tok("+".join(t.text for t in named), tok.loc), inline
+
     # ---- atoms
     def seat(self, tok: Tok | None, where: Tok | None = None) -> int:
         if tok is None:
@@ -289,6 +310,14 @@ class _Reader:
         if not _INT.fullmatch(t) or (low is not None and int(t) < low):
             raise self.fail(tok, problem, expected)
         return int(t)
+
+    def score(self, tok: Tok) -> ScoreValue:
+        """A number of a score line: whole, decimal or fraction (``12``, ``12.5``, ``25/2``), exact."""
+        try:
+            return score_value(tok.text)
+        except ValueError:
+            raise self.fail(tok, "is not a score", "a whole number, a decimal or a fraction, e.g. 12, 12.5, 25/2") \
+                from None
 
     def cards(self, tok: Tok) -> list[tuple[int, Tok]]:
         out: list[tuple[int, Tok]] = []
@@ -426,18 +455,16 @@ class _Reader:
             out.append(_COUNT_KINDS[kind](self.counts(step)))
         elif kind == "score":
             seat = self.seat(step.player, step.value)
-            pulya = self.integer(step.fields["pulya"], "is not a score", "a whole number") \
-                if "pulya" in step.fields else 0
-            gora = self.integer(step.fields["gora"], "is not a score", "a whole number") \
-                if "gora" in step.fields else 0
-            visty = [0] * self.n
+            pulya = self.score(step.fields["pulya"]) if "pulya" in step.fields else 0
+            gora = self.score(step.fields["gora"]) if "gora" in step.fields else 0
+            visty: list[ScoreValue] = [0] * self.n
             seen: set[int] = set()
             for pair in step.pairs:
                 s = self.seat(pair.player, pair.value)
                 if s in seen:
                     raise self.fail(pair.player or pair.value, "is listed twice in the visty")
                 seen.add(s)
-                visty[s] = self.integer(pair.value, "is not a score", "a whole number")
+                visty[s] = self.score(pair.value)
             out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
         else:  # pragma: no cover - the parsers only make the kinds above
             raise RecordError(self.source, step.loc, kind, "is not a step kind")
@@ -704,11 +731,16 @@ class _Writer:
         elif isinstance(ev, ScoreRecorded):
             if len(ev.visty) != self.n:
                 raise self.bad(f"{len(ev.visty)} visty entries for {self.n} players")
-            pairs = [Pair(self.who(s), Tok(str(v))) for s, v in enumerate(ev.visty) if s != ev.player or v]
+            pairs = [Pair(self.who(s), Tok(self.score_text(v))) for s, v in enumerate(ev.visty) if s != ev.player or v]
             steps.append(Step("score", player=self.who(ev.player), pairs=pairs,
-                              fields={"pulya": Tok(str(ev.pulya)), "gora": Tok(str(ev.gora))}))
+                              fields={"pulya": Tok(self.score_text(ev.pulya)), "gora": Tok(self.score_text(ev.gora))}))
         else:
             raise self.bad("is not an event a record can hold")
+
+    def score_text(self, v: object) -> str:
+        if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+            raise self.bad(f"{v!r} is not a score (a whole number or a Fraction)")
+        return score_text(v)
 
     def counts(self, tricks: tuple[int, ...]) -> list[Pair]:
         if len(tricks) != self.n or any(not isinstance(t, int) or t < 0 for t in tricks):

@@ -14,13 +14,15 @@ Steps are one-key objects: ``auction`` (pairs, or the string ``"all pass"``),
 ``talon_shown``, ``discard`` and ``contract`` (``[player, text]``), ``whist`` (pairs),
 ``trick`` (card strings; ``"(Qs)"`` marks a raspasy talon card), ``claim`` /
 ``check`` / ``tricks`` (``{player: n}`` or a list of n in seat order) and ``score``
-(``{"player", "pulya", "gora", "visty": {player: n}}``). Spellings are those of the
+(``{"player", "pulya", "gora", "visty": {player: n}}``; a score that is not whole is a string,
+``"12.5"`` or ``"1/3"``, so it stays exact). Spellings are those of the
 text form, so both read through :mod:`preflog.record.build`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from .build import option_text
@@ -71,6 +73,15 @@ class _JsonReader:
         if isinstance(v, str):
             return Tok(v, Loc(path=path))
         raise self.fail(path, v, "is not a whole number")
+
+    def score_num(self, v: Any, path: str) -> Tok:
+        """A score number: a whole number, a decimal (``12.5``), or a string holding one or a fraction
+        (``"25/2"``); the builder reads it exactly (a JSON decimal as written, not as a binary float)."""
+        if isinstance(v, float) and math.isfinite(v):
+            return Tok(repr(v), Loc(path=path))
+        if isinstance(v, (int, str)) and not isinstance(v, bool):
+            return Tok(str(v), Loc(path=path))
+        raise self.fail(path, v, "is not a score", "a number, or a string such as \"25/2\"")
 
     def cards(self, v: Any, path: str) -> Tok:
         if isinstance(v, list):
@@ -167,8 +178,8 @@ class _JsonReader:
         step = Step("score", loc, player=self.tok(s["player"], f"{q}.player"))
         for f in ("pulya", "gora"):
             if f in s:
-                step.fields[f] = self.num(s[f], f"{q}.{f}")
-        step.pairs = [Pair(Tok(k, Loc(path=f"{q}.visty.{k}")), self.num(x, f"{q}.visty.{k}"))
+                step.fields[f] = self.score_num(s[f], f"{q}.{f}")
+        step.pairs = [Pair(Tok(k, Loc(path=f"{q}.visty.{k}")), self.score_num(x, f"{q}.visty.{k}"))
                       for k, x in self.obj(s.get("visty", {}), f"{q}.visty").items()]
         return step
 

@@ -216,6 +216,13 @@ class RussianAuction(AuctionBase):
             return
         self._turn = self._next_position(pos, self._passed)
 
+    def verify_paper_contract(self, contract: int) -> None:
+        """A paper contract without its auction was still won with a bid at or above the anti-raspasy minimum
+        (miser is above every minimum, as in the auction)."""
+        if contract != MISER and contract < self._min_open():
+            raise IllegalAction(Code.BELOW_MIN_LEVEL, f"contract {format_ru_bid(contract)} is below the opening "
+                                f"minimum of {self.min_level} (anti-raspasy rule after a raspasy series)")
+
     def verify_contract(self, contract: int) -> None:
         if contract not in _LADDER_INDEX:
             raise IllegalAction(Code.BAD_CONTRACT, f"contract code {contract} is not on the Russian ladder")

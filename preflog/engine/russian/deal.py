@@ -13,7 +13,9 @@ Choices where the spec is silent (see docs/findings.md):
   else the lower card;
 - a 10-game under ``ten_mode="checked"`` has no whist calls; it is checked
   (TenChecked) or played out, and both defenders count as whisters;
-- a missing PlayModeChosen means closed play.
+- a missing PlayModeChosen means closed play;
+- a paper half-whist may stop at the half-whist (the sheet form): the deal then ends as a half-whist
+  when the next deal, a score line or the end of the pulka arrives (:meth:`RussianDeal.finish_without_play`).
 """
 
 from __future__ import annotations
@@ -175,6 +177,15 @@ class RussianDeal(Deal):
             self._return(self.dealer)
         else:
             self._finish(_HALF_WHIST)
+
+    def finish_without_play(self) -> bool:
+        """A paper half-whist as the sheet shows it (``Whist: B pass, C half``): nobody returned the whist, so
+        the next deal, a score line or the end of the pulka closes it as a half-whist (the contract counts as
+        made, the half-whister writes his half); at four players the dealer's pass is not needed either."""
+        if not self.paper or self.phase != WHIST or self._wstep not in (_W_RETURN, _W_DEALER):
+            return False
+        self._finish(DealKind.HALF_WHIST)
+        return True
 
     def _return(self, seat: int) -> None:
         self.returner = seat
