@@ -39,6 +39,10 @@ _EXPORTS: dict[str, str] = {
     # replay and audit
     **dict.fromkeys(("audit", "audit_rows", "replay", "state_at", "AuditResult"), "preflog.engine.replay"),
     **dict.fromkeys(("Finding", "IllegalAction", "AuditFailed"), "preflog.engine.findings"),
+    # the game families and their deals
+    **dict.fromkeys(("FAMILIES", "Family", "family_of", "open_deal"), "preflog.engine.families"),
+    "Deal": "preflog.engine.deal", "Phase": "preflog.engine.deal", "Code": "preflog.engine.codes",
+    "DealKind": "preflog.model.outcome", "DealOutcome": "preflog.model.outcome",
     # rules
     "Rules": "preflog.rules.config", "RulesError": "preflog.rules.config",
     **dict.fromkeys(("SOCHI", "LENINGRAD", "ROSTOV", "CROATIAN", "SLOVENIAN", "PRESETS", "NAMED_OVERRIDES",
@@ -59,6 +63,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "FAMILIES", "Code", "Deal", "DealKind", "DealOutcome", "Family", "Phase", "family_of", "open_deal",
     "AuditFailed", "AuditResult", "Audited", "BidError", "BidMade", "CROATIAN", "CallError", "CardError",
     "CardPlayed", "Claimed", "ConcurrencyError", "ContraCalled", "ContractDeclared", "CounterfactualError",
     "DealStarted", "Discarded", "Event", "EventError", "FactsError", "FileError", "Finding", "IllegalAction",
@@ -86,7 +91,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
+    from .engine.codes import Code
+    from .engine.deal import Deal, Phase
+    from .engine.families import FAMILIES, Family, family_of, open_deal
     from .engine.findings import AuditFailed, Finding, IllegalAction
+    from .model.outcome import DealKind, DealOutcome
     from .engine.replay import AuditResult, audit, audit_rows, replay, state_at
     from .errors import FileError, PreflogError, ScoringError, WorkspaceError
     from .model.bids import BidError
