@@ -95,7 +95,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .engine.deal import Deal, Phase
     from .engine.families import FAMILIES, Family, family_of, open_deal
     from .engine.findings import AuditFailed, Finding, IllegalAction
-    from .model.outcome import DealKind, DealOutcome
     from .engine.replay import AuditResult, audit, audit_rows, replay, state_at
     from .errors import FileError, PreflogError, ScoringError, WorkspaceError
     from .model.bids import BidError
@@ -120,6 +119,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         TenChecked,
         WhistCalled,
     )
+    from .model.outcome import DealKind, DealOutcome
     from .projections.facts import FactsError, resolve_spec
     from .record.api import (
         read_any,
