@@ -387,12 +387,12 @@ class _Reader:
                         raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
                     talon |= 1 << c
         events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
-        st = _DealState(_Holdings(None if hands is None else tuple(hands), talon), dealer)
+        st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon), dealer)
         for step in syn.steps:
             self.step(step, st, events)
         return events
 
-    def step(self, step: Step, st: _DealState, out: list[Event]) -> None:
+    def step(self, step: Step, st: _DealReading, out: list[Event]) -> None:
         kind = step.kind
         if kind != "trick":
             st.last_trick = None
@@ -483,7 +483,7 @@ class _Reader:
             raise self.fail(tok, "is not a whist call",
                             "whist, pass, half, return, invite, open, closed or contra") from None
 
-    def trick(self, step: Step, st: _DealState, out: list[Event]) -> None:
+    def trick(self, step: Step, st: _DealReading, out: list[Event]) -> None:
         st.trick_no += 1
         if step.number is not None and step.number.text != str(st.trick_no):
             raise self.fail(step.number, "is not the next trick number", str(st.trick_no))
@@ -514,7 +514,7 @@ class _Reader:
             out.append(CardPlayed(holder, c))
         st.last_trick = set(seats)
 
-    def fast_trick(self, text: str, st: _DealState, out: list[Event]) -> bool:
+    def fast_trick(self, text: str, st: _DealReading, out: list[Event]) -> bool:
         """A canonical trick line (held cards, single spaces, no talon marks) applied without token
         objects; False, with nothing changed, whenever anything is off: the careful loop then
         reads the line again and raises the exact error."""
@@ -562,7 +562,7 @@ class _Reader:
         return tuple(counts)
 
 
-class _DealState:
+class _DealReading:
     def __init__(self, cards: _Holdings, dealer: int) -> None:
         self.cards = cards
         self.dealer = dealer
