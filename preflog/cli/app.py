@@ -19,8 +19,8 @@ from rich.markup import escape
 
 from ..engine.findings import AuditFailed
 from ..errors import PreflogError
-from ..projections.facts import facts_of, started_event
-from ..views.json import audit_json, name_seats, sheet_json
+from ..projections.facts import facts_of
+from ..views.json import audit_json, sheet_json
 from ..workspace import STORE_ENV, Workspace, file_errors, simulate_to
 from . import views
 
@@ -121,9 +121,7 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
         view = views.replay_view(loaded, deal, trick)
     except AuditFailed as exc:  # the log breaks a rule before the asked point: say where, by name
         f = exc.finding
-        started = started_event(loaded.events)
-        players = started.players if started else ()
-        _fail(f"{loaded.id}: deal {f.deal}, event {f.seq}: {f.code}: {name_seats(f.message, players)}")
+        _fail(f"{loaded.id}: deal {f.deal}, event {f.seq}: {f.code}: {f.message}")
     out.print(view)
 
 

@@ -16,7 +16,7 @@ from ..engine.replay import ReplayStep, replay
 from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card, format_cards
-from ..views.json import contract_text, frac, name_seats, sheet_json
+from ..views.json import contract_text, frac, sheet_json
 from ..workspace import Audited, ImportItem, Loaded, Workspace
 
 
@@ -52,7 +52,7 @@ def audit_view(a: Audited) -> Group:
     for col in ("code", "deal", "seq", "finding"):
         t.add_column(col)
     for f in res.findings:
-        t.add_row(f.code, str(f.deal), str(f.seq), name_seats(f.message, res.players))
+        t.add_row(f.code, str(f.deal), str(f.seq), f.message)
     head = Text(f"{len(res.findings)} findings in {res.events} events, {len(res.deals)} deals",
                 style="red" if res.findings else "green")
     return Group(head, t if res.findings else Text(""), sheet_view(sheet_json(a)))
@@ -335,5 +335,5 @@ def audit_overview(audited: Sequence[Audited]) -> Group:
         f.add_column(col)
     for a in bad:
         for x in a.result.findings:
-            f.add_row(a.loaded.id, str(x.deal), str(x.seq), x.code, name_seats(x.message, a.result.players))
+            f.add_row(a.loaded.id, str(x.deal), str(x.seq), x.code, x.message)
     return Group(t, f)

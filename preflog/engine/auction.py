@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ..model.outcome import NO_SEAT
 from ..rules.config import Rules
 from .codes import Code
-from .findings import IllegalAction
+from .findings import IllegalAction, seat_name
 
 
 class AuctionBase(ABC):
@@ -23,7 +23,7 @@ class AuctionBase(ABC):
     CANDIDATES: tuple[int, ...] = ()
     """Every call code of the family, in the order :meth:`legal_bids` lists them."""
 
-    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "history")
+    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "history", "names")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self.rules = rules
@@ -32,6 +32,7 @@ class AuctionBase(ABC):
         self._n = len(self.order)
         self._turn = 0                                  # position (index into order) to move
         self.history: list[tuple[int, int]] = []        # (seat, code) in order
+        self.names: Sequence[str] | None = None          # the players' names, for findings (set by the deal)
 
     # -- state ---------------------------------------------------------
     @property
@@ -77,6 +78,10 @@ class AuctionBase(ABC):
     def bid(self, seat: int, bid: int) -> None:
         """Check and apply one call."""
 
+    def who(self, seat: int) -> str:
+        """A seat as findings name it."""
+        return seat_name(self.names, seat)
+
     def can_bid(self, seat: int, bid: int) -> bool:
         try:
             self.verify_bid(seat, bid)
@@ -92,19 +97,19 @@ class AuctionBase(ABC):
         try:
             return self.order.index(seat)
         except ValueError:
-            raise IllegalAction(Code.SEAT_NOT_IN_AUCTION, f"seat {seat} takes no part in this auction "
+            raise IllegalAction(Code.SEAT_NOT_IN_AUCTION, f"{self.who(seat)} takes no part in this auction "
                                 f"(bidders {list(self.order)})", seat=seat) from None
 
     def _out_of_turn(self, seat: int, pos: int, verb: str) -> None:
         if pos != self._turn:
-            raise IllegalAction(Code.BID_OUT_OF_TURN, f"seat {seat} {verb} out of turn; seat "
+            raise IllegalAction(Code.BID_OUT_OF_TURN, f"{self.who(seat)} {verb} out of turn; seat "
                                 f"{self.order[self._turn]} is to {verb.rstrip('s')}", seat=seat)
 
     def _hold_refusal(self, seat: int, pos: int, high_pos: int, passed: Sequence[bool]) -> str:
         """Why the ``hold_who`` / ``hold_requires_intermediate_pass`` options forbid this hold ("" if they don't)."""
         rules = self.rules
         if rules.hold_who == "senior" and pos > high_pos:
-            return f"seat {seat} is junior to seat {self.order[high_pos]} (only the senior bidder may hold)"
+            return f"{self.who(seat)} is junior to {self.who(self.order[high_pos])} (only the senior bidder may hold)"
         if rules.hold_who == "first_hand" and pos != 0:
             return "only first hand may hold"
         if rules.hold_requires_intermediate_pass and not all(

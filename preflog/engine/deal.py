@@ -18,7 +18,7 @@ The families subclass :class:`Deal`: :class:`~preflog.engine.russian.deal.Russia
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from functools import cache
 from typing import ClassVar
@@ -106,11 +106,12 @@ class Deal(TrickPlay):
     PLAYING = PLAY
 
     def __init__(self, rules: Rules, n_players: int, dealer: int, deal: int = 1, hands: tuple[int, ...] | None = None,
-                 talon: int | None = None, min_level: int = 0) -> None:
+                 talon: int | None = None, min_level: int = 0, *, names: Sequence[str] | None = None) -> None:
+        self.names = names   # the players' names: findings name seats "Anna (seat 0)"
         if n_players not in (3, 4):
             raise IllegalAction(Code.BAD_DEAL, f"a table has 3 or 4 players, not {n_players}")
         if not 0 <= dealer < n_players:
-            raise IllegalAction(Code.BAD_DEAL, f"dealer seat {dealer} is not at a {n_players}-player table")
+            raise IllegalAction(Code.BAD_DEAL, f"dealer {self.who(dealer)} is not at a {n_players}-player table")
         self.rules = rules
         self.n = n_players
         self.dealer = dealer
@@ -127,6 +128,7 @@ class Deal(TrickPlay):
         self._talon = talon
         self._init_tricks(n_players)
         self.auction = self.AUCTION_TYPE(rules, self.active, min_level)
+        self.auction.names = names
         self.calls = [-1] * n_players
         self.whist_order: list[int] = []
         # every other field starts at its class-level default below (set on the instance when it changes)
@@ -155,11 +157,11 @@ class Deal(TrickPlay):
         for s, h in enumerate(hands):
             want = 0 if s == out else 10
             if not isinstance(h, int) or h < 0 or h >> 32:
-                raise IllegalAction(Code.BAD_DEAL, f"hand of seat {s} is not a card mask")
+                raise IllegalAction(Code.BAD_DEAL, f"hand of {self.who(s)} is not a card mask")
             if h.bit_count() != want:
-                raise IllegalAction(Code.BAD_DEAL, f"seat {s} was dealt {h.bit_count()} cards, expected {want}")
+                raise IllegalAction(Code.BAD_DEAL, f"{self.who(s)} was dealt {h.bit_count()} cards, expected {want}")
             if seen & h:
-                raise IllegalAction(Code.BAD_DEAL, f"card(s) {_cards_text(seen & h)} dealt twice (seat {s})")
+                raise IllegalAction(Code.BAD_DEAL, f"card(s) {_cards_text(seen & h)} dealt twice ({self.who(s)})")
             seen |= h
         if talon is not None:
             if talon.bit_count() != 2 or talon & seen or talon & ~FULL_DECK:
@@ -173,9 +175,10 @@ class Deal(TrickPlay):
 
     @classmethod
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
-                  deal: int, scorer: Scorer | None) -> Deal:
+                  deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> Deal:
         """The next deal of a pulka: the scorer gives the auction's minimum level (anti-raspasy rule)."""
-        return cls(rules, n_players, dealer, deal, hands, talon, scorer.min_bid_level() if scorer else 0)
+        return cls(rules, n_players, dealer, deal, hands, talon, scorer.min_bid_level() if scorer else 0,
+                   names=names)
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -197,14 +200,14 @@ class Deal(TrickPlay):
         p = self.phase
         if p == AUCTION:
             if self.paper and not self.auction.history:
-                return f"a bid by seat {self.auction.to_move}, a contract or a paper result"
-            return f"a bid by seat {self.auction.to_move}"
+                return f"a bid by {self.who(self.auction.to_move)}, a contract or a paper result"
+            return f"a bid by {self.who(self.auction.to_move)}"
         if p == DISCARD:
-            return f"the discard of seat {self.declarer}" + (" or the contract" if self.paper else "")
+            return f"the discard of {self.who(self.declarer)}" + (" or the contract" if self.paper else "")
         if p == CONTRACT:
-            return f"the contract of seat {self.declarer}"
+            return f"the contract of {self.who(self.declarer)}"
         if p == PLAY:
-            return f"a card by seat {self.to_play} or a claim"
+            return f"a card by {self.who(self.to_play)} or a claim"
         if p == RESULT:
             return "the paper result"
         return "the next deal"
@@ -280,7 +283,8 @@ class Deal(TrickPlay):
         if self.phase != DISCARD:
             raise self._phase_error("discard", seat)
         if seat != self.declarer:
-            raise IllegalAction(Code.NOT_DECLARER, f"seat {seat} discards but seat {self.declarer} won the auction",
+            raise IllegalAction(Code.NOT_DECLARER, f"{self.who(seat)} discards but {self.who(self.declarer)} won "
+                                "the auction",
                                 seat=seat)
         if cards.bit_count() != 2 or cards < 0:
             raise IllegalAction(Code.DISCARD_NOT_TWO, f"the discard is exactly two cards, not {_cards_text(cards)}",
@@ -288,7 +292,8 @@ class Deal(TrickPlay):
         if not self.paper:
             held = self.hands[seat] | (self._talon or 0)
             if cards & ~held:
-                raise IllegalAction(Code.DISCARD_NOT_HELD, f"seat {seat} discards {_cards_text(cards & ~held)} which "
+                raise IllegalAction(Code.DISCARD_NOT_HELD, f"{self.who(seat)} discards {_cards_text(cards & ~held)} "
+                                    "which "
                                     "he does not hold (hand plus talon)", seat=seat)
 
     def can_discard(self, seat: int, cards: int) -> bool:
@@ -313,7 +318,8 @@ class Deal(TrickPlay):
                 raise IllegalAction(Code.BAD_CONTRACT, f"contract code {contract} is not {self.CONTRACTS_TEXT}",
                                     seat=seat)
             if seat not in self.active:
-                raise IllegalAction(Code.NOT_DECLARER, f"seat {seat} sits out this deal and cannot declare", seat=seat)
+                raise IllegalAction(Code.NOT_DECLARER, f"{self.who(seat)} sits out this deal and cannot "
+                                    "declare", seat=seat)
             self.auction.verify_paper_contract(contract)
             return
         if p == AUCTION:
@@ -322,7 +328,8 @@ class Deal(TrickPlay):
         if p not in (CONTRACT, DISCARD) or (p == DISCARD and not self.paper):
             raise self._phase_error("contract", seat)
         if seat != self.declarer:
-            raise IllegalAction(Code.NOT_DECLARER, f"seat {seat} declares but seat {self.declarer} won the auction",
+            raise IllegalAction(Code.NOT_DECLARER, f"{self.who(seat)} declares but {self.who(self.declarer)} won "
+                                "the auction",
                                 seat=seat)
         self.auction.verify_contract(contract)
 
@@ -361,7 +368,7 @@ class Deal(TrickPlay):
     def push_whist(self, seat: int, call: int) -> None: ...
 
     def verify_contra(self, seat: int) -> None:
-        raise IllegalAction(Code.BAD_CALL, f"seat {seat} calls contra, which does not exist in the Russian game",
+        raise IllegalAction(Code.BAD_CALL, f"{self.who(seat)} calls contra, which does not exist in the Russian game",
                             seat=seat)
 
     def can_contra(self, seat: int) -> bool:
@@ -407,12 +414,12 @@ class Deal(TrickPlay):
     def _verify_lead(self, seat: int, card: int, leader: int, verb: str) -> None:
         """The first card of play: by ``leader``, a card he holds."""
         if seat != leader:
-            raise IllegalAction(Code.CARD_OUT_OF_TURN, f"seat {seat} {verb} out of turn; seat {leader} leads"
+            raise IllegalAction(Code.CARD_OUT_OF_TURN, f"{self.who(seat)} {verb} out of turn; {self.who(leader)} leads"
                                 + (" to the first trick" if verb == "leads" else ""), seat=seat)
         if not 0 <= card < 32:
             raise IllegalAction(Code.BAD_CARD, f"card code {card} is not a card", seat=seat)
         if not self.hands[seat] >> card & 1:
-            raise IllegalAction(Code.CARD_NOT_HELD, f"seat {seat} does not hold {format_card(card)}", seat=seat)
+            raise IllegalAction(Code.CARD_NOT_HELD, f"{self.who(seat)} does not hold {format_card(card)}", seat=seat)
 
     def can_play(self, seat: int, card: int) -> bool:
         return _can(self.verify_play, seat, card)
@@ -423,7 +430,7 @@ class Deal(TrickPlay):
             self._begin_play()
         if not self.play_card(seat, card):
             self.verify_play(seat, card)   # names the rule the card breaks
-            raise AssertionError(f"the trick kernel refused card {card} of seat {seat} without a rule")
+            raise AssertionError(f"the trick kernel refused card {card} of {self.who(seat)} without a rule")
         return _card_played(seat, card)
 
     def push_play(self, seat: int, card: int) -> None:

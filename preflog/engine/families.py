@@ -13,7 +13,7 @@ family by name (:attr:`preflog.rules.config.Rules.family`); everything else asks
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -51,9 +51,11 @@ class Family:
         return getattr(import_module(module), name)
 
     def open_deal(self, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None,
-                  talon: int | None, deal: int = 1, scorer: Scorer | None = None) -> Deal:
-        """A new deal of this family, consulting the pulka's ``scorer`` where the family's rules need it."""
-        return self.deal.for_pulka(rules, n_players, dealer, hands, talon, deal, scorer)
+                  talon: int | None, deal: int = 1, scorer: Scorer | None = None,
+                  names: Sequence[str] | None = None) -> Deal:
+        """A new deal of this family, consulting the pulka's ``scorer`` where the family's rules need it;
+        findings name the seats by ``names`` when given."""
+        return self.deal.for_pulka(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -79,9 +81,10 @@ def family_of(rules: Rules | str) -> Family:
 
 
 def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None = None,
-              talon: int | None = None, deal: int = 1, scorer: Scorer | None = None) -> Deal:
+              talon: int | None = None, deal: int = 1, scorer: Scorer | None = None,
+              names: Sequence[str] | None = None) -> Deal:
     """A new deal under ``rules`` (its family's state machine)."""
-    return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer)
+    return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
 __all__ = ["FAMILIES", "Family", "family_of", "open_deal"]

@@ -7,10 +7,22 @@ Codes are snake_case, never renamed once published (docs/findings.md lists them)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import PreflogError
 from ..model.events import Event
+
+
+def seat_name(names: Sequence[str] | None, seat: int) -> str:
+    """How findings name a seat: ``Anna (seat 0)`` when the players are known, else ``seat 0``.
+
+    >>> seat_name(("Anna", "Boris", "Vera"), 1), seat_name(None, 1), seat_name(("Anna",), 5)
+    ('Boris (seat 1)', 'seat 1', 'seat 5')
+    """
+    if names is not None and 0 <= seat < len(names):
+        return f"{names[seat]} (seat {seat})"
+    return f"seat {seat}"
 
 
 class IllegalAction(PreflogError):

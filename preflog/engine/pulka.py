@@ -21,7 +21,7 @@ from ..scoring.sheet import DealScore, Number, Settlement, Sheet
 from .codes import Code
 from .deal import Deal
 from .families import family_of
-from .findings import IllegalAction
+from .findings import IllegalAction, seat_name
 
 
 class PulkaState:
@@ -51,6 +51,10 @@ class PulkaState:
         self.ended = False
         self.end_reason = ""
 
+    def who(self, seat: int) -> str:
+        """A seat as findings name it: ``Anna (seat 0)``."""
+        return seat_name(self.players, seat)
+
     # -- deals ---------------------------------------------------------------
     def min_level(self) -> int:
         return self.scorer.min_bid_level() if self.scorer is not None else 0
@@ -58,7 +62,7 @@ class PulkaState:
     def verify_deal_start(self, dealer: int) -> None:
         """Dealer rotation: clockwise, previous dealer + 1 (the first deal any dealer)."""
         if not 0 <= dealer < self.n:
-            raise IllegalAction(Code.BAD_DEAL, f"dealer seat {dealer} is not at this {self.n}-player table")
+            raise IllegalAction(Code.BAD_DEAL, f"dealer {self.who(dealer)} is not at this {self.n}-player table")
         if self.last_dealer is not None and dealer != (self.last_dealer + 1) % self.n:
             want = (self.last_dealer + 1) % self.n
             raise IllegalAction(Code.DEALER_OUT_OF_TURN, f"{self.players[dealer]} deals but after "
@@ -83,7 +87,8 @@ class PulkaState:
         if 0 <= dealer < self.n:
             self.last_dealer = dealer
         self.deal = None
-        self.deal = self.family.open_deal(self.rules, self.n, dealer, hands, talon, self.deal_no, self.scorer)
+        self.deal = self.family.open_deal(self.rules, self.n, dealer, hands, talon, self.deal_no, self.scorer,
+                                          self.players)
         return self.deal
 
     def finish_deal(self) -> DealScore | None:
@@ -118,7 +123,7 @@ class PulkaState:
         sheet = self.sheet
         p = ev.player
         if not 0 <= p < self.n:
-            raise IllegalAction(Code.BAD_SCORE_LINE, f"score line for seat {p}; the table has {self.n} seats")
+            raise IllegalAction(Code.BAD_SCORE_LINE, f"score line for {self.who(p)}; the table has {self.n} seats")
         if len(ev.visty) != self.n:
             raise IllegalAction(Code.BAD_SCORE_LINE, f"score line of {self.players[p]} lists {len(ev.visty)} visty "
                                 f"entries, expected {self.n}")

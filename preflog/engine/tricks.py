@@ -20,7 +20,7 @@ from ..model.cards import SUIT_MASKS, format_card, format_cards
 from ..model.events import CardPlayed, Row
 from ..model.outcome import NO_SEAT
 from .codes import Code
-from .findings import IllegalAction
+from .findings import IllegalAction, seat_name
 
 N_TRICKS = 10
 """Tricks in a deal."""
@@ -63,8 +63,13 @@ class TrickPlay:
     _third_lead_winner = False          # after the talon tricks the last winner leads (raspasy_third_lead)
     _stops = False                      # play may stop before 10 tricks
     _stop_seat = NO_SEAT                # the declarer, whose tricks the caps count
+    names: Sequence[str] | None = None  # the players' names, for findings
     _declarer_cap = _NEVER              # stop when the declarer has this many tricks
     _side_cap = _NEVER                  # stop when the defenders have this many tricks
+
+    def who(self, seat: int) -> str:
+        """A seat as findings name it (:func:`~preflog.engine.findings.seat_name`)."""
+        return seat_name(self.names, seat)
 
     def _init_tricks(self, n_players: int) -> None:
         self.tricks = [0] * n_players
@@ -134,29 +139,31 @@ class TrickPlay:
     def verify_card(self, seat: int, card: int) -> None:
         """Raise :class:`IllegalAction` naming the rule if ``seat`` may not play ``card`` now (play phase)."""
         if seat != self.to_play:
-            raise IllegalAction(Code.CARD_OUT_OF_TURN, f"seat {seat} plays out of turn; seat {self.to_play} is to "
+            raise IllegalAction(Code.CARD_OUT_OF_TURN, f"{self.who(seat)} plays out of turn; "
+                                f"{self.who(self.to_play)} is to "
                                 "play", seat=seat)
         if not 0 <= card < 32:
             raise IllegalAction(Code.BAD_CARD, f"card code {card} is not a card", seat=seat)
         hand = self.hands[seat]
         if not hand >> card & 1:
-            raise IllegalAction(Code.CARD_NOT_HELD, f"seat {seat} does not hold {format_card(card)}", seat=seat)
+            raise IllegalAction(Code.CARD_NOT_HELD, f"{self.who(seat)} does not hold {format_card(card)}", seat=seat)
         led = self._led
         if (self.trick_cards or self._talon_tricks > self.completed) and led >= 0:
             s = card >> 3
             if s != led:
                 if hand & SUIT_MASKS[led]:
-                    raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"seat {seat} plays {format_card(card)} but holds "
+                    raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"{self.who(seat)} plays {format_card(card)} but holds "
                                         f"{format_cards(hand & SUIT_MASKS[led])} of the suit led", seat=seat)
                 t = self.trump
                 if s != t and hand & self._tmask:
-                    raise IllegalAction(Code.MUST_TRUMP, f"seat {seat} is void in the suit led and must trump with "
+                    raise IllegalAction(Code.MUST_TRUMP, f"{self.who(seat)} is void in the suit led and must trump "
+                                        "with "
                                         f"{format_cards(hand & SUIT_MASKS[t])}, not play {format_card(card)}",
                                         seat=seat)
         elif led < 0 and self._talon_tricks > self.completed:
             suits = self._talon_suits()
             if not (1 << card) & suits and hand & suits:
-                raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"seat {seat} plays {format_card(card)} but holds a "
+                raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"{self.who(seat)} plays {format_card(card)} but holds a "
                                     f"card of the suit of the talon ({_cards_text(self._talon or 0)})", seat=seat)
 
     # ------------------------------------------------------------------ the loop

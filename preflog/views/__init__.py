@@ -1,5 +1,5 @@
 """Views: plain-data shapes of audited pulkas for machines (JSON)."""
 
-from .json import audit_json, contract_text, finding_json, frac, name_seats, settlement_json, sheet_json
+from .json import audit_json, contract_text, finding_json, frac, settlement_json, sheet_json
 
-__all__ = ["audit_json", "contract_text", "finding_json", "frac", "name_seats", "settlement_json", "sheet_json"]
+__all__ = ["audit_json", "contract_text", "finding_json", "frac", "settlement_json", "sheet_json"]

@@ -7,7 +7,6 @@ lists, with players named and fractions as ``"n/d"`` text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -118,28 +117,14 @@ def _price(text: str) -> Fraction:
         return Fraction(1)
 
 
-_SEAT = re.compile(r"\bseat (\d)\b")
-
-
-def name_seats(message: str, players: Sequence[str]) -> str:
-    """The engine speaks of seats; people read names: ``seat 1`` → ``Boris (seat 1)``."""
-    def repl(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return f"{players[i]} (seat {i})" if i < len(players) else m.group(0)
-
-    return _SEAT.sub(repl, message)
-
-
-def finding_json(f: Finding, players: Sequence[str]) -> dict[str, Any]:
-    d = f.as_dict()
-    d["message"] = name_seats(f.message, players)
-    return d
+def finding_json(f: Finding) -> dict[str, Any]:
+    """A finding as JSON (its message already names the players: the engine knows them)."""
+    return f.as_dict()
 
 
 def audit_json(audited: Audited) -> dict[str, Any]:
-    players = audited.result.players
     return {
         "id": audited.loaded.id,
-        "findings": [finding_json(f, players) for f in audited.result.findings],
+        "findings": [finding_json(f) for f in audited.result.findings],
         "settlement": settlement_json(audited.result.players, audited.result.settlement),
     }

@@ -178,11 +178,11 @@ class CroatianAuction(AuctionBase):
                                 "Bettel from hand 16, Sanac from hand 17)")
         name = format_hr_call(bid)
         if self._phase == _DONE:
-            raise IllegalAction(Code.AUCTION_OVER, f"seat {seat} calls {name} after the auction has ended")
+            raise IllegalAction(Code.AUCTION_OVER, f"{self.who(seat)} calls {name} after the auction has ended")
         pos = self._position(seat)
         if self._out[pos]:
             why = "has passed" if not self._numbered[pos] or not self._igra else "bid a number that igra overcalled"
-            raise IllegalAction(Code.BID_AFTER_PASS, f"seat {seat} {why} and may not call again")
+            raise IllegalAction(Code.BID_AFTER_PASS, f"{self.who(seat)} {why} and may not call again")
         self._out_of_turn(seat, pos, "calls")
         if bid == PASS:
             return
@@ -192,11 +192,11 @@ class CroatianAuction(AuctionBase):
         if bid in _IGRA_CALLS:
             if self._spoken[pos]:
                 code = Code.IGRA_AFTER_NUMBER if bid == IGRA else Code.HAND_CONTRACT_NOT_FIRST_CALL
-                raise IllegalAction(code, f"seat {seat} has already bid; {name} is only allowed as a player's "
+                raise IllegalAction(code, f"{self.who(seat)} has already bid; {name} is only allowed as a player's "
                                     "first call")
             return
         if self._igra:
-            raise IllegalAction(Code.NUMBER_AFTER_IGRA, f"{name} after igra by seat {self.order[self._igra[0]]}: "
+            raise IllegalAction(Code.NUMBER_AFTER_IGRA, f"{name} after igra by {self.who(self.order[self._igra[0]])}: "
                                 "only another igra beats igra")
         if bid == self._high:
             self._verify_hold(seat, pos, bid)
@@ -217,11 +217,11 @@ class CroatianAuction(AuctionBase):
         elif not self._numbered[pos]:
             why = f"only a player whose number was overcalled may hold; the next number is {self._high + 1}"
         elif self._high_hold:
-            why = f"{bid} is already held; seat {self.order[self._high_pos]}'s opponent must raise or pass"
+            why = f"{bid} is already held; {self.who(self.order[self._high_pos])}'s opponent must raise or pass"
         else:
             why = self._hold_refusal(seat, pos, self._high_pos, self._out)
         if why:
-            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"seat {seat} may not hold {bid}: {why}")
+            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {bid}: {why}")
 
     def _best_name(self) -> tuple[int, int]:
         """(contract, position) of the best name so far among contenders still in; (0, n) if none."""
@@ -233,14 +233,15 @@ class CroatianAuction(AuctionBase):
 
     def _verify_name(self, seat: int, pos: int, bid: int) -> None:
         if bid in _IGRA_CALLS:
-            raise IllegalAction(Code.IGRA_IN_NAMING, f"seat {seat} must name a hand contract (2-7) or pass, not "
+            raise IllegalAction(Code.IGRA_IN_NAMING, f"{self.who(seat)} must name a hand contract (2-7) or pass, not "
                                 f"{format_hr_call(bid)}")
         if bid not in HR_SUITS:
-            raise IllegalAction(Code.HAND_BETTEL_NOT_AT_ONCE, f"seat {seat} called a plain igra and may name only a "
+            raise IllegalAction(Code.HAND_BETTEL_NOT_AT_ONCE, f"{self.who(seat)} called a plain igra and may name "
+                                "only a "
                                 "suit 2-5; Bettel and Sanac from hand are named at once (16/17)")
         c, p = self._best_name()
         if c and not (bid > c or (bid == c and pos < p)):
-            raise IllegalAction(Code.NAME_NOT_ABOVE, f"{bid} does not beat {c} named by seat {self.order[p]} "
+            raise IllegalAction(Code.NAME_NOT_ABOVE, f"{bid} does not beat {c} named by {self.who(self.order[p])} "
                                 "(name higher or pass; equal names go to the earlier hand)")
 
     # -- the action ----------------------------------------------------

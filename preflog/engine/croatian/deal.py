@@ -12,7 +12,7 @@ contract → defence phase (whist / pass / invite, contra chain; :class:`Croatia
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ...model.bids import HR_BETTEL, HR_LADDER, hr_trump
 from ...model.calls import CALL_INVITE, CALL_NAMES, CALL_PASS, CALL_WHIST
@@ -45,8 +45,9 @@ class CroatianDeal(Deal):
     _bid_noun = "call"
 
     def __init__(self, rules: Rules, n_players: int, dealer: int, deal: int = 1, hands: tuple[int, ...] | None = None,
-                 talon: int | None = None, min_level: int = 0, needs_contra: NeedsContra | None = None) -> None:
-        super().__init__(rules, n_players, dealer, deal, hands, talon, min_level)
+                 talon: int | None = None, min_level: int = 0, needs_contra: NeedsContra | None = None, *,
+                 names: Sequence[str] | None = None) -> None:
+        super().__init__(rules, n_players, dealer, deal, hands, talon, min_level, names=names)
         self.hand_game = False
         self.defence: CroatianDefence | None = None
         self.out_seat = NO_SEAT
@@ -60,9 +61,10 @@ class CroatianDeal(Deal):
 
     @classmethod
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
-                  deal: int, scorer: Scorer | None) -> CroatianDeal:
+                  deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> CroatianDeal:
         """The next deal of a pulka: the scorer decides the 2♠ rule (it depends on the declarer's refe)."""
-        return cls(rules, n_players, dealer, deal, hands, talon, 0, scorer.needs_contra if scorer else None)
+        return cls(rules, n_players, dealer, deal, hands, talon, 0, scorer.needs_contra if scorer else None,
+                   names=names)
 
     @staticmethod
     def bid_text(bid: int) -> str:
@@ -73,12 +75,12 @@ class CroatianDeal(Deal):
         if self.phase == WHIST and self.defence is not None:
             d = self.defence
             if not d.calls_done:
-                return f"a whist call by seat {self._whist_turn()}"
+                return f"a whist call by {self.who(self._whist_turn())}"
             if d.kind != _GAME:
                 return "a contra, or the next deal (a 2♠ that nobody contras is won without play)"
             if self.paper:
                 return "a contra, an invitation or the paper result"
-            return f"a contra, an invitation or the first card by seat {self._whist_turn()}"
+            return f"a contra, an invitation or the first card by {self.who(self._whist_turn())}"
         return super().expected()
 
     @property
@@ -113,7 +115,7 @@ class CroatianDeal(Deal):
     def _contract_declared(self) -> None:
         seat, contract = self.declarer, self.contract
         nc = self._needs_contra(seat, contract, self.hand_game) if self._needs_contra is not None else False
-        self.defence = CroatianDefence(self.rules, seat, self._defenders, contract, nc, self.n)
+        self.defence = CroatianDefence(self.rules, seat, self._defenders, contract, nc, self.n, self.names)
         self.phase = WHIST
 
     # ------------------------------------------------------------------ defence
@@ -181,13 +183,13 @@ class CroatianDeal(Deal):
         d = self.defence
         assert d is not None
         if seat == d.out_seat:
-            raise IllegalAction(Code.PASSER_OUT_OF_PLAY, f"seat {seat} passed and was not invited: his cards take "
+            raise IllegalAction(Code.PASSER_OUT_OF_PLAY, f"{self.who(seat)} passed and was not invited: his cards take "
                                 "no part in play", seat=seat)
         self._verify_lead(seat, card, self._leader(), "leads")
 
     def verify_play(self, seat: int, card: int) -> None:
         if self.phase == PLAY and seat == self.out_seat:
-            raise IllegalAction(Code.PASSER_OUT_OF_PLAY, f"seat {seat} passed and was not invited: his cards take "
+            raise IllegalAction(Code.PASSER_OUT_OF_PLAY, f"{self.who(seat)} passed and was not invited: his cards take "
                                 "no part in play", seat=seat)
         super().verify_play(seat, card)
 
@@ -208,10 +210,11 @@ class CroatianDeal(Deal):
         """Totals after a claim / paper result: no tricks for the out passer, none past the stop."""
         out = self.out_seat if self.phase != WHIST else (self.defence.out_seat if self.defence else NO_SEAT)
         if out != NO_SEAT and tricks[out]:
-            raise IllegalAction(Code.PASSER_OUT_OF_PLAY, f"{what} gives tricks to seat {out}, who passed and was not "
+            raise IllegalAction(Code.PASSER_OUT_OF_PLAY, f"{what} gives tricks to {self.who(out)}, who passed and "
+                                "was not "
                                 "invited (his cards take no part)")
         if self.n == 4 and tricks[self.dealer]:
-            raise IllegalAction(code, f"{what} gives tricks to the sitting-out dealer (seat {self.dealer})")
+            raise IllegalAction(code, f"{what} gives tricks to the sitting-out dealer ({self.who(self.dealer)})")
         total = sum(tricks)
         decl = tricks[self.declarer]
         side = total - decl

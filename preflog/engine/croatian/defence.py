@@ -6,12 +6,14 @@ Whist calls, the invitation and the contra chain (seed 000; the digest's A8 and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...model.bids import HR_BETTEL, HR_SANAC
 from ...model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
 from ...model.outcome import NO_SEAT, DealKind
 from ...rules.config import Rules
 from ..codes import Code
-from ..findings import IllegalAction
+from ..findings import IllegalAction, seat_name
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
 _CONCEDED = DealKind.CONCEDED
@@ -39,10 +41,11 @@ class CroatianDefence:
     """
 
     __slots__ = ("rules", "declarer", "defenders", "contract", "needs_contra", "n", "_calls", "_contra",
-                 "_invited", "_closed", "_spoke")
+                 "_invited", "_closed", "_spoke", "names")
 
     def __init__(self, rules: Rules, declarer: int, defenders: tuple[int, int], contract: int,
-                 needs_contra: bool = False, n_players: int = 3) -> None:
+                 needs_contra: bool = False, n_players: int = 3, names: Sequence[str] | None = None) -> None:
+        self.names = names                  # the players' names, for findings
         self.rules = rules
         self.declarer = declarer
         self.defenders = defenders          # left of the declarer first
@@ -54,6 +57,10 @@ class CroatianDefence:
         self._invited = NO_SEAT
         self._closed = False
         self._spoke = 0
+
+    def who(self, seat: int) -> str:
+        """A seat as findings name it."""
+        return seat_name(self.names, seat)
 
     @property
     def calls(self) -> tuple[int, ...]:
@@ -99,12 +106,12 @@ class CroatianDefence:
 
     def verify_whist(self, seat: int, call: int) -> None:
         if self._closed:
-            raise IllegalAction(Code.DEFENCE_OVER, f"seat {seat} calls after the defence phase has ended")
+            raise IllegalAction(Code.DEFENCE_OVER, f"{self.who(seat)} calls after the defence phase has ended")
         if call not in (CALL_WHIST, CALL_PASS, CALL_INVITE):
             raise IllegalAction(Code.BAD_WHIST_CALL, f"call {call} is not whist, pass or invite")
         if not self.calls_done:
             if seat != self.defenders[self._spoke]:
-                raise IllegalAction(Code.WHIST_OUT_OF_TURN, f"seat {seat} calls out of turn; seat "
+                raise IllegalAction(Code.WHIST_OUT_OF_TURN, f"{self.who(seat)} calls out of turn; seat "
                                     f"{self.defenders[self._spoke]} (left of the declarer first) is to call")
             if call == CALL_PASS and self.contract == HR_BETTEL:
                 raise IllegalAction(Code.BETTEL_MUST_BE_PLAYED, "defenders may not pass Bettel")
@@ -112,7 +119,8 @@ class CroatianDefence:
                 raise IllegalAction(Code.INVITE_NOT_ALLOWED, "only a lone whister may invite the passing defender")
             return
         if call != CALL_INVITE or self.whisters != (seat,) or self._invited != NO_SEAT:
-            raise IllegalAction(Code.INVITE_NOT_ALLOWED, f"seat {seat} may not call again: after the whist round only "
+            raise IllegalAction(Code.INVITE_NOT_ALLOWED, f"{self.who(seat)} may not call again: after the whist "
+                                "round only "
                                 "a lone whister may invite the passer, once")
 
     def whist(self, seat: int, call: int) -> None:
@@ -128,7 +136,7 @@ class CroatianDefence:
 
     def verify_contra(self, seat: int) -> None:
         if self._closed:
-            raise IllegalAction(Code.DEFENCE_OVER, f"seat {seat} contras after the defence phase has ended")
+            raise IllegalAction(Code.DEFENCE_OVER, f"{self.who(seat)} contras after the defence phase has ended")
         if not self.rules.contra_enabled:
             raise IllegalAction(Code.CONTRA_DISABLED, "contra is off in these rules (contra_enabled)")
         if not self.calls_done or not self.whisters:
@@ -139,10 +147,11 @@ class CroatianDefence:
                 raise IllegalAction(Code.CONTRA_NOT_ALLOWED, "the declarer may only answer a contra (recontra, …)")
             return
         if seat not in self.whisters:
-            raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"seat {seat} did not whist (or was invited) and may not "
+            raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"{self.who(seat)} did not whist (or was invited) and may not "
                                 "contra")
         if self._contra[seat] % 2:
-            raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"seat {seat} has doubled last; the declarer is to answer")
+            raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"{self.who(seat)} has doubled last; the declarer is to "
+                                "answer")
 
     def call_contra(self, seat: int) -> None:
         self.verify_contra(seat)

@@ -124,14 +124,16 @@ class RussianAuction(AuctionBase):
                                     "talon without a bid (third_hand_mode=take_talon_no_miser)")
             return
         if pos == self._miser_pos and self._miser_overcalled and not rules.miser_bidder_may_continue:
-            raise IllegalAction(Code.MISER_BIDDER_MUST_PASS, f"seat {seat} bid miser and was overcalled; he may only "
+            raise IllegalAction(Code.MISER_BIDDER_MUST_PASS, f"{self.who(seat)} bid miser and was overcalled; he "
+                                "may only "
                                 "pass (miser_bidder_may_continue is off)")
         if bid == MISER:
             if self._third_hand_free(pos):
                 raise IllegalAction(Code.MISER_BY_THIRD_HAND, "the third hand after two passes may take the talon but "
                                     "not bid miser (third_hand_mode=take_talon_no_miser)")
             if rules.miser_first_call_only and self._calls[pos]:
-                raise IllegalAction(Code.MISER_NOT_FIRST_CALL, f"seat {seat} has already bid; miser is only allowed "
+                raise IllegalAction(Code.MISER_NOT_FIRST_CALL, f"{self.who(seat)} has already bid; miser is only "
+                                    "allowed "
                                     "as a player's first call (мизер кабальный)")
             if self._high == MISER:
                 self._verify_hold(seat, pos, bid)
@@ -163,10 +165,12 @@ class RussianAuction(AuctionBase):
         if bid != PASS and bid != TAKE_TALON and bid not in _LADDER_INDEX:
             raise IllegalAction(Code.BAD_BID, f"bid code {bid} is not on the Russian ladder (6s..10NT, miser, pass)")
         if self._done:
-            raise IllegalAction(Code.AUCTION_OVER, f"seat {seat} bids {format_ru_bid(bid)} after the auction has ended")
+            raise IllegalAction(Code.AUCTION_OVER, f"{self.who(seat)} bids {format_ru_bid(bid)} after the auction "
+        "has ended")
         pos = self._position(seat)
         if self._passed[pos]:
-            raise IllegalAction(Code.BID_AFTER_PASS, f"seat {seat} has passed and may not bid again (a pass is final)")
+            raise IllegalAction(Code.BID_AFTER_PASS, f"{self.who(seat)} has passed and may not bid again (a pass is "
+        "final)")
         self._out_of_turn(seat, pos, "bids")
         return pos
 
@@ -185,7 +189,7 @@ class RussianAuction(AuctionBase):
         else:
             why = self._hold_refusal(seat, pos, self._high_pos, self._passed)
         if why:
-            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"seat {seat} may not hold {name}: {why}")
+            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {name}: {why}")
 
     def bid(self, seat: int, bid: int) -> None:
         if bid != PASS or self._done or seat != self.order[self._turn]:

@@ -61,9 +61,9 @@ class RussianDeal(Deal):
     def expected(self) -> str:
         p = self.phase
         if p == WHIST:
-            return f"a whist call by seat {self._whist_turn()}"
+            return f"a whist call by {self.who(self._whist_turn())}"
         if p == MODE:
-            return f"open/closed by seat {self._lone}" + (" or the result" if self.paper else " or the first card")
+            return f"open/closed by {self.who(self._lone)}" + (" or the result" if self.paper else " or the first card")
         return super().expected()
 
     @property
@@ -126,7 +126,8 @@ class RussianDeal(Deal):
             raise IllegalAction(Code.BAD_CALL, f"whist call code {call} is not whist, pass or half-whist", seat=seat)
         turn = self._whist_turn()
         if seat != turn:
-            raise IllegalAction(Code.WHIST_OUT_OF_TURN, f"seat {seat} calls out of turn; seat {turn} is to call "
+            raise IllegalAction(Code.WHIST_OUT_OF_TURN, f"{self.who(seat)} calls out of turn; {self.who(turn)} is "
+                                "to call "
                                 "(the defender on the declarer's left speaks first)", seat=seat)
         if call == CALL_HALF:
             lvl = level_of(self.contract)
@@ -219,8 +220,9 @@ class RussianDeal(Deal):
         if mode not in (PLAY_OPEN, PLAY_CLOSED):
             raise IllegalAction(Code.BAD_MODE, f"play mode code {mode} is neither open nor closed", seat=seat)
         if seat != self._lone:
-            raise IllegalAction(Code.MODE_BY_WRONG_SEAT, f"seat {seat} chooses open/closed but the lone whister is "
-                                f"seat {self._lone}", seat=seat)
+            raise IllegalAction(Code.MODE_BY_WRONG_SEAT, f"{self.who(seat)} chooses open/closed but the lone "
+                                "whister is "
+                                f"{self.who(self._lone)}", seat=seat)
 
     def push_choose_mode(self, seat: int, mode: int) -> None:
         self.open_play = mode == PLAY_OPEN
@@ -260,7 +262,7 @@ class RussianDeal(Deal):
             want = str(hi) if lo == hi else f"{lo}..{hi}"
             raise IllegalAction(code, f"{what} {list(tricks)} sums to {total}, expected {want}")
         if self.n == 4 and tricks[self.dealer] and self.declarer != NO_SEAT:
-            raise IllegalAction(code, f"{what} gives tricks to the sitting-out dealer (seat {self.dealer})")
+            raise IllegalAction(code, f"{what} gives tricks to the sitting-out dealer ({self.who(self.dealer)})")
 
     def verify_claim(self, tricks: tuple[int, ...]) -> None:
         if self.phase == MODE and not self.paper:
