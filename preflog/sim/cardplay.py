@@ -1,9 +1,13 @@
-"""Trick play for the simulator: legality, trick winners and the bots' card choices.
+"""The bots' card choices in trick play (the rules of play are the engine's trick kernel).
 
+:func:`choose_card` reads the trick in progress from the engine's deal (cards and seats played,
+the suit led, the card winning so far, the legal cards) and asks one of the heuristics below.
 Everything works on int bitmasks (bit ``suit * 8 + rank``), so a card choice is a
 handful of integer operations and no objects are built per card. The bots see all
 hands (double-dummy style heuristics): simple, fast, and strong enough that the
-rates of made games, remizes and misers look like real play.
+rates of made games, remizes and misers look like real play. The heuristics look ahead at what
+a later player may play with :func:`legal` (follow suit, else trump): a model of the others'
+options, never a check of the bot's own card, which the engine's ``legal_cards`` gives.
 
 Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MISER``
 ("мизер": the declarer wants no trick, the defenders cooperate to give him one) and
@@ -12,6 +16,7 @@ Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MIS
 
 from __future__ import annotations
 
+from ..engine.deal import Deal
 from ..model.cards import SUIT_MASKS
 
 TRICKS, MISER, RASPASY = 0, 1, 2
@@ -35,7 +40,8 @@ def high(m: int) -> int:
 
 
 def legal(hand: int, lead_suit: int, trump: int, must_trump: bool = True) -> int:
-    """The cards ``hand`` may play: follow suit, else trump if void (``must_trump``), else any."""
+    """The cards the heuristics expect ``hand`` to choose from: follow suit, else trump if void
+    (``must_trump``), else any (a look-ahead at another player; the bot's own choice is the engine's)."""
     if lead_suit == NO_SUIT:
         return hand
     f = hand & _S[lead_suit]
@@ -54,12 +60,6 @@ def beaters(cards: int, winner: int, trump: int) -> int:
     if trump >= 0 and winner >> 3 != trump:
         b |= cards & _S[trump]
     return b
-
-
-def beats(card: int, winner: int, trump: int) -> bool:
-    if card >> 3 == winner >> 3:
-        return card > winner
-    return card >> 3 == trump
 
 
 def _cheapest(cards: int, trump: int) -> int:
@@ -96,17 +96,56 @@ def _highest_rank(cards: int) -> int:
 
 
 # ---------------------------------------------------------------------------
+# the trick in progress
+
+
+def choose_card(deal: Deal, seat: int, mode: int, trump: int, declarer: int, ring: tuple[int, ...],
+                hands: list[int], must_trump: bool, out_seat: int = NOBODY) -> int:
+    """The bot's card for ``seat``, to play next in ``deal``.
+
+    ``ring`` holds the seats that play, in turn order (clockwise); ``hands`` the hands the bot sees
+    (the deal's, or a view without the cards of ``out_seat``, the Croatian passer who sits out and
+    whom a lead still counts among the others). ``mode`` is :data:`TRICKS`, :data:`MISER` or
+    :data:`RASPASY`.
+    """
+    trick = deal.trick_cards
+    i = ring.index(seat)
+    others = ring[i + 1:] + ring[:i]          # the other players, in turn order after ``seat``
+    after = others[:len(ring) - 1 - len(trick)]
+    lead_suit = deal.suit_led
+    wc, ws = deal.winning
+    if lead_suit == NO_SUIT and not trick and deal.completed < deal.talon_tricks:
+        # open raspasy, trick 1: first hand's card tells which talon card was turned first; the bot
+        # follows the lower card's suit unless it can follow only the higher one's
+        talon = deal.talon or 0
+        lo, hi = low(talon), high(talon)
+        hand = hands[seat]
+        tc = hi if not hand & _S[lo >> 3] and hand & _S[hi >> 3] else lo
+        lead_suit = tc >> 3
+        if deal.talon_owner != NOBODY:
+            wc, ws = tc, deal.talon_owner
+    if not trick and out_seat != NOBODY:
+        after = (*after, out_seat)
+    if mode == TRICKS:
+        return choose_tricks(seat, hands, trick, after, lead_suit, trump, declarer, must_trump, wc, ws,
+                             deal.legal_cards(seat))
+    if mode == RASPASY or seat == declarer:
+        return choose_avoid(seat, hands, trick, after, lead_suit, wc, others)
+    partner = others[0] if others[0] != declarer else others[1]
+    return choose_miser_defence(seat, hands, trick, after, lead_suit, declarer, wc, ws, partner)
+
+
+# ---------------------------------------------------------------------------
 # trick contracts
 
 
 def choose_tricks(seat: int, hands: list[int], trick: list[int], seats_after: tuple[int, ...],
                   lead_suit: int, trump: int, declarer: int, must_trump: bool,
-                  winner_card: int, winner_seat: int) -> int:
-    """A card for ``seat`` in a trick contract; ``trick`` holds the cards already played."""
-    hand = hands[seat]
+                  winner_card: int, winner_seat: int, lg: int) -> int:
+    """A card for ``seat`` in a trick contract; ``trick`` holds the cards already played, ``lg`` the
+    cards the seat may play."""
     if not trick:
         return _lead_tricks(seat, hands, seats_after, trump, declarer)
-    lg = legal(hand, lead_suit, trump, must_trump)
     if lg & (lg - 1) == 0:
         return low(lg)
     defender = seat != declarer
