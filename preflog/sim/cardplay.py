@@ -16,8 +16,9 @@ Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MIS
 
 from __future__ import annotations
 
-from ..engine.deal import Deal
+from ..engine.deal import DONE, PLAY, Deal
 from ..model.cards import SUIT_MASKS
+from ..model.events import CardPlayed, Event
 
 TRICKS, MISER, RASPASY = 0, 1, 2
 NO_SUIT = -1
@@ -99,40 +100,73 @@ def _highest_rank(cards: int) -> int:
 # the trick in progress
 
 
-def choose_card(deal: Deal, seat: int, mode: int, trump: int, declarer: int, ring: tuple[int, ...],
-                hands: list[int], must_trump: bool, out_seat: int = NOBODY) -> int:
-    """The bot's card for ``seat``, to play next in ``deal``.
+def play_out(deal: Deal, mode: int, trump: int, must_trump: bool, log: list[Event] | None,
+             first: int = NOBODY, out_seat: int = NOBODY) -> None:
+    """The bots play ``deal`` until the engine ends play; the cards go to ``log`` unless None.
 
-    ``ring`` holds the seats that play, in turn order (clockwise); ``hands`` the hands the bot sees
-    (the deal's, or a view without the cards of ``out_seat``, the Croatian passer who sits out and
-    whom a lead still counts among the others). ``mode`` is :data:`TRICKS`, :data:`MISER` or
-    :data:`RASPASY`.
+    Each card is the heuristic's choice (:func:`choose_tricks`, :func:`choose_avoid`,
+    :func:`choose_miser_defence`) for the trick in progress as the deal has it: the cards played
+    (``trick_cards``), the suit led, the card winning so far, the seat's legal cards. ``mode`` is
+    :data:`TRICKS`, :data:`MISER` (the declarer avoids tricks, the defenders feed him) or
+    :data:`RASPASY`. ``first`` leads when the first card also starts play (the deal is not in its
+    play phase yet: a Croatian defence still open, a Russian open/closed choice not made);
+    ``out_seat`` is the Croatian passer who sits out: the bots never see his cards, and a lead
+    still counts him among the others.
     """
-    trick = deal.trick_cards
-    i = ring.index(seat)
-    others = ring[i + 1:] + ring[:i]          # the other players, in turn order after ``seat``
-    after = others[:len(ring) - 1 - len(trick)]
-    lead_suit = deal.suit_led
-    wc, ws = deal.winning
-    if lead_suit == NO_SUIT and not trick and deal.completed < deal.talon_tricks:
-        # open raspasy, trick 1: first hand's card tells which talon card was turned first; the bot
-        # follows the lower card's suit unless it can follow only the higher one's
-        talon = deal.talon or 0
-        lo, hi = low(talon), high(talon)
-        hand = hands[seat]
-        tc = hi if not hand & _S[lo >> 3] and hand & _S[hi >> 3] else lo
-        lead_suit = tc >> 3
-        if deal.talon_owner != NOBODY:
-            wc, ws = tc, deal.talon_owner
-    if not trick and out_seat != NOBODY:
-        after = (*after, out_seat)
-    if mode == TRICKS:
-        return choose_tricks(seat, hands, trick, after, lead_suit, trump, declarer, must_trump, wc, ws,
-                             deal.legal_cards(seat))
-    if mode == RASPASY or seat == declarer:
-        return choose_avoid(seat, hands, trick, after, lead_suit, wc, others)
-    partner = others[0] if others[0] != declarer else others[1]
-    return choose_miser_defence(seat, hands, trick, after, lead_suit, declarer, wc, ws, partner)
+    ring = tuple(s for s in deal.active if s != out_seat)   # who plays, in turn order
+    others_of = {s: ring[i + 1:] + ring[:i] for i, s in enumerate(ring)}   # the others, in turn order after s
+    n_others = len(ring) - 1
+    declarer = deal.declarer
+    hands = view = deal.hands
+    play_card = deal.play_card
+    while True:
+        phase = deal.phase
+        if phase == PLAY:
+            seat = deal.to_play
+        elif phase == DONE:
+            return
+        else:
+            seat = first
+        if out_seat != NOBODY:
+            view = list(hands)
+            view[out_seat] = 0
+        trick = deal.trick_cards
+        others = others_of[seat]
+        after = others[:n_others - len(trick)]
+        lead_suit = deal.suit_led
+        wc, ws = deal.winning
+        if not trick:
+            if lead_suit == NO_SUIT and deal.completed < deal.talon_tricks:
+                lead_suit, wc, ws = _talon_lead(deal, hands[seat])
+            if out_seat != NOBODY:
+                after = (*after, out_seat)
+        if mode == TRICKS:
+            if trick:
+                c = choose_tricks(seat, view, trick, after, lead_suit, trump, declarer, must_trump, wc, ws,
+                                  deal.legal_cards(seat))
+            else:
+                c = _lead_tricks(seat, view, after, trump, declarer)
+        elif mode == RASPASY or seat == declarer:
+            c = choose_avoid(seat, view, trick, after, lead_suit, wc, others)
+        else:
+            partner = others[0] if others[0] != declarer else others[1]
+            c = choose_miser_defence(seat, view, trick, after, lead_suit, declarer, wc, ws, partner)
+        if phase != PLAY or not play_card(seat, c):
+            deal.play(seat, c)   # the card that starts play (or the finding that names the rule it breaks)
+        if log is not None:
+            log.append(CardPlayed(seat, c))
+
+
+def _talon_lead(deal: Deal, hand: int) -> tuple[int, int, int]:
+    """Open raspasy, trick 1 before its first card: (suit led, winning card, its seat) as first hand plays it.
+
+    His card tells which talon card was turned first (the engine reads it so); the bot follows the
+    lower card's suit unless it can follow only the higher one's."""
+    talon = deal.talon or 0
+    lo, hi = low(talon), high(talon)
+    tc = hi if not hand & _S[lo >> 3] and hand & _S[hi >> 3] else lo
+    owner = deal.talon_owner
+    return (tc >> 3, tc, owner) if owner != NOBODY else (tc >> 3, -1, NOBODY)
 
 
 # ---------------------------------------------------------------------------

@@ -260,18 +260,8 @@ class CroatianBots:
         deal = table.deal
         d = deal.defence
         assert d is not None
-        out_seat = d.out_seat
-        ring = tuple(s for s in deal.active if s != out_seat)
         mode = P.MISER if contract == HR_BETTEL else P.TRICKS
-        trump, declarer, must_trump, log = hr_trump(contract), deal.declarer, self.must_trump, table.cards
-        hands = deal.hands
-        while not deal.done:
-            seat = deal.to_move  # the first leader (while the defence may still speak), then who is to play
-            view = hands
-            if out_seat != NO_SEAT:
-                view = list(hands)
-                view[out_seat] = 0
-            ev = deal.play(seat, P.choose_card(deal, seat, mode, trump, declarer, ring, view, must_trump, out_seat))
-            if log is not None:
-                log.append(ev)
+        # the first card closes the defence phase: its leader is the one the deal expects
+        P.play_out(deal, mode, hr_trump(contract), self.must_trump, table.cards, first=deal.to_move,
+                   out_seat=d.out_seat)
         table.played()

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from copy import deepcopy
 
-from ..engine.deal import DONE, MODE, PLAY, WHIST
+from ..engine.deal import MODE, WHIST
 from ..engine.russian.deal import RussianDeal
 from ..model import calls as C
 from ..model.bids import (
@@ -238,24 +238,14 @@ class RussianBots:
     # ------------------------------------------------------------------ play
     def play(self, table: Table, mode: int, trump: int) -> None:
         """Play the deal's cards until the engine ends play (the deal is then done)."""
-        _play(table.deal, mode, trump, self.must_trump, table.cards)
-        table.played()
-
-
-def _play(deal: RussianDeal, mode: int, trump: int, must_trump: bool, out: list[Event] | None) -> None:
-    """The bots play ``deal`` out, each card chosen among the engine's legal cards; cards go to ``out``
-    unless None."""
-    ring, hands, declarer = deal.active, deal.hands, deal.declarer
-    while deal.phase != DONE:
+        deal = table.deal
         # a card while the lone whister's open/closed choice is pending is first hand's lead (closed play)
-        seat = deal.to_play if deal.phase == PLAY else deal.first_hand
-        ev = deal.play(seat, P.choose_card(deal, seat, mode, trump, declarer, ring, hands, must_trump))
-        if out is not None:
-            out.append(ev)
+        P.play_out(deal, mode, trump, self.must_trump, table.cards, first=deal.first_hand)
+        table.played()
 
 
 def _played_out(deal: RussianDeal, trump: int, must_trump: bool) -> tuple[int, ...]:
     """The tricks per seat if the bots played ``deal`` out (on a copy: the deal itself is left as it is)."""
     copy = deepcopy(deal, {id(deal.rules): deal.rules})
-    _play(copy, P.TRICKS, trump, must_trump, None)
+    P.play_out(copy, P.TRICKS, trump, must_trump, None)
     return tuple(copy.tricks)

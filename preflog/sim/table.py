@@ -8,7 +8,7 @@ and a paper-level deal of the engine checks exactly those and gives the outcome.
 from __future__ import annotations
 
 from ..engine.deal import Deal
-from ..model.events import Event, PaperResult
+from ..model.events import Event
 from ..model.outcome import DealOutcome
 
 
@@ -48,7 +48,7 @@ class Table:
     def played(self) -> None:
         """Play is over: a paper log records its result (the tricks per seat)."""
         if self.paper is not None:
-            self.out.append(self.paper.apply(PaperResult(tuple(self.deal.tricks))))
+            self.out.append(self.paper.paper_result(tuple(self.deal.tricks)))
 
     def outcome(self) -> DealOutcome:
         """The finished deal's outcome (the paper deal's on paper)."""
