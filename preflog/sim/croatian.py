@@ -146,7 +146,7 @@ class CroatianBots:
         best = self._hand_suit(hand)
         return HR_SANAC if tricks_of(ps, NT) >= tricks_of(ps, _STRAIN[best]) + 0.5 else best
 
-    def auction(self, table: Table, hands: list[int]) -> CroatianAuction:
+    def auction(self, table: Table[CroatianDeal], hands: list[int]) -> CroatianAuction:
         """Bid through the deal's auction, choosing among its legal calls; returns the finished auction."""
         a = table.deal.auction
         assert isinstance(a, CroatianAuction)
@@ -195,7 +195,7 @@ class CroatianBots:
         return best[1], best[2]
 
     # ------------------------------------------------------------ defence and play
-    def _defend_and_play(self, table: Table, contract: int) -> None:
+    def _defend_and_play(self, table: Table[CroatianDeal], contract: int) -> None:
         """Whist calls, the invitation, contras, then play (unless nobody whisted or the 2♠ rule ends it)."""
         deal, rng = table.deal, self.rng
         d = deal.defence
@@ -231,7 +231,7 @@ class CroatianBots:
             return
         self.play(table, contract)
 
-    def _contras(self, table: Table, contract: int, est: dict[int, float]) -> None:
+    def _contras(self, table: Table[CroatianDeal], contract: int, est: dict[int, float]) -> None:
         deal, rng = table.deal, self.rng
         d = deal.defence
         assert d is not None
@@ -254,7 +254,7 @@ class CroatianBots:
                 if d.contra[w] and deal.can_contra(w) and est[w] >= CONTRA_MIN + 0.5 and rng.random() < 0.3:
                     table.event(ContraCalled(w))
 
-    def play(self, table: Table, contract: int) -> None:
+    def play(self, table: Table[CroatianDeal], contract: int) -> None:
         """Play until the engine ends play (its stop rule). The passer who was not invited takes no part,
         and the bots never see his cards."""
         deal = table.deal

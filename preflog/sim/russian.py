@@ -198,7 +198,7 @@ class RussianBots:
 
 
     # ------------------------------------------------------------ trick game
-    def _trick_game(self, table: Table, contract: int) -> None:
+    def _trick_game(self, table: Table[RussianDeal], contract: int) -> None:
         """The whist calls, the play mode and the play (or the ten check) of a trick contract."""
         deal, rng = table.deal, self.rng
         level, trump = level_of(contract), ru_trump(contract)
@@ -236,7 +236,7 @@ class RussianBots:
         return C.CALL_PASS
 
     # ------------------------------------------------------------------ play
-    def play(self, table: Table, mode: int, trump: int) -> None:
+    def play(self, table: Table[RussianDeal], mode: int, trump: int) -> None:
         """Play the deal's cards until the engine ends play (the deal is then done)."""
         deal = table.deal
         # a card while the lone whister's open/closed choice is pending is first hand's lead (closed play)

@@ -7,17 +7,21 @@ and a paper-level deal of the engine checks exactly those and gives the outcome.
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 from ..engine.deal import Deal
 from ..model.events import Event
 from ..model.outcome import DealOutcome
 
+D = TypeVar("D", bound=Deal)
 
-class Table:
+
+class Table(Generic[D]):
     """A card-level ``deal`` the bots play, the paper-level ``paper`` deal of a paper log (or None), and the log."""
 
     __slots__ = ("deal", "paper", "out", "cards")
 
-    def __init__(self, deal: Deal, paper: Deal | None, out: list[Event]) -> None:
+    def __init__(self, deal: D, paper: D | None, out: list[Event]) -> None:
         self.deal = deal
         self.paper = paper
         self.out = out
