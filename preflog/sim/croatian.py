@@ -1,10 +1,12 @@
 """One deal of the Croatian / Slovenian family played by bots (seeds 000, 002; docs/croatian.md).
 
-:class:`CroatianBots` deals 5-2-5, runs the auction through :class:`CroatianAuction` (so every call
-is legal by construction: the bot picks among ``legal_bids``), takes the talon and discards unless
-the winner called «igra», declares, lets the defenders whist / pass / invite and sometimes contra,
-and plays with the early stop (:func:`play_over`: the defenders' 5th trick, Bettel at the declarer's
-first). The uninvited passer's cards take no part (two-handed play).
+:class:`CroatianBots` deals 5-2-5 and plays the deal through the engine's
+:class:`~preflog.engine.croatian.deal.CroatianDeal`: the auction (the bot picks among the auction's
+``legal_bids``), the talon and discard unless the winner called «igra», the contract, the defenders'
+whist / pass / invite and contras (``can_whist`` / ``can_contra``), and the play
+(:func:`preflog.sim.cardplay.play_out`). The deal knows who leads, that the uninvited passer's cards
+take no part (two-handed play), when play stops (the defenders' 5th trick, Bettel at the declarer's
+first) and that a 2♠ nobody contras is won without play; the outcome is the deal's.
 
 Policies (hand evaluation of :mod:`preflog.sim.evaluate`, bots that see all cards):
 

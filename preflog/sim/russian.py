@@ -1,14 +1,15 @@
 """One deal of the Russian family ("русский преферанс") played by bots.
 
-:class:`RussianBots` deals the cards, runs the auction ("торговля"), the talon and
-discard, the contract, the whist calls and the play, appends the events to a list
-and returns the :class:`DealOutcome` that scoring needs. Policies are methods
-(``auction``, ``declare``), so a family with other bidding or whist rules is
-another class with the same ``play_deal`` entry point.
+:class:`RussianBots` deals the cards and plays the deal through the engine's
+:class:`~preflog.engine.russian.deal.RussianDeal`: the auction ("торговля"), the talon and
+discard, the contract, the whist calls, the play mode and the play (or the ten check). Each event
+goes to the deal and to the log, and the :class:`DealOutcome` that scoring needs is the deal's.
+Policies are methods (``auction``, ``declare``, the whist calls), so a family with other bidding or
+whist rules is another class with the same ``play_deal`` entry point.
 
-The auction is the engine's own (a :class:`~preflog.engine.russian.deal.RussianDeal`): each
-bot picks among the deal's ``legal_actions()``, so the ladder, miser, hold, take-talon and
-anti-raspasy rules live only in the engine.
+The bots choose among what the deal allows (``to_move``, ``can_bid``, ``can_whist``, the cards of
+``legal_cards``), so the ladder, miser, hold, take-talon and anti-raspasy rules, the whist order,
+the trick winner, the open-raspasy talon tricks and the ten check live only in the engine.
 """
 
 from __future__ import annotations
