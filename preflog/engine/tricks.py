@@ -98,6 +98,28 @@ class TrickPlay:
         self._next[a], self._next[b] = b, a
         self._trick_len = 2
 
+    # ------------------------------------------------------------------ the trick in progress (read-only)
+    @property
+    def suit_led(self) -> int:
+        """Suit of the trick in progress: the first card's, or the leading talon card's; -1 before the lead."""
+        return self._led
+
+    @property
+    def winning(self) -> tuple[int, int]:
+        """(card, seat) winning the trick in progress so far; (-1, NO_SEAT) while nobody does (before the
+        lead, or a raspasy talon card that nobody has followed at three players)."""
+        return self._best, self._best_seat
+
+    @property
+    def talon_tricks(self) -> int:
+        """How many of the first tricks a talon card leads (open raspasy: 2; else 0)."""
+        return self._talon_tricks
+
+    @property
+    def talon_owner(self) -> int:
+        """Who takes a leading talon card that nobody beats (the 4-player dealer; NO_SEAT: nobody)."""
+        return self._talon_owner
+
     # ------------------------------------------------------------------ the talon of open raspasy
     def _talon_suits(self) -> int:
         talon = self._talon or 0

@@ -1,9 +1,13 @@
-"""Trick play for the simulator: legality, trick winners and the bots' card choices.
+"""The bots' card choices in trick play (the rules of play are the engine's trick kernel).
 
+:func:`choose_card` reads the trick in progress from the engine's deal (cards and seats played,
+the suit led, the card winning so far, the legal cards) and asks one of the heuristics below.
 Everything works on int bitmasks (bit ``suit * 8 + rank``), so a card choice is a
 handful of integer operations and no objects are built per card. The bots see all
 hands (double-dummy style heuristics): simple, fast, and strong enough that the
-rates of made games, remizes and misers look like real play.
+rates of made games, remizes and misers look like real play. The heuristics look ahead at what
+a later player may play with :func:`legal` (follow suit, else trump): a model of the others'
+options, never a check of the bot's own card, which the engine's ``legal_cards`` gives.
 
 Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MISER``
 ("мизер": the declarer wants no trick, the defenders cooperate to give him one) and
@@ -12,7 +16,9 @@ Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MIS
 
 from __future__ import annotations
 
+from ..engine.deal import DONE, PLAY, Deal
 from ..model.cards import SUIT_MASKS
+from ..model.events import CardPlayed, Event
 
 TRICKS, MISER, RASPASY = 0, 1, 2
 NO_SUIT = -1
@@ -35,7 +41,8 @@ def high(m: int) -> int:
 
 
 def legal(hand: int, lead_suit: int, trump: int, must_trump: bool = True) -> int:
-    """The cards ``hand`` may play: follow suit, else trump if void (``must_trump``), else any."""
+    """The cards the heuristics expect ``hand`` to choose from: follow suit, else trump if void
+    (``must_trump``), else any (a look-ahead at another player; the bot's own choice is the engine's)."""
     if lead_suit == NO_SUIT:
         return hand
     f = hand & _S[lead_suit]
@@ -54,12 +61,6 @@ def beaters(cards: int, winner: int, trump: int) -> int:
     if trump >= 0 and winner >> 3 != trump:
         b |= cards & _S[trump]
     return b
-
-
-def beats(card: int, winner: int, trump: int) -> bool:
-    if card >> 3 == winner >> 3:
-        return card > winner
-    return card >> 3 == trump
 
 
 def _cheapest(cards: int, trump: int) -> int:
@@ -96,17 +97,89 @@ def _highest_rank(cards: int) -> int:
 
 
 # ---------------------------------------------------------------------------
+# the trick in progress
+
+
+def play_out(deal: Deal, mode: int, trump: int, must_trump: bool, log: list[Event] | None,
+             first: int = NOBODY, out_seat: int = NOBODY) -> None:
+    """The bots play ``deal`` until the engine ends play; the cards go to ``log`` unless None.
+
+    Each card is the heuristic's choice (:func:`choose_tricks`, :func:`choose_avoid`,
+    :func:`choose_miser_defence`) for the trick in progress as the deal has it: the cards played
+    (``trick_cards``), the suit led, the card winning so far, the seat's legal cards. ``mode`` is
+    :data:`TRICKS`, :data:`MISER` (the declarer avoids tricks, the defenders feed him) or
+    :data:`RASPASY`. ``first`` leads when the first card also starts play (the deal is not in its
+    play phase yet: a Croatian defence still open, a Russian open/closed choice not made);
+    ``out_seat`` is the Croatian passer who sits out: the bots never see his cards, and a lead
+    still counts him among the others.
+    """
+    ring = tuple(s for s in deal.active if s != out_seat)   # who plays, in turn order
+    others_of = {s: ring[i + 1:] + ring[:i] for i, s in enumerate(ring)}   # the others, in turn order after s
+    n_others = len(ring) - 1
+    declarer = deal.declarer
+    hands = view = deal.hands
+    play_card = deal.play_card
+    while True:
+        phase = deal.phase
+        if phase == PLAY:
+            seat = deal.to_play
+        elif phase == DONE:
+            return
+        else:
+            seat = first
+        if out_seat != NOBODY:
+            view = list(hands)
+            view[out_seat] = 0
+        trick = deal.trick_cards
+        others = others_of[seat]
+        after = others[:n_others - len(trick)]
+        lead_suit = deal.suit_led
+        wc, ws = deal.winning
+        if not trick:
+            if lead_suit == NO_SUIT and deal.completed < deal.talon_tricks:
+                lead_suit, wc, ws = _talon_lead(deal, hands[seat])
+            if out_seat != NOBODY:
+                after = (*after, out_seat)
+        if mode == TRICKS:
+            if trick:
+                c = choose_tricks(seat, view, trick, after, lead_suit, trump, declarer, must_trump, wc, ws,
+                                  deal.legal_cards(seat))
+            else:
+                c = _lead_tricks(seat, view, after, trump, declarer)
+        elif mode == RASPASY or seat == declarer:
+            c = choose_avoid(seat, view, trick, after, lead_suit, wc, others)
+        else:
+            partner = others[0] if others[0] != declarer else others[1]
+            c = choose_miser_defence(seat, view, trick, after, lead_suit, declarer, wc, ws, partner)
+        if phase != PLAY or not play_card(seat, c):
+            deal.play(seat, c)   # the card that starts play (or the finding that names the rule it breaks)
+        if log is not None:
+            log.append(CardPlayed(seat, c))
+
+
+def _talon_lead(deal: Deal, hand: int) -> tuple[int, int, int]:
+    """Open raspasy, trick 1 before its first card: (suit led, winning card, its seat) as first hand plays it.
+
+    His card tells which talon card was turned first (the engine reads it so); the bot follows the
+    lower card's suit unless it can follow only the higher one's."""
+    talon = deal.talon or 0
+    lo, hi = low(talon), high(talon)
+    tc = hi if not hand & _S[lo >> 3] and hand & _S[hi >> 3] else lo
+    owner = deal.talon_owner
+    return (tc >> 3, tc, owner) if owner != NOBODY else (tc >> 3, -1, NOBODY)
+
+
+# ---------------------------------------------------------------------------
 # trick contracts
 
 
 def choose_tricks(seat: int, hands: list[int], trick: list[int], seats_after: tuple[int, ...],
                   lead_suit: int, trump: int, declarer: int, must_trump: bool,
-                  winner_card: int, winner_seat: int) -> int:
-    """A card for ``seat`` in a trick contract; ``trick`` holds the cards already played."""
-    hand = hands[seat]
+                  winner_card: int, winner_seat: int, lg: int) -> int:
+    """A card for ``seat`` in a trick contract; ``trick`` holds the cards already played, ``lg`` the
+    cards the seat may play."""
     if not trick:
         return _lead_tricks(seat, hands, seats_after, trump, declarer)
-    lg = legal(hand, lead_suit, trump, must_trump)
     if lg & (lg - 1) == 0:
         return low(lg)
     defender = seat != declarer

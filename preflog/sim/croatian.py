@@ -1,10 +1,12 @@
 """One deal of the Croatian / Slovenian family played by bots (seeds 000, 002; docs/croatian.md).
 
-:class:`CroatianBots` deals 5-2-5, runs the auction through :class:`CroatianAuction` (so every call
-is legal by construction: the bot picks among ``legal_bids``), takes the talon and discards unless
-the winner called «igra», declares, lets the defenders whist / pass / invite and sometimes contra,
-and plays with the early stop (:func:`play_over`: the defenders' 5th trick, Bettel at the declarer's
-first). The uninvited passer's cards take no part (two-handed play).
+:class:`CroatianBots` deals 5-2-5 and plays the deal through the engine's
+:class:`~preflog.engine.croatian.deal.CroatianDeal`: the auction (the bot picks among the auction's
+``legal_bids``), the talon and discard unless the winner called «igra», the contract, the defenders'
+whist / pass / invite and contras (``can_whist`` / ``can_contra``), and the play
+(:func:`preflog.sim.cardplay.play_out`). The deal knows who leads, that the uninvited passer's cards
+take no part (two-handed play), when play stops (the defenders' 5th trick, Bettel at the declarer's
+first) and that a 2♠ nobody contras is won without play; the outcome is the deal's.
 
 Policies (hand evaluation of :mod:`preflog.sim.evaluate`, bots that see all cards):
 
@@ -24,25 +26,24 @@ from __future__ import annotations
 import random
 
 from ..engine.croatian.auction import CroatianAuction
-from ..engine.croatian.defence import CroatianDefence, first_leader, play_over
+from ..engine.croatian.deal import CroatianDeal
 from ..model import calls as C
-from ..model.bids import HR_BETTEL, HR_LADDER, HR_SANAC, HR_TRUMP, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS
+from ..model.bids import HR_BETTEL, HR_LADDER, HR_SANAC, HR_TRUMP, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS, hr_trump
 from ..model.events import (
     BidMade,
-    CardPlayed,
     ContraCalled,
     ContractDeclared,
     DealStarted,
     Discarded,
     Event,
-    PaperResult,
     WhistCalled,
 )
-from ..model.outcome import NO_SEAT, DealKind, DealOutcome
+from ..model.outcome import NO_SEAT, DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
 from .evaluate import NT, best_discard, defence_tricks, miser_bad, miser_discard, patterns, tricks_of
+from .table import Table
 
 TALON_GAIN = 1.8          # expected tricks gained from the talon (12 cards, keep the best 10)
 BID_NOISE = 0.45
@@ -79,12 +80,11 @@ class CroatianBots:
         self.must_trump = rules.must_trump
         self.scorer = scorer   # the 2♠ rule (``needs_contra``) depends on the declarer's refe
 
-    def _needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
-        return self.scorer.needs_contra(declarer, contract, hand_game)
-
     # ------------------------------------------------------------------ deal
     def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool, out: list[Event]) -> DealOutcome:
-        n, rng = self.n, self.rng
+        """Play one deal through the engine's :class:`CroatianDeal` and return its outcome (on paper the log
+        keeps the bids, the contract and the defence, and ends with a :class:`PaperResult`)."""
+        n, rng, rules = self.n, self.rng, self.rules
         deck = list(range(32))
         rng.shuffle(deck)
         order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
@@ -93,22 +93,22 @@ class CroatianBots:
             hands[s] = _mask(deck[5 * i:5 * i + 5] + deck[17 + 5 * i:22 + 5 * i])
         talon = _mask(deck[15:17])
         out.append(DealStarted(dealer) if paper else DealStarted(dealer, tuple(hands), talon))
+        deal = CroatianDeal.for_pulka(rules, n, dealer, tuple(hands), talon, deal_no, self.scorer)
+        table = Table(deal, CroatianDeal.for_pulka(rules, n, dealer, None, None, deal_no, self.scorer) if paper
+                      else None, out)
 
-        auction = self.auction(hands, order)
-        out.extend(BidMade(s, b) for s, b in auction.history)  # the auction needs no cards: kept on paper
+        auction = self.auction(table, hands)
         declarer = auction.winner
-        if declarer == NO_SEAT:
-            return DealOutcome(deal_no, dealer, n, DealKind.ALL_PASS, calls=(-1,) * n, paper=paper)
-        hand_game = auction.hand_game
-        if hand_game:
+        if declarer == NO_SEAT:  # all passed: the deal is over
+            return table.outcome()
+        if deal.hand_game:
             contract = auction.named_contract or self._hand_contract(hands[declarer])
         else:
             contract, discard = self.declare(hands[declarer] | talon, auction.final_bid)
-            hands[declarer] = (hands[declarer] | talon) & ~discard
-            if not paper:
-                out.append(Discarded(declarer, discard))
-        out.append(ContractDeclared(declarer, contract))
-        return self._defend_and_play(deal_no, dealer, hands, order, declarer, contract, hand_game, paper, out)
+            table.card_event(Discarded(declarer, discard))
+        table.event(ContractDeclared(declarer, contract))
+        self._defend_and_play(table, contract)
+        return table.outcome()
 
     # --------------------------------------------------------------- auction
     def _talon_limit(self, hand: int) -> int:
@@ -148,11 +148,12 @@ class CroatianBots:
         best = self._hand_suit(hand)
         return HR_SANAC if tricks_of(ps, NT) >= tricks_of(ps, _STRAIN[best]) + 0.5 else best
 
-    def auction(self, hands: list[int], order: tuple[int, int, int]) -> CroatianAuction:
-        """Bid through the real auction state machine, choosing among its legal calls."""
-        a = CroatianAuction(self.rules, order)
-        limit = {s: self._talon_limit(hands[s]) for s in order}
-        igra = {s: self._igra_call(hands[s]) for s in order}
+    def auction(self, table: Table[CroatianDeal], hands: list[int]) -> CroatianAuction:
+        """Bid through the deal's auction, choosing among its legal calls; returns the finished auction."""
+        a = table.deal.auction
+        assert isinstance(a, CroatianAuction)
+        limit = {s: self._talon_limit(hands[s]) for s in a.order}
+        igra = {s: self._igra_call(hands[s]) for s in a.order}
         for _ in range(64):
             if a.done:
                 return a
@@ -172,7 +173,7 @@ class CroatianBots:
                     nxt = max(cur + 1, HR_LADDER[0])  # the next number (the lowest to open)
                     if nxt in legal and nxt <= limit[seat]:
                         call = nxt
-            a.bid(seat, call)
+            table.event(BidMade(seat, call))
         raise AssertionError("the Croatian auction did not end")  # pragma: no cover
 
     # -------------------------------------------------------------- contract
@@ -196,130 +197,73 @@ class CroatianBots:
         return best[1], best[2]
 
     # ------------------------------------------------------------ defence and play
-    def _defend_and_play(self, deal_no: int, dealer: int, hands: list[int], order: tuple[int, int, int],
-                         declarer: int, contract: int, hand_game: bool, paper: bool,
-                         out: list[Event]) -> DealOutcome:
-        n, rng, rules = self.n, self.rng, self.rules
-        pos = order.index(declarer)
-        d1, d2 = order[(pos + 1) % 3], order[(pos + 2) % 3]
-        trump = HR_TRUMP.get(contract, -1)
-        needs = self._needs_contra(declarer, contract, hand_game)
-        d = CroatianDefence(rules, declarer, (d1, d2), contract, needs, n)
-        est = {s: defence_tricks(hands[s], trump) + rng.gauss(0.0, 0.35) for s in (d1, d2)}
+    def _defend_and_play(self, table: Table[CroatianDeal], contract: int) -> None:
+        """Whist calls, the invitation, contras, then play (unless nobody whisted or the 2♠ rule ends it)."""
+        deal, rng = table.deal, self.rng
+        d = deal.defence
+        assert d is not None
+        d1, d2 = d.defenders  # left of the declarer first
+        trump = hr_trump(contract)
+        est = {s: defence_tricks(deal.hands[s], trump) + rng.gauss(0.0, 0.35) for s in (d1, d2)}
 
         def call(seat: int, c: int) -> None:
-            d.whist(seat, c)
-            out.append(WhistCalled(seat, c))
+            table.event(WhistCalled(seat, c))
 
-        if contract == HR_BETTEL:
-            call(d1, C.CALL_WHIST)
-            call(d2, C.CALL_WHIST)
+        def whist_if(seat: int, want: bool) -> int:  # whist when the bot wants to, or may not pass (Bettel)
+            return C.CALL_WHIST if want or not deal.can_whist(seat, C.CALL_PASS) else C.CALL_PASS
+
+        c1 = whist_if(d1, est[d1] >= WHIST_MIN)
+        call(d1, c1)
+        if c1 == C.CALL_WHIST:
+            call(d2, whist_if(d2, est[d2] >= WHIST_MIN))
+        elif est[d2] >= LONE_MIN:
+            invite = est[d1] + est[d2] >= INVITE_SIDE and rng.random() < 0.7
+            call(d2, C.CALL_INVITE if invite else C.CALL_WHIST)
         else:
-            c1 = C.CALL_WHIST if est[d1] >= WHIST_MIN else C.CALL_PASS
-            call(d1, c1)
-            if c1 == C.CALL_WHIST:
-                call(d2, C.CALL_WHIST if est[d2] >= WHIST_MIN else C.CALL_PASS)
-            elif est[d2] >= LONE_MIN:
-                invite = est[d1] + est[d2] >= INVITE_SIDE and rng.random() < 0.7
-                call(d2, C.CALL_INVITE if invite else C.CALL_WHIST)
-            else:
-                call(d2, C.CALL_PASS)
-            whisters = d.whisters
-            if len(whisters) == 1 and d.invited == NO_SEAT:
-                w = whisters[0]
+            call(d2, whist_if(d2, False))
+        if deal.done:  # nobody whisted
+            return
+        for w in d.whisters:  # a lone whister may still invite the passer
+            if deal.can_whist(w, C.CALL_INVITE):
                 other = d1 if w == d2 else d2
                 if est[w] + est[other] >= INVITE_SIDE + 0.4 and rng.random() < 0.3:
                     call(w, C.CALL_INVITE)
-        if not d.whisters:
-            d.close()
-            return DealOutcome(deal_no, dealer, n, DealKind.NOT_WHISTED, declarer=declarer, contract=contract,
-                               calls=d.calls, hand_game=hand_game, contra=d.contra, paper=paper)
-        self._contras(d, declarer, hands, contract, est, out)
-        kind = d.close()
-        if kind != DealKind.GAME:  # 2♠ nobody contra'd: won without play (no further event)
-            return DealOutcome(deal_no, dealer, n, kind, declarer=declarer, contract=contract, calls=d.calls,
-                               whist_order=d.whisters, hand_game=hand_game, contra=d.contra, invited=d.invited,
-                               paper=paper)
-        out_seat = d.out_seat
-        leader = first_leader(rules, dealer, declarer, contract, out_seat, n)
-        tricks, stopped = self.play(hands, declarer, contract, trump, out_seat, leader, None if paper else out)
-        if paper:
-            out.append(PaperResult(tuple(tricks)))
-        return DealOutcome(deal_no, dealer, n, DealKind.GAME, declarer=declarer, contract=contract,
-                           tricks=tuple(tricks),
-                           calls=d.calls, whist_order=d.whisters, hand_game=hand_game, contra=d.contra,
-                           invited=d.invited, stopped_early=stopped, paper=paper)
+        self._contras(table, contract, est)
+        if table.finish_without_play():  # 2♠ nobody contra'd: won without play (no further event)
+            return
+        self.play(table, contract)
 
-    def _contras(self, d: CroatianDefence, declarer: int, hands: list[int], contract: int,
-                 est: dict[int, float], out: list[Event]) -> None:
-        rng = self.rng
-        if not self.rules.contra_enabled:
+    def _contras(self, table: Table[CroatianDeal], contract: int, est: dict[int, float]) -> None:
+        deal, rng = table.deal, self.rng
+        d = deal.defence
+        assert d is not None
+        whisters, declarer = d.whisters, deal.declarer
+        if not any(deal.can_contra(w) for w in whisters):  # contra is off
             return
         strain = _STRAIN.get(contract, NT)
-        decl_est = tricks_of(patterns(hands[declarer]), strain) if contract != HR_BETTEL else 0.0
-        for w in d.whisters:
+        decl_est = tricks_of(patterns(deal.hands[declarer]), strain) if contract != HR_BETTEL else 0.0
+        for w in whisters:
             strong = est[w] >= CONTRA_MIN and rng.random() < CONTRA_P
             if (d.needs_contra and not any(d.contra) and rng.random() < TWO_SPADES_CONTRA_P) or strong:
-                d.call_contra(w)
-                out.append(ContraCalled(w))
+                table.event(ContraCalled(w))
         for _ in range(3):  # recontra, subcontra, mortcontra … rarely far
-            if not any(c % 2 for c in d.contra):
+            if not deal.can_contra(declarer):
                 return
             if not (decl_est >= RECONTRA_MIN and rng.random() < RECONTRA_P):
                 return
-            d.call_contra(declarer)
-            out.append(ContraCalled(declarer))
-            for w in d.whisters:
-                if d.contra[w] and d.contra[w] % 2 == 0 and est[w] >= CONTRA_MIN + 0.5 and rng.random() < 0.3:
-                    d.call_contra(w)
-                    out.append(ContraCalled(w))
+            table.event(ContraCalled(declarer))
+            for w in whisters:  # a whister in the chain may answer
+                if d.contra[w] and deal.can_contra(w) and est[w] >= CONTRA_MIN + 0.5 and rng.random() < 0.3:
+                    table.event(ContraCalled(w))
 
-    def play(self, hands: list[int], declarer: int, contract: int, trump: int, out_seat: int, leader: int,
-             out: list[Event] | None) -> tuple[list[int], bool]:
-        """Play until :func:`play_over`; returns (tricks per seat, stopped early). ``hands`` is mutated
-        (the out passer's hand is left as dealt: it takes no part)."""
-        n, rules, must_trump = self.n, self.rules, self.must_trump
-        seats = tuple(s for s in range(n) if s != out_seat)
-        view = [h if s != out_seat else 0 for s, h in enumerate(hands)]  # the bots never see the out hand
-        k = len(seats)
-        bettel = contract == HR_BETTEL
-        tricks = [0] * n
-        decl_t = def_t = 0
-        played = 0
-        while True:
-            i = seats.index(leader)
-            seq = tuple(seats[(i + j) % k] for j in range(k))
-            lead_suit, wc, ws = P.NO_SUIT, -1, NO_SEAT
-            trick: list[int] = []
-            for j, seat in enumerate(seq):
-                after = seq[j + 1:]
-                if not trick and k == 2:
-                    after = (*after, out_seat)  # the lead heuristics look at both others (the out hand is empty)
-                if not bettel:
-                    c = P.choose_tricks(seat, view, trick, after, lead_suit, trump, declarer, must_trump, wc, ws)
-                elif seat == declarer:
-                    others = tuple(s for s in seq if s != seat)
-                    c = P.choose_avoid(seat, view, trick, after, lead_suit, wc, others)
-                else:
-                    partner = next(s for s in seq if s not in (seat, declarer))
-                    c = P.choose_miser_defence(seat, view, trick, after, lead_suit, declarer, wc, ws, partner)
-                if not (P.legal(view[seat], lead_suit, trump, must_trump) >> c & 1):
-                    raise AssertionError(f"bot chose an illegal card {c} for seat {seat}")
-                view[seat] &= ~(1 << c)
-                hands[seat] &= ~(1 << c)
-                if out is not None:
-                    out.append(CardPlayed(seat, c))
-                if lead_suit == P.NO_SUIT:
-                    lead_suit, wc, ws = c >> 3, c, seat
-                elif P.beats(c, wc, trump):
-                    wc, ws = c, seat
-                trick.append(c)
-            tricks[ws] += 1
-            played += 1
-            if ws == declarer:
-                decl_t += 1
-            else:
-                def_t += 1
-            if play_over(rules, contract, decl_t, def_t):
-                return tricks, played < 10
-            leader = ws
+    def play(self, table: Table[CroatianDeal], contract: int) -> None:
+        """Play until the engine ends play (its stop rule). The passer who was not invited takes no part,
+        and the bots never see his cards."""
+        deal = table.deal
+        d = deal.defence
+        assert d is not None
+        mode = P.MISER if contract == HR_BETTEL else P.TRICKS
+        # the first card closes the defence phase: its leader is the one the deal expects
+        P.play_out(deal, mode, hr_trump(contract), self.must_trump, table.cards, first=deal.to_move,
+                   out_seat=d.out_seat)
+        table.played()
