@@ -24,10 +24,13 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.synthetic import synthesize  # noqa: E402
-from preflog.model.outcome import DealKind, DealOutcome  # noqa: E402
+from preflog.model.outcome import DealKind  # noqa: E402
+from preflog.model.outcome import DealOutcome  # noqa: E402
 from preflog.projections.facts import PulkaFacts  # noqa: E402
-from preflog.projections.store import refresh, write_table  # noqa: E402
-from preflog.reports import db, queries  # noqa: E402
+from preflog.projections.store import refresh  # noqa: E402
+from preflog.projections.store import write_table  # noqa: E402
+from preflog.reports import db  # noqa: E402
+from preflog.reports import queries  # noqa: E402
 from preflog.scoring.sheet import DealScore  # noqa: E402
 
 

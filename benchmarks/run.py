@@ -37,7 +37,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -51,23 +52,26 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from preflog.engine.replay import audit_rows  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
-from preflog.model.events import (  # noqa: E402
-    CardPlayed,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    PulkaStarted,
-    Row,
-    from_row,
-)
+from preflog.model.events import CardPlayed  # noqa: E402
+from preflog.model.events import ContractDeclared  # noqa: E402
+from preflog.model.events import DealStarted  # noqa: E402
+from preflog.model.events import Discarded  # noqa: E402
+from preflog.model.events import PulkaStarted  # noqa: E402
+from preflog.model.events import Row  # noqa: E402
+from preflog.model.events import from_row  # noqa: E402
 from preflog.projections.facts import facts_of  # noqa: E402
 from preflog.projections.store import rebuild  # noqa: E402
-from preflog.record.api import read_records, write_text  # noqa: E402
-from preflog.reports import connect, contracts, players, variants  # noqa: E402
+from preflog.record.api import read_records  # noqa: E402
+from preflog.record.api import write_text  # noqa: E402
+from preflog.reports import connect  # noqa: E402
+from preflog.reports import contracts  # noqa: E402
+from preflog.reports import players  # noqa: E402
+from preflog.reports import variants  # noqa: E402
 from preflog.sim import simulate_many  # noqa: E402
 from preflog.store import EventStore  # noqa: E402
 from preflog.store.delta import DeltaStore  # noqa: E402
-from preflog.workspace import IMPORT_CHUNK, Workspace  # noqa: E402
+from preflog.workspace import IMPORT_CHUNK  # noqa: E402
+from preflog.workspace import Workspace  # noqa: E402
 
 SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]
 PULKAS_PER_FILE = 100

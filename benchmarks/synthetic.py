@@ -19,18 +19,18 @@ import numpy as np
 import pyarrow as pa
 
 from preflog.model.bids import format_ru_bid
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PulkaEnded,
-    PulkaStarted,
-    WhistCalled,
-)
-from preflog.projections.build import DEALS_SCHEMA, PLAYER_DEALS_SCHEMA, PULKA_RESULTS_SCHEMA
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import Event
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import WhistCalled
+from preflog.projections.build import DEALS_SCHEMA
+from preflog.projections.build import PLAYER_DEALS_SCHEMA
+from preflog.projections.build import PULKA_RESULTS_SCHEMA
 
 # ------------------------------------------------------------------------------ event logs
 _BIDS = (0, 61, 62, 63, 64, 65, 71, 72, 73, 74, 75, 81, 90)

@@ -21,7 +21,8 @@ that needs the reader never loads pyarrow, DuckDB or deltalake. docs/api.md is t
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 __version__ = "0.1.0"
 
@@ -92,55 +93,80 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
     from .engine.codes import Code
-    from .engine.deal import Deal, Phase
-    from .engine.families import FAMILIES, Family, family_of, open_deal
-    from .engine.findings import AuditFailed, Finding, IllegalAction
-    from .engine.replay import AuditResult, audit, audit_rows, replay, state_at
-    from .errors import FileError, PreflogError, ScoringError, WorkspaceError
+    from .engine.deal import Deal
+    from .engine.deal import Phase
+    from .engine.families import FAMILIES
+    from .engine.families import Family
+    from .engine.families import family_of
+    from .engine.families import open_deal
+    from .engine.findings import AuditFailed
+    from .engine.findings import Finding
+    from .engine.findings import IllegalAction
+    from .engine.replay import AuditResult
+    from .engine.replay import audit
+    from .engine.replay import audit_rows
+    from .engine.replay import replay
+    from .engine.replay import state_at
+    from .errors import FileError
+    from .errors import PreflogError
+    from .errors import ScoringError
+    from .errors import WorkspaceError
     from .model.bids import BidError
     from .model.calls import CallError
     from .model.cards import CardError
-    from .model.events import (
-        BidMade,
-        CardPlayed,
-        Claimed,
-        ContraCalled,
-        ContractDeclared,
-        DealStarted,
-        Discarded,
-        Event,
-        EventError,
-        PaperResult,
-        PlayModeChosen,
-        PulkaEnded,
-        PulkaStarted,
-        ScoreRecorded,
-        TalonRevealed,
-        TenChecked,
-        WhistCalled,
-    )
-    from .model.outcome import DealKind, DealOutcome
-    from .projections.facts import FactsError, resolve_spec
-    from .record.api import (
-        read_any,
-        read_file,
-        read_file_records,
-        read_json,
-        read_json_records,
-        read_records,
-        read_text,
-        record_files,
-        write_file,
-        write_json,
-        write_text,
-    )
+    from .model.events import BidMade
+    from .model.events import CardPlayed
+    from .model.events import Claimed
+    from .model.events import ContraCalled
+    from .model.events import ContractDeclared
+    from .model.events import DealStarted
+    from .model.events import Discarded
+    from .model.events import Event
+    from .model.events import EventError
+    from .model.events import PaperResult
+    from .model.events import PlayModeChosen
+    from .model.events import PulkaEnded
+    from .model.events import PulkaStarted
+    from .model.events import ScoreRecorded
+    from .model.events import TalonRevealed
+    from .model.events import TenChecked
+    from .model.events import WhistCalled
+    from .model.outcome import DealKind
+    from .model.outcome import DealOutcome
+    from .projections.facts import FactsError
+    from .projections.facts import resolve_spec
+    from .record.api import read_any
+    from .record.api import read_file
+    from .record.api import read_file_records
+    from .record.api import read_json
+    from .record.api import read_json_records
+    from .record.api import read_records
+    from .record.api import read_text
+    from .record.api import record_files
+    from .record.api import write_file
+    from .record.api import write_json
+    from .record.api import write_text
     from .record.build import Record
-    from .record.errors import RecordError, RecordWriteError
+    from .record.errors import RecordError
+    from .record.errors import RecordWriteError
     from .reports.counterfactual import CounterfactualError
-    from .rules.config import Rules, RulesError
-    from .rules.presets import CROATIAN, LENINGRAD, NAMED_OVERRIDES, PRESETS, ROSTOV, SLOVENIAN, SOCHI, resolve
+    from .rules.config import Rules
+    from .rules.config import RulesError
+    from .rules.presets import CROATIAN
+    from .rules.presets import LENINGRAD
+    from .rules.presets import NAMED_OVERRIDES
+    from .rules.presets import PRESETS
+    from .rules.presets import ROSTOV
+    from .rules.presets import SLOVENIAN
+    from .rules.presets import SOCHI
+    from .rules.presets import resolve
     from .sim.check import SimCheckError
     from .sim.pulka import SimError
-    from .store.base import ConcurrencyError, StoreError
-    from .views.json import audit_json, sheet_json
-    from .workspace import Audited, ImportItem, Loaded, Workspace
+    from .store.base import ConcurrencyError
+    from .store.base import StoreError
+    from .views.json import audit_json
+    from .views.json import sheet_json
+    from .workspace import Audited
+    from .workspace import ImportItem
+    from .workspace import Loaded
+    from .workspace import Workspace

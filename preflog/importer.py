@@ -14,14 +14,21 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Collection, Container, Generator, Sequence
+from collections.abc import Collection
+from collections.abc import Container
+from collections.abc import Generator
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from .model.events import DealStarted
-from .record.api import gc_paused, read_any
+from .record.api import gc_paused
+from .record.api import read_any
 from .record.errors import RecordError
-from .store.chain import GENESIS, StoredRow, seal
+from .store.chain import GENESIS
+from .store.chain import StoredRow
+from .store.chain import seal
 
 if TYPE_CHECKING:
     from .projections.facts import PulkaFacts

@@ -13,19 +13,34 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ParamSpec
+from typing import TypeVar
 
-from .engine.replay import AuditResult, audit
-from .errors import FileError, WorkspaceError
+from .engine.replay import AuditResult
+from .engine.replay import audit
+from .errors import FileError
+from .errors import WorkspaceError
 from .model.events import Event
-from .projections.facts import PulkaFacts, facts_of
-from .record.api import RECORD_SUFFIXES, gc_paused, read_any, record_files, write_json, write_text
+from .projections.facts import PulkaFacts
+from .projections.facts import facts_of
+from .record.api import RECORD_SUFFIXES
+from .record.api import gc_paused
+from .record.api import read_any
+from .record.api import record_files
+from .record.api import write_json
+from .record.api import write_text
 from .store.base import EventStore
-from .store.chain import DEFAULT_HASH_EVERY, StoredRow
+from .store.chain import DEFAULT_HASH_EVERY
+from .store.chain import StoredRow
 
 if TYPE_CHECKING:
     from .importer import FileResult
@@ -160,7 +175,8 @@ class Workspace:
         file in file order."""
         from dataclasses import replace
 
-        from .importer import file_pulka_id, source_stem
+        from .importer import file_pulka_id
+        from .importer import source_stem
 
         pending: list[tuple[str, list[StoredRow]]] = []
         facts: dict[str, PulkaFacts] = {}

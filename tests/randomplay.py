@@ -12,7 +12,10 @@ from preflog.engine.deal import Deal
 from preflog.engine.families import family_of
 from preflog.model.bids import PASS
 from preflog.model.cards import FULL_DECK
-from preflog.model.events import BidMade, DealStarted, Event, PulkaStarted
+from preflog.model.events import BidMade
+from preflog.model.events import DealStarted
+from preflog.model.events import Event
+from preflog.model.events import PulkaStarted
 from preflog.rules.config import Rules
 
 

@@ -22,22 +22,21 @@ from typing import Protocol
 
 from hypothesis import strategies as st
 
-from preflog.engine.replay import audit, replay
+from preflog.engine.replay import audit
+from preflog.engine.replay import replay
 from preflog.model.cards import FULL_DECK
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    Claimed,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Event,
-    PaperResult,
-    PlayModeChosen,
-    PulkaEnded,
-    PulkaStarted,
-    TenChecked,
-)
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import Claimed
+from preflog.model.events import ContraCalled
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Event
+from preflog.model.events import PaperResult
+from preflog.model.events import PlayModeChosen
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import TenChecked
 from preflog.model.outcome import DealOutcome
 from preflog.rules import resolve
 

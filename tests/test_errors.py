@@ -12,11 +12,18 @@ import sys
 import pytest
 
 import preflog
-from preflog.engine.findings import AuditFailed, Finding, IllegalAction
-from preflog.errors import FileError, PreflogError, ScoringError, WorkspaceError
+from preflog.engine.findings import AuditFailed
+from preflog.engine.findings import Finding
+from preflog.engine.findings import IllegalAction
+from preflog.errors import FileError
+from preflog.errors import PreflogError
+from preflog.errors import ScoringError
+from preflog.errors import WorkspaceError
 from preflog.model.events import BidMade
-from preflog.record.errors import Loc, RecordError
-from preflog.store.base import ConcurrencyError, StoreError
+from preflog.record.errors import Loc
+from preflog.record.errors import RecordError
+from preflog.store.base import ConcurrencyError
+from preflog.store.base import StoreError
 
 # every exception class by the module it was always imported from (they stay importable there)
 OLD_HOMES = {
@@ -67,7 +74,8 @@ def test_value_errors_stay_value_errors_and_the_rest_do_not_become_ones() -> Non
 
 
 def test_one_scoring_error_for_both_families() -> None:
-    from preflog.scoring import croatian, russian
+    from preflog.scoring import croatian
+    from preflog.scoring import russian
 
     assert russian.ScoringError is croatian.ScoringError is ScoringError
 

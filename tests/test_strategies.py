@@ -3,13 +3,22 @@ built on them cover the whole game (a change to ``legal_actions()`` that starves
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from preflog.engine.replay import audit
-from preflog.model.events import Claimed, Event, PaperResult, PulkaEnded, TenChecked
+from preflog.model.events import Claimed
+from preflog.model.events import Event
+from preflog.model.events import PaperResult
+from preflog.model.events import PulkaEnded
+from preflog.model.events import TenChecked
 
-from .strategies import CROATIAN_TABLES, RUSSIAN_TABLES, TABLES, draw_deal, draw_pulka
+from .strategies import CROATIAN_TABLES
+from .strategies import RUSSIAN_TABLES
+from .strategies import TABLES
+from .strategies import draw_deal
+from .strategies import draw_pulka
 
 
 def _features(log: list[Event]) -> set[str]:

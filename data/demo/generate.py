@@ -21,12 +21,16 @@ from __future__ import annotations
 import datetime as dt
 import random
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
-from preflog.model.events import Event, PulkaStarted
-from preflog.record.api import write_json, write_text
-from preflog.sim import pulka_seed, simulate_pulka
+from preflog.model.events import Event
+from preflog.model.events import PulkaStarted
+from preflog.record.api import write_json
+from preflog.record.api import write_text
+from preflog.sim import pulka_seed
+from preflog.sim import simulate_pulka
 
 SEED = 20240501
 CLUB = ("Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor")

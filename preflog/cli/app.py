@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
+from typing import Any
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -20,8 +22,12 @@ from rich.markup import escape
 from ..engine.findings import AuditFailed
 from ..errors import PreflogError
 from ..projections.facts import facts_of
-from ..views.json import audit_json, sheet_json
-from ..workspace import STORE_ENV, Workspace, file_errors, simulate_to
+from ..views.json import audit_json
+from ..views.json import sheet_json
+from ..workspace import STORE_ENV
+from ..workspace import Workspace
+from ..workspace import file_errors
+from ..workspace import simulate_to
 from . import views
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -164,7 +170,8 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
     sheets = [sheet_json(a) for a in audited]
-    from ..render.sheet_svg import render_html, render_svg
+    from ..render.sheet_svg import render_html
+    from ..render.sheet_svg import render_svg
 
     if svg is not None:
         _write(svg, render_svg(sheets[0]))

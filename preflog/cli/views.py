@@ -5,19 +5,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Group
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ..engine.deal import Deal
 from ..engine.families import family_of
-from ..engine.replay import ReplayStep, replay
+from ..engine.replay import ReplayStep
+from ..engine.replay import replay
 from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
-from ..model.cards import format_card, format_cards
-from ..views.json import contract_text, frac, sheet_json
-from ..workspace import Audited, ImportItem, Loaded, Workspace
+from ..model.cards import format_card
+from ..model.cards import format_cards
+from ..views.json import contract_text
+from ..views.json import frac
+from ..views.json import sheet_json
+from ..workspace import Audited
+from ..workspace import ImportItem
+from ..workspace import Loaded
+from ..workspace import Workspace
 
 
 def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Group:

@@ -8,13 +8,15 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 from collections.abc import Sequence
 
 from ..model.outcome import NO_SEAT
 from ..rules.config import Rules
 from .codes import Code
-from .findings import IllegalAction, seat_name
+from .findings import IllegalAction
+from .findings import seat_name
 
 
 class AuctionBase(ABC):

@@ -18,37 +18,42 @@ The families subclass :class:`Deal`: :class:`~preflog.engine.russian.deal.Russia
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from enum import IntEnum
 from functools import cache
 from typing import ClassVar
 
-from ..model.calls import PLAY_CLOSED, PLAY_OPEN
-from ..model.cards import FULL_DECK, format_card, format_cards
-from ..model.events import (
-    BidMade,
-    CardPlayed,
-    Claimed,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PaperResult,
-    PlayModeChosen,
-    Row,
-    TalonRevealed,
-    TenChecked,
-    WhistCalled,
-    from_row,
-)
-from ..model.outcome import NO_SEAT, DealKind, DealOutcome
+from ..model.calls import PLAY_CLOSED
+from ..model.calls import PLAY_OPEN
+from ..model.cards import FULL_DECK
+from ..model.cards import format_card
+from ..model.cards import format_cards
+from ..model.events import BidMade
+from ..model.events import CardPlayed
+from ..model.events import Claimed
+from ..model.events import ContraCalled
+from ..model.events import ContractDeclared
+from ..model.events import DealStarted
+from ..model.events import Discarded
+from ..model.events import Event
+from ..model.events import PaperResult
+from ..model.events import PlayModeChosen
+from ..model.events import Row
+from ..model.events import TalonRevealed
+from ..model.events import TenChecked
+from ..model.events import WhistCalled
+from ..model.events import from_row
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealKind
+from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from .auction import AuctionBase
 from .codes import Code
 from .findings import IllegalAction
-from .tricks import N_TRICKS, TrickPlay
+from .tricks import N_TRICKS
+from .tricks import TrickPlay
 
 
 class Phase(IntEnum):

@@ -13,12 +13,15 @@ family by name (:attr:`preflog.rules.config.Rules.family`); everything else asks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ..model.bids import CROATIAN_BIDS, RUSSIAN_BIDS, BidCodec
+from ..model.bids import CROATIAN_BIDS
+from ..model.bids import RUSSIAN_BIDS
+from ..model.bids import BidCodec
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from ..scoring.croatian import CroatianScorer

@@ -13,15 +13,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..model.events import DealStarted, PulkaEnded, PulkaStarted, ScoreRecorded
-from ..rules.config import Rules, RulesError
+from ..model.events import DealStarted
+from ..model.events import PulkaEnded
+from ..model.events import PulkaStarted
+from ..model.events import ScoreRecorded
+from ..rules.config import Rules
+from ..rules.config import RulesError
 from ..rules.versions import rules_of
 from ..scoring.base import Scorer
-from ..scoring.sheet import DealScore, Number, Settlement, Sheet
+from ..scoring.sheet import DealScore
+from ..scoring.sheet import Number
+from ..scoring.sheet import Settlement
+from ..scoring.sheet import Sheet
 from .codes import Code
 from .deal import Deal
 from .families import family_of
-from .findings import IllegalAction, seat_name
+from .findings import IllegalAction
+from .findings import seat_name
 
 
 class PulkaState:

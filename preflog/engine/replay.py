@@ -15,27 +15,36 @@ findings are the same on every path. ``seq`` is the 0-based position of the even
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
-from ..model.events import (
-    CardPlayed,
-    DealStarted,
-    Event,
-    EventError,
-    PulkaEnded,
-    PulkaStarted,
-    Row,
-    ScoreRecorded,
-    from_row,
-    unpack_layout,
-)
+from ..model.events import CardPlayed
+from ..model.events import DealStarted
+from ..model.events import Event
+from ..model.events import EventError
+from ..model.events import PulkaEnded
+from ..model.events import PulkaStarted
+from ..model.events import Row
+from ..model.events import ScoreRecorded
+from ..model.events import from_row
+from ..model.events import unpack_layout
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
-from ..scoring.sheet import DealScore, Number, Settlement, Sheet
+from ..scoring.sheet import DealScore
+from ..scoring.sheet import Number
+from ..scoring.sheet import Settlement
+from ..scoring.sheet import Sheet
 from .codes import Code
-from .deal import DEAL_CODES, DONE, STEPS, Deal
-from .findings import AuditFailed, Finding, IllegalAction
+from .deal import DEAL_CODES
+from .deal import DONE
+from .deal import STEPS
+from .deal import Deal
+from .findings import AuditFailed
+from .findings import Finding
+from .findings import IllegalAction
 from .pulka import PulkaState
 
 _CARD = CardPlayed.CODE

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..model.cards import SUIT_MASKS, format_card, format_cards
-from ..model.events import CardPlayed, Row
+from ..model.cards import SUIT_MASKS
+from ..model.cards import format_card
+from ..model.cards import format_cards
+from ..model.events import CardPlayed
+from ..model.events import Row
 from ..model.outcome import NO_SEAT
 from .codes import Code
-from .findings import IllegalAction, seat_name
+from .findings import IllegalAction
+from .findings import seat_name
 
 N_TRICKS = 10
 """Tricks in a deal."""

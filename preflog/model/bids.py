@@ -19,7 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import PreflogError
-from .cards import CLUBS, DIAMONDS, HEARTS, SPADES
+from .cards import CLUBS
+from .cards import DIAMONDS
+from .cards import HEARTS
+from .cards import SPADES
 
 PASS = 0
 TAKE_TALON = 1

@@ -13,7 +13,8 @@ a trailing ``т`` the suit: ``Тт`` = A♣, ``10т`` = 10♣.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import PreflogError

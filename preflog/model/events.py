@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from dataclasses import fields
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 from ..errors import PreflogError
 

@@ -1,18 +1,23 @@
 """Projections: flat Parquet tables (deals, player_deals, pulka_results) derived from replayed pulkas."""
 
-from .build import DEALS_SCHEMA, PLAYER_DEALS_SCHEMA, PULKA_RESULTS_SCHEMA, SCHEMAS, project, project_many
-from .facts import FactsError, PulkaFacts, resolve_spec
-from .store import (
-    RefreshResult,
-    projections_dir,
-    read_manifest,
-    read_table,
-    rebuild,
-    refresh,
-    segment_of,
-    table_dir,
-    table_files,
-)
+from .build import DEALS_SCHEMA
+from .build import PLAYER_DEALS_SCHEMA
+from .build import PULKA_RESULTS_SCHEMA
+from .build import SCHEMAS
+from .build import project
+from .build import project_many
+from .facts import FactsError
+from .facts import PulkaFacts
+from .facts import resolve_spec
+from .store import RefreshResult
+from .store import projections_dir
+from .store import read_manifest
+from .store import read_table
+from .store import rebuild
+from .store import refresh
+from .store import segment_of
+from .store import table_dir
+from .store import table_files
 
 __all__ = [
     "DEALS_SCHEMA", "PLAYER_DEALS_SCHEMA", "PULKA_RESULTS_SCHEMA", "SCHEMAS", "FactsError", "PulkaFacts",

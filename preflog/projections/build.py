@@ -19,20 +19,29 @@ Stored next to the events by :func:`preflog.projections.store.refresh`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TypeGuard
 
 import pyarrow as pa
 
 from ..engine.families import family_of
-from ..model.calls import CALL_HALF, CALL_INVITE, CALL_PASS, CALL_WHIST
-from ..model.outcome import NO_SEAT, DealKind, DealOutcome
+from ..model.calls import CALL_HALF
+from ..model.calls import CALL_INVITE
+from ..model.calls import CALL_PASS
+from ..model.calls import CALL_WHIST
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealKind
+from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
-from ..scoring.sheet import DealScore, Number
-from ..scoring.terms import ContractTerms, ValueRates
-from .facts import FactsError, PulkaFacts
+from ..scoring.sheet import DealScore
+from ..scoring.sheet import Number
+from ..scoring.terms import ContractTerms
+from ..scoring.terms import ValueRates
+from .facts import FactsError
+from .facts import PulkaFacts
 
 # Roles of a player in one deal (``player_deals.role``).
 DECLARER = "declarer"

@@ -11,14 +11,18 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 from ..errors import PreflogError
-from ..model.events import Event, PulkaStarted
+from ..model.events import Event
+from ..model.events import PulkaStarted
 from ..model.outcome import DealOutcome
-from ..rules.config import Rules, RulesError
+from ..rules.config import Rules
+from ..rules.config import RulesError
 from ..rules.presets import resolve
-from ..scoring.sheet import DealScore, Settlement
+from ..scoring.sheet import DealScore
+from ..scoring.sheet import Settlement
 
 if TYPE_CHECKING:
     from ..engine.replay import AuditResult

@@ -24,9 +24,12 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import pyarrow as pa
@@ -34,7 +37,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import build
-from .facts import PROJECTION_VERSION, PulkaFacts
+from .facts import PROJECTION_VERSION
+from .facts import PulkaFacts
 
 TABLES = ("deals", "player_deals", "pulka_results")
 SORT_KEYS = {

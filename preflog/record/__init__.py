@@ -7,23 +7,22 @@ and every problem is a located :class:`RecordError`; writing is canonical, so
 the same events. The format is documented in docs/record-format.md.
 """
 
-from .api import (
-    RECORD_SUFFIXES,
-    read_any,
-    read_file,
-    read_file_records,
-    read_json,
-    read_json_records,
-    read_records,
-    read_text,
-    record_files,
-    write_file,
-    write_json,
-    write_json_obj,
-    write_text,
-)
+from .api import RECORD_SUFFIXES
+from .api import read_any
+from .api import read_file
+from .api import read_file_records
+from .api import read_json
+from .api import read_json_records
+from .api import read_records
+from .api import read_text
+from .api import record_files
+from .api import write_file
+from .api import write_json
+from .api import write_json_obj
+from .api import write_text
 from .build import Record
-from .errors import RecordError, RecordWriteError
+from .errors import RecordError
+from .errors import RecordWriteError
 
 __all__ = ["RECORD_SUFFIXES", "Record", "RecordError", "RecordWriteError", "read_any", "read_file",
            "read_file_records", "read_json", "read_json_records", "read_records", "read_text", "record_files",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -12,10 +14,15 @@ from typing import Any
 from preflog.errors import FileError
 from preflog.model.events import Event
 
-from .build import Record, build_records, unbuild
-from .errors import Loc, RecordError
-from .jsonfmt import parse_json, render_obj
-from .textfmt import parse_text, render_text
+from .build import Record
+from .build import build_records
+from .build import unbuild
+from .errors import Loc
+from .errors import RecordError
+from .jsonfmt import parse_json
+from .jsonfmt import render_obj
+from .textfmt import parse_text
+from .textfmt import render_text
 
 
 @contextmanager

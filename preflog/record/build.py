@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -19,32 +20,43 @@ from typing import Any
 from preflog.engine.families import family_of
 from preflog.model import bids as B
 from preflog.model import calls as C
-from preflog.model.cards import FULL_DECK, CardError, cards_of, format_card, format_cards, parse_card
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    Claimed,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PaperResult,
-    PlayModeChosen,
-    PulkaEnded,
-    PulkaStarted,
-    ScoreRecorded,
-    ScoreValue,
-    TalonRevealed,
-    TenChecked,
-    WhistCalled,
-    score_text,
-    score_value,
-)
-from preflog.rules import RulesError, resolve
+from preflog.model.cards import FULL_DECK
+from preflog.model.cards import CardError
+from preflog.model.cards import cards_of
+from preflog.model.cards import format_card
+from preflog.model.cards import format_cards
+from preflog.model.cards import parse_card
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import Claimed
+from preflog.model.events import ContraCalled
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import Event
+from preflog.model.events import PaperResult
+from preflog.model.events import PlayModeChosen
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import ScoreValue
+from preflog.model.events import TalonRevealed
+from preflog.model.events import TenChecked
+from preflog.model.events import WhistCalled
+from preflog.model.events import score_text
+from preflog.model.events import score_value
+from preflog.rules import RulesError
+from preflog.rules import resolve
 
-from .errors import RecordError, RecordWriteError, Tok
-from .syntax import KEYWORDS, DealSyn, Pair, PulkaSyn, Step, trick_pairs
+from .errors import RecordError
+from .errors import RecordWriteError
+from .errors import Tok
+from .syntax import KEYWORDS
+from .syntax import DealSyn
+from .syntax import Pair
+from .syntax import PulkaSyn
+from .syntax import Step
+from .syntax import trick_pairs
 
 LETTERS = "ABCD"
 CONTRA_WORDS = ("contra", "recontra", "subcontra", "mortcontra")

@@ -26,8 +26,14 @@ import math
 from typing import Any
 
 from .build import option_text
-from .errors import Loc, RecordError, Tok
-from .syntax import ALL_PASS_WORDS, DealSyn, Pair, PulkaSyn, Step
+from .errors import Loc
+from .errors import RecordError
+from .errors import Tok
+from .syntax import ALL_PASS_WORDS
+from .syntax import DealSyn
+from .syntax import Pair
+from .syntax import PulkaSyn
+from .syntax import Step
 
 FORMAT = "preflog-record"
 VERSION = 1

@@ -23,9 +23,12 @@ Step kinds and what they carry (``pairs`` are ``(player, value)``; ``player`` ma
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from .errors import NOWHERE, Loc, Tok
+from .errors import NOWHERE
+from .errors import Loc
+from .errors import Tok
 
 
 @dataclass(slots=True)

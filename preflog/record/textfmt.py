@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import re
 
-from preflog.model.cards import CardError, parse_card
+from preflog.model.cards import CardError
+from preflog.model.cards import parse_card
 
 from .build import LETTERS
-from .errors import Loc, RecordError, Tok
-from .syntax import ALL_PASS_WORDS, CANONICAL, KEYWORDS, DealSyn, Pair, PulkaSyn, Step
+from .errors import Loc
+from .errors import RecordError
+from .errors import Tok
+from .syntax import ALL_PASS_WORDS
+from .syntax import CANONICAL
+from .syntax import KEYWORDS
+from .syntax import DealSyn
+from .syntax import Pair
+from .syntax import PulkaSyn
+from .syntax import Step
 
 _TAG = re.compile(r'\[\s*([^\s"\]]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")

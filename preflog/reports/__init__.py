@@ -1,8 +1,17 @@
 """Reports: DuckDB SQL over the projections, as pandas DataFrames and one HTML page."""
 
-from .counterfactual import CounterfactualError, compare, rescore
-from .db import Filters, connect, load_sql
-from .queries import CONTRACT_DIMENSIONS, contracts, players, players_by_level, sql, variants
+from .counterfactual import CounterfactualError
+from .counterfactual import compare
+from .counterfactual import rescore
+from .db import Filters
+from .db import connect
+from .db import load_sql
+from .queries import CONTRACT_DIMENSIONS
+from .queries import contracts
+from .queries import players
+from .queries import players_by_level
+from .queries import sql
+from .queries import variants
 
 __all__ = [
     "CONTRACT_DIMENSIONS", "CounterfactualError", "Filters", "compare", "connect", "contracts", "load_sql",

@@ -20,7 +20,8 @@ import pandas as pd
 from ..engine.families import family_of
 from ..errors import PreflogError
 from ..projections.build import frac_text
-from ..projections.facts import PulkaFacts, resolve_spec
+from ..projections.facts import PulkaFacts
+from ..projections.facts import resolve_spec
 from ..rules.config import Rules
 from ..scoring.sheet import Settlement
 

@@ -8,7 +8,8 @@ when event files are given. Report SQL lives in ``preflog/reports/sql/*.sql``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -16,7 +17,8 @@ from typing import Any
 import duckdb
 
 from ..projections.build import SCHEMAS
-from ..projections.store import TABLES, table_files
+from ..projections.store import TABLES
+from ..projections.store import table_files
 
 EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import html
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict, Unpack
+from typing import TypedDict
+from typing import Unpack
 
 import duckdb
 import pandas as pd

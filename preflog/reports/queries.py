@@ -13,7 +13,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from .db import Filters, load_sql
+from .db import Filters
+from .db import load_sql
 
 # Dimensions a contracts report may be grouped by → the columns they stand for.
 CONTRACT_DIMENSIONS: dict[str, tuple[str, ...]] = {

@@ -18,34 +18,34 @@ import dataclasses
 import json
 import types
 import typing
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
 from enum import Enum
 from functools import cache
 from typing import Any
 
 from ..errors import PreflogError
-from .choices import (
-    BettelFailMode,
-    BettelLead,
-    FirstLead,
-    GameFamily,
-    HighLevelLiability,
-    HoldWho,
-    LoneWhisterQuota,
-    OpenPlayChoice,
-    OvershootMode,
-    RaspasyExit,
-    RaspasyMode,
-    RaspasyProgression,
-    RaspasyTalonMode,
-    RaspasyThirdLead,
-    RaspasyZeroPremium,
-    SanacLead,
-    SettlementRounding,
-    TenMode,
-    ThirdHandMode,
-    TwoSpadesWithoutContra,
-)
+from .choices import BettelFailMode
+from .choices import BettelLead
+from .choices import FirstLead
+from .choices import GameFamily
+from .choices import HighLevelLiability
+from .choices import HoldWho
+from .choices import LoneWhisterQuota
+from .choices import OpenPlayChoice
+from .choices import OvershootMode
+from .choices import RaspasyExit
+from .choices import RaspasyMode
+from .choices import RaspasyProgression
+from .choices import RaspasyTalonMode
+from .choices import RaspasyThirdLead
+from .choices import RaspasyZeroPremium
+from .choices import SanacLead
+from .choices import SettlementRounding
+from .choices import TenMode
+from .choices import ThirdHandMode
+from .choices import TwoSpadesWithoutContra
 
 
 class RulesError(PreflogError, ValueError):

@@ -11,23 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .choices import (
-    BettelLead,
-    FirstLead,
-    GameFamily,
-    HoldWho,
-    LoneWhisterQuota,
-    OpenPlayChoice,
-    RaspasyExit,
-    RaspasyMode,
-    RaspasyProgression,
-    RaspasyTalonMode,
-    RaspasyZeroPremium,
-    SanacLead,
-    SettlementRounding,
-    TenMode,
-)
-from .config import Rules, RulesError, option_family
+from .choices import BettelLead
+from .choices import FirstLead
+from .choices import GameFamily
+from .choices import HoldWho
+from .choices import LoneWhisterQuota
+from .choices import OpenPlayChoice
+from .choices import RaspasyExit
+from .choices import RaspasyMode
+from .choices import RaspasyProgression
+from .choices import RaspasyTalonMode
+from .choices import RaspasyZeroPremium
+from .choices import SanacLead
+from .choices import SettlementRounding
+from .choices import TenMode
+from .config import Rules
+from .config import RulesError
+from .config import option_family
 
 SOCHI = Rules(name="sochi", ten_mode=TenMode.CHECKED)
 

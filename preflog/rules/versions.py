@@ -23,13 +23,20 @@ import json
 import sys
 from collections.abc import Mapping
 from dataclasses import fields
-from functools import cache, lru_cache
+from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..model.events import LEGACY_RULES_VERSION, RULES_VERSION, PulkaStarted
-from .config import Rules, RulesError, plain_value
-from .presets import NAMED_OVERRIDES, PRESETS, resolve_with
+from ..model.events import LEGACY_RULES_VERSION
+from ..model.events import RULES_VERSION
+from ..model.events import PulkaStarted
+from .config import Rules
+from .config import RulesError
+from .config import plain_value
+from .presets import NAMED_OVERRIDES
+from .presets import PRESETS
+from .presets import resolve_with
 
 __all__ = ["LEGACY_RULES_VERSION", "RULES_VERSION", "current_tables", "presets_at", "resolve_at", "rules_of",
            "tables_at"]

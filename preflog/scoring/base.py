@@ -10,8 +10,13 @@ from typing import Protocol
 
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
-from .sheet import DealScore, Settlement, Sheet
-from .terms import ContractTerms, DealResult, Liability, ValueRates
+from .sheet import DealScore
+from .sheet import Settlement
+from .sheet import Sheet
+from .terms import ContractTerms
+from .terms import DealResult
+from .terms import Liability
+from .terms import ValueRates
 
 
 class Scorer(Protocol):

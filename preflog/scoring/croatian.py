@@ -57,13 +57,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import ScoringError
-from ..model.bids import HR_BETTEL, HR_SANAC
-from ..model.calls import CALL_INVITE, CALL_WHIST
-from ..model.outcome import NO_SEAT, DealKind, DealOutcome
+from ..model.bids import HR_BETTEL
+from ..model.bids import HR_SANAC
+from ..model.calls import CALL_INVITE
+from ..model.calls import CALL_WHIST
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealKind
+from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from .settlement import settle
-from .sheet import DealScore, Number, Settlement, Sheet
-from .terms import ContractTerms, DealResult, Liability, ValueRates
+from .sheet import DealScore
+from .sheet import Number
+from .sheet import Settlement
+from .sheet import Sheet
+from .terms import ContractTerms
+from .terms import DealResult
+from .terms import Liability
+from .terms import ValueRates
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
 _ALL_PASS = DealKind.ALL_PASS

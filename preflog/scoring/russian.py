@@ -29,13 +29,24 @@ from fractions import Fraction
 
 from ..errors import ScoringError
 from ..model.bids import MISER as MISER_BID
-from ..model.bids import format_ru_bid, is_trick_contract, level_of, strain_of
+from ..model.bids import format_ru_bid
+from ..model.bids import is_trick_contract
+from ..model.bids import level_of
+from ..model.bids import strain_of
 from ..model.calls import CALL_WHIST
-from ..model.outcome import NO_SEAT, DealKind, DealOutcome
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealKind
+from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from .settlement import settle
-from .sheet import DealScore, Number, Settlement, Sheet
-from .terms import ContractTerms, DealResult, Liability, ValueRates
+from .sheet import DealScore
+from .sheet import Number
+from .sheet import Settlement
+from .sheet import Sheet
+from .terms import ContractTerms
+from .terms import DealResult
+from .terms import Liability
+from .terms import ValueRates
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
 _CONCEDED = DealKind.CONCEDED

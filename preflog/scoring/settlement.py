@@ -35,11 +35,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TypeGuard, TypeVar
+from typing import TypeGuard
+from typing import TypeVar
 
 from ..rules.choices import SettlementRounding
 from ..rules.config import Rules
-from .sheet import Number, Settlement
+from .sheet import Number
+from .sheet import Settlement
 
 # gora and visty counts of one computation: all ints (the fast path) or all Fractions
 _Amount = TypeVar("_Amount", int, Fraction)

@@ -11,7 +11,8 @@ gentleman's whist): those are :class:`fractions.Fraction`. Settlement is exact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from fractions import Fraction
 
 Number = int | Fraction

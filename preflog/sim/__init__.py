@@ -5,9 +5,14 @@ Public API: :func:`simulate_pulka`, :func:`simulate_many`, :func:`check_pulka` /
 :class:`preflog.engine.families.Family`.
 """
 
-from .check import DealSummary, SimCheckError, check_pulka, rates
-from .many import pulka_seed, simulate_many
-from .pulka import SimError, simulate_pulka
+from .check import DealSummary
+from .check import SimCheckError
+from .check import check_pulka
+from .check import rates
+from .many import pulka_seed
+from .many import simulate_many
+from .pulka import SimError
+from .pulka import simulate_pulka
 
 __all__ = ["DealSummary", "SimCheckError", "SimError", "check_pulka", "pulka_seed", "rates",
            "simulate_many", "simulate_pulka"]

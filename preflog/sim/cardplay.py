@@ -16,9 +16,12 @@ Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MIS
 
 from __future__ import annotations
 
-from ..engine.deal import DONE, PLAY, Deal
+from ..engine.deal import DONE
+from ..engine.deal import PLAY
+from ..engine.deal import Deal
 from ..model.cards import SUIT_MASKS
-from ..model.events import CardPlayed, Event
+from ..model.events import CardPlayed
+from ..model.events import Event
 
 TRICKS, MISER, RASPASY = 0, 1, 2
 NO_SUIT = -1

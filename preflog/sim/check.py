@@ -12,20 +12,23 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import PreflogError
-from ..model.bids import MISER, level_of, ru_trump
-from ..model.calls import CALL_HALF, CALL_WHIST
-from ..model.cards import cards_of, rank_of, suit_of
-from ..model.events import (
-    CardPlayed,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PaperResult,
-    PulkaStarted,
-    TenChecked,
-    WhistCalled,
-)
+from ..model.bids import MISER
+from ..model.bids import level_of
+from ..model.bids import ru_trump
+from ..model.calls import CALL_HALF
+from ..model.calls import CALL_WHIST
+from ..model.cards import cards_of
+from ..model.cards import rank_of
+from ..model.cards import suit_of
+from ..model.events import CardPlayed
+from ..model.events import ContractDeclared
+from ..model.events import DealStarted
+from ..model.events import Discarded
+from ..model.events import Event
+from ..model.events import PaperResult
+from ..model.events import PulkaStarted
+from ..model.events import TenChecked
+from ..model.events import WhistCalled
 from ..rules.presets import resolve
 
 

@@ -28,21 +28,34 @@ import random
 from ..engine.croatian.auction import CroatianAuction
 from ..engine.croatian.deal import CroatianDeal
 from ..model import calls as C
-from ..model.bids import HR_BETTEL, HR_LADDER, HR_SANAC, HR_TRUMP, IGRA, IGRA_BETTEL, IGRA_SANAC, PASS, hr_trump
-from ..model.events import (
-    BidMade,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    WhistCalled,
-)
-from ..model.outcome import NO_SEAT, DealOutcome
+from ..model.bids import HR_BETTEL
+from ..model.bids import HR_LADDER
+from ..model.bids import HR_SANAC
+from ..model.bids import HR_TRUMP
+from ..model.bids import IGRA
+from ..model.bids import IGRA_BETTEL
+from ..model.bids import IGRA_SANAC
+from ..model.bids import PASS
+from ..model.bids import hr_trump
+from ..model.events import BidMade
+from ..model.events import ContraCalled
+from ..model.events import ContractDeclared
+from ..model.events import DealStarted
+from ..model.events import Discarded
+from ..model.events import Event
+from ..model.events import WhistCalled
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
-from .evaluate import NT, best_discard, defence_tricks, miser_bad, miser_discard, patterns, tricks_of
+from .evaluate import NT
+from .evaluate import best_discard
+from .evaluate import defence_tricks
+from .evaluate import miser_bad
+from .evaluate import miser_discard
+from .evaluate import patterns
+from .evaluate import tricks_of
 from .table import Table
 
 TALON_GAIN = 1.8          # expected tricks gained from the talon (12 cards, keep the best 10)

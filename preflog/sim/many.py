@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from multiprocessing import get_context
 from typing import Any
 
-from ..model.events import Event, Row
+from ..model.events import Event
+from ..model.events import Row
 from .pulka import simulate_pulka
 
 Spec = str | tuple[str, int] | dict[str, Any]

@@ -12,7 +12,9 @@ from typing import Protocol
 
 from ..engine.families import family_of
 from ..errors import PreflogError
-from ..model.events import Event, PulkaEnded, PulkaStarted
+from ..model.events import Event
+from ..model.events import PulkaEnded
+from ..model.events import PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..rules.presets import resolve

@@ -18,37 +18,39 @@ import random
 from collections.abc import Callable
 from copy import deepcopy
 
-from ..engine.deal import MODE, WHIST
+from ..engine.deal import MODE
+from ..engine.deal import WHIST
 from ..engine.russian.deal import RussianDeal
 from ..model import calls as C
-from ..model.bids import (
-    MISER,
-    PASS,
-    RU_LADDER,
-    RU_MAX_LEVEL,
-    RU_MIN_LEVEL,
-    TAKE_TALON,
-    is_trick_contract,
-    level_of,
-    ru_trump,
-    strain_of,
-    trick_bid,
-)
-from ..model.events import (
-    BidMade,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PlayModeChosen,
-    TenChecked,
-    WhistCalled,
-)
-from ..model.outcome import NO_SEAT, DealOutcome
+from ..model.bids import MISER
+from ..model.bids import PASS
+from ..model.bids import RU_LADDER
+from ..model.bids import RU_MAX_LEVEL
+from ..model.bids import RU_MIN_LEVEL
+from ..model.bids import TAKE_TALON
+from ..model.bids import is_trick_contract
+from ..model.bids import level_of
+from ..model.bids import ru_trump
+from ..model.bids import strain_of
+from ..model.bids import trick_bid
+from ..model.events import BidMade
+from ..model.events import ContractDeclared
+from ..model.events import DealStarted
+from ..model.events import Discarded
+from ..model.events import Event
+from ..model.events import PlayModeChosen
+from ..model.events import TenChecked
+from ..model.events import WhistCalled
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
-from .evaluate import best_discard, best_tricks, defence_tricks, miser_bad, miser_discard
+from .evaluate import best_discard
+from .evaluate import best_tricks
+from .evaluate import defence_tricks
+from .evaluate import miser_bad
+from .evaluate import miser_discard
 from .table import Table
 
 # Expected gain from the two talon cards when bidding (12 cards, keep the best 10).

@@ -7,7 +7,8 @@ and a paper-level deal of the engine checks exactly those and gives the outcome.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from ..engine.deal import Deal
 from ..model.events import Event

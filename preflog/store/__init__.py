@@ -6,17 +6,15 @@ hash chain (import workers, :class:`MemoryStore`) does not load deltalake and Du
 
 from typing import Any
 
-from .base import (
-    Batch,
-    ConcurrencyError,
-    EventRow,
-    EventStore,
-    EventTuple,
-    IntegrityProblem,
-    PulkaInfo,
-    SealedBatch,
-    StoreError,
-)
+from .base import Batch
+from .base import ConcurrencyError
+from .base import EventRow
+from .base import EventStore
+from .base import EventTuple
+from .base import IntegrityProblem
+from .base import PulkaInfo
+from .base import SealedBatch
+from .base import StoreError
 from .chain import StoredRow
 from .memory import MemoryStore
 

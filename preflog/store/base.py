@@ -12,13 +12,19 @@ bulk paths included (:meth:`EventStore.append_sealed`, sharded :meth:`EventStore
 from __future__ import annotations
 
 import zlib
-from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from abc import ABC
+from abc import abstractmethod
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import NamedTuple
 
 from preflog.errors import PreflogError
-from preflog.model.events import Event, Row, from_row
+from preflog.model.events import Event
+from preflog.model.events import Row
+from preflog.model.events import from_row
 
 if TYPE_CHECKING:
     import duckdb

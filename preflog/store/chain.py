@@ -15,13 +15,21 @@ checkpoint.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from hashlib import blake2b
 from typing import TypeGuard
 
-from preflog.model.events import BY_CODE, DealStarted, Event, EventError, Row, from_row
+from preflog.model.events import BY_CODE
+from preflog.model.events import DealStarted
+from preflog.model.events import Event
+from preflog.model.events import EventError
+from preflog.model.events import Row
+from preflog.model.events import from_row
 
-from .base import IntegrityProblem, StoreError
+from .base import IntegrityProblem
+from .base import StoreError
 
 GENESIS = 0
 DEAL_CODE = DealStarted.CODE

@@ -13,7 +13,8 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
@@ -22,23 +23,34 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
-from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
+from deltalake import ColumnProperties
+from deltalake import CommitProperties
+from deltalake import DeltaTable
+from deltalake import WriterProperties
+from deltalake import write_deltalake
 
 from ..model.events import Row
-from .base import (
-    Batch,
-    ConcurrencyError,
-    EventStore,
-    EventTuple,
-    IntegrityProblem,
-    PulkaInfo,
-    SealedBatch,
-    StoreError,
-    check_pulka_id,
-    check_shard,
-)
-from .chain import DEFAULT_HASH_EVERY, GENESIS, StoredRow, as_rows, check_pulka, seal
-from .schema import EVENTS_V1, TABLE_SCHEMA_VERSION, VERSION_KEY, stored_table, upcast
+from .base import Batch
+from .base import ConcurrencyError
+from .base import EventStore
+from .base import EventTuple
+from .base import IntegrityProblem
+from .base import PulkaInfo
+from .base import SealedBatch
+from .base import StoreError
+from .base import check_pulka_id
+from .base import check_shard
+from .chain import DEFAULT_HASH_EVERY
+from .chain import GENESIS
+from .chain import StoredRow
+from .chain import as_rows
+from .chain import check_pulka
+from .chain import seal
+from .schema import EVENTS_V1
+from .schema import TABLE_SCHEMA_VERSION
+from .schema import VERSION_KEY
+from .schema import stored_table
+from .schema import upcast
 
 HASH_EVERY_KEY = "preflog.hashEvery"
 LOCK_NAME = "_preflog.lock"

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
 
-from .base import (
-    Batch,
-    ConcurrencyError,
-    EventStore,
-    EventTuple,
-    IntegrityProblem,
-    PulkaInfo,
-    SealedBatch,
-    StoreError,
-    check_pulka_id,
-    check_shard,
-    shard_of,
-)
-from .chain import GENESIS, StoredRow, as_rows, check_pulka, seal
+from .base import Batch
+from .base import ConcurrencyError
+from .base import EventStore
+from .base import EventTuple
+from .base import IntegrityProblem
+from .base import PulkaInfo
+from .base import SealedBatch
+from .base import StoreError
+from .base import check_pulka_id
+from .base import check_shard
+from .base import shard_of
+from .chain import GENESIS
+from .chain import StoredRow
+from .chain import as_rows
+from .chain import check_pulka
+from .chain import seal
 
 if TYPE_CHECKING:
     import duckdb

@@ -11,7 +11,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from .chain import DEAL_CODE, GENESIS, link
+from .chain import DEAL_CODE
+from .chain import GENESIS
+from .chain import link
 
 # The event table's schema version: how its columns are laid out. Not the event model's
 # ``preflog.model.events.SCHEMA_VERSION``; stored under ``VERSION_KEY`` in the table configuration.

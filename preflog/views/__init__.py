@@ -1,5 +1,10 @@
 """Views: plain-data shapes of audited pulkas for machines (JSON)."""
 
-from .json import audit_json, contract_text, finding_json, frac, settlement_json, sheet_json
+from .json import audit_json
+from .json import contract_text
+from .json import finding_json
+from .json import frac
+from .json import settlement_json
+from .json import sheet_json
 
 __all__ = ["audit_json", "contract_text", "finding_json", "frac", "settlement_json", "sheet_json"]

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 from ..engine.families import family_of
 from ..engine.findings import Finding
 from ..model.bids import RUSSIAN_BIDS
-from ..projections.facts import rules_spec, started_event
+from ..projections.facts import rules_spec
+from ..projections.facts import started_event
 from ..rules.config import Rules
 from ..scoring.sheet import Settlement
 

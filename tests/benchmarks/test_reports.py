@@ -17,6 +17,7 @@ def test_synthesize_shapes_and_run(tmp_path):
     timings = bench.run(3000, str(tmp_path), repeat=1)
     assert timings["players_warm"] > 0 and timings["contracts_warm"] > 0
     assert timings["refresh_new_pulka"] > 0 and timings["refresh_changed_pulka"] > 0
-    from preflog.reports import connect, players
+    from preflog.reports import connect
+    from preflog.reports import players
 
     assert players(connect(tmp_path))["deals_played"].sum() == 9000 + 3

@@ -10,8 +10,10 @@ from typer.testing import CliRunner
 
 from preflog.cli.app import app
 from preflog.model.cards import suit_of
-from preflog.model.events import CardPlayed, DealStarted
-from preflog.record.api import read_text, write_text
+from preflog.model.events import CardPlayed
+from preflog.model.events import DealStarted
+from preflog.record.api import read_text
+from preflog.record.api import write_text
 from preflog.workspace import Workspace
 
 from ..randomplay import random_pulka

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
+from typer.testing import Result
 
 from preflog.cli.app import app
 from preflog.workspace import Workspace

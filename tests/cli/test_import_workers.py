@@ -8,7 +8,9 @@ import pytest
 
 from preflog import importer
 from preflog.model.events import PulkaStarted
-from preflog.projections.store import SORT_KEYS, TABLES, read_table
+from preflog.projections.store import SORT_KEYS
+from preflog.projections.store import TABLES
+from preflog.projections.store import read_table
 from preflog.record.api import write_text
 from preflog.workspace import Workspace
 

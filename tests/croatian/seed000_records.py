@@ -10,17 +10,15 @@ from preflog.engine.croatian.deal import CroatianDeal
 from preflog.engine.replay import audit
 from preflog.model.calls import CALL_PASS as P
 from preflog.model.calls import CALL_WHIST as W
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    PulkaEnded,
-    PulkaStarted,
-    ScoreRecorded,
-    WhistCalled,
-)
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import WhistCalled
 from preflog.model.outcome import DealOutcome
 from preflog.record import write_text
 from preflog.rules.config import Rules

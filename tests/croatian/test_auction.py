@@ -8,11 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.engine.codes import Code, codes_of
-from preflog.engine.croatian.auction import CroatianAuction, format_hr_call, parse_hr_call
+from preflog.engine.codes import Code
+from preflog.engine.codes import codes_of
+from preflog.engine.croatian.auction import CroatianAuction
+from preflog.engine.croatian.auction import format_hr_call
+from preflog.engine.croatian.auction import parse_hr_call
 from preflog.engine.families import family_of
 from preflog.engine.findings import IllegalAction
-from preflog.model.bids import IGRA, IGRA_BETTEL, IGRA_SANAC, PASS, BidError
+from preflog.model.bids import IGRA
+from preflog.model.bids import IGRA_BETTEL
+from preflog.model.bids import IGRA_SANAC
+from preflog.model.bids import PASS
+from preflog.model.bids import BidError
 from preflog.model.outcome import NO_SEAT
 from preflog.rules.presets import resolve
 

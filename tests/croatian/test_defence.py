@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.engine.codes import Code, codes_of
-from preflog.engine.croatian.defence import CroatianDefence, first_leader, play_over
+from preflog.engine.codes import Code
+from preflog.engine.codes import codes_of
+from preflog.engine.croatian.defence import CroatianDefence
+from preflog.engine.croatian.defence import first_leader
+from preflog.engine.croatian.defence import play_over
 from preflog.engine.findings import IllegalAction
-from preflog.model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
-from preflog.model.outcome import NO_SEAT, DealKind
+from preflog.model.calls import CALL_INVITE
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.outcome import NO_SEAT
+from preflog.model.outcome import DealKind
 from preflog.rules.presets import resolve
 
 A, B, C = 0, 1, 2

@@ -15,25 +15,31 @@ import pytest
 
 from preflog.engine.croatian.deal import CroatianDeal
 from preflog.engine.findings import IllegalAction
-from preflog.engine.replay import AuditResult, audit, audit_rows, replay, rows_of
-from preflog.model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    Claimed,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PaperResult,
-    PulkaEnded,
-    PulkaStarted,
-    ScoreRecorded,
-    WhistCalled,
-)
-from preflog.model.outcome import NO_SEAT, DealKind
-from preflog.record import read_file, read_file_records
+from preflog.engine.replay import AuditResult
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import replay
+from preflog.engine.replay import rows_of
+from preflog.model.calls import CALL_INVITE
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import Claimed
+from preflog.model.events import ContraCalled
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import Event
+from preflog.model.events import PaperResult
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import WhistCalled
+from preflog.model.outcome import NO_SEAT
+from preflog.model.outcome import DealKind
+from preflog.record import read_file
+from preflog.record import read_file_records
 from preflog.rules.presets import resolve
 
 A, B, C = 0, 1, 2

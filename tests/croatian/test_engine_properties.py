@@ -11,19 +11,29 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from preflog.engine.croatian.deal import CroatianDeal
 from preflog.engine.families import family_of
 from preflog.engine.pulka import PulkaState
-from preflog.engine.replay import audit, audit_rows, rows_of
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import rows_of
 from preflog.model.cards import FULL_DECK
-from preflog.model.events import CardPlayed, DealStarted, Discarded, Event, PulkaEnded, PulkaStarted
-from preflog.model.outcome import NO_SEAT, DealKind
+from preflog.model.events import CardPlayed
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import Event
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.outcome import NO_SEAT
+from preflog.model.outcome import DealKind
 from preflog.sim import simulate_pulka
 
-from ..strategies import CROATIAN_TABLES, draw_pulka
+from ..strategies import CROATIAN_TABLES
+from ..strategies import draw_pulka
 
 SPECS = ("croatian", "slovenian", "croatian+start-50")
 

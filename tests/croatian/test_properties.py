@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from preflog.engine.replay import audit
-from preflog.model.events import BidMade, ContractDeclared, Event, PulkaStarted
-from preflog.model.outcome import DealKind, DealOutcome
+from preflog.model.events import BidMade
+from preflog.model.events import ContractDeclared
+from preflog.model.events import Event
+from preflog.model.events import PulkaStarted
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
 from preflog.rules.presets import resolve
 from preflog.scoring.croatian import CroatianScorer
 
-from ..strategies import CROATIAN_TABLES, PLAYERS, deal_started, opened_deal
+from ..strategies import CROATIAN_TABLES
+from ..strategies import PLAYERS
+from ..strategies import deal_started
+from ..strategies import opened_deal
 
 W, P, I = 1, 0, 3
 

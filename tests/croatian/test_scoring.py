@@ -11,9 +11,13 @@ from fractions import Fraction
 import pytest
 
 from preflog.engine.families import family_of
-from preflog.model.outcome import DealKind, DealOutcome
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
 from preflog.rules.presets import resolve
-from preflog.scoring.croatian import CroatianScorer, HatMark, ScoringError, deal_value
+from preflog.scoring.croatian import CroatianScorer
+from preflog.scoring.croatian import HatMark
+from preflog.scoring.croatian import ScoringError
+from preflog.scoring.croatian import deal_value
 
 A, B, C = 0, 1, 2
 W, P, I, D = 1, 0, 3, -1

@@ -7,9 +7,13 @@ import pytest
 from preflog.engine.families import family_of
 from preflog.engine.findings import IllegalAction
 from preflog.engine.russian.auction import RussianAuction
-from preflog.model.bids import MISER, PASS, TAKE_TALON, parse_ru_bid
+from preflog.model.bids import MISER
+from preflog.model.bids import PASS
+from preflog.model.bids import TAKE_TALON
+from preflog.model.bids import parse_ru_bid
 from preflog.model.outcome import NO_SEAT
-from preflog.rules import SOCHI, resolve
+from preflog.rules import SOCHI
+from preflog.rules import resolve
 
 A, B, C = 0, 1, 2  # bidding order: first, second, third hand
 

@@ -5,21 +5,24 @@ from __future__ import annotations
 import pytest
 
 from preflog.engine.findings import AuditFailed
-from preflog.engine.replay import audit, audit_rows, replay, rows_of, state_at
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import replay
+from preflog.engine.replay import rows_of
+from preflog.engine.replay import state_at
 from preflog.model.bids import PASS
 from preflog.model.calls import CALL_PASS
-from preflog.model.cards import parse_card, parse_cards
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    PulkaEnded,
-    PulkaStarted,
-    ScoreRecorded,
-    WhistCalled,
-)
+from preflog.model.cards import parse_card
+from preflog.model.cards import parse_cards
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import WhistCalled
 
 G = (parse_cards("As Ks Qs Js 10s Ac Kc Ad Kd Qd"),
      parse_cards("9s 8s 7s Qc Jc 10c Ah Kh Qh Jh"),

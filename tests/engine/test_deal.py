@@ -6,11 +6,20 @@ import pytest
 
 from preflog.engine.findings import IllegalAction
 from preflog.engine.russian.deal import RussianDeal
-from preflog.model.bids import MISER, PASS, parse_ru_bid
-from preflog.model.calls import CALL_HALF, CALL_PASS, CALL_WHIST, PLAY_OPEN
-from preflog.model.cards import parse_card, parse_cards
-from preflog.model.outcome import NO_SEAT, DealKind
-from preflog.rules import LENINGRAD, ROSTOV, SOCHI
+from preflog.model.bids import MISER
+from preflog.model.bids import PASS
+from preflog.model.bids import parse_ru_bid
+from preflog.model.calls import CALL_HALF
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.calls import PLAY_OPEN
+from preflog.model.cards import parse_card
+from preflog.model.cards import parse_cards
+from preflog.model.outcome import NO_SEAT
+from preflog.model.outcome import DealKind
+from preflog.rules import LENINGRAD
+from preflog.rules import ROSTOV
+from preflog.rules import SOCHI
 
 # Layout G (dealer 2, first hand 0): seat 0 strong in spades, seat 1 void in diamonds, seat 2 void in spades.
 G = (parse_cards("As Ks Qs Js 10s Ac Kc Ad Kd Qd"),

@@ -12,14 +12,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import assume, given, settings
+from hypothesis import assume
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from preflog.engine.replay import AuditResult, audit, audit_rows, rows_of
-from preflog.model.events import BidMade, CardPlayed, DealStarted, Event, PulkaEnded, PulkaStarted, WhistCalled
+from preflog.engine.replay import AuditResult
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import rows_of
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import DealStarted
+from preflog.model.events import Event
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import WhistCalled
 from preflog.sim import simulate_pulka
 
-from ..strategies import TABLES, draw_pulka
+from ..strategies import TABLES
+from ..strategies import draw_pulka
 
 SPECS = (("sochi", 3), ("leningrad", 3), ("rostov", 3), ("sochi", 4), ("croatian", 3))
 CORRUPTIONS = ("value", "own", "own", "seat", "swap", "drop", "repeat")

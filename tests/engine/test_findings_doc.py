@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from preflog.engine.codes import SECTIONS, Code, findings_doc
+from preflog.engine.codes import SECTIONS
+from preflog.engine.codes import Code
+from preflog.engine.codes import findings_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "findings.md"

@@ -5,15 +5,27 @@ the corruption test runs both families. A failure shrinks to a short deal, not t
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from preflog.engine.replay import audit, audit_rows, rows_of
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import rows_of
 from preflog.model.cards import FULL_DECK
-from preflog.model.events import BidMade, CardPlayed, Claimed, DealStarted, Discarded, Event, TenChecked
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import Claimed
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import Event
+from preflog.model.events import TenChecked
 from preflog.model.outcome import DealKind
 
-from ..strategies import RUSSIAN_TABLES, TABLES, draw_deal, opened_deal
+from ..strategies import RUSSIAN_TABLES
+from ..strategies import TABLES
+from ..strategies import draw_deal
+from ..strategies import opened_deal
 
 # finding codes (docs/findings.md) a corrupted card or bid may be refused with
 CARD_CODES = {"card_not_held", "must_follow_suit", "must_trump"}

@@ -19,11 +19,19 @@ from typer.testing import CliRunner
 
 from preflog.cli.app import app
 from preflog.engine.findings import AuditFailed
-from preflog.engine.replay import audit, audit_rows, rows_of
-from preflog.model.events import ContractDeclared, PulkaStarted, ScoreRecorded, from_row
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import rows_of
+from preflog.model.events import ContractDeclared
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import from_row
 from preflog.model.outcome import DealKind
 from preflog.record import RecordError
-from preflog.record.api import read_json, read_text, write_json, write_text
+from preflog.record.api import read_json
+from preflog.record.api import read_text
+from preflog.record.api import write_json
+from preflog.record.api import write_text
 from preflog.rules import rules_of
 
 HEAD = '[Players "Anna, Boris, Vera"]\n'

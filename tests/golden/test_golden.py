@@ -17,7 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from preflog.cli.app import app
-from preflog.model.events import DealStarted, ScoreRecorded
+from preflog.model.events import DealStarted
+from preflog.model.events import ScoreRecorded
 from preflog.record.api import read_file
 
 GOLDEN = Path(__file__).resolve().parent

@@ -8,19 +8,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from preflog.model.bids import MISER, RU_LADDER, format_ru_bid, level_of, parse_hr_bid, parse_ru_bid, ru_trump
-from preflog.model.cards import (
-    CLUBS,
-    HEARTS,
-    RANK_10,
-    RANK_A,
-    CardError,
-    format_card,
-    make_card,
-    parse_card,
-    parse_cards,
-)
-from preflog.model.events import EVENT_TYPES, BidMade, CardPlayed, DealStarted, PulkaStarted, from_row
+from preflog.model.bids import MISER
+from preflog.model.bids import RU_LADDER
+from preflog.model.bids import format_ru_bid
+from preflog.model.bids import level_of
+from preflog.model.bids import parse_hr_bid
+from preflog.model.bids import parse_ru_bid
+from preflog.model.bids import ru_trump
+from preflog.model.cards import CLUBS
+from preflog.model.cards import HEARTS
+from preflog.model.cards import RANK_10
+from preflog.model.cards import RANK_A
+from preflog.model.cards import CardError
+from preflog.model.cards import format_card
+from preflog.model.cards import make_card
+from preflog.model.cards import parse_card
+from preflog.model.cards import parse_cards
+from preflog.model.events import EVENT_TYPES
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import DealStarted
+from preflog.model.events import PulkaStarted
+from preflog.model.events import from_row
 
 
 @pytest.mark.parametrize(("text", "suit", "rank"), [

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.kernelspec import NoSuchKernel
 from nbclient import NotebookClient
 
 from preflog.record import record_files

@@ -1,8 +1,12 @@
 """Bettel and Sanac from hand, named at once in the auction (seed 000 examples 6 and 7)."""
 
-from preflog.model.bids import IGRA_BETTEL, IGRA_SANAC, format_hr_bid, parse_hr_bid
+from preflog.model.bids import IGRA_BETTEL
+from preflog.model.bids import IGRA_SANAC
+from preflog.model.bids import format_hr_bid
+from preflog.model.bids import parse_hr_bid
 from preflog.model.events import BidMade
-from preflog.record.api import read_text, write_text
+from preflog.record.api import read_text
+from preflog.record.api import write_text
 
 TEXT = """[Players "A, B, C"]
 [Rules "croatian"]

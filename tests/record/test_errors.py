@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.model.events import CardPlayed, ContractDeclared, DealStarted, PulkaStarted
-from preflog.record import RecordError, RecordWriteError, read_json, read_text, write_text
+from preflog.model.events import CardPlayed
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import PulkaStarted
+from preflog.record import RecordError
+from preflog.record import RecordWriteError
+from preflog.record import read_json
+from preflog.record import read_text
+from preflog.record import write_text
 
 GOOD = """[Players "Anna, Boris, Vera"]
 Deal 1: dealer C

@@ -5,33 +5,41 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from preflog.engine.replay import audit
-from preflog.model.bids import HR_LADDER, IGRA, RU_LADDER
+from preflog.model.bids import HR_LADDER
+from preflog.model.bids import IGRA
+from preflog.model.bids import RU_LADDER
 from preflog.model.cards import cards_of
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    Claimed,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    Event,
-    PaperResult,
-    PlayModeChosen,
-    PulkaEnded,
-    PulkaStarted,
-    ScoreRecorded,
-    TalonRevealed,
-    TenChecked,
-    WhistCalled,
-)
-from preflog.record import RecordError, read_json, read_records, read_text, write_json, write_text
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import Claimed
+from preflog.model.events import ContraCalled
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import Event
+from preflog.model.events import PaperResult
+from preflog.model.events import PlayModeChosen
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import TalonRevealed
+from preflog.model.events import TenChecked
+from preflog.model.events import WhistCalled
+from preflog.record import RecordError
+from preflog.record import read_json
+from preflog.record import read_records
+from preflog.record import read_text
+from preflog.record import write_json
+from preflog.record import write_text
 
-from ..strategies import TABLES, draw_pulka
+from ..strategies import TABLES
+from ..strategies import draw_pulka
 from .conftest import doc_blocks
 
 SEEDS = doc_blocks("pref")

@@ -7,7 +7,12 @@ from pathlib import Path
 
 import jsonschema  # installed with nbformat; not a runtime dependency of preflog
 
-from preflog.record import read_json, read_json_records, read_text, write_json, write_json_obj, write_text
+from preflog.record import read_json
+from preflog.record import read_json_records
+from preflog.record import read_text
+from preflog.record import write_json
+from preflog.record import write_json_obj
+from preflog.record import write_text
 
 from .conftest import doc_blocks
 

@@ -4,27 +4,38 @@ from __future__ import annotations
 
 import pytest
 
-from preflog.model.bids import IGRA, MISER, PASS
-from preflog.model.calls import CALL_HALF, CALL_INVITE, CALL_PASS, CALL_WHIST, PLAY_CLOSED, PLAY_OPEN
-from preflog.model.cards import parse_card, parse_cards
-from preflog.model.events import (
-    BidMade,
-    CardPlayed,
-    Claimed,
-    ContraCalled,
-    ContractDeclared,
-    DealStarted,
-    Discarded,
-    PaperResult,
-    PlayModeChosen,
-    PulkaEnded,
-    PulkaStarted,
-    ScoreRecorded,
-    TalonRevealed,
-    TenChecked,
-    WhistCalled,
-)
-from preflog.record import RecordError, read_file, read_records, read_text, write_file, write_text
+from preflog.model.bids import IGRA
+from preflog.model.bids import MISER
+from preflog.model.bids import PASS
+from preflog.model.calls import CALL_HALF
+from preflog.model.calls import CALL_INVITE
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.calls import PLAY_CLOSED
+from preflog.model.calls import PLAY_OPEN
+from preflog.model.cards import parse_card
+from preflog.model.cards import parse_cards
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import Claimed
+from preflog.model.events import ContraCalled
+from preflog.model.events import ContractDeclared
+from preflog.model.events import DealStarted
+from preflog.model.events import Discarded
+from preflog.model.events import PaperResult
+from preflog.model.events import PlayModeChosen
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
+from preflog.model.events import ScoreRecorded
+from preflog.model.events import TalonRevealed
+from preflog.model.events import TenChecked
+from preflog.model.events import WhistCalled
+from preflog.record import RecordError
+from preflog.record import read_file
+from preflog.record import read_records
+from preflog.record import read_text
+from preflog.record import write_file
+from preflog.record import write_text
 
 HEAD = '[Players "Anna, Boris, Vera"]\n'
 HANDS = """Deal 1: dealer C

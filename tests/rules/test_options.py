@@ -9,8 +9,17 @@ import pytest
 
 from preflog.record.api import read_text
 from preflog.record.errors import RecordError
-from preflog.rules import CROATIAN, PRESETS, SLOVENIAN, SOCHI, GameFamily, Rules, RulesError, option_family, resolve
-from preflog.rules.choices import RaspasyProgression, TenMode
+from preflog.rules import CROATIAN
+from preflog.rules import PRESETS
+from preflog.rules import SLOVENIAN
+from preflog.rules import SOCHI
+from preflog.rules import GameFamily
+from preflog.rules import Rules
+from preflog.rules import RulesError
+from preflog.rules import option_family
+from preflog.rules import resolve
+from preflog.rules.choices import RaspasyProgression
+from preflog.rules.choices import TenMode
 
 
 def test_family_is_an_enum_that_compares_as_its_word() -> None:

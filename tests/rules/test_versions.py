@@ -7,11 +7,25 @@ from pathlib import Path
 
 import pytest
 
-from preflog.engine.replay import audit, audit_rows, rows_of
-from preflog.model.events import LEGACY_RULES_VERSION, RULES_VERSION, PulkaStarted, from_row
+from preflog.engine.replay import audit
+from preflog.engine.replay import audit_rows
+from preflog.engine.replay import rows_of
+from preflog.model.events import LEGACY_RULES_VERSION
+from preflog.model.events import RULES_VERSION
+from preflog.model.events import PulkaStarted
+from preflog.model.events import from_row
 from preflog.record.api import read_file
-from preflog.rules import NAMED_OVERRIDES, PRESETS, SOCHI, RulesError, resolve, rules_of, versions
-from preflog.rules.versions import current_tables, presets_at, resolve_at, tables_at
+from preflog.rules import NAMED_OVERRIDES
+from preflog.rules import PRESETS
+from preflog.rules import SOCHI
+from preflog.rules import RulesError
+from preflog.rules import resolve
+from preflog.rules import rules_of
+from preflog.rules import versions
+from preflog.rules.versions import current_tables
+from preflog.rules.versions import presets_at
+from preflog.rules.versions import resolve_at
+from preflog.rules.versions import tables_at
 from preflog.store.chain import content_hash
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

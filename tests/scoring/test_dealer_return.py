@@ -1,7 +1,10 @@
 """The 4-player dealer returning a half-whist (seed 001: «вернуть вист может также и четвертый игрок»)."""
 
-from preflog.model.calls import CALL_HALF, CALL_PASS, CALL_WHIST
-from preflog.model.outcome import DealKind, DealOutcome
+from preflog.model.calls import CALL_HALF
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
 from preflog.rules import SOCHI
 from preflog.scoring.russian import RussianScorer
 

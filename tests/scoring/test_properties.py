@@ -4,19 +4,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from preflog.engine.replay import audit
-from preflog.model.bids import MISER, RU_LADDER, is_trick_contract, level_of
-from preflog.model.calls import CALL_PASS, CALL_WHIST
+from preflog.model.bids import MISER
+from preflog.model.bids import RU_LADDER
+from preflog.model.bids import is_trick_contract
+from preflog.model.bids import level_of
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
 from preflog.model.events import PulkaEnded
-from preflog.model.outcome import NO_SEAT, DealKind, DealOutcome
-from preflog.rules import LENINGRAD, ROSTOV, SOCHI, Rules
+from preflog.model.outcome import NO_SEAT
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
+from preflog.rules import LENINGRAD
+from preflog.rules import ROSTOV
+from preflog.rules import SOCHI
+from preflog.rules import Rules
 from preflog.scoring.russian import RussianScorer
 from preflog.scoring.settlement import settle
 
-from ..strategies import RUSSIAN_TABLES, draw_pulka
+from ..strategies import RUSSIAN_TABLES
+from ..strategies import draw_pulka
 
 RULESETS = [
     SOCHI, LENINGRAD, ROSTOV,

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import DealKind, DealOutcome
-from preflog.rules import LENINGRAD, ROSTOV, SOCHI, Rules, resolve
-from preflog.scoring.russian import RussianScorer, raspasy_price
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
+from preflog.rules import LENINGRAD
+from preflog.rules import ROSTOV
+from preflog.rules import SOCHI
+from preflog.rules import Rules
+from preflog.rules import resolve
+from preflog.scoring.russian import RussianScorer
+from preflog.scoring.russian import raspasy_price
 
 
 def rasp(tricks: tuple[int, ...], dealer: int = 2) -> DealOutcome:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from preflog.rules import PRESETS, Rules
-from preflog.rules.docs import format_value, options_markdown
+from preflog.rules import PRESETS
+from preflog.rules import Rules
+from preflog.rules.docs import format_value
+from preflog.rules.docs import options_markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules-options.md"
 

@@ -11,10 +11,15 @@ from fractions import Fraction
 import pytest
 
 from preflog.engine.families import family_of
-from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import DealKind, DealOutcome
-from preflog.rules import LENINGRAD, SOCHI, Rules
-from preflog.scoring.russian import RussianScorer, ScoringError
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
+from preflog.rules import LENINGRAD
+from preflog.rules import SOCHI
+from preflog.rules import Rules
+from preflog.scoring.russian import RussianScorer
+from preflog.scoring.russian import ScoringError
 
 W, P = CALL_WHIST, CALL_PASS
 

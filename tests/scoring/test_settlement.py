@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from preflog.rules import LENINGRAD, ROSTOV, SOCHI, resolve
-from preflog.scoring.settlement import compensation, settle, shown_result
+from preflog.rules import LENINGRAD
+from preflog.rules import ROSTOV
+from preflog.rules import SOCHI
+from preflog.rules import resolve
+from preflog.scoring.settlement import compensation
+from preflog.scoring.settlement import settle
+from preflog.scoring.settlement import shown_result
 
 ZERO3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
 

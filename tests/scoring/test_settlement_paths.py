@@ -2,7 +2,8 @@
 
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from preflog.rules import PRESETS

@@ -9,9 +9,13 @@ from __future__ import annotations
 import pytest
 
 from preflog.engine.families import family_of
-from preflog.model.bids import HR_BETTEL, MISER, trick_bid
-from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import DealKind, DealOutcome
+from preflog.model.bids import HR_BETTEL
+from preflog.model.bids import MISER
+from preflog.model.bids import trick_bid
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
 from preflog.rules.presets import resolve
 from preflog.scoring.croatian import CroatianScorer
 from preflog.scoring.russian import RussianScorer

@@ -9,9 +9,18 @@ import pytest
 from preflog.engine.families import family_of
 from preflog.engine.replay import audit
 from preflog.model.cards import FULL_DECK
-from preflog.model.events import CardPlayed, DealStarted, PaperResult, PulkaEnded, PulkaStarted
+from preflog.model.events import CardPlayed
+from preflog.model.events import DealStarted
+from preflog.model.events import PaperResult
+from preflog.model.events import PulkaEnded
+from preflog.model.events import PulkaStarted
 from preflog.rules.presets import resolve
-from preflog.sim import SimCheckError, SimError, check_pulka, rates, simulate_many, simulate_pulka
+from preflog.sim import SimCheckError
+from preflog.sim import SimError
+from preflog.sim import check_pulka
+from preflog.sim import rates
+from preflog.sim import simulate_many
+from preflog.sim import simulate_pulka
 
 SPECS = [("sochi", 3), ("leningrad", 3), ("rostov", 3), ("sochi", 4), ("leningrad", 4), ("rostov", 4)]
 

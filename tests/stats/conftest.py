@@ -31,10 +31,13 @@ from fractions import Fraction
 
 import pytest
 
-from preflog.model.calls import CALL_PASS, CALL_WHIST
-from preflog.model.outcome import DealKind, DealOutcome
+from preflog.model.calls import CALL_PASS
+from preflog.model.calls import CALL_WHIST
+from preflog.model.outcome import DealKind
+from preflog.model.outcome import DealOutcome
 from preflog.projections.facts import PulkaFacts
-from preflog.scoring.sheet import DealScore, Settlement
+from preflog.scoring.sheet import DealScore
+from preflog.scoring.sheet import Settlement
 
 F = Fraction
 N = -1  # no call

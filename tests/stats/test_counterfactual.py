@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from preflog.reports.counterfactual import CounterfactualError, compare
+from preflog.reports.counterfactual import CounterfactualError
+from preflog.reports.counterfactual import compare
 
 
 @pytest.fixture

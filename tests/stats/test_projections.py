@@ -7,8 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from preflog.projections.build import project, project_many
-from preflog.projections.facts import FactsError, resolve_spec
+from preflog.projections.build import project
+from preflog.projections.build import project_many
+from preflog.projections.facts import FactsError
+from preflog.projections.facts import resolve_spec
 
 
 def rows(table):
@@ -97,7 +99,8 @@ def test_croatian_hand_game():
     Values (pool point 10): B −40 + 10·(10 − 10/3) = 80/3, A and C 20 + 10·(0 − 10/3) = −40/3.
     Both whisters answer for 2 (side 4): met. Label "4h", hand game, price 10, made."""
     from preflog.model.calls import CALL_WHIST
-    from preflog.model.outcome import DealKind, DealOutcome
+    from preflog.model.outcome import DealKind
+    from preflog.model.outcome import DealOutcome
     from preflog.projections.facts import PulkaFacts
     from preflog.scoring.sheet import DealScore
 

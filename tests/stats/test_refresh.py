@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import pyarrow.compute as pc
 
-from preflog.projections import build, store
+from preflog.projections import build
+from preflog.projections import store
 
 
 def _rows(tmp, table, pulka):

@@ -11,8 +11,10 @@ import os
 import sys
 import time
 
-from preflog.model.events import BidMade, CardPlayed
-from preflog.store import ConcurrencyError, DeltaStore
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.store import ConcurrencyError
+from preflog.store import DeltaStore
 
 
 def main() -> None:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,18 +13,21 @@ import pyarrow.parquet as pq
 import pytest
 
 from benchmarks.synthetic import synthetic_pulka
-from preflog.model.events import BidMade, CardPlayed, DealStarted, Event, PulkaStarted
-from preflog.store import (
-    ConcurrencyError,
-    DeltaStore,
-    EventRow,
-    EventStore,
-    MemoryStore,
-    PulkaInfo,
-    StoredRow,
-    StoreError,
-)
-from preflog.store.chain import GENESIS, seal
+from preflog.model.events import BidMade
+from preflog.model.events import CardPlayed
+from preflog.model.events import DealStarted
+from preflog.model.events import Event
+from preflog.model.events import PulkaStarted
+from preflog.store import ConcurrencyError
+from preflog.store import DeltaStore
+from preflog.store import EventRow
+from preflog.store import EventStore
+from preflog.store import MemoryStore
+from preflog.store import PulkaInfo
+from preflog.store import StoredRow
+from preflog.store import StoreError
+from preflog.store.chain import GENESIS
+from preflog.store.chain import seal
 from preflog.store.schema import EVENTS_V1
 
 GAME = synthetic_pulka(7, deals=3)  # 1 + 3 deals + 1 events

@@ -39,17 +39,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.bids import (
-    HR_BETTEL,
-    HR_SANAC,
-    IGRA,
-    IGRA_BETTEL,
-    IGRA_SANAC,
-    PASS,
-    BidError,
-    format_hr_bid,
-    parse_hr_bid,
-)
+from ...model.bids import HR_BETTEL
+from ...model.bids import HR_SANAC
+from ...model.bids import IGRA
+from ...model.bids import IGRA_BETTEL
+from ...model.bids import IGRA_SANAC
+from ...model.bids import PASS
+from ...model.bids import BidError
+from ...model.bids import format_hr_bid
+from ...model.bids import parse_hr_bid
 from ...model.outcome import NO_SEAT
 from ...rules.config import Rules
 from ..auction import AuctionBase

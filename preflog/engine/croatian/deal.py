@@ -12,20 +12,41 @@ contract → defence phase (whist / pass / invite, contra chain; :class:`Croatia
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 
-from ...model.bids import HR_BETTEL, HR_LADDER, hr_trump
-from ...model.calls import CALL_INVITE, CALL_NAMES, CALL_PASS, CALL_WHIST
-from ...model.events import CardPlayed, ContraCalled, DealStarted, Event, WhistCalled
-from ...model.outcome import NO_SEAT, DealKind, DealOutcome
+from ...model.bids import HR_BETTEL
+from ...model.bids import HR_LADDER
+from ...model.bids import hr_trump
+from ...model.calls import CALL_INVITE
+from ...model.calls import CALL_NAMES
+from ...model.calls import CALL_PASS
+from ...model.calls import CALL_WHIST
+from ...model.events import CardPlayed
+from ...model.events import ContraCalled
+from ...model.events import DealStarted
+from ...model.events import Event
+from ...model.events import WhistCalled
+from ...model.outcome import NO_SEAT
+from ...model.outcome import DealKind
+from ...model.outcome import DealOutcome
 from ...rules.config import Rules
 from ...scoring.base import Scorer
 from ..codes import Code
-from ..deal import CONTRACT, DISCARD, DONE, PLAY, WHIST, Deal
+from ..deal import CONTRACT
+from ..deal import DISCARD
+from ..deal import DONE
+from ..deal import PLAY
+from ..deal import WHIST
+from ..deal import Deal
 from ..findings import IllegalAction
 from ..tricks import N_TRICKS
-from .auction import CroatianAuction, format_hr_call
-from .defence import CroatianDefence, first_leader, play_over, stop_caps
+from .auction import CroatianAuction
+from .auction import format_hr_call
+from .defence import CroatianDefence
+from .defence import first_leader
+from .defence import play_over
+from .defence import stop_caps
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
 _ALL_PASS = DealKind.ALL_PASS

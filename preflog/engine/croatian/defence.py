@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.bids import HR_BETTEL, HR_SANAC
-from ...model.calls import CALL_INVITE, CALL_PASS, CALL_WHIST
-from ...model.outcome import NO_SEAT, DealKind
+from ...model.bids import HR_BETTEL
+from ...model.bids import HR_SANAC
+from ...model.calls import CALL_INVITE
+from ...model.calls import CALL_PASS
+from ...model.calls import CALL_WHIST
+from ...model.outcome import NO_SEAT
+from ...model.outcome import DealKind
 from ...rules.config import Rules
 from ..codes import Code
-from ..findings import IllegalAction, seat_name
+from ..findings import IllegalAction
+from ..findings import seat_name
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
 _CONCEDED = DealKind.CONCEDED

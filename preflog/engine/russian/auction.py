@@ -16,7 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.bids import MISER, PASS, RU_LADDER, TAKE_TALON, format_ru_bid, is_trick_contract, parse_ru_bid
+from ...model.bids import MISER
+from ...model.bids import PASS
+from ...model.bids import RU_LADDER
+from ...model.bids import TAKE_TALON
+from ...model.bids import format_ru_bid
+from ...model.bids import is_trick_contract
+from ...model.bids import parse_ru_bid
 from ...model.outcome import NO_SEAT
 from ...rules.config import Rules
 from ..auction import AuctionBase

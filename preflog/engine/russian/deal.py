@@ -20,12 +20,32 @@ Choices where the spec is silent (see docs/findings.md):
 
 from __future__ import annotations
 
-from ...model.bids import MISER, RU_LADDER, format_ru_bid, level_of, ru_trump
-from ...model.calls import CALL_HALF, CALL_NAMES, CALL_PASS, CALL_WHIST, PLAY_CLOSED, PLAY_OPEN
-from ...model.events import Event, PlayModeChosen, WhistCalled
-from ...model.outcome import NO_SEAT, DealKind, DealOutcome
+from ...model.bids import MISER
+from ...model.bids import RU_LADDER
+from ...model.bids import format_ru_bid
+from ...model.bids import level_of
+from ...model.bids import ru_trump
+from ...model.calls import CALL_HALF
+from ...model.calls import CALL_NAMES
+from ...model.calls import CALL_PASS
+from ...model.calls import CALL_WHIST
+from ...model.calls import PLAY_CLOSED
+from ...model.calls import PLAY_OPEN
+from ...model.events import Event
+from ...model.events import PlayModeChosen
+from ...model.events import WhistCalled
+from ...model.outcome import NO_SEAT
+from ...model.outcome import DealKind
+from ...model.outcome import DealOutcome
 from ..codes import Code
-from ..deal import AUCTION, DISCARD, DONE, MODE, PLAY, RESULT, WHIST, Deal
+from ..deal import AUCTION
+from ..deal import DISCARD
+from ..deal import DONE
+from ..deal import MODE
+from ..deal import PLAY
+from ..deal import RESULT
+from ..deal import WHIST
+from ..deal import Deal
 from ..findings import IllegalAction
 from ..tricks import N_TRICKS
 from .auction import RussianAuction
