@@ -5,7 +5,7 @@ Public API: :func:`simulate_pulka`, :func:`simulate_many`, :func:`check_pulka` /
 :class:`preflog.engine.families.Family`.
 """
 
-from .check import DealSummary
+from .check import CheckedDeal
 from .check import SimCheckError
 from .check import check_pulka
 from .check import rates
@@ -14,5 +14,5 @@ from .many import simulate_many
 from .pulka import SimError
 from .pulka import simulate_pulka
 
-__all__ = ["DealSummary", "SimCheckError", "SimError", "check_pulka", "pulka_seed", "rates",
+__all__ = ["CheckedDeal", "SimCheckError", "SimError", "check_pulka", "pulka_seed", "rates",
            "simulate_many", "simulate_pulka"]

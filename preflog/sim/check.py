@@ -37,7 +37,7 @@ class SimCheckError(PreflogError, AssertionError):
 
 
 @dataclass(frozen=True, slots=True)
-class DealSummary:
+class CheckedDeal:
     deal: int
     kind: str              # game, miser, raspasy, not_whisted, half_whist, ten_checked
     declarer: int = -1
@@ -46,14 +46,14 @@ class DealSummary:
     made: bool | None = None
 
 
-def check_pulka(events: list[Event]) -> list[DealSummary]:
+def check_pulka(events: list[Event]) -> list[CheckedDeal]:
     """Check a simulated pulka (card level or paper) and summarise its deals; raises :class:`SimCheckError`."""
     if not events or not isinstance(events[0], PulkaStarted):
         raise SimCheckError("a pulka starts with PulkaStarted")
     start = events[0]
     rules = resolve(start.rules)
     n = len(start.players)
-    out: list[DealSummary] = []
+    out: list[CheckedDeal] = []
     deals: list[list[tuple[int, Event]]] = []
     for i, ev in enumerate(events[1:], 1):
         if isinstance(ev, DealStarted):
@@ -65,7 +65,7 @@ def check_pulka(events: list[Event]) -> list[DealSummary]:
     return out
 
 
-def _check_deal(no: int, block: list[tuple[int, Event]], n: int, must_trump: bool, open_talon: bool) -> DealSummary:
+def _check_deal(no: int, block: list[tuple[int, Event]], n: int, must_trump: bool, open_talon: bool) -> CheckedDeal:
     def fail(i: int, msg: str) -> SimCheckError:
         return SimCheckError(f"deal {no}, event {i}: {msg}")
 
@@ -109,7 +109,7 @@ def _check_deal(no: int, block: list[tuple[int, Event]], n: int, must_trump: boo
             return _summary(no, contract, declarer, calls, ev.tricks)
         elif isinstance(ev, TenChecked):
             made = ev.tricks[declarer] >= level_of(contract)
-            return DealSummary(no, "ten_checked", declarer, contract, ev.tricks, made)
+            return CheckedDeal(no, "ten_checked", declarer, contract, ev.tricks, made)
     if paper:
         return _summary(no, contract, declarer, calls, ())
     if not plays:
@@ -169,20 +169,20 @@ def _beats(card: int, best: int, lead_suit: int, trump: int) -> bool:
 
 
 def _summary(no: int, contract: int, declarer: int, calls: dict[int, list[int]],
-             tricks: tuple[int, ...]) -> DealSummary:
+             tricks: tuple[int, ...]) -> CheckedDeal:
     if contract == 0:
-        return DealSummary(no, "raspasy", tricks=tricks)
+        return CheckedDeal(no, "raspasy", tricks=tricks)
     if contract == MISER:
-        return DealSummary(no, "miser", declarer, contract, tricks, tricks[declarer] == 0 if tricks else None)
+        return CheckedDeal(no, "miser", declarer, contract, tricks, tricks[declarer] == 0 if tricks else None)
     whisted = any(c[-1] == CALL_WHIST for c in calls.values())
     if not whisted:
         half = any(CALL_HALF in c for c in calls.values())
-        return DealSummary(no, "half_whist" if half else "not_whisted", declarer, contract, (), True)
+        return CheckedDeal(no, "half_whist" if half else "not_whisted", declarer, contract, (), True)
     made = tricks[declarer] >= level_of(contract) if tricks else None
-    return DealSummary(no, "game", declarer, contract, tricks, made)
+    return CheckedDeal(no, "game", declarer, contract, tricks, made)
 
 
-def rates(summaries: list[DealSummary]) -> dict[str, float]:
+def rates(summaries: list[CheckedDeal]) -> dict[str, float]:
     """Shares of deal kinds among all deals, and made rates of played games and misers."""
     total = len(summaries) or 1
     kinds = Counter(s.kind for s in summaries)
