@@ -25,12 +25,14 @@ from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 
-_TAG = re.compile(r'\[\s*([^\s"\]]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+# Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
+# fails in one pass, so a long line of spaces cannot make the reader quadratic.
+_TAG = re.compile(r'\[\s*+([^\s"\]]*+)\s*+"((?:[^"\\\n]|\\.)*+)"\s*+\]')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]\s*)?(\d+)?\s*[:.]?\s*(.*)")
 _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
-_KEY = re.compile(r"([^:]+?)\s*:\s*(.*)")
+_KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
 _FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
 _SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
 _SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",

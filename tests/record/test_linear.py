@@ -45,3 +45,26 @@ def test_a_long_score_line_reads_in_linear_time(filler: str) -> None:
     small, big = _read_seconds(sized(SMALL)), _read_seconds(sized(BIG))
     assert big < 1.0, f"an {BIG // 1000} KB score line took {big:.2f} s"
     assert big < 8 * max(small, 1e-4), f"4× the input took {big / small:.1f}× the time ({small:.4f} s → {big:.4f} s)"
+
+
+@pytest.mark.parametrize("head, filler, tail", [
+    ("[", " ", "x"),  # a tag that never closes after a run of spaces
+    ('[Event "', "a", '"   x]'),
+    ("A", " ", "b"),  # neither a key nor a trick line
+    ("A", " \t", "b:"),  # a key line with a long run of spaces before the colon
+    ("1", " ", "x"),
+    ("Deal", " ", "x"),
+    ("Auction: ", "A pass, ", ""),
+    ("1: ", "7s ", ""),
+    ("Claim: ", "A ", ""),
+])
+def test_a_long_line_reads_in_linear_time(head: str, filler: str, tail: str) -> None:
+    lines = doc_blocks("pref")[0].splitlines()
+    first_deal = next(i for i, line in enumerate(lines) if line.startswith("Deal"))
+
+    def sized(n: int) -> str:
+        return "\n".join([*lines[: first_deal + 1], head + filler * (n // len(filler)) + tail, ""])
+
+    small, big = _read_seconds(sized(SMALL)), _read_seconds(sized(BIG))
+    assert big < 1.0, f"an {BIG // 1000} KB line took {big:.2f} s"
+    assert big < 8 * max(small, 1e-4), f"4× the input took {big / small:.1f}× the time ({small:.4f} s → {big:.4f} s)"
