@@ -228,7 +228,7 @@ def frame_table(df: Any, title: str, limit: int | None = None) -> Table:
             footer = "total"
         elif kind == _RATE and col == "success" and {"n", "made"} <= set(df.columns) and df["n"].sum():
             footer = _num(df["made"].sum() / df["n"].sum(), 2)  # pooled success over all rows
-        t.add_column(header, footer=footer, justify="left" if kind == _TEXT else "right",
+        t.add_column(lit(header), footer=footer, justify="left" if kind == _TEXT else "right",
                      no_wrap=kind == _RATE)
     digits = {col: _digits(df[col]) for _, col, kind in spec if kind == _NUM}
     for row in shown.to_dict("records"):

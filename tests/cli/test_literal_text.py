@@ -57,3 +57,8 @@ def test_error_messages_quote_record_text_as_written(tmp_path: Path, odd: str) -
     both = _run(["import", str(tmp_path)], tmp_path / "st")  # the folder's error rows
     for out in (one, both):
         assert f"{odd!r} is not a usable player name" in out.replace("\n", " "), out
+
+
+def test_sql_tables_print_values_and_headers_as_written(stored: Path) -> None:
+    out = _run(["sql", 'select distinct pulka as "[/y] :100:" from events'], stored)
+    assert ODD_ID in out and "[/y] :100:" in out, out
