@@ -74,7 +74,20 @@ def source_stem(source: str) -> str:
 
 def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container[int]) -> FileResult:
     """Read, seal and audit one record file. ``known``: content hashes already stored, whose
-    pulkas are duplicates and need no audit. Bad input is returned as the file's error."""
+    pulkas are duplicates and need no audit. Bad input is returned as the file's error, and so is
+    any other failure inside the file's import: one file never aborts the others."""
+    try:
+        return _prepare_file(source, hash_every, run_audit, known)
+    except Exception as exc:  # not bad input the reader caught, but still this file's problem alone
+        return FileResult(source, [], unexpected_failure(source, exc))
+
+
+def unexpected_failure(source: str, exc: BaseException) -> str:
+    """The error row of a file whose import failed in a way the reader did not foresee."""
+    return f"{source}: could not be imported ({type(exc).__name__}: {exc}); please report this record"
+
+
+def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Container[int]) -> FileResult:
     from .projections.facts import facts_of
 
     try:
@@ -144,7 +157,7 @@ def serve(rfd: int, wfd: int) -> None:
         while (source := inp.recv()) is not None:
             try:
                 answers.put(prepare_file(source, hash_every, run_audit, known))
-            except Exception as exc:  # a bug, not bad input: the parent re-raises it
+            except Exception as exc:  # a bug, not bad input: the parent reports it as the file's error
                 import traceback
 
                 answers.put(_WorkerFailure(source, "".join(traceback.format_exception(exc))))
@@ -191,8 +204,9 @@ class _Worker:
         except EOFError:
             raise RuntimeError(f"import worker {self.proc.pid} stopped (exit code {self.proc.poll()})") from None
         self.busy -= 1
-        if isinstance(got, _WorkerFailure):
-            raise RuntimeError(f"import worker failed on {got.source}:\n{got.trace}")
+        if isinstance(got, _WorkerFailure):  # the file's error row, not the batch's
+            return FileResult(got.source, [], f"{got.source}: could not be imported; please report this record:\n"
+                                              f"{got.trace}")
         return got
 
     def close(self) -> None:

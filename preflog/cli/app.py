@@ -36,8 +36,10 @@ stats_app = typer.Typer(no_args_is_help=True, help="Statistical reports over the
 app.add_typer(stats_app, name="stats")
 
 # Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
-out = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+# emoji codes off: a record's text such as ":100:" is printed as written (markup is ours alone: user text
+# goes through views.lit or escape)
+out = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else 160, emoji=False)
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=STORE_ENV,
                                                help="Store folder (default ./preflog-store).")]
@@ -149,7 +151,7 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
         if as_json:
             _print_json({"pulkas": [{"id": target, "findings": [f.as_dict()], "settlement": None}]})
         else:
-            err.print(f"deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {f.message}", highlight=False)
+            err.print(f"deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}", highlight=False)
         raise typer.Exit(1) from None
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
@@ -190,7 +192,7 @@ def verify(store: StoreOpt = None) -> None:
     """Check every pulka's hash chain and sequence numbers; exit 1 on damage."""
     problems = _ws(store).store().verify()
     for p in problems:
-        out.print(str(p), highlight=False)
+        out.print(str(p), highlight=False, markup=False)
     if problems:
         raise typer.Exit(1)
     out.print("store verifies clean")
@@ -201,7 +203,7 @@ def verify(store: StoreOpt = None) -> None:
 def compact(store: StoreOpt = None) -> None:
     """Merge small files of the event table (safe while others read)."""
     info = _ws(store).store().compact()
-    out.print(f"compacted: {info}")
+    out.print(f"compacted: {info}", markup=False)
 
 
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
@@ -307,7 +309,7 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     con = _ws(store).connect()
     with file_errors(html):
         write(html, con)
-    out.print(f"wrote {html}")
+    out.print(f"wrote {html}", markup=False)
 
 
 @app.command()

@@ -28,6 +28,17 @@ from ..workspace import Loaded
 from ..workspace import Workspace
 
 
+def lit(value: object, style: str = "") -> Text:
+    """User-supplied text (ids, names, paths, messages quoting a record) as literal text: never read as
+    Rich markup (``[bold]``, ``[/x]``) or emoji codes (``:100:``)."""
+    return Text(str(value), style=style)
+
+
+def titled(value: str) -> Text:
+    """A table title holding user-supplied text, styled as Rich styles a plain title."""
+    return lit(value, "table.title")
+
+
 def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Group:
     t = Table(title="import", show_lines=False)
     for col in ("source", "pulka", "status", "deals", "events", "findings"):
@@ -36,7 +47,7 @@ def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Group
     for i in shown:
         status = {"imported": "[green]imported[/green]", "duplicate": "[yellow]duplicate[/yellow]",
                   "error": "[red]error[/red]"}[i.status]
-        t.add_row(i.source, i.pulka, status, str(i.deals), str(i.events), str(i.findings))
+        t.add_row(lit(i.source), lit(i.pulka), status, str(i.deals), str(i.events), str(i.findings))
     counts = {s: sum(1 for i in items if i.status == s) for s in ("imported", "duplicate", "error")}
     summary = Text(f"{counts['imported']} imported, {counts['duplicate']} already stored, {counts['error']} "
                    f"files with errors" + (f" ({len(items) - len(shown)} more rows not shown)" if limit and
@@ -46,21 +57,21 @@ def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Group
 
 
 def pulka_list(ws: Workspace) -> Table:
-    t = Table(title=f"pulkas in {ws.root}")
+    t = Table(title=titled(f"pulkas in {ws.root}"))
     for col in ("pulka", "events", "last seq"):
         t.add_column(col)
     for info in ws.store().pulkas():
-        t.add_row(info.pulka, str(info.events), str(info.last_seq))
+        t.add_row(lit(info.pulka), str(info.events), str(info.last_seq))
     return t
 
 
 def audit_view(a: Audited) -> Group:
     res = a.result
-    t = Table(title=f"audit of {a.loaded.id} ({a.loaded.source})")
+    t = Table(title=titled(f"audit of {a.loaded.id} ({a.loaded.source})"))
     for col in ("code", "deal", "seq", "finding"):
         t.add_column(col)
     for f in res.findings:
-        t.add_row(f.code, str(f.deal), str(f.seq), f.message)
+        t.add_row(f.code, str(f.deal), str(f.seq), lit(f.message))
     head = Text(f"{len(res.findings)} findings in {res.events} events, {len(res.deals)} deals",
                 style="red" if res.findings else "green")
     return Group(head, t if res.findings else Text(""), sheet_view(sheet_json(a)))
@@ -68,14 +79,14 @@ def audit_view(a: Audited) -> Group:
 
 def sheet_view(s: dict[str, Any]) -> Table:
     players: list[str] = s["players"]
-    t = Table(title=f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})")
+    t = Table(title=titled(f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})"))
     croatian = s.get("family") == "croatian"
     t.add_column("player")
     t.add_column("column" if croatian else "pulya")
     if not croatian:
         t.add_column("gora")
     for q in players:
-        t.add_column(f"{'juha' if croatian else 'visty'} on {q}", justify="right")
+        t.add_column(lit(f"{'juha' if croatian else 'visty'} on {q}"), justify="right")
     for col in ("exact", "method 1", "method 2", "money"):
         t.add_column(col, justify="right")
 
@@ -90,7 +101,7 @@ def sheet_view(s: dict[str, Any]) -> Table:
 
     st = s["settlement"]
     for p in players:
-        t.add_row(p, chain("pulya", p), *([] if croatian else [chain("gora", p)]),
+        t.add_row(lit(p), chain("pulya", p), *([] if croatian else [chain("gora", p)]),
                   *[("—" if q == p else chain("visty", p, q)) for q in players],
                   str(st["exact"].get(p, "")), str(st["method1"].get(p, "")), str(st["method2"].get(p, "")),
                   str(st["money"].get(p, "")))
@@ -135,7 +146,7 @@ def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
     hands.add_column("call")
     for s, name in enumerate(players):
         call = d.calls[s]
-        hands.add_row(name + (" (declarer)" if s == d.declarer else "") + (" (dealer)" if s == d.dealer else ""),
+        hands.add_row(lit(name + (" (declarer)" if s == d.declarer else "") + (" (dealer)" if s == d.dealer else "")),
                       format_cards(d.hands[s], "unicode") if not d.paper else "(paper record)",
                       str(d.tricks[s]), CALL_NAMES.get(call, "") if call >= 0 else "")
     lines.append(hands)
@@ -156,8 +167,8 @@ def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
         t.add_column("gora")
         t.add_column("visty written")
         for i, name in enumerate(players):
-            t.add_row(name, str(frac(sheet.pulya[i])), str(frac(sheet.gora[i])),
-                      ", ".join(f"{players[j]} {frac(sheet.visty[i][j])}" for j in range(len(players)) if j != i))
+            t.add_row(lit(name), str(frac(sheet.pulya[i])), str(frac(sheet.gora[i])),
+                      lit(", ".join(f"{players[j]} {frac(sheet.visty[i][j])}" for j in range(len(players)) if j != i)))
         lines.append(t)
     return Panel(Group(*lines), title="replay")
 
@@ -207,7 +218,7 @@ def frame_table(df: Any, title: str, limit: int | None = None) -> Table:
         spec = _generic_spec(df)
     shown = df if limit is None else df.head(limit)
     sums = [c for c in _SUMMED.get(title, ()) if c in df.columns]
-    t = Table(title=title if limit is None or len(df) <= limit else f"{title} (first {limit} of {len(df)})",
+    t = Table(title=titled(title if limit is None or len(df) <= limit else f"{title} (first {limit} of {len(df)})"),
               show_footer=bool(sums) and len(df) > 1)
     for i, (header, col, kind) in enumerate(spec):
         footer = ""
@@ -217,11 +228,12 @@ def frame_table(df: Any, title: str, limit: int | None = None) -> Table:
             footer = "total"
         elif kind == _RATE and col == "success" and {"n", "made"} <= set(df.columns) and df["n"].sum():
             footer = _num(df["made"].sum() / df["n"].sum(), 2)  # pooled success over all rows
-        t.add_column(header, footer=footer, justify="left" if kind == _TEXT else "right",
+        t.add_column(lit(header), footer=footer, justify="left" if kind == _TEXT else "right",
                      no_wrap=kind == _RATE)
     digits = {col: _digits(df[col]) for _, col, kind in spec if kind == _NUM}
     for row in shown.to_dict("records"):
-        t.add_row(*[_render(row, col, kind, digits.get(col, 0)) for _, col, kind in spec])
+        t.add_row(*[lit(_render(row, col, kind)) if kind == _TEXT else _render(row, col, kind, digits.get(col, 0))
+                    for _, col, kind in spec])
     return t
 
 
@@ -314,9 +326,9 @@ def import_by_file(items: Sequence[ImportItem]) -> Group:
         files.setdefault(i.source, []).append(i)
     for src, its in files.items():
         if its[0].status == "error":
-            t.add_row(src, "[red]error[/red]", "", "", "", "", "")
+            t.add_row(lit(src), "[red]error[/red]", "", "", "", "", "")
             continue
-        t.add_row(src, str(len(its)), str(sum(i.status == "imported" for i in its)),
+        t.add_row(lit(src), str(len(its)), str(sum(i.status == "imported" for i in its)),
                   str(sum(i.status == "duplicate" for i in its)), str(sum(i.deals for i in its)),
                   str(sum(i.events for i in its)), str(sum(i.findings for i in its)))
     errors = [Text(i.error, style="red") for i in items if i.status == "error"]
@@ -332,7 +344,7 @@ def audit_overview(audited: Sequence[Audited]) -> Group:
     for a in audited:
         groups.setdefault(a.result.rules.name if a.result.rules else "?", []).append(a)
     for name, grp in sorted(groups.items()):
-        t.add_row(name, str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
+        t.add_row(lit(name), str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
                   str(sum(a.result.events for a in grp)), str(sum(a.result.ok for a in grp)),
                   str(sum(len(a.result.findings) for a in grp)))
     bad = [a for a in audited if a.result.findings]
@@ -343,5 +355,5 @@ def audit_overview(audited: Sequence[Audited]) -> Group:
         f.add_column(col)
     for a in bad:
         for x in a.result.findings:
-            f.add_row(a.loaded.id, str(x.deal), str(x.seq), x.code, x.message)
+            f.add_row(lit(a.loaded.id), str(x.deal), str(x.seq), x.code, lit(x.message))
     return Group(t, f)

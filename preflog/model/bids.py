@@ -109,16 +109,28 @@ def hr_trump(number: int) -> int:
     return HR_TRUMP.get(number, -1)
 
 
+def _decimal(text: str) -> int | None:
+    """The number written in decimal digits, or None (``²`` is a digit to ``isdigit`` but not to ``int``;
+    ``int`` refuses more than 4,300 digits)."""
+    if not text.isdecimal():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def parse_ru_bid(text: str) -> int:
     """Read a Russian bid or contract: ``6s``, ``6♠``, ``6п``, ``7NT``, ``7БК``, ``miser``/``мизер``, ``pass``."""
     t = text.strip().lower().replace(" ", "")
     if t in _WORDS:
         return _WORDS[t]
     digits = t[:2] if t.startswith("10") else t[:1]
-    if digits.isdigit() and 6 <= int(digits) <= 10:
+    number = _decimal(digits)
+    if number is not None and 6 <= number <= 10:
         strain = _STRAIN_ALIASES.get(t[len(digits):])
         if strain is not None:
-            return int(digits) * 10 + strain
+            return number * 10 + strain
     raise BidError(f"not a bid: {text!r} (expected 6..10 with s c d h NT / ♠ ♣ ♦ ♥ БК / п т б ч, miser, pass)")
 
 
@@ -127,8 +139,9 @@ def parse_hr_bid(text: str) -> int:
     t = text.strip().lower()
     if t in _HR_WORDS:
         return _HR_WORDS[t]
-    if t.isdigit() and 2 <= int(t) <= 7:
-        return int(t)
+    number = _decimal(t)
+    if number is not None and 2 <= number <= 7:
+        return number
     raise BidError(f"not a Croatian bid: {text!r} (expected 2..7, igra, bettel, sanac, igra-bettel, igra-sanac, "
                    "pass)")
 

@@ -319,9 +319,13 @@ class _Reader:
 
     def integer(self, tok: Tok, problem: str, expected: str, low: int | None = None) -> int:
         t = tok.text.strip()
-        if not _INT.fullmatch(t) or (low is not None and int(t) < low):
+        try:
+            value = int(t) if _INT.fullmatch(t) else None
+        except ValueError:  # more digits than int() reads (4,300)
+            value = None
+        if value is None or (low is not None and value < low):
             raise self.fail(tok, problem, expected)
-        return int(t)
+        return value
 
     def score(self, tok: Tok) -> ScoreValue:
         """A number of a score line: whole, decimal or fraction (``12``, ``12.5``, ``25/2``), exact."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from .build import option_text
@@ -190,17 +191,34 @@ class _JsonReader:
         return step
 
 
+_LONG_DIGITS = re.compile(r"[0-9]{4301,}")
+
+
 def parse_json(data: str | bytes | dict[str, Any], source: str = "<json>") -> list[PulkaSyn]:
     """JSON text (or an already decoded object) → syntax tree."""
     if isinstance(data, (str, bytes)):
+        raw = data
         try:
-            data = json.loads(data)
+            data = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise RecordError(source, Loc(exc.lineno, exc.colno), exc.doc[exc.pos:exc.pos + 10],
                               f"is not valid JSON: {exc.msg}") from None
         except (UnicodeDecodeError, RecursionError) as exc:
             raise RecordError(source, Loc(path="$"), "", f"is not valid JSON: {exc}") from None
+        except ValueError:  # an integer of more digits than int() reads (4,300)
+            raise _long_number(raw, source) from None
     return _JsonReader(source).document(data)
+
+
+def _long_number(data: str | bytes, source: str) -> RecordError:
+    """The error for JSON whose integer has more digits than Python reads, located at that number."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    m = _LONG_DIGITS.search(text)
+    at = m.start() if m else 0
+    line = text.count("\n", 0, at) + 1
+    loc = Loc(line, at - (text.rfind("\n", 0, at) + 1) + 1)
+    return RecordError(source, loc, text[at:at + 10] + "…" if m else "",
+                       f"is a number of {len(m.group()) if m else 'too many'} digits", "at most 4300 digits")
 
 
 def _int_or_text(t: Tok) -> int | str:

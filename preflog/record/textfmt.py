@@ -25,17 +25,20 @@ from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 
-_TAG = re.compile(r'\[\s*([^\s"\]]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+# Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
+# fails in one pass, so a long line of spaces cannot make the reader quadratic.
+_TAG = re.compile(r'\[\s*+([^\s"\]]*+)\s*+"((?:[^"\\\n]|\\.)*+)"\s*+\]')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]\s*)?(\d+)?\s*[:.]?\s*(.*)")
 _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
-_KEY = re.compile(r"([^:]+?)\s*:\s*(.*)")
+_KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
 _FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
 _SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
 _SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",
                 "mountain": "gora", "visty": "visty", "висты": "visty", "whists": "visty"}
-_VISTY = re.compile(r"\s*([^=,\s][^=,]*?)\s*[=:]\s*([^\s,]*)\s*,?")
+_VISTY_SEP = re.compile(r"[=:,]")
+_VISTY_VALUE = re.compile(r"\s*([^\s,]*)\s*,?")
 _ITEM = re.compile(r"[^\s,]+")
 _TAG_FIELDS = {"players": "players", "rules": "rules", "option": "option", "options": "option",
                "pool": "pool", "whistprice": "whist_price", "whist_price": "whist_price",
@@ -86,6 +89,25 @@ def _blank_comments(text: str, source: str) -> str:
 
 def _loc_at(text: str, i: int) -> Loc:
     return Loc(text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1)
+
+
+def _visty_entry(seg: str, pos: int) -> tuple[int, str, int, str, int] | None:
+    """The visty entry ``player=N`` (or ``player: N``) at ``pos`` of ``seg``, optionally followed by a
+    comma: ``(name start, name, value start, value, end)``, or None if none starts there.
+
+    Scanned once, left to right (no backtracking regex), so a long line reads in linear time."""
+    start = pos
+    while start < len(seg) and seg[start].isspace():
+        start += 1
+    if start >= len(seg) or seg[start] in "=,":
+        return None
+    sep = _VISTY_SEP.search(seg, start + 1)  # the name runs to the first '=' or ':' (never past a comma)
+    if sep is None or sep.group() == ",":
+        return None
+    name = seg[start:sep.start()].rstrip()
+    m = _VISTY_VALUE.match(seg, sep.end())
+    assert m is not None  # every part of the pattern may be empty
+    return start, name, m.start(1), m.group(1), m.end()
 
 
 def _split(s: str, loc: Loc, sep: str = ",") -> list[Tok]:
@@ -346,12 +368,12 @@ class _Parser:
                 raise self.fail(Tok(w.group(1), rest.loc.shifted(w.start())), "is given twice")
             if field == "visty":
                 pos = 0
-                for m in _VISTY.finditer(seg):
-                    if m.start() != pos:
+                while True:
+                    entry = _visty_entry(seg, pos)
+                    if entry is None:
                         break
-                    step.pairs.append(Pair(Tok(m.group(1), loc.shifted(m.start(1))),
-                                           Tok(m.group(2), loc.shifted(m.start(2)))))
-                    pos = m.end()
+                    name_at, name, value_at, amount, pos = entry
+                    step.pairs.append(Pair(Tok(name, loc.shifted(name_at)), Tok(amount, loc.shifted(value_at))))
                 if seg[pos:].strip():
                     raise self.fail(Tok(seg[pos:].strip(), loc.shifted(pos + len(seg[pos:]) - len(seg[pos:].lstrip()))),
                                     "is not a visty entry", "player=N, e.g. B=6")
