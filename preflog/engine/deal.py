@@ -24,8 +24,6 @@ from enum import IntEnum
 from functools import cache
 from typing import ClassVar
 
-from ..model.calls import PLAY_CLOSED
-from ..model.calls import PLAY_OPEN
 from ..model.cards import FULL_DECK
 from ..model.cards import format_card
 from ..model.cards import format_cards
@@ -475,8 +473,10 @@ class Deal(TrickPlay):
         self._tricks_over()
 
     def verify_ten_check(self, tricks: tuple[int, ...]) -> None:
-        raise IllegalAction(Code.TEN_CHECK_NOT_ALLOWED, "only a 10-game under ten_mode=checked is checked") \
-            if self.phase in (PLAY, RESULT, MODE) else self._phase_error("ten check")
+        """Only a Russian 10-game under ``ten_mode=checked`` is checked (the Russian deal allows it)."""
+        if self.phase in (PLAY, RESULT, MODE):
+            raise IllegalAction(Code.TEN_CHECK_NOT_ALLOWED, "only a 10-game under ten_mode=checked is checked")
+        raise self._phase_error("ten check")
 
     def can_ten_check(self, tricks: tuple[int, ...]) -> bool:
         return _can(self.verify_ten_check, tricks)
@@ -624,9 +624,7 @@ PUSH = _table("push_")
 
 DEAL_CODES: frozenset[int] = frozenset(STEPS)
 """``Event.CODE`` of every event a :class:`Deal` applies."""
-DEAL_EVENTS: frozenset[type[Event]] = frozenset(
-    (BidMade, TalonRevealed, Discarded, ContractDeclared, WhistCalled, PlayModeChosen, ContraCalled, CardPlayed,
-     Claimed, TenChecked, PaperResult))
-assert {t.CODE for t in DEAL_EVENTS} == DEAL_CODES
+ROW_CODES: frozenset[int] = frozenset(code for code, (_, args) in _ACTIONS.items() if args is not _tricks)
+"""The deal events applied from their row alone (no payload to decode)."""
 
-__all__ = ["DEAL_CODES", "DEAL_EVENTS", "PLAY_CLOSED", "PLAY_OPEN", "PUSH", "STEPS", "VERIFY", "Deal", "Phase"]
+__all__ = ["DEAL_CODES", "PUSH", "ROW_CODES", "STEPS", "VERIFY", "Deal", "Phase"]

@@ -40,6 +40,7 @@ from ..scoring.sheet import Sheet
 from .codes import Code
 from .deal import DEAL_CODES
 from .deal import DONE
+from .deal import ROW_CODES
 from .deal import STEPS
 from .deal import Deal
 from .findings import AuditFailed
@@ -49,7 +50,6 @@ from .pulka import PulkaState
 
 _CARD = CardPlayed.CODE
 _DEAL = DealStarted.CODE
-_PAYLOAD_FREE = frozenset(c for c in DEAL_CODES if c <= _CARD)   # deal events whose row needs no decoding
 
 
 @dataclass(slots=True)
@@ -145,7 +145,7 @@ class Auditor:
         """Check and apply event ``seq``, given as its row (and the event object, when the caller has it)."""
         self.n_events += 1
         code = row[0]
-        if code in _PAYLOAD_FREE:
+        if code in ROW_CODES:
             self._deal_step(seq, code, row, ev)
             return
         if ev is None:
@@ -369,7 +369,7 @@ class Auditor:
                         if live.phase == DONE:
                             live = None
                         continue
-                elif code in _PAYLOAD_FREE:
+                elif code in ROW_CODES:
                     self.n_events += 1
                     self._apply(i, live, code, row, events[i] if events is not None else None)
                     if live.phase == DONE or self.skipping:
