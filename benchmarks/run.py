@@ -39,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -324,10 +325,11 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int) -> dict[str, A
     cores = workers
     # spawn: the Delta reader's runtime does not survive a fork; workers are warmed up (imports
     # done) before the clock starts, as a long-running service's would be
-    with get_context("spawn").Pool(cores) as pool:
-        pool.map(_warm, range(cores))
+    # (an executor: a worker that dies fails the run instead of leaving map() waiting)
+    with ProcessPoolExecutor(cores, mp_context=get_context("spawn")) as pool:
+        list(pool.map(_warm, range(cores)))
         t0 = time.perf_counter()
-        parts = pool.map(_shard_job, [(str(store_root / "events"), k, cores) for k in range(cores)])
+        parts = list(pool.map(_shard_job, [(str(store_root / "events"), k, cores) for k in range(cores)]))
         t = time.perf_counter() - t0
     if sum(p[1] for p in parts) != events:
         raise SystemExit("sharded replay did not see every event once")

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Iterator
 from collections.abc import Sequence
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
+from multiprocessing import get_all_start_methods
 from multiprocessing import get_context
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from ..model.events import Event
@@ -53,5 +59,33 @@ def simulate_many(specs: Sequence[Spec], n_pulkas: int, seed: int, workers: int 
         for job in jobs:
             yield _job(job)
         return
-    with get_context("fork" if hasattr(os, "fork") else "spawn").Pool(workers) as pool:
-        yield from pool.imap(_job, jobs, chunksize=chunksize)
+    batches = iter(lambda: list(islice(jobs, chunksize)), [])
+    # An executor, not a Pool: a worker that dies fails the run (BrokenProcessPool) instead of
+    # leaving the caller waiting for its lost batch. The window bounds what is queued ahead.
+    # A caller that stops early (closes this generator) cancels what is queued.
+    pool = ProcessPoolExecutor(workers, mp_context=_context())
+    try:
+        window: deque[Future[list[tuple[int, list[Any]]]]] = deque()
+        for batch in batches:
+            window.append(pool.submit(_batch, batch))
+            if len(window) >= 4 * workers:
+                yield from window.popleft().result()
+        while window:
+            yield from window.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _batch(jobs: list[tuple[int, dict[str, Any], bool]]) -> list[tuple[int, list[Any]]]:
+    return [_job(job) for job in jobs]
+
+
+def _context() -> BaseContext:
+    """Workers fork from a fork server that has imported only this module: a plain fork would copy
+    the caller's threads (the Delta reader's runtime, DuckDB's pool) with whatever locks they hold,
+    and the child can hang on one; ``spawn`` would re-import the caller's ``__main__``."""
+    if "forkserver" not in get_all_start_methods():
+        return get_context("spawn")
+    ctx = get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    return ctx

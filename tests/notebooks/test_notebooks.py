@@ -40,7 +40,7 @@ def _kernel_ok() -> str:
 
 def _run(path: Path) -> str:
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, kernel_name=_kernel_ok(), timeout=300,
+    NotebookClient(nb, kernel_name=_kernel_ok(), timeout=120, startup_timeout=60,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -38,6 +39,16 @@ def _spawn(*args: object) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, WORKER, *map(str, args)], stdout=subprocess.PIPE, text=True, env=env)
 
 
+def _line(proc: subprocess.Popen[str], timeout: float = 60) -> str:
+    """The worker's next line, or a failure (not a hang) when it says nothing for ``timeout`` s."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    if not ready:
+        proc.kill()
+        pytest.fail(f"worker {proc.pid} said nothing for {timeout} s")
+    return proc.stdout.readline().strip()
+
+
 def _parquet_files(path: Path) -> set[str]:
     return {p.name for p in path.glob("*.parquet")}
 
@@ -52,7 +63,7 @@ def test_two_writer_processes_race_one_conflicts(tmp_path: Path) -> None:
     go = tmp_path / "go"
     procs = [_spawn("race", table, "p", 5, go) for _ in range(2)]
     for p in procs:  # both have read the last seq
-        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+        assert _line(p) == "ready"
     go.touch()
     outs = sorted(p.communicate(timeout=60)[0].strip() for p in procs)
     assert outs == ["conflict 3 8", "ok"]
@@ -88,7 +99,7 @@ def test_sigkill_mid_append_leaves_nothing_or_everything(tmp_path: Path) -> None
     n = 400_000
     DeltaStore(table)
     proc = _spawn("big", table, "p", n)
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    assert _line(proc) == "ready"
     deadline = time.monotonic() + 30
     while not _parquet_files(table) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.001)
@@ -168,13 +179,16 @@ def test_compaction_while_a_reader_loops(tmp_path: Path) -> None:
                 bad.append(repr(seen))
             reads += 1
 
-    th = threading.Thread(target=reader)
+    th = threading.Thread(target=reader, daemon=True)
     th.start()
-    time.sleep(0.3)
-    metrics = store.compact(vacuum_retention_hours=0)
-    time.sleep(0.3)
-    stop.set()
-    th.join(timeout=30)
+    try:
+        time.sleep(0.3)
+        metrics = store.compact(vacuum_retention_hours=0)
+        time.sleep(0.3)
+    finally:
+        stop.set()
+        th.join(timeout=30)
+    assert not th.is_alive()
     assert metrics["numFilesRemoved"] == 10
     assert bad == [] and reads > 2
     assert len(store.files()) == 1 and _parquet_files(tmp_path / "t") == {Path(store.files()[0]).name}
