@@ -349,9 +349,16 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
 
 @app.command()
 @_guard
-def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")] = Path("data"),
+def demo(data: Annotated[Path | None, typer.Option(
+             help="Folder of records to import (default: the data that ships with preflog).")] = None,
          store: StoreOpt = None) -> None:
     """The main job on the shipped data: import, audit, sheets, a short report."""
+    from ..shipped import shipped
+
+    if data is None:
+        data = shipped("data")
+        if data.is_relative_to(Path.cwd()):  # in a checkout: data/demo/…, not the absolute path
+            data = data.relative_to(Path.cwd())
     ws = _ws(store)
     out.rule("import")
     items = ws.import_paths([data])

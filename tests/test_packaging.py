@@ -1,0 +1,63 @@
+"""The built wheel is all a user of ``pip install preflog`` gets: it must carry the shipped records
+and schemas, and ``preflog demo`` must run from it outside any checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from preflog.record import record_files
+from preflog.record.api import read_file_records
+from preflog.shipped import shipped
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_checkout_folders_are_the_shipped_ones() -> None:
+    """In a checkout (editable install) the shipped folders are the repository's own."""
+    assert shipped("data") == ROOT / "data" and shipped("schemas") == ROOT / "schemas"
+    with pytest.raises(ValueError, match="nothing named"):
+        shipped("notebooks")
+
+
+@pytest.mark.slow
+def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
+    """Build the wheel, unpack it into a bare folder, and run ``preflog demo`` from an empty working
+    directory with only that folder on the path: every shipped record is imported (the demo data
+    set's 300 pulkas and the seed examples) and the wheel's own copy of the data is used."""
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
+                   check=True, capture_output=True, timeout=240)
+    (wheel,) = wheels.glob("preflog-*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        zf.extractall(tmp_path / "site")
+    records = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "data").rglob("*")
+                     if p.suffix in (".pref", ".json"))
+    assert records and {f"preflog/_shipped/{r}" for r in records} <= names
+    assert "preflog/_shipped/schemas/record.schema.json" in names and "preflog/py.typed" in names
+    assert any(n.endswith("dist-info/LICENSE") or "licenses/LICENSE" in n for n in names)
+
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"), COLUMNS="120")
+    env.pop("PREFLOG_STORE", None)
+    where = subprocess.run([sys.executable, "-c", "import preflog.shipped as s; print(s.shipped('data'))"],
+                           cwd=work, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert where == str(tmp_path / "site" / "preflog" / "_shipped" / "data")
+    demo = subprocess.run([sys.executable, "-c", "from preflog.cli.app import main; main()", "demo",
+                           "--store", str(work / "store")], cwd=work, env=env, capture_output=True, text=True,
+                          timeout=240)
+    assert demo.returncode == 0, demo.stderr
+    assert "players" in demo.stdout and (work / "store").is_dir()
+    shipped_pulkas = sum(len(read_file_records(f)) for f in record_files([ROOT / "data"]))
+    count = subprocess.run([sys.executable, "-c", "from preflog import Workspace; import sys; "
+                            "print(len(Workspace(sys.argv[1]).ids()))", str(work / "store")],
+                           cwd=work, env=env, capture_output=True, text=True, check=True).stdout
+    assert int(count) == shipped_pulkas > 300
+    assert not (work / "data").exists()
