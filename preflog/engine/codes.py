@@ -183,8 +183,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("Deal (Russian) — `preflog/engine/russian/deal.py`", "", (
         (C.BAD_CALL, "A whist call code that does not exist in the Russian game here (e.g. invite), or a contra "
                      "in a Russian deal."),
-        (C.HALF_WHIST_NOT_ALLOWED, "Half-whist (\"полвиста\") not by the second defender after a pass, or at a "
-                                   "level not in half_whist_levels."),
+        (C.HALF_WHIST_NOT_ALLOWED, "Half-whist (\"полвиста\") not by the second defender after a pass (nor by "
+                                   "the first, under half_whist_by=either), or at a level not in "
+                                   "half_whist_levels."),
         (C.HALF_WHISTER_MUST_PASS, "After the whist was returned the half-whister may only pass."),
         (C.TEN_CHECKED_NO_WHIST, "A whist call on a 10-game that is checked (ten_mode=checked)."),
         (C.MODE_BY_WRONG_SEAT, "Open/closed chosen by someone other than the lone whister."),

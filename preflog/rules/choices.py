@@ -38,6 +38,11 @@ class LoneWhisterQuota(StrEnum):
     PERSONAL = "personal"
 
 
+class HalfWhistBy(StrEnum):
+    SECOND = "second"   # the second defender, after the first passed (the rule texts)
+    EITHER = "either"   # the first defender too; the second may then return the whist
+
+
 class OpenPlayChoice(StrEnum):
     LONE_WHISTER = "lone_whister"
     INVITATION = "invitation"

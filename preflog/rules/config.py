@@ -30,6 +30,7 @@ from .choices import BettelFailMode
 from .choices import BettelLead
 from .choices import FirstLead
 from .choices import GameFamily
+from .choices import HalfWhistBy
 from .choices import HighLevelLiability
 from .choices import HoldWho
 from .choices import LoneWhisterQuota
@@ -104,6 +105,12 @@ class Rules:
         LoneWhisterQuota.SIDE, "A lone whister answers for the whole side's obligation or for his personal share "
         "(Croatian: a lone whister who invited answers for the side's).")
     half_whist_levels: tuple[int, ...] = _opt((6, 7), "Levels where half-whist ('полвиста') is allowed.", RU)
+    half_whist_by: HalfWhistBy = _opt(
+        HalfWhistBy.SECOND, "Who may say half-whist: the second defender after the first passed, or either "
+        "defender (a first-defender half-whist may be returned by the second, and at four by the dealer).", RU)
+    dealer_whists_after_passes: bool = _opt(
+        False, "At a 4-player table the sitting-out dealer may whist for the side when both defenders pass "
+        "(on one passer's cards); he then whists alone, like a dealer who returns a half-whist.", RU)
     half_whist_tricks: tuple[tuple[int, int], ...] = _opt(
         ((6, 2), (7, 1)), "Tricks a half-whister is credited with, per level.", RU)
     open_play_choice: OpenPlayChoice = _opt(

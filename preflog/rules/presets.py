@@ -78,6 +78,8 @@ NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
     "jumps": {"allow_jump_bids": True},
     "no-must-trump": {"must_trump": False},
     "start-50": {"start": 50},
+    "half-whist-either": {"half_whist_by": "either"},
+    "dealer-whists": {"dealer_whists_after_passes": True},
 }
 
 

@@ -288,3 +288,57 @@ def test_legal_actions_cover_all_phases() -> None:
     for seat, bid in ((0, 61), (1, PASS), (2, PASS)):
         d.bid(seat, bid)
     assert len(d.legal_actions()) == 66  # C(12, 2) discards
+
+
+def test_first_defender_half_whist_needs_the_option() -> None:
+    """half_whist_by=second (the rule texts): the first defender may not say half-whist; with
+    half_whist_by=either he may, the second may return the whist, else the game counts as made."""
+    expect("half_whist_not_allowed", game(calls=()).whist, 1, CALL_HALF)
+    either = SOCHI.replace(half_whist_by="either")
+    d = game(rules=either, calls=(CALL_HALF,))
+    assert d.to_move == 2  # the second defender now decides: return the whist or pass
+    expect("half_whist_not_allowed", d.whist, 2, CALL_HALF)
+    d.whist(2, CALL_PASS)
+    o = d.outcome
+    assert o is not None and o.kind == DealKind.HALF_WHIST and o.half_whister == 1 and o.returner == NO_SEAT
+    d = game(rules=either, calls=(CALL_HALF, CALL_WHIST))  # the second defender returns the whist
+    expect("half_whister_must_pass", d.whist, 1, CALL_WHIST)
+    d.choose_mode(2, 0)
+    d.claim((7, 0, 3))
+    o = d.outcome
+    assert o is not None and o.kind == DealKind.GAME and o.returner == 2 and o.half_whister == 1
+    assert o.whist_order == (2,)
+
+
+def _four_handed(rules, calls) -> RussianDeal:
+    """Dealer 0 sits out; seat 1 wins 6♠ and declares ``8s``; the defenders (2, 3) call ``calls``."""
+    d = RussianDeal(rules, 4, 0, 1, (0, G[0], G[1], G[2]), G_TALON)
+    for seat, bid in ((1, 61), (2, PASS), (3, PASS)):
+        d.bid(seat, bid)
+    d.discard(1, G_TALON)
+    d.declare(1, parse_ru_bid("8s"))
+    for seat, call in zip((2, 3), calls, strict=False):
+        d.whist(seat, call)
+    return d
+
+
+def test_dealer_whists_after_two_passes() -> None:
+    """dealer_whists_after_passes (seed 001: the fourth player may whist on the cards of one of the
+    passers): after both defenders pass the sitting-out dealer is asked; his whist makes him the lone
+    whister, like a dealer who returns a half-whist. Off (the default), two passes end the deal."""
+    d = _four_handed(SOCHI, (CALL_PASS, CALL_PASS))
+    assert d.outcome is not None and d.outcome.kind == DealKind.NOT_WHISTED
+    rules = SOCHI.replace(dealer_whists_after_passes=True)
+    d = _four_handed(rules, (CALL_PASS, CALL_PASS))
+    assert d.outcome is None and d.to_move == 0
+    d.whist(0, CALL_PASS)
+    assert d.outcome is not None and d.outcome.kind == DealKind.NOT_WHISTED
+    d = _four_handed(rules, (CALL_PASS, CALL_PASS))
+    d.whist(0, CALL_WHIST)
+    d.choose_mode(0, 1)
+    d.claim((0, 7, 2, 1))
+    o = d.outcome
+    assert o is not None and o.kind == DealKind.GAME and o.returner == 0 and o.whist_order == (0,)
+    assert o.half_whister == NO_SEAT and o.tricks == (0, 7, 2, 1)
+    d = _four_handed(rules, (CALL_WHIST, CALL_PASS))  # a defender whisted: the dealer is not asked
+    assert d.to_move == 2 and d.phase_name != "whist"

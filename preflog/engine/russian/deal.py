@@ -37,6 +37,7 @@ from ...model.events import WhistCalled
 from ...model.outcome import NO_SEAT
 from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
+from ...rules.choices import HalfWhistBy
 from ..codes import Code
 from ..deal import AUCTION
 from ..deal import DISCARD
@@ -129,7 +130,10 @@ class RussianDeal(Deal):
     # ------------------------------------------------------------------ whist
     def _whist_turn(self) -> int:
         d1, d2 = self._defenders
-        return (d1, d2, d1, self.dealer)[self._wstep]
+        step = self._wstep
+        if step == _W_RETURN:  # the defender who did not say half-whist may return the whist
+            return d2 if self.half_whister == d1 else d1
+        return (d1, d2, d1, self.dealer)[step]
 
     def verify_whist(self, seat: int, call: int) -> None:
         if self.phase != WHIST:
@@ -151,9 +155,13 @@ class RussianDeal(Deal):
                                 "(the defender on the declarer's left speaks first)", seat=seat)
         if call == CALL_HALF:
             lvl = level_of(self.contract)
-            if self._wstep != _W_D2 or self.calls[self._defenders[0]] != CALL_PASS:
+            second = self._wstep == _W_D2 and self.calls[self._defenders[0]] == CALL_PASS
+            first = self._wstep == _W_D1 and self.rules.half_whist_by == HalfWhistBy.EITHER
+            if not (second or first):
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, "half-whist is only for the second defender after "
-                                    "the first has passed", seat=seat)
+                                    "the first has passed" + (" or for the first defender"
+                                                              if self.rules.half_whist_by == HalfWhistBy.EITHER
+                                                              else " (half_whist_by=second)"), seat=seat)
             if lvl not in self.rules.half_whist_levels:
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, f"half-whist is not allowed on a {lvl}-level game "
                                     f"(half_whist_levels {list(self.rules.half_whist_levels)})", seat=seat)
@@ -171,6 +179,10 @@ class RussianDeal(Deal):
         step = self._wstep
         if step == _W_D1:
             self.calls[d1] = call
+            if call == CALL_HALF:  # half_whist_by=either: the second defender may return the whist
+                self.half_whister = d1
+                self._wstep = _W_RETURN
+                return
             if call == CALL_WHIST:
                 self.whist_order.append(d1)
             self._wstep = _W_D2
@@ -183,21 +195,26 @@ class RussianDeal(Deal):
                 return
             if call == CALL_WHIST:
                 self.whist_order.append(d2)
+            elif self.n == 4 and self.rules.dealer_whists_after_passes and self.calls[d1] == CALL_PASS:
+                self._wstep = _W_DEALER  # both passed: the sitting-out dealer may whist for the side
+                return
             self._resolve_whist()
             return
         if step == _W_RETURN:
             if call == CALL_WHIST:
-                self._return(d1)
-            elif self.n == 4:
+                self._return(seat)
+                return
+            self.calls[seat] = CALL_PASS
+            if self.n == 4:
                 self._wstep = _W_DEALER
             else:
                 self._finish(_HALF_WHIST)
             return
-        # _W_DEALER: the sitting-out dealer may return the whist at a 4-player table
+        # _W_DEALER: the sitting-out dealer may return a half-whist, or whist after two passes
         if call == CALL_WHIST:
             self._return(self.dealer)
         else:
-            self._finish(_HALF_WHIST)
+            self._finish(_HALF_WHIST if self.half_whister != NO_SEAT else _NOT_WHISTED)
 
     def finish_without_play(self) -> bool:
         """A paper half-whist as the sheet shows it (``Whist: B pass, C half``): nobody returned the whist, so
@@ -205,7 +222,7 @@ class RussianDeal(Deal):
         made, the half-whister writes his half); at four players the dealer's pass is not needed either."""
         if not self.paper or self.phase != WHIST or self._wstep not in (_W_RETURN, _W_DEALER):
             return False
-        self._finish(DealKind.HALF_WHIST)
+        self._finish(_HALF_WHIST if self.half_whister != NO_SEAT else _NOT_WHISTED)
         return True
 
     def _return(self, seat: int) -> None:
