@@ -167,11 +167,12 @@ class Rules:
     # --- play (A10) ---
     must_trump: bool = _opt(True, "A player void in the suit led must trump if he can.")
     first_lead: FirstLead = _opt(
-        FirstLead.ELDEST, "Who leads first: first hand; first hand skipping a player who is out; Croatian "
-        "[S002]: nearest whister to the declarer's left.", HR)
+        FirstLead.ELDEST, "Who leads first: first hand; first hand skipping a player who is out (the same: a player "
+        "who is out never leads, the lead passes clockwise, as Fundak writes); the short Croatian description: "
+        "nearest whister to the declarer's left.", HR)
     sanac_lead: SanacLead = _opt(
         SanacLead.FIRST_LEAD, "Who leads in Sanac: as other contracts; the next player if first lead would be the "
-        "declarer's [S000]; or the player on the declarer's right (Slovenian «под разыгрывающего»).", HR)
+        "declarer's (Fundak); or the player on the declarer's right (Slovenian «под разыгрывающего»).", HR)
     bettel_lead: BettelLead = _opt(BettelLead.FIRST_LEAD, "Who leads in Bettel: as other contracts, or the player "
                                    "on the declarer's right.", HR)
 

@@ -119,7 +119,7 @@ def test_two_spades_needs_contra() -> None:
     (RULES, A, 6, NO_SEAT, C),
     (resolve("slovenian"), A, 7, NO_SEAT, C),    # Slovenian sans: «под разыгрывающего» (right of declarer)
     (RULES.replace(first_lead="left_whister"), A, 4, B, C),  # [S002]: nearest whister left of the declarer
-    (RULES.replace(first_lead="eldest"), B, 4, A, A),
+    (RULES.replace(first_lead="eldest"), B, 4, A, B),  # a player who is out never leads, whatever the option
 ])
 def test_first_leader(rules, declarer: int, contract: int, out: int, leader: int) -> None:
     assert first_leader(rules, C, declarer, contract, out) == leader

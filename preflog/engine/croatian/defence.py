@@ -191,10 +191,8 @@ def first_leader(rules: Rules, dealer: int, declarer: int, contract: int, out_se
         return skip_out(right)
     if rules.first_lead == "left_whister":
         leader = skip_out((declarer + 1) % n)
-    else:
-        leader = (dealer + 1) % n
-        if rules.first_lead == "eldest_skip_out":
-            leader = skip_out(leader)
+    else:  # eldest, eldest_skip_out: first hand, or the next clockwise when he is out ([S000])
+        leader = skip_out((dealer + 1) % n)
     if contract == HR_SANAC and rules.sanac_lead == "not_declarer" and leader == declarer:
         leader = skip_out((leader + 1) % n)
     return leader
