@@ -30,5 +30,5 @@ def test_page_has_worked_deals_for_the_house_overrides() -> None:
     """Each single-convention named override of the page has a worked deal (a record with it)."""
     specs = " ".join(re.findall(r'\[Rules "([^"]+)"', "".join(RECORDS)))
     for name in ("raspasy-amnesty", "raspasy-amnesty-with-dealer", "no-raspasy-premium", "raspasy-2-4-8",
-                 "rostov-min-visty", "whisted-game-exit"):
+                 "rostov-min-visty", "whisted-game-exit", "ten-check-no-visty", "mountain-first", "total-pool-end"):
         assert name in NAMED_OVERRIDES and f"+{name}" in specs
