@@ -57,6 +57,7 @@ class TenMode(StrEnum):
 class RaspasyMode(StrEnum):
     GORA = "gora"
     VISTY = "visty"
+    VISTY_ABOVE_MIN = "visty_above_min"  # house rule: each fewest-tricks player writes (t - min) * k
 
 
 class RaspasyProgression(StrEnum):
@@ -68,11 +69,14 @@ class RaspasyProgression(StrEnum):
 class RaspasyExit(StrEnum):
     ANY_GAME = "any_game"
     MADE_GAME = "made_game"
+    MADE_PLAYED_GAME = "made_played_game"  # house rule: a both-pass (unplayed) game keeps the series
+    WHISTED_GAME = "whisted_game"  # house rule: made, whisted, no whist shortfall
 
 
 class RaspasyZeroPremium(StrEnum):
     PRICE = "price"
     ONE = "one"
+    NONE = "none"  # house rule: no zero-trick premium
 
 
 class RaspasyTalonMode(StrEnum):
@@ -121,3 +125,17 @@ class BettelFailMode(StrEnum):
 class OvershootMode(StrEnum):
     PROPORTIONAL = "proportional"
     NONE = "none"
+
+
+# --- house rules of issue 10: raspasy amnesty, end of pulka ---------------------------------------------
+
+
+class RaspasyAmnesty(StrEnum):
+    NONE = "none"
+    PLAYERS = "players"
+    WITH_DEALER = "with_dealer"
+
+
+class PulkaEnd(StrEnum):
+    EVERY_PULYA = "every_pulya"
+    TOTAL = "total"

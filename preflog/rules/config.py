@@ -36,6 +36,8 @@ from .choices import HoldWho
 from .choices import LoneWhisterQuota
 from .choices import OpenPlayChoice
 from .choices import OvershootMode
+from .choices import PulkaEnd
+from .choices import RaspasyAmnesty
 from .choices import RaspasyExit
 from .choices import RaspasyMode
 from .choices import RaspasyProgression
@@ -140,16 +142,20 @@ class Rules:
     miser_fail_per_trick: int = _opt(10, "Declarer's gora per trick taken on a failed miser.", RU)
     raspasy_mode: RaspasyMode = _opt(
         RaspasyMode.GORA, "How raspasy ('распасы') are scored: tricks to gora, or Rostov-style visty from the "
-        "player with fewest tricks.", RU)
+        "player with fewest tricks (ties split), or 'visty_above_min': each player with fewest writes "
+        "(tricks - fewest) x raspasy_visty_per_trick on every other (ties not split).", RU)
     raspasy_base: int = _opt(1, "Price of a raspasy trick in the first raspasy of a series.", RU)
     raspasy_progression: RaspasyProgression = _opt(
         RaspasyProgression.ARITHMETIC, "Growth of the price over consecutive raspasy.", RU)
     raspasy_cap: int = _opt(3, "Highest price multiple the progression reaches (base × cap).", RU)
     raspasy_exit: RaspasyExit = _opt(
-        RaspasyExit.ANY_GAME, "What ends a raspasy series: any declared game, or only a made one.", RU)
+        RaspasyExit.ANY_GAME, "What ends a raspasy series: any declared game, only a made one, a made and "
+        "played one (not a both-pass game), or a made, whisted one with no whist shortfall.", RU)
     raspasy_zero_premium: RaspasyZeroPremium = _opt(
-        RaspasyZeroPremium.PRICE, "Pulya for a player with no raspasy trick: the current price or always 1.", RU)
-    raspasy_visty_per_trick: int = _opt(5, "Rostov: visty per trick written by the player with fewest.", RU)
+        RaspasyZeroPremium.PRICE, "Pulya for a player with no raspasy trick: the current price, always 1, or "
+        "none.", RU)
+    raspasy_visty_per_trick: int = _opt(5, "Rostov: visty per trick written by the player with fewest (k; the "
+                                        "price progression does not apply to visty).", RU)
     raspasy_talon_mode: RaspasyTalonMode = _opt(
         RaspasyTalonMode.OPEN, "Raspasy talon: turned up to fix the suit of the first two leads, or left closed.", RU)
     raspasy_third_lead: RaspasyThirdLead = _opt(
@@ -163,6 +169,29 @@ class Rules:
         "two whole-visty methods); all three are always kept.")
     allow_concede_down3: bool = _opt(False, "House rule: the declarer may concede down three (a conceded deal "
                                      "without tricks); else such a deal is a scoring error.", RU)
+
+    # --- house rules: raspasy, ten check, gora first, end of pulka (issue 10; docs/house-rules.md) ---
+    raspasy_amnesty: RaspasyAmnesty = _opt(
+        RaspasyAmnesty.NONE, "Raspasy in gora: the common minimum of tricks is amnestied, each player writes "
+        "(tricks - fewest) x price; 'with_dealer': at 4 players the dealer's talon tricks count among the "
+        "minimum and he gets the zero-trick premium too.", RU)
+    raspasy_prices: tuple[int, ...] = _opt(
+        (), "Raspasy price table for the 1st, 2nd, ... raspasy of a series, the last repeating (2|4|8 plays "
+        "2-4-8-8...); when given it replaces raspasy_base, raspasy_progression and raspasy_cap.", RU)
+    raspasy_exit_level: int = _opt(
+        6, "Lowest level of a trick game that can end a raspasy series (a lower game keeps it open).", RU,
+        (6, 7, 8, 9, 10))
+    raspasy_exit_miser: bool = _opt(
+        True, "A miser can end a raspasy series (under the exit rule: any miser, or a made one).", RU)
+    ten_check_visty: bool = _opt(
+        True, "In the ten-game check the opponents write visty as if both had whisted; false: nobody writes "
+        "visty, only the declarer's pulya or gora.", RU)
+    gora_first: bool = _opt(
+        False, "Rostov 'mountain first': a made contract (played or not, miser too) first writes off the "
+        "declarer's own gora, the rest goes to his pulya.", RU)
+    pulka_end: PulkaEnd = _opt(
+        PulkaEnd.EVERY_PULYA, "When the pulka ends: every pulya closed (with American help), or 'total': the sum "
+        "of the pulyas reaches players x pool and no raspasy series is open (pulyas unbounded, no help).", RU)
 
     # --- play (A10) ---
     must_trump: bool = _opt(True, "A player void in the suit led must trump if he can.")
@@ -201,6 +230,7 @@ class Rules:
             checked = _check(f.name, hint, value, f.metadata.get("choices"))
             if checked is not value:
                 object.__setattr__(self, f.name, checked)
+        _check_house_rules(self)
 
     # ------------------------------------------------------------------
     def option(self, name: str) -> Any:
@@ -390,6 +420,12 @@ def _coerce(f: dataclasses.Field[Any], value: Any) -> Any:
     if isinstance(value, dict):
         value = _tuplify(value)
     return _check(f.name, hint, value, f.metadata.get("choices"))
+
+
+def _check_house_rules(rules: Rules) -> None:
+    """Value ranges of the issue-10 raspasy options that their types cannot say."""
+    if any(p < 1 for p in rules.raspasy_prices):
+        raise RulesError(f"option 'raspasy_prices' takes whole numbers of at least 1, not {rules.raspasy_prices!r}")
 
 
 _FIELDS: dict[str, dataclasses.Field[Any]] = {f.name: f for f in fields(Rules)}

@@ -82,6 +82,25 @@ NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
     "dealer-whists": {"dealer_whists_after_passes": True},
 }
 
+# --- house rules of issue 10 (docs/house-rules.md): raspasy, ten check, gora first, end of pulka ---
+NAMED_OVERRIDES.update({
+    "raspasy-amnesty": {"raspasy_amnesty": "players"},
+    "raspasy-amnesty-with-dealer": {"raspasy_amnesty": "with_dealer"},
+    "no-raspasy-premium": {"raspasy_zero_premium": "none"},
+    "raspasy-2-4-6": {"raspasy_prices": (2, 4, 6)},
+    "raspasy-2-4-8": {"raspasy_prices": (2, 4, 8)},
+    "rostov-min-visty": {"raspasy_mode": "visty_above_min"},
+    "played-game-exit": {"raspasy_exit": "made_played_game"},
+    "whisted-game-exit": {"raspasy_exit": "whisted_game"},
+    "miser-keeps-raspasy": {"raspasy_exit_miser": False},
+    "ten-check-no-visty": {"ten_mode": "checked", "ten_check_visty": False},
+    "mountain-first": {"gora_first": True},
+    "total-pool-end": {"pulka_end": "total"},
+    # common combinations
+    "amnesty-flat-premium": {"raspasy_amnesty": "players", "raspasy_zero_premium": "one"},
+    "rostov-house": {"raspasy_mode": "visty_above_min", "raspasy_zero_premium": "none", "gora_first": True},
+})
+
 
 for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN):
     PRESETS[_r.name] = _r

@@ -5,7 +5,10 @@ One :class:`RussianScorer` per pulka turns each :class:`DealOutcome` into sheet 
 written by one player on another. Every convention difference is a :class:`Rules` option:
 ``whist_mult``/``remiz_mult``/``consolation_mult`` (Leningrad doubles), ``split_with_passer_on_remiz``
 (gentleman's whist), ``raspasy_mode`` (Rostov visty), the raspasy progression and exit, the whist
-liability options of RULES.md A9, ``american_help`` (B1.4).
+liability options of RULES.md A9, ``american_help`` (B1.4). House rules (docs/house-rules.md):
+``raspasy_amnesty``, ``raspasy_prices``, ``raspasy_mode="visty_above_min"``, the raspasy exits
+(``raspasy_exit``, ``raspasy_exit_level``, ``raspasy_exit_miser``), ``ten_check_visty``,
+``gora_first`` (Rostov "mountain first") and ``pulka_end``.
 
 Choices where the sources are silent (also in the report / docs):
 
@@ -74,7 +77,11 @@ def _div(x: Number, k: int) -> Number:
 
 
 def raspasy_price(rules: Rules, k: int) -> int:
-    """Price of a raspasy trick in the *k*-th (1-based) consecutive raspasy of a series (RULES.md B1.3)."""
+    """Price of a raspasy trick in the *k*-th (1-based) consecutive raspasy of a series (RULES.md B1.3);
+    a ``raspasy_prices`` table gives the prices outright, its last one repeating."""
+    table = rules.raspasy_prices
+    if table:
+        return table[min(k, len(table)) - 1]
     prog = rules.raspasy_progression
     if prog == "arithmetic":
         mult = min(k, rules.raspasy_cap)
@@ -185,7 +192,7 @@ class RussianScorer:
                 made = self._miser(o, e)
             else:
                 made = self._game(o, e)
-            if self.rules.raspasy_exit == "any_game" or made:
+            if self.series and self._ends_series(o, made):
                 self.series = 0
         if self._ints and not e.frac:
             ds = e.freeze_ints()
@@ -209,6 +216,8 @@ class RussianScorer:
         return level
 
     def is_finished(self) -> bool:
+        if self.rules.pulka_end == "total":  # house rule: the pulyas together, no raspasy series open
+            return self.series == 0 and sum(self.sheet.pulya) >= self.n * self.pool
         return min(self.sheet.pulya) >= self.pool  # every pulya closed (asked once per deal)
 
     def settlement(self) -> Settlement:
@@ -321,8 +330,9 @@ class RussianScorer:
 
     # ------------------------------------------------------------------ pulya and help
     def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
-        """Write pulya points, with American help once the pulya is closed (RULES.md B1.4, seed 003)."""
-        if not self.rules.american_help:
+        """Write pulya points, with American help once the pulya is closed (RULES.md B1.4, seed 003);
+        no help when the pulka ends on the sum of the pulyas (``pulka_end="total"``: pulyas unbounded)."""
+        if not self.rules.american_help or self.rules.pulka_end == "total":
             e.pulya[seat] += points
             return
         own = min(points, max(0, self.pool - (self.sheet.pulya[seat] + e.pulya[seat])))
@@ -362,7 +372,7 @@ class RussianScorer:
     def _miser(self, o: DealOutcome, e: _Entries) -> bool:
         taken = o.tricks[o.declarer]
         if taken == 0:
-            self._write_pulya(o.declarer, self.rules.miser_value, e)
+            self._write_made(o.declarer, self.rules.miser_value, e)
             return True
         e.gora[o.declarer] += self.rules.miser_fail_per_trick * taken  # no visty on miser
         return False
@@ -374,7 +384,7 @@ class RussianScorer:
         v = self._values[level] if self._values is not None else r.value(level)
         w = r.whist_mult * v
         if o.kind == _NOT_WHISTED:
-            self._write_pulya(d, v, e)
+            self._write_made(d, v, e)
             return True
         if o.kind == _HALF_WHIST:
             hw_tricks = self._half_tricks if self._half_tricks is not None else dict(r.half_whist_tricks)
@@ -383,7 +393,7 @@ class RussianScorer:
                                    f"(half_whist_levels {r.half_whist_levels})")
             if not 0 <= o.half_whister < self.n or o.half_whister == d:
                 raise ScoringError(f"deal {o.deal}: half-whist deal without a valid half_whister seat")
-            self._write_pulya(d, v, e)
+            self._write_made(d, v, e)
             e.visty[o.half_whister][d] += hw_tricks[level] * w
             return True
         if o.kind == _CONCEDED and not o.tricks:
@@ -397,9 +407,11 @@ class RussianScorer:
         t = o.tricks
         under = max(0, level - t[d])
         if under == 0:
-            self._write_pulya(d, v, e)
+            self._write_made(d, v, e)
         else:
             e.gora[d] += r.remiz_mult * v * under
+        if o.checked and not r.ten_check_visty:
+            return under == 0  # house rule: a checked ten writes no visty, only pulya or gora
         cons = r.consolation_mult * v * under
         defenders = _defenders_of(o)
         if o.n_players == 4 and r.consolation_dealer and cons:
@@ -482,10 +494,14 @@ class RussianScorer:
         r = self.rules
         t = o.tricks
         players = _seats_of(o)
-        premium = 1 if r.raspasy_zero_premium == "one" else price
-        if o.n_players == 4 and t[o.dealer]:
+        mode = r.raspasy_mode
+        zero = r.raspasy_zero_premium
+        premium = 0 if zero == "none" else 1 if zero == "one" else price
+        if o.n_players == 4 and mode == "gora" and r.raspasy_amnesty == "with_dealer":
+            players = tuple(range(4))  # house rule: the dealer's talon tricks count as a player's
+        elif o.n_players == 4 and t[o.dealer]:
             e.gora[o.dealer] += price * t[o.dealer]  # talon tricks won by the dealer's cards
-        if r.raspasy_mode == "visty":
+        if mode == "visty":
             fewest = min(t[s] for s in players)
             low = [s for s in players if t[s] == fewest]
             for j in players:
@@ -493,12 +509,62 @@ class RussianScorer:
                     amount = r.raspasy_visty_per_trick * t[j]
                     for i in low:  # a tie for fewest writes in equal parts
                         e.visty[i][j] += e.div(amount, len(low))
+        elif mode == "visty_above_min":
+            # house rule: each player with fewest writes (t - fewest) x k on every other, ties not split
+            fewest = min(t[s] for s in players)
+            for i in players:
+                if t[i] == fewest:
+                    for j in players:
+                        if t[j] > fewest:
+                            e.visty[i][j] += r.raspasy_visty_per_trick * (t[j] - fewest)
         else:
+            amnesty = min(t[s] for s in players) if r.raspasy_amnesty != "none" else 0
             for s in players:
-                e.gora[s] += price * t[s]
-        for s in players:
-            if t[s] == 0:
-                self._write_pulya(s, premium, e)
+                e.gora[s] += price * (t[s] - amnesty)
+            if amnesty:
+                e.notes.append(f"amnesty {amnesty}")
+        if premium:
+            for s in players:
+                if t[s] == 0:
+                    self._write_pulya(s, premium, e)
         e.notes.append(f"raspasy #{self.series} price {price}")
+
+    # ------------------------------------------------------------------ house rules (issue 10)
+    def _write_made(self, seat: int, points: Number, e: _Entries) -> None:
+        """A made contract's points: with ``gora_first`` (Rostov "mountain first") off the declarer's own
+        gora first, down to 0, the rest to his pulya (with American help as usual)."""
+        if self.rules.gora_first:
+            off = min(points, max(0, self.sheet.gora[seat] + e.gora[seat]))
+            if off:
+                e.gora[seat] -= off
+                points -= off
+                e.notes.append(f"{off} off own gora")
+            if not points:
+                return
+        self._write_pulya(seat, points, e)
+
+    def _ends_series(self, o: DealOutcome, made: bool) -> bool:
+        """Whether a deal other than raspasy ends the raspasy series (``raspasy_exit``,
+        ``raspasy_exit_level``, ``raspasy_exit_miser``)."""
+        r = self.rules
+        exit_rule = r.raspasy_exit
+        if o.kind == _MISER:
+            return r.raspasy_exit_miser and (exit_rule == "any_game" or made)
+        if o.contract // 10 < r.raspasy_exit_level:
+            return False
+        if exit_rule == "any_game":
+            return True
+        if not made:
+            return False
+        if exit_rule == "made_game":
+            return True
+        if o.kind != _GAME and not (o.kind == _CONCEDED and o.tricks):
+            return False  # not played: both passed, a half-whist stood
+        if exit_rule == "made_played_game":
+            return True
+        # whisted_game: somebody whisted (not the ten check) and no whister is short
+        whisted = not o.checked and (o.returner == o.dealer != NO_SEAT and o.n_players == 4
+                                     or CALL_WHIST in o.calls)
+        return whisted and not any(li.short for li in self.whist_liability(o).values())
 
 
