@@ -37,5 +37,6 @@ def test_page_has_worked_deals_for_the_house_overrides() -> None:
     """Each single-convention named override of the page has a worked deal (a record with it)."""
     specs = " ".join(SPECS)
     for name in ("raspasy-amnesty", "raspasy-amnesty-with-dealer", "no-raspasy-premium", "raspasy-2-4-8",
-                 "rostov-min-visty", "whisted-game-exit", "ten-check-no-visty", "mountain-first", "total-pool-end"):
+                 "rostov-min-visty", "whisted-game-exit", "ten-check-no-visty", "mountain-first", "total-pool-end",
+                 "half-whist-either", "dealer-whists"):
         assert name in NAMED_OVERRIDES and f"+{name}" in specs
