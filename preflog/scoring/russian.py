@@ -10,8 +10,10 @@ liability options of RULES.md A9, ``american_help`` (B1.4).
 Choices where the sources are silent (also in the report / docs):
 
 * American help applies to every pulya write (contracts and raspasy premiums); each point
-  given to another player costs him ``pool_point_visty`` visty (10 in Sochi, as seed 003 says).
-  Recipients are tried by larger pulya first, ties from the writer's left (clockwise).
+  given to another player costs him ``help_point_visty`` visty (by default ``pool_point_visty``:
+  10 in Sochi, as seed 003 says). Recipients are tried by larger pulya first, ties from the
+  writer's left (clockwise) or by lowest seat (``help_tie``); what nobody can take goes by
+  ``help_overflow``.
 * A returned half-whister ("уходил за полвиста") writes nothing; with
   ``consolation_half_to_returner`` his consolation is written by the returner. Gentleman's split
   applies only between the lone whister and a plain passer.
@@ -37,6 +39,8 @@ from ..model.calls import CALL_WHIST
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
+from ..rules.choices import HelpOverflow
+from ..rules.choices import HelpTie
 from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore
@@ -330,29 +334,36 @@ class RussianScorer:
         if rest <= 0:  # the common case: the writer's own pulya takes it all
             e.pulya[seat] += own
             return
+        r = self.rules
         pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
         e.pulya[seat] += own
-        # larger pulya first; equal pulyas: the player on the writer's left first
-        others = sorted((j for j in range(self.n) if j != seat), key=lambda j: (-pul[j], (j - seat) % self.n))
+        # larger pulya first; equal pulyas: the player on the writer's left first (help_tie clockwise),
+        # or the lowest seat first (help_tie lowest_seat)
+        n = self.n
+        tie = (lambda j: j) if r.help_tie == HelpTie.LOWEST_SEAT else (lambda j: (j - seat) % n)
+        others = sorted((j for j in range(n) if j != seat), key=lambda j: (-pul[j], tie(j)))
+        price = r.pool_point_visty if r.help_point_visty is None else r.help_point_visty
         for j in others:
             room = self.pool - pul[j]
             if rest <= 0 or room <= 0:
                 continue
             give = min(rest, room)
             e.pulya[j] += give
-            e.visty[seat][j] += give * self.rules.pool_point_visty
+            e.visty[seat][j] += give * price
             e.notes.append(f"help {give} to seat {j}")
             rest -= give
         if rest <= 0:
             return
-        # nobody can take it: off the writer's own gora, then onto every opponent's gora
+        # nobody can take it: off the writer's own gora (help_overflow), then onto every opponent's gora
         own_gora = self.sheet.gora[seat] + e.gora[seat]
-        off = min(rest, max(0, own_gora))
+        off = rest if r.help_overflow == HelpOverflow.OWN_GORA else min(rest, max(0, own_gora))
         e.gora[seat] -= off
         rest -= off
         if off:
             e.notes.append(f"help {off} off own gora")
-        if rest > 0:
+        if rest > 0 and r.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO:
+            e.notes.append(f"help {rest} dropped")
+        elif rest > 0:
             for j in range(self.n):
                 if j != seat:
                     e.gora[j] += rest
