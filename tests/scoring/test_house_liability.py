@@ -108,3 +108,130 @@ def test_help_options_are_typed_and_russian() -> None:
     with pytest.raises(RulesError, match="russian family only"):
         CROATIAN.replace(help_overflow="own_gora")
     assert SOCHI.replace(help_point_visty="none").help_point_visty is None
+
+
+# ---------------------------------------------------------------- whist liability
+def test_half_responsible_whist_at_single_values() -> None:
+    """whister_fail_mult=1/2: a missing trick costs V/2 in gora. Seed 003's 6-level deal with both
+    whisting, B 1 and C 0 tricks (A 9): the side owes 4 and took 1, so it is short 3; quotas 2 + 2 →
+    B short 1, C short 2. At V = 2 per trick that is gora 2 and 4 (today); at V/2 = 1 it is 1 and 2."""
+    o = game(61, (9, 1, 0), {1: W, 2: W})
+    assert scorer().score(o).gora == (0, 2, 4)
+    assert scorer(SOCHI.replace(whister_fail_mult=Fraction(1, 2))).score(o).gora == (0, 1, 2)
+
+
+def test_at_eight_both_whisters_share_at_half_price() -> None:
+    """8-level (V = 6), both whist and take nothing (A 10): the side owes 1 trick and is short 1.
+    high_level_liability=split: each answers for half the trick; at V/2 = 3 per trick each writes
+    1/2 × 3 = 3/2 gora. Today's default (second whister, full V): C (second) 6, B 0."""
+    o = game(81, (10, 0, 0), {1: W, 2: W})
+    assert scorer().score(o).gora == (0, 0, 6)
+    rules = SOCHI.replace(whister_fail_mult="1/2", high_level_liability="split")
+    d = scorer(rules).score(o)
+    assert d.gora == (0, Fraction(3, 2), Fraction(3, 2))
+
+
+SEVEN_OWES_THREE = ((6, 4), (7, 3), (8, 1), (9, 1), (10, 1))
+
+
+def test_proportional_shortfall_by_personal_deficits() -> None:
+    """whist_shortfall_split=proportional, with a table where the side owes 3 tricks on a 7
+    (whist_obligation 7:3). A declares 7 (V = 4), both whist, B takes 1, C 0 (A 9): the side is short
+    3 − 1 = 2. Against 3/2 each, B's deficit is 1/2 and C's 3/2 (sum 2): B answers for 2 × 1/2 ÷ 2 =
+    1/2 trick, C for 2 × 3/2 ÷ 2 = 3/2; gora B 1/2 × 4 = 2, C 3/2 × 4 = 6 (the whole shortfall,
+    2 × 4 = 8). Capped (today) with whole quotas 3 // 2 = 1: B 0, C min(1, 2) = 1 → gora 4, and a
+    missing trick is charged to nobody."""
+    o = game(74, (9, 1, 0), {1: W, 2: W})
+    base = SOCHI.replace(whist_obligation=SEVEN_OWES_THREE)
+    assert scorer(base).score(o).gora == (0, 0, 4)
+    assert scorer(base.replace(whist_shortfall_split="proportional")).score(o).gora == (0, 2, 6)
+
+
+def test_proportional_at_eight_shares_and_equals_capped_at_six() -> None:
+    """Proportional at 8 (V = 6), both whist with 0 tricks: deficits 1/2 and 1/2 share the one
+    missing trick, 3 gora each (the default gives all 6 to the second whister). At 6 with the usual
+    table (owes 4, halves 2 + 2) it is today's rule: B 3, C 0 (A 7) → short 1, only C has a deficit
+    (2) → C gora 1 × 2 = 2."""
+    rules = SOCHI.replace(whist_shortfall_split="proportional")
+    assert scorer(rules).score(game(81, (10, 0, 0), {1: W, 2: W})).gora == (0, 3, 3)
+    six = game(61, (7, 3, 0), {1: W, 2: W})
+    assert scorer(rules).score(six).gora == scorer().score(six).gora == (0, 0, 2)
+
+
+def test_personal_quota_when_short_and_always() -> None:
+    """6-level (V = 2), both whist. Deal 1: B 3, C 0 (A 7): the side took 3 of 4, short 1. Capped
+    (today) C answers for min(2 − 0, 1) = 1 → gora 2; personal_when_short: his whole quota 2 → gora 4.
+    Deal 2: B 4, C 0 (A 6): the side took its 4. personal_when_short: nobody is charged;
+    personal_always: C still answers for 2 − 0 = 2 → gora 4."""
+    short, full = game(61, (7, 3, 0), {1: W, 2: W}), game(61, (6, 4, 0), {1: W, 2: W})
+    when_short = SOCHI.replace(whist_shortfall_split="personal_when_short")
+    always = SOCHI.replace(whist_shortfall_split="personal_always")
+    assert scorer().score(short).gora == (0, 0, 2)
+    assert scorer(when_short).score(short).gora == (0, 0, 4)
+    assert scorer(when_short).score(full).gora == (0, 0, 0)
+    assert scorer(always).score(full).gora == (0, 0, 4)
+    liab = scorer(always).whist_liability(full)
+    assert (liab[1].quota, liab[1].short, liab[2].quota, liab[2].short) == (2, 0, 2, 2)
+
+
+# ---------------------------------------------------------------- half-whist credit
+def test_half_whist_credit_as_a_fraction() -> None:
+    """half_whist_tricks 7:3/2 (half of the 3 tricks the declarer may lose): a standing 7-level
+    half-whist (V = 4) writes 3/2 × 4 = 6 visty instead of 1 × 4 = 4; A still writes V = 4 pulya.
+    Under Leningrad's doubled visty (2V = 8 a trick) it is 3/2 × 8 = 12."""
+    o = game(74, (), {1: P}, kind=DealKind.HALF_WHIST, half_whister=2)
+    rules = SOCHI.replace(half_whist_tricks="[[6, 2], [7, 1.5]]")
+    assert rules.half_whist_tricks == ((6, 2), (7, Fraction(3, 2)))
+    assert scorer().score(o).visty[2][0] == 4
+    d = scorer(rules).score(o)
+    assert d.visty[2][0] == 6 and type(d.visty[2][0]) is int and d.pulya == (4, 0, 0)
+    assert scorer(LENINGRAD.replace(half_whist_tricks=rules.half_whist_tricks)).score(o).visty[2][0] == 12
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("half_whist_tricks", ((6, 2), (7.0, 1))),       # a level is a whole number
+    ("game_values", ((6, 2.5), (7, 4))),              # a price is a whole number
+    ("whist_obligation", [[6, 4.0]]),
+    ("whister_fail_mult", True),
+    ("whister_fail_mult", float("nan")),
+    ("half_whist_tricks", ((6, "two"),)),
+])
+def test_table_options_are_type_checked(option: str, value: object) -> None:
+    with pytest.raises(RulesError, match=option):
+        SOCHI.replace(**{option: value})
+
+
+HALF_WHIST_RECORD = """[Players "A, B, C"]
+[Rules "sochi"]
+[Option "half_whist_tricks=[[6,2],[7,1.5]]"]
+[Option "whister_fail_mult=1/2"]
+[Pool "20"]
+
+Deal 1: dealer C
+Contract: A 7s
+Whist: B pass, C half
+Score: A pulya 4 gora 0 visty B=0 C=0; C visty A=6
+
+Deal 2: dealer A
+Contract: B 6s
+Whist: C whist, A whist
+Tricks: A 0, B 7, C 3
+"""
+
+
+def test_fractional_options_in_a_record_round_trip() -> None:
+    """[Option] tags with fractions import, audit (the Score line checked) and export unchanged.
+    Deal 1 is the 7-level half-whist above: C writes 3/2 × 4 = 6 on A, A pulya 4. Deal 2: B makes a
+    6 (V = 2), both whist, A takes 0 and C 3: C writes 3 × 2 = 6 on B; the side took 3 of 4, short 1;
+    A's quota 2 capped by 1 → 1 missing trick at V/2 = 1 gora for A."""
+    from preflog.engine.replay import audit
+    from preflog.record.api import read_text
+    from preflog.record.api import write_text
+
+    events = read_text(HALF_WHIST_RECORD)
+    res = audit(events)
+    assert res.ok, res.codes()
+    assert res.sheet is not None and res.sheet.gora == [1, 0, 0]
+    assert res.sheet.visty[2][0] == 6 and res.sheet.visty[2][1] == 6
+    again = read_text(write_text(events))
+    assert [e.to_row() for e in again] == [e.to_row() for e in events]
