@@ -21,6 +21,7 @@ from preflog.rules import SOCHI
 from preflog.rules import Rules
 from preflog.rules import RulesError
 from preflog.scoring.russian import RussianScorer
+from preflog.scoring.settlement import settle
 
 W, P = CALL_WHIST, CALL_PASS
 
@@ -235,3 +236,50 @@ def test_fractional_options_in_a_record_round_trip() -> None:
     assert res.sheet.visty[2][0] == 6 and res.sheet.visty[2][1] == 6
     again = read_text(write_text(events))
     assert [e.to_row() for e in again] == [e.to_row() for e in events]
+
+
+# ---------------------------------------------------------------- settlement
+# seed 003's settlement as RULES.md B1.8 reconstructs it: pulyas equal, goras З 8, В 19, Ю 14,
+# net visty З −26, В +24, Ю +2 (В writes 24 on З, Ю writes 2 on З)
+SEED3_PULYA = (20, 20, 20)
+SEED3_GORA = (8, 19, 14)
+SEED3_VISTY = ((0, 0, 0), (24, 0, 0), (2, 0, 0))
+
+
+def test_seed3_settlement_with_gora_divided_by_n_minus_1() -> None:
+    """settlement_divisor=others: each of the two others writes gora × 10 / 2 on its owner.
+    Amnesty −8 → 0, 11, 6; В's 11 × 10 / 2 = 55 written by З and by Ю on В, Ю's 6 × 10 / 2 = 30 by З
+    and by В on Ю (always whole, no point moved). З: −26 + 55 + 30 = 59; В: 24 − 2 × 55 + 30 = −56;
+    Ю: 2 − 2 × 30 + 55 = −3. Exact (Σ gora 41): 10 × (41 − 3 × gora) / 2 → +85, −80, −5 plus the nets:
+    59, −56, −3; the mean method gives the same (10 × (17 − 3 × amnestied) / 2). The default (÷ 3)
+    is the seed's З +31, В −30, Ю −1."""
+    rules = SOCHI.replace(settlement_divisor="others")
+    st = settle(SEED3_PULYA, SEED3_GORA, SEED3_VISTY, rules)
+    assert st.exact == (59, -56, -3) and st.method1 == (59, -56, -3) and st.method2 == (59, -56, -3)
+    assert settle(SEED3_PULYA, SEED3_GORA, SEED3_VISTY, SOCHI).method1 == (31, -30, -1)
+
+
+def test_four_player_settlement_divided_by_three() -> None:
+    """RULES.md B1.8's 4-player divisor example, goras 10/0/3/7, no visty. Default (÷ 4, mean 5):
+    −50, +50, +20, −20. With settlement_divisor=others (÷ 3; Σ gora 20): 10 × (20 − 4 × gora) / 3 →
+    exact −200/3, +200/3, +80/3, −80/3. Method 1: 10 × 10 = 100 and 10 × 7 = 70 do not divide by 3,
+    so A drops to 9 and D to 6 gora (90 and 60 do), the three others each giving back 3 visty: nets
+    A −9 + 3 = −6, B +6, C +6, D −6; shares g × 10 / 3 = 30, 0, 10, 20 (total 60), result
+    net − 3 × share + (60 − share): A −6 − 90 + 30 = −66, B 6 + 60 = 66, C 6 − 30 + 50 = 26,
+    D −6 − 60 + 40 = −26."""
+    pulya, gora, visty = (20,) * 4, (10, 0, 3, 7), ((0,) * 4,) * 4
+    assert settle(pulya, gora, visty, SOCHI).exact == (-50, 50, 20, -20)
+    st = settle(pulya, gora, visty, SOCHI.replace(settlement_divisor="others"))
+    assert st.exact == (Fraction(-200, 3), Fraction(200, 3), Fraction(80, 3), Fraction(-80, 3))
+    assert st.method1 == (-66, 66, 26, -26)
+    assert sum(st.method2) == 0
+
+
+def test_unequal_pulyas_ignored_at_settlement() -> None:
+    """settle_unequal_pulya=false. The help deal above left Leningrad pulyas 20/20/16 and A's 20 visty
+    on C. Counted (default, 20 a point): A +140/3, B +80/3, C −220/3. Ignored: only the visty count —
+    A +20, B 0, C −20, in every method."""
+    pulya, gora, visty = (20, 20, 16), (0, 0, 0), ((0, 0, 20), (0, 0, 0), (0, 0, 0))
+    assert settle(pulya, gora, visty, LENINGRAD).exact == (Fraction(140, 3), Fraction(80, 3), Fraction(-220, 3))
+    st = settle(pulya, gora, visty, LENINGRAD.replace(settle_unequal_pulya=False))
+    assert st.exact == (20, 0, -20) and st.method1 == (20, 0, -20) and st.method2 == (20, 0, -20)
