@@ -283,3 +283,26 @@ def test_unequal_pulyas_ignored_at_settlement() -> None:
     assert settle(pulya, gora, visty, LENINGRAD).exact == (Fraction(140, 3), Fraction(80, 3), Fraction(-220, 3))
     st = settle(pulya, gora, visty, LENINGRAD.replace(settle_unequal_pulya=False))
     assert st.exact == (20, 0, -20) and st.method1 == (20, 0, -20) and st.method2 == (20, 0, -20)
+
+
+# ---------------------------------------------------------------- frozen versions
+LIABILITY_OPTIONS = {"help_overflow": "opponents_gora", "help_tie": "clockwise", "help_point_visty": None,
+                     "whist_shortfall_split": "capped", "settlement_divisor": "players",
+                     "settle_unequal_pulya": True}
+
+
+def test_new_options_are_frozen_at_todays_behaviour_in_version_1() -> None:
+    """Version 1's tables name every new option with the default that reproduces today's scoring, so
+    a later change of a default cannot reach pulkas recorded under version 1; every preset of version
+    1 carries those values, and a pulka's stored event (and so its content hash) does not change."""
+    from preflog.model.events import PulkaStarted
+    from preflog.rules.versions import presets_at
+    from preflog.rules.versions import tables_at
+
+    defaults = tables_at(1)["defaults"]
+    for name, value in LIABILITY_OPTIONS.items():
+        assert defaults[name] == value
+        for preset in presets_at(1).values():
+            assert getattr(preset, name) == value
+    payload = PulkaStarted(("A", "B", "C"), "sochi", rules_version=1).to_row()[4]
+    assert payload is not None and not any(name in payload for name in LIABILITY_OPTIONS)
