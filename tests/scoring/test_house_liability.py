@@ -20,6 +20,7 @@ from preflog.rules import LENINGRAD
 from preflog.rules import SOCHI
 from preflog.rules import Rules
 from preflog.rules import RulesError
+from preflog.rules import resolve
 from preflog.scoring.russian import RussianScorer
 from preflog.scoring.settlement import settle
 
@@ -306,3 +307,53 @@ def test_new_options_are_frozen_at_todays_behaviour_in_version_1() -> None:
             assert getattr(preset, name) == value
     payload = PulkaStarted(("A", "B", "C"), "sochi", rules_version=1).to_row()[4]
     assert payload is not None and not any(name in payload for name in LIABILITY_OPTIONS)
+
+
+# ---------------------------------------------------------------- bot-played pulkas
+def _outcomes(spec: str, players: int, seeds: range) -> list[DealOutcome]:
+    from preflog.sim import simulate_pulka
+
+    out: list[DealOutcome] = []
+    for seed in seeds:
+        simulate_pulka(spec, players, seed, pool=10, outcomes=out)
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("split", ["personal_when_short", "personal_always", "proportional"])
+def test_liability_gora_follows_the_allocation(players: int, split: str) -> None:
+    """Over bot-played deals: with personal quotas each whister's gora is his ``short`` × V (the
+    allocation projections read); proportionally, the two whisters' gora adds up to the side's
+    shortfall × V and a whister without a deficit writes none."""
+    rules = SOCHI.replace(american_help=False, whist_shortfall_split=split)
+    charged = 0
+    for o in _outcomes("sochi", players, range(6)):
+        s = RussianScorer(rules, players, 10)
+        ds = s.score(o)
+        liability = s.whist_liability(o)
+        if o.kind != DealKind.GAME or o.checked or not liability:
+            continue
+        price = s.contract_terms(o.contract).price
+        assert price is not None
+        gora = {w: ds.gora[w] for w in liability}
+        if split == "proportional" and len(liability) == 2:
+            need = dict(rules.whist_obligation)[o.contract // 10]
+            side = sum(o.tricks) - o.tricks[o.declarer] - (o.tricks[o.dealer] if players == 4 else 0)
+            assert sum(gora.values()) == max(0, need - side) * price, o
+            assert all(gora[w] == 0 for w, li in liability.items() if li.short == 0), o
+        else:
+            assert gora == {w: li.short * price for w, li in liability.items()}, o
+        charged += any(gora.values())
+    assert charged > 0
+
+
+def test_named_overrides_for_the_common_combinations() -> None:
+    """Each convention has a named override; they combine in a spec and a record can name them."""
+    r = resolve("sochi+half-v-shortfall+half-whist-1.5+gora-by-others+help-to-zero")
+    assert (r.whister_fail_mult, r.half_whist_tricks, r.settlement_divisor, r.help_overflow) == (
+        Fraction(1, 2), ((6, 2), (7, Fraction(3, 2))), "others", "own_gora_to_zero")
+    assert resolve("leningrad+shortfall-by-deficit+help-lowest-seat+no-pulya-at-settlement").whist_shortfall_split \
+        == "proportional"
+    assert resolve("sochi+personal-shortfall+help-off-own-gora").help_overflow == "own_gora"
+    with pytest.raises(RulesError, match="russian family only"):
+        resolve("croatian+gora-by-others")
