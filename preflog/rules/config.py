@@ -162,8 +162,10 @@ class Rules:
     settlement_rounding: SettlementRounding = _opt(
         SettlementRounding.METHOD1, "Which settlement is shown as the result (exact fractions, or one of the "
         "two whole-visty methods); all three are always kept.")
-    allow_concede_down3: bool = _opt(False, "House rule: the declarer may concede down three (a conceded deal "
-                                     "without tricks); else such a deal is a scoring error.", RU)
+    allow_concede_down3: bool = _opt(
+        False, "House rule «без трёх»: before play the declarer may concede a trick contract down three (his "
+        "call 'concede'): gora remiz_mult × V × 3, nobody writes visty; else the call is the finding "
+        "concede_not_allowed.", RU)
 
     # --- American help, whist liability, settlement (issue 10: the "liability" options) ---
     help_overflow: HelpOverflow = _opt(

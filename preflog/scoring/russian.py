@@ -18,6 +18,12 @@ Choices where the sources are silent (also in the report / docs):
   ``consolation_half_to_returner`` his consolation is written by the returner. Gentleman's split
   applies only between the lone whister and a plain passer.
 * In the ten-game check nobody is liable for a whist shortfall (nobody whisted).
+* ``whist_shortfall_split`` (two whisters): ``capped`` is RULES.md A9; ``proportional`` charges the
+  side's whole shortfall in proportion to the deficits against need/2 each, at every level (so at
+  8-10 both share, whatever ``high_level_liability``); the ``personal_*`` modes charge each whister
+  his whole deficit against his quota (at 8-10 the quota of ``high_level_liability``: the second
+  whister's, or both halved under ``split``), a lone whister with a personal quota too.
+  ``whister_fail_mult`` and ``half_whist_tricks`` may be fractions (V/2 a missing trick; 1½ tricks).
 * At 4 players a raspasy talon trick credited to the dealer goes to his gora at the current price
   in both raspasy modes; the dealer gets no zero-trick premium (he did not play).
 * A conceded deal (``_CONCEDED``) with recorded tricks is scored like a played game; without tricks

@@ -357,3 +357,23 @@ def test_named_overrides_for_the_common_combinations() -> None:
     assert resolve("sochi+personal-shortfall+help-off-own-gora").help_overflow == "own_gora"
     with pytest.raises(RulesError, match="russian family only"):
         resolve("croatian+gora-by-others")
+
+
+@pytest.mark.parametrize("spec", ["sochi+half-v-shortfall+half-whist-1.5+gora-by-others+help-to-zero",
+                                  "leningrad+shortfall-by-deficit+help-lowest-seat+no-pulya-at-settlement"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_bot_pulkas_under_the_house_rules_audit_clean_and_settle_to_zero(spec: str, players: int) -> None:
+    """Whole bot-played pulkas under combined house rules replay without findings, every settlement
+    sums to zero, and the record reads back as the same events (fractional options included)."""
+    from preflog.engine.replay import audit
+    from preflog.record.api import read_text
+    from preflog.record.api import write_text
+    from preflog.sim import simulate_pulka
+
+    for seed in range(2):
+        events = simulate_pulka(spec, players, seed, pool=10)
+        res = audit(events)
+        assert res.ok, res.codes()
+        assert res.settlement is not None
+        assert sum(res.settlement.exact) == sum(res.settlement.method1) == sum(res.settlement.method2) == 0
+        assert read_text(write_text(events)) == events
