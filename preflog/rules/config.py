@@ -287,12 +287,22 @@ def plain_value(v: Any) -> Any:
 
 
 def stored_value(v: Any) -> Any:
-    """An option value as a record's event stores it: as typed, but fractions as text (``"3/2"``), which
-    JSON can hold and the option reads back."""
+    """An option value as a record's event stores it (JSON): as typed, but a fraction as the decimal
+    that reads back as exactly it (``1.5``), else as text (``"1/3"``); a scalar fraction as text
+    (``"1/2"``), so ``key=value`` stays readable."""
     if isinstance(v, tuple):
-        return tuple(stored_value(x) for x in v)
+        return tuple(_stored_item(x) for x in v)
     if isinstance(v, Fraction):
         return str(v)
+    return v
+
+
+def _stored_item(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return tuple(_stored_item(x) for x in v)
+    if isinstance(v, Fraction):
+        f = float(v)
+        return f if Fraction(repr(f)) == v else str(v)
     return v
 
 

@@ -239,6 +239,25 @@ def test_fractional_options_in_a_record_round_trip() -> None:
     assert [e.to_row() for e in again] == [e.to_row() for e in events]
 
 
+def test_the_printed_rules_string_with_fractions_reads_back() -> None:
+    """The spec `sheet --json` prints for that pulka names the fractions without quotes
+    (`half_whist_tricks=[[6, 2], [7, 1.5]]+whister_fail_mult=1/2`), and a [Rules] tag holding it
+    gives the same rules."""
+    from preflog.engine.replay import audit
+    from preflog.model.events import PulkaStarted
+    from preflog.projections.facts import rules_spec
+    from preflog.record.api import read_text
+
+    events = read_text(HALF_WHIST_RECORD)
+    started = events[0]
+    assert isinstance(started, PulkaStarted)
+    spec = rules_spec(started)
+    assert spec == "sochi+half_whist_tricks=[[6, 2], [7, 1.5]]+whister_fail_mult=1/2"
+    _, rest = HALF_WHIST_RECORD.split("[Pool", 1)
+    fed_back = read_text(f'[Players "A, B, C"]\n[Rules "{spec}"]\n[Pool' + rest)
+    assert audit(fed_back).rules == audit(events).rules
+
+
 # ---------------------------------------------------------------- settlement
 # seed 003's settlement as RULES.md B1.8 reconstructs it: pulyas equal, goras З 8, В 19, Ю 14,
 # net visty З −26, В +24, Ю +2 (В writes 24 on З, Ю writes 2 on З)
