@@ -75,6 +75,7 @@ class Code(StrEnum):
     MODE_BY_WRONG_SEAT = "mode_by_wrong_seat"
     BAD_MODE = "bad_mode"
     TEN_CHECK_NOT_ALLOWED = "ten_check_not_allowed"
+    CONCEDE_NOT_ALLOWED = "concede_not_allowed"
     # Croatian defence and play
     BAD_WHIST_CALL = "bad_whist_call"
     BETTEL_MUST_BE_PLAYED = "bettel_must_be_played"
@@ -191,6 +192,8 @@ SECTIONS: tuple[Section, ...] = (
         (C.MODE_BY_WRONG_SEAT, "Open/closed chosen by someone other than the lone whister."),
         (C.BAD_MODE, "A play mode code other than open / closed."),
         (C.TEN_CHECK_NOT_ALLOWED, "TenChecked outside a 10-game under ten_mode=checked, or after play began."),
+        (C.CONCEDE_NOT_ALLOWED, "The declarer concedes down three («без трёх») where the rules do not allow it "
+                                "(allow_concede_down3 false), on a miser, by another seat, or after play began."),
     )),
     Section(
         "Deal (Croatian / Slovenian) — `preflog/engine/croatian/`",

@@ -1,5 +1,6 @@
 """Defenders' calls after the contract: whist ("вист"), pass ("пас"), half-whist
-("полвиста"), the Croatian invitation, and open / closed play ("в светлую" / "втёмную").
+("полвиста"), the Croatian invitation, and open / closed play ("в светлую" / "втёмную"); and
+the declarer's concession down three ("без трёх"), a house rule (``allow_concede_down3``).
 
 Returning the whist ("вернуть вист") after a partner's half-whist is a second
 ``WHIST`` call by the first passer; the engine knows it is a return by its place.
@@ -13,6 +14,7 @@ CALL_PASS = 0
 CALL_WHIST = 1
 CALL_HALF = 2
 CALL_INVITE = 3  # Croatian: a lone whister invites the passer (RULES.md A8)
+CALL_CONCEDE = 4  # Russian house rule: the declarer concedes down three ("без трёх", allow_concede_down3)
 
 PLAY_CLOSED = 0
 PLAY_OPEN = 1
@@ -23,8 +25,10 @@ _CALLS = {
     "вернуть": CALL_WHIST, "play": CALL_WHIST, "igram": CALL_WHIST,
     "half": CALL_HALF, "полвиста": CALL_HALF, "half-whist": CALL_HALF, "h": CALL_HALF,
     "invite": CALL_INVITE, "приглашаю": CALL_INVITE, "zovem": CALL_INVITE,
+    "concede": CALL_CONCEDE, "без трёх": CALL_CONCEDE, "без трех": CALL_CONCEDE,
 }
-CALL_NAMES = {CALL_PASS: "pass", CALL_WHIST: "whist", CALL_HALF: "half", CALL_INVITE: "invite"}
+CALL_NAMES = {CALL_PASS: "pass", CALL_WHIST: "whist", CALL_HALF: "half", CALL_INVITE: "invite",
+              CALL_CONCEDE: "concede"}
 _MODES = {"open": PLAY_OPEN, "светлую": PLAY_OPEN, "в светлую": PLAY_OPEN, "o": PLAY_OPEN,
           "closed": PLAY_CLOSED, "тёмную": PLAY_CLOSED, "темную": PLAY_CLOSED, "втёмную": PLAY_CLOSED,
           "втемную": PLAY_CLOSED, "c": PLAY_CLOSED}
@@ -38,7 +42,7 @@ class CallError(PreflogError, ValueError):
 def parse_call(text: str) -> int:
     t = text.strip().lower()
     if t not in _CALLS:
-        raise CallError(f"not a whist call: {text!r} (expected whist, pass, half, invite)")
+        raise CallError(f"not a whist call: {text!r} (expected whist, pass, half, invite, concede)")
     return _CALLS[t]
 
 

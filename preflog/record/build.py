@@ -47,6 +47,7 @@ from preflog.model.events import score_text
 from preflog.model.events import score_value
 from preflog.rules import RulesError
 from preflog.rules import resolve
+from preflog.rules.config import stored_value
 
 from .errors import RecordError
 from .errors import RecordWriteError
@@ -263,7 +264,7 @@ class _Reader:
                 typed = getattr(base.replace(**{key: value.strip()}), key)
             except (RulesError, ValueError, TypeError, RecursionError) as exc:
                 raise self.fail(tok, "is not a valid option", str(exc)) from None
-            overrides.append((key, typed))
+            overrides.append((key, stored_value(typed)))  # a fraction as text: the event is JSON
         try:
             rules = resolve(spec.text, dict(overrides))
         except (RulesError, ValueError, TypeError) as exc:

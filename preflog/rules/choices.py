@@ -139,3 +139,35 @@ class RaspasyAmnesty(StrEnum):
 class PulkaEnd(StrEnum):
     EVERY_PULYA = "every_pulya"
     TOTAL = "total"
+
+
+# --- American help, whist liability and settlement conventions (issue 10, "liability" options) ---
+class HelpOverflow(StrEnum):
+    """American help with every other pulya closed: where the rest of the points go."""
+
+    OPPONENTS_GORA = "opponents_gora"  # off the writer's gora down to 0, the rest onto each opponent's gora
+    OWN_GORA = "own_gora"              # all off the writer's gora, which may go below 0
+    OWN_GORA_TO_ZERO = "own_gora_to_zero"  # off the writer's gora down to 0, the rest dropped
+
+
+class HelpTie(StrEnum):
+    """American help between equal open pulyas: who is helped first."""
+
+    CLOCKWISE = "clockwise"      # the writer's left first (clockwise from him)
+    LOWEST_SEAT = "lowest_seat"  # the lowest seat number first
+
+
+class ShortfallSplit(StrEnum):
+    """Two whisters and a side short of its obligation: how the missing tricks are charged."""
+
+    CAPPED = "capped"                          # each his own deficit, capped by the side's shortfall
+    PROPORTIONAL = "proportional"              # the side's shortfall, spread by personal deficits
+    PERSONAL_WHEN_SHORT = "personal_when_short"  # each his own deficit in full, when the side is short
+    PERSONAL_ALWAYS = "personal_always"        # each his own deficit in full, short side or not
+
+
+class SettlementDivisor(StrEnum):
+    """Final settlement: what a player's gora is divided by."""
+
+    PLAYERS = "players"  # n: each other player writes gora × g / n on him
+    OTHERS = "others"    # n − 1: the others write his whole gora × g between them

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import types
 import typing
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
 from enum import Enum
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -31,6 +33,8 @@ from .choices import BettelLead
 from .choices import FirstLead
 from .choices import GameFamily
 from .choices import HalfWhistBy
+from .choices import HelpOverflow
+from .choices import HelpTie
 from .choices import HighLevelLiability
 from .choices import HoldWho
 from .choices import LoneWhisterQuota
@@ -45,7 +49,9 @@ from .choices import RaspasyTalonMode
 from .choices import RaspasyThirdLead
 from .choices import RaspasyZeroPremium
 from .choices import SanacLead
+from .choices import SettlementDivisor
 from .choices import SettlementRounding
+from .choices import ShortfallSplit
 from .choices import TenMode
 from .choices import ThirdHandMode
 from .choices import TwoSpadesWithoutContra
@@ -113,8 +119,9 @@ class Rules:
     dealer_whists_after_passes: bool = _opt(
         False, "At a 4-player table the sitting-out dealer may whist for the side when both defenders pass "
         "(on one passer's cards); he then whists alone, like a dealer who returns a half-whist.", RU)
-    half_whist_tricks: tuple[tuple[int, int], ...] = _opt(
-        ((6, 2), (7, 1)), "Tricks a half-whister is credited with, per level.", RU)
+    half_whist_tricks: tuple[tuple[int, int | Fraction], ...] = _opt(
+        ((6, 2), (7, 1)), "Tricks a half-whister is credited with, per level; a fraction is allowed (7:3/2 "
+        "credits the 7-level half-whist with 1½ tricks, half of the 3 tricks the declarer may lose).", RU)
     open_play_choice: OpenPlayChoice = _opt(
         OpenPlayChoice.LONE_WHISTER, "Who chooses open or closed play with one whister (Croatian: invitation).", RU)
     ten_mode: TenMode = _opt(
@@ -127,9 +134,10 @@ class Rules:
     miser_value: int = _opt(10, "Pulya points for a made miser.", RU)
     whist_mult: int = _opt(1, "Visty per defender trick, as a multiple of V.", RU)
     remiz_mult: int = _opt(1, "Declarer's gora per undertrick, as a multiple of V.", RU)
-    whister_fail_mult: int = _opt(
+    whister_fail_mult: int | Fraction = _opt(
         1, "Whister's gora per missing trick, as a multiple of V (responsible whist; Leningrad's "
-        "half-responsible whist is V too, half of its doubled value).", RU)
+        "half-responsible whist is V too, half of its doubled value); a fraction is allowed: 1/2 charges "
+        "V/2 per missing trick (half-responsible whist at single values).", RU)
     consolation_mult: int = _opt(1, "Consolation ('консоляция') per undertrick, as a multiple of V; 0 = none.", RU)
     consolation_passer: bool = _opt(True, "The passer writes consolation too.", RU)
     consolation_half_to_returner: bool = _opt(
@@ -167,8 +175,31 @@ class Rules:
     settlement_rounding: SettlementRounding = _opt(
         SettlementRounding.METHOD1, "Which settlement is shown as the result (exact fractions, or one of the "
         "two whole-visty methods); all three are always kept.")
-    allow_concede_down3: bool = _opt(False, "House rule: the declarer may concede down three (a conceded deal "
-                                     "without tricks); else such a deal is a scoring error.", RU)
+    allow_concede_down3: bool = _opt(
+        False, "House rule «без трёх»: before play the declarer may concede a trick contract down three (his "
+        "call 'concede'): gora remiz_mult × V × 3, nobody writes visty; else the call is the finding "
+        "concede_not_allowed.", RU)
+
+    # --- American help, whist liability, settlement (issue 10: the "liability" options) ---
+    help_overflow: HelpOverflow = _opt(
+        HelpOverflow.OPPONENTS_GORA, "American help when no other pulya is open: the rest comes off the writer's "
+        "gora down to 0 and what is left goes onto every opponent's gora; or all of it comes off his gora, "
+        "which may go below 0; or off his gora down to 0 and the rest is dropped.", RU)
+    help_tie: HelpTie = _opt(
+        HelpTie.CLOCKWISE, "American help between equal open pulyas: the writer's left first (clockwise), or "
+        "the lowest seat first.", RU)
+    help_point_visty: int | None = _opt(
+        None, "Visty the helper writes per pulya point given in American help; none = pool_point_visty.", RU)
+    whist_shortfall_split: ShortfallSplit = _opt(
+        ShortfallSplit.CAPPED, "Two whisters short of the obligation: each answers for his own deficit (quota − "
+        "own tricks) capped by the side's shortfall; or the side's shortfall is spread in proportion to the "
+        "deficits against equal halves of the obligation (at 8-10 both share); or each answers for his whole "
+        "deficit whenever the side is short; or always.", RU)
+    settlement_divisor: SettlementDivisor = _opt(
+        SettlementDivisor.PLAYERS, "Settlement: each other player writes gora × gora_point_visty divided by the "
+        "number of players (players) or by the number of the others (others: the owner pays his whole gora).", RU)
+    settle_unequal_pulya: bool = _opt(
+        True, "Settlement counts unequal pulyas (pool_point_visty per point); false: pulyas are ignored.", RU)
 
     # --- house rules: raspasy, ten check, gora first, end of pulka (issue 10; docs/house-rules.md) ---
     raspasy_amnesty: RaspasyAmnesty = _opt(
@@ -283,11 +314,33 @@ def check_family(name: str, family: GameFamily | str) -> None:
 
 
 def plain_value(v: Any) -> Any:
-    """An option value as plain JSON: words for enum members, lists for tuples."""
+    """An option value as plain JSON: words for enum members, lists for tuples, text for fractions (``"3/2"``)."""
     if isinstance(v, tuple):
         return [plain_value(x) for x in v]
     if isinstance(v, Enum):
         return v.value
+    if isinstance(v, Fraction):
+        return str(v)
+    return v
+
+
+def stored_value(v: Any) -> Any:
+    """An option value as a record's event stores it (JSON): as typed, but a fraction as the decimal
+    that reads back as exactly it (``1.5``), else as text (``"1/3"``); a scalar fraction as text
+    (``"1/2"``), so ``key=value`` stays readable."""
+    if isinstance(v, tuple):
+        return tuple(_stored_item(x) for x in v)
+    if isinstance(v, Fraction):
+        return str(v)
+    return v
+
+
+def _stored_item(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return tuple(_stored_item(x) for x in v)
+    if isinstance(v, Fraction):
+        f = float(v)
+        return f if Fraction(repr(f)) == v else str(v)
     return v
 
 
@@ -322,6 +375,12 @@ def _describe(hint: Any) -> str:
         return "true or false"
     if hint is int:
         return "a whole number"
+    if hint is Fraction:
+        return "a fraction such as 3/2"
+    if hint is type(None):
+        return "none"
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join(_describe(a) for a in typing.get_args(hint))
     if hint is str:
         return "text"
     if isinstance(hint, type) and issubclass(hint, Enum):
@@ -349,6 +408,10 @@ def _typed(hint: Any, value: Any) -> tuple[bool, Any]:
         return isinstance(value, bool), value
     if hint is int:
         return type(value) is int, value
+    if hint is Fraction:
+        return _fraction(value)
+    if hint is type(None):
+        return value is None, value
     if hint is str:
         return isinstance(value, str) and not isinstance(value, Enum), value
     if isinstance(hint, type) and issubclass(hint, Enum):
@@ -386,6 +449,20 @@ def _typed(hint: Any, value: Any) -> tuple[bool, Any]:
     raise TypeError(f"no check for option type {hint!r}")
 
 
+def _fraction(value: Any) -> tuple[bool, Any]:
+    """A rational option value: a Fraction, a finite float written as a decimal (``1.5``) or text
+    (``"3/2"``, ``"1.5"``); whole values become ints, so a table of whole numbers stays ints."""
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction, float, str)):
+        return False, value
+    if isinstance(value, float) and not math.isfinite(value):
+        return False, value
+    try:
+        q = Fraction(repr(value) if isinstance(value, float) else value)
+    except (ValueError, ZeroDivisionError):
+        return False, value
+    return True, (q.numerator if q.denominator == 1 else q)
+
+
 def _from_text(hint: Any, text: str) -> Any:
     """An option value written as text (``key=value`` in a record or a spec)."""
     if hint is bool:
@@ -400,6 +477,15 @@ def _from_text(hint: Any, text: str) -> Any:
             return int(text)
         except ValueError:
             return text
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = typing.get_args(hint)
+        if type(None) in args and text.lower() in ("none", "null", ""):
+            return None
+        if Fraction in args or int in args:
+            ok, q = _fraction(text)
+            if ok and (Fraction in args or type(q) is int):
+                return q
+        return text
     if typing.get_origin(hint) is tuple:
         try:
             return json.loads(text)

@@ -23,7 +23,9 @@ DEFAULT_PATH = Path("docs") / "rules-options.md"
 
 def format_value(v: Any) -> str:
     """An option value as compact markdown text (pairs as ``6:4``, booleans lower-case)."""
-    if isinstance(v, bool):
+    if v is None:
+        text = "none"
+    elif isinstance(v, bool):
         text = "true" if v else "false"
     elif isinstance(v, Enum):
         text = v.value

@@ -80,6 +80,16 @@ NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
     "start-50": {"start": 50},
     "half-whist-either": {"half_whist_by": "either"},
     "dealer-whists": {"dealer_whists_after_passes": True},
+    # American help, whist liability, settlement (issue 10; docs/house-rules-liability.md)
+    "help-off-own-gora": {"help_overflow": "own_gora"},
+    "help-to-zero": {"help_overflow": "own_gora_to_zero"},
+    "help-lowest-seat": {"help_tie": "lowest_seat"},
+    "half-v-shortfall": {"whister_fail_mult": "1/2"},
+    "shortfall-by-deficit": {"whist_shortfall_split": "proportional"},
+    "personal-shortfall": {"whist_shortfall_split": "personal_when_short"},
+    "half-whist-1.5": {"half_whist_tricks": ((6, 2), (7, "3/2"))},
+    "gora-by-others": {"settlement_divisor": "others"},
+    "no-pulya-at-settlement": {"settle_unequal_pulya": False},
 }
 
 # --- house rules of issue 10 (docs/house-rules.md): raspasy, ten check, gora first, end of pulka ---

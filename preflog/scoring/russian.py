@@ -13,12 +13,20 @@ liability options of RULES.md A9, ``american_help`` (B1.4). House rules (docs/ho
 Choices where the sources are silent (also in the report / docs):
 
 * American help applies to every pulya write (contracts and raspasy premiums); each point
-  given to another player costs him ``pool_point_visty`` visty (10 in Sochi, as seed 003 says).
-  Recipients are tried by larger pulya first, ties from the writer's left (clockwise).
+  given to another player costs him ``help_point_visty`` visty (by default ``pool_point_visty``:
+  10 in Sochi, as seed 003 says). Recipients are tried by larger pulya first, ties from the
+  writer's left (clockwise) or by lowest seat (``help_tie``); what nobody can take goes by
+  ``help_overflow``.
 * A returned half-whister ("уходил за полвиста") writes nothing; with
   ``consolation_half_to_returner`` his consolation is written by the returner. Gentleman's split
   applies only between the lone whister and a plain passer.
 * In the ten-game check nobody is liable for a whist shortfall (nobody whisted).
+* ``whist_shortfall_split`` (two whisters): ``capped`` is RULES.md A9; ``proportional`` charges the
+  side's whole shortfall in proportion to the deficits against need/2 each, at every level (so at
+  8-10 both share, whatever ``high_level_liability``); the ``personal_*`` modes charge each whister
+  his whole deficit against his quota (at 8-10 the quota of ``high_level_liability``: the second
+  whister's, or both halved under ``split``), a lone whister with a personal quota too.
+  ``whister_fail_mult`` and ``half_whist_tricks`` may be fractions (V/2 a missing trick; 1½ tricks).
 * At 4 players a raspasy talon trick credited to the dealer goes to his gora at the current price
   in both raspasy modes; the dealer gets no zero-trick premium (he did not play).
 * A conceded deal (``_CONCEDED``) with recorded tricks is scored like a played game; without tricks
@@ -40,6 +48,9 @@ from ..model.calls import CALL_WHIST
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
+from ..rules.choices import HelpOverflow
+from ..rules.choices import HelpTie
+from ..rules.choices import ShortfallSplit
 from ..rules.config import Rules
 from .settlement import settle
 from .sheet import DealScore
@@ -149,6 +160,9 @@ _KINDS = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
 _PLAYED_KINDS = frozenset((_GAME, _MISER, _RASPASY))
 _CONTRACT_KINDS = frozenset((_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED))
 _LIABLE_KINDS = frozenset((_GAME, _CONCEDED))
+_CAPPED = ShortfallSplit.CAPPED
+_PROPORTIONAL = ShortfallSplit.PROPORTIONAL
+_ALWAYS = ShortfallSplit.PERSONAL_ALWAYS
 _STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
@@ -172,12 +186,14 @@ class RussianScorer:
         try:
             self._values: dict[int, int] | None = dict(rules.game_values)
             self._obligations: dict[int, int] | None = dict(rules.whist_obligation)
-            self._half_tricks: dict[int, int] | None = dict(rules.half_whist_tricks)
+            self._half_tricks: dict[int, int | Fraction] | None = dict(rules.half_whist_tricks)
         except (TypeError, ValueError):
             self._values = self._obligations = self._half_tricks = None
         # while every option and every sheet total is an int, a deal's cells are ints: no normalising
         self._ints = self._values is not None and type(pool) is int and all(
             type(getattr(rules, k)) is int for k in _INT_OPTIONS) and all(type(x) is int for x in self._values.values())
+        if self._half_tricks is not None and any(type(x) is not int for x in self._half_tricks.values()):
+            self._ints = False  # a fractional half-whist credit (7:3/2) may leave a fraction of a vist
 
     # ------------------------------------------------------------------ protocol
     def score(self, outcome: DealOutcome) -> DealScore:
@@ -281,20 +297,34 @@ class RussianScorer:
         t = o.tricks
         short = max(0, need - sum(t[s] for s in defenders))
         r = self.rules
+        split = r.whist_shortfall_split
+        if split == _CAPPED:
+            def owed(quota: int, s: int) -> int:
+                return min(max(0, quota - t[s]), short)
+        else:  # personal deficits in full: when the side is short, or always (whist_shortfall_split)
+            charged = short > 0 or split == _ALWAYS
+
+            def owed(quota: int, s: int) -> int:
+                return max(0, quota - t[s]) if charged else 0
         if len(whisters) == 1:
             (wh,) = whisters
             if r.lone_whister_quota == "side":
                 return {wh: Liability(need, short)}
             personal = need // 2 if need >= 2 else need
-            return {wh: Liability(personal, min(max(0, personal - t[wh]), short))}
+            return {wh: Liability(personal, owed(personal, wh))}
+        if split == _PROPORTIONAL:
+            # the side's shortfall, shared by personal deficits against need/2 each (_whist_liability)
+            quota = need // 2 if need >= 2 else need
+            return {s: Liability(quota, short if 2 * t[s] < need else 0) for s in whisters}
         if need >= 2:
             quota = need // 2  # 6: 2 + 2, 7: 1 + 1
-            return {s: Liability(quota, min(max(0, quota - t[s]), short)) for s in whisters}
+            return {s: Liability(quota, owed(quota, s)) for s in whisters}
         if r.high_level_liability == "split":
-            return {s: Liability(need, short) for s in whisters}
+            return {s: Liability(need, owed(need, s) if split != _CAPPED else short) for s in whisters}
         order = [s for s in o.whist_order if s in whisters]
         second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % o.n_players)
-        return {s: Liability(need, short) if s == second else Liability(0, 0) for s in whisters}
+        return {s: Liability(need, owed(need, s) if split != _CAPPED else short) if s == second
+                else Liability(0, 0) for s in whisters}
 
     def _need(self, o: DealOutcome) -> int:
         """Tricks the defending side must take on the deal's contract (``whist_obligation``; 0: none)."""
@@ -340,29 +370,36 @@ class RussianScorer:
         if rest <= 0:  # the common case: the writer's own pulya takes it all
             e.pulya[seat] += own
             return
+        r = self.rules
         pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
         e.pulya[seat] += own
-        # larger pulya first; equal pulyas: the player on the writer's left first
-        others = sorted((j for j in range(self.n) if j != seat), key=lambda j: (-pul[j], (j - seat) % self.n))
+        # larger pulya first; equal pulyas: the player on the writer's left first (help_tie clockwise),
+        # or the lowest seat first (help_tie lowest_seat)
+        n = self.n
+        lowest = r.help_tie == HelpTie.LOWEST_SEAT
+        others = sorted((j for j in range(n) if j != seat), key=lambda j: (-pul[j], j if lowest else (j - seat) % n))
+        price = r.pool_point_visty if r.help_point_visty is None else r.help_point_visty
         for j in others:
             room = self.pool - pul[j]
             if rest <= 0 or room <= 0:
                 continue
             give = min(rest, room)
             e.pulya[j] += give
-            e.visty[seat][j] += give * self.rules.pool_point_visty
+            e.visty[seat][j] += give * price
             e.notes.append(f"help {give} to seat {j}")
             rest -= give
         if rest <= 0:
             return
-        # nobody can take it: off the writer's own gora, then onto every opponent's gora
+        # nobody can take it: off the writer's own gora (help_overflow), then onto every opponent's gora
         own_gora = self.sheet.gora[seat] + e.gora[seat]
-        off = min(rest, max(0, own_gora))
+        off = rest if r.help_overflow == HelpOverflow.OWN_GORA else min(rest, max(0, own_gora))
         e.gora[seat] -= off
         rest -= off
         if off:
             e.notes.append(f"help {off} off own gora")
-        if rest > 0:
+        if rest > 0 and r.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO:
+            e.notes.append(f"help {rest} dropped")
+        elif rest > 0:
             for j in range(self.n):
                 if j != seat:
                     e.gora[j] += rest
@@ -472,23 +509,34 @@ class RussianScorer:
 
     def _whist_liability(self, o: DealOutcome, e: _Entries, v: int) -> None:
         """Responsible whist: gora per missing trick on the allocation of :meth:`whist_liability`; the
-        ``high_level_liability="split"`` and ``whisters_share_penalty`` options share the penalty."""
+        ``high_level_liability="split"`` and ``whisters_share_penalty`` options share the penalty, and
+        ``whist_shortfall_split="proportional"`` spreads the side's shortfall over two whisters in
+        proportion to their deficits against half the obligation each (at 8-10 both share)."""
         t = o.tricks
-        if sum(t[s] for s in _defenders_of(o)) >= self._need(o):
+        r = self.rules
+        need = self._need(o)
+        side = sum(t[s] for s in _defenders_of(o))
+        if side >= need and r.whist_shortfall_split != _ALWAYS:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
         alloc = self.whist_liability(o)
         pen: dict[int, Number] = {s: li.short for s, li in alloc.items()}
         if not any(pen.values()):
             return
-        r = self.rules
-        if len(pen) == 2 and self._need(o) < 2 and r.high_level_liability == "split":
+        if len(pen) == 2 and r.whist_shortfall_split == _PROPORTIONAL:
+            deficit = {s: max(Fraction(0), Fraction(need, 2) - t[s]) for s in pen}
+            total_deficit = sum(deficit.values())
+            pen = {s: _norm((need - side) * deficit[s] / total_deficit) for s in pen}
+        elif len(pen) == 2 and need < 2 and r.high_level_liability == "split":
             pen = {s: e.div(p, 2) for s, p in pen.items()}   # 8-10: both answer for the side, half each
         if len(pen) == 2 and r.whisters_share_penalty:
             total = sum(pen.values())
             pen = {s: e.div(total, 2) for s in pen}
         rate = r.whister_fail_mult * v
         for s, p in pen.items():
-            e.gora[s] += p * rate
+            amount = _norm(p * rate)
+            if type(amount) is not int:
+                e.frac = True
+            e.gora[s] += amount
 
     def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
         r = self.rules

@@ -25,7 +25,13 @@ others compensate with ``round_half_up(g / n)`` visty each on him (3 players: 10
 Both rules reproduce the seed's example (RULES.md B1.8): method 1 З +31, В −30, Ю −1 (В 11 → 12),
 method 2 З +31, В −29, Ю −2 (Ю 6 → 7), exact +30⅔ / −29⅓ / −1⅓.
 
-Unequal pulyas enter the methods as extra gora: ``(max pulya − pulya_i) × k / g`` points.
+Unequal pulyas enter the methods as extra gora: ``(max pulya − pulya_i) × k / g`` points (none
+with ``settle_unequal_pulya=False``).
+
+House rule ``settlement_divisor="others"``: each other player writes ``gora_i × g / (n − 1)`` on
+player *i*, so the owner of a gora pays all of it (``g × gora_i``) and the exact form becomes
+``Σ_j (V_ij − V_ji) + g × (Σ gora − n × gora_i) / (n − 1)``; the methods fix remainders against
+``n − 1`` (at three players ``g / 2`` always divides) and otherwise round at the end.
 Fractional sheet entries (gentleman's halves, Rostov ties) keep the methods exact until the end,
 where the result is rounded to whole visty by largest remainder, keeping the sum zero.
 """
@@ -38,6 +44,7 @@ from fractions import Fraction
 from typing import TypeGuard
 from typing import TypeVar
 
+from ..rules.choices import SettlementDivisor
 from ..rules.choices import SettlementRounding
 from ..rules.config import Rules
 from .sheet import Number
@@ -59,21 +66,25 @@ def settle(
     if n < 2 or len(pulya) != n or len(visty) != n or any(len(row) != n for row in visty):
         raise ValueError(f"settlement: sheet shape mismatch (pulya {len(pulya)}, gora {n}, visty {len(visty)} rows)")
     gp = rules.gora_point_visty
-    pp = rules.pool_point_visty
+    # settle_unequal_pulya=False: pulyas play no part (a zero price per point drops the term)
+    pp = rules.pool_point_visty if rules.settle_unequal_pulya else 0
+    # settlement_divisor: each other player writes gora × gp / d on its owner (d = n, or n − 1)
+    d = n - 1 if rules.settlement_divisor == SettlementDivisor.OTHERS else n
     sheet = (pulya, gora, visty)
-    if type(gp) is int and type(pp) is int and _all_ints(sheet):
+    if type(gp) is int and type(pp) is int and d == n and _all_ints(sheet):
         return _settle_ints(*sheet, gp, pp, whist_price)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
     eff = [Fraction(gora[i]) + Fraction((top - pulya[i]) * pp, gp) for i in range(n)]
-    mean = sum(eff, Fraction(0)) / n
-    exact = tuple(net[i] + gp * (mean - eff[i]) for i in range(n))
+    total = sum(eff, Fraction(0))
+    # Σ_{j≠i} gp·eff_j/d − (n−1)·gp·eff_i/d = gp·(total − n·eff_i)/d (d = n: gp·(mean − eff_i))
+    exact = tuple(net[i] + gp * (total - n * eff[i]) / d for i in range(n))
 
     low = min(eff)
     amnestied = [e - low for e in eff]
-    m1 = _method1(amnestied, net, gp)
-    m2 = _method2(amnestied, net, gp)
+    m1 = _method1(amnestied, net, gp, d)
+    m2 = _method2(amnestied, net, gp, d)
     price = Fraction(whist_price)
     return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
 
@@ -181,32 +192,35 @@ def _fix_direction(g: Fraction, gp: int, n: int) -> int:
     return 0
 
 
-def _method1(g0: list[Fraction], net0: list[Fraction], gp: int) -> tuple[int, ...]:
+def _method1(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0) -> tuple[int, ...]:
     n = len(g0)
+    dv = divisor or n  # what a gora is divided by (settlement_divisor)
     g, net = list(g0), list(net0)
-    comp = compensation(gp, n)
+    comp = compensation(gp, dv)
     for i in range(n):
-        d = _fix_direction(g[i], gp, n)
+        d = _fix_direction(g[i], gp, dv)
         if d:
             _move_point(g, net, i, d, comp)
-    share = [gi * gp / n for gi in g]  # visty each other player writes on i for his gora
+    share = [gi * gp / dv for gi in g]  # visty each other player writes on i for his gora
     total = sum(share, Fraction(0))
     res = [net[i] - share[i] * (n - 1) + (total - share[i]) for i in range(n)]
     return _round_zero_sum(res)
 
 
-def _method2(g0: list[Fraction], net0: list[Fraction], gp: int) -> tuple[int, ...]:
+def _method2(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0) -> tuple[int, ...]:
     n = len(g0)
+    dv = divisor or n  # what a gora is divided by (settlement_divisor)
     g, net = list(g0), list(net0)
     total = sum(g, Fraction(0))
-    d = _fix_direction(total, gp, n)
+    d = _fix_direction(total, gp, dv)
     if d:
         candidates = [i for i in range(n) if g[i] > 0 and (d > 0 or g[i] >= 1)]
         if candidates:
             who = min(candidates, key=lambda i: (g[i], i))
-            _move_point(g, net, who, d, compensation(gp, n))
-    mean = sum(g, Fraction(0)) / n
-    return _round_zero_sum([net[i] + gp * (mean - g[i]) for i in range(n)])
+            _move_point(g, net, who, d, compensation(gp, dv))
+    total = sum(g, Fraction(0))
+    # divisor n: gp × (mean − g_i); divisor n − 1: gp × (total − n·g_i) / (n − 1)
+    return _round_zero_sum([net[i] + gp * (total - n * g[i]) / dv for i in range(n)])
 
 
 def _move_point(g: list[_Amount], net: list[_Amount], who: int, d: int, comp: int, sign: int | None = None) -> None:

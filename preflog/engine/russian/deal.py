@@ -15,7 +15,10 @@ Choices where the spec is silent (see docs/findings.md):
   (TenChecked) or played out, and both defenders count as whisters;
 - a missing PlayModeChosen means closed play;
 - a paper half-whist may stop at the half-whist (the sheet form): the deal then ends as a half-whist
-  when the next deal, a score line or the end of the pulka arrives (:meth:`RussianDeal.finish_without_play`).
+  when the next deal, a score line or the end of the pulka arrives (:meth:`RussianDeal.finish_without_play`);
+- the house concession down three («без трёх», ``allow_concede_down3``) is the declarer's call
+  ``concede`` (a :class:`WhistCalled` by the declarer) any time after a trick contract and before the
+  first card or the paper result; the deal ends ``CONCEDED`` without tricks.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ...model.bids import RU_LADDER
 from ...model.bids import format_ru_bid
 from ...model.bids import level_of
 from ...model.bids import ru_trump
+from ...model.calls import CALL_CONCEDE
 from ...model.calls import CALL_HALF
 from ...model.calls import CALL_NAMES
 from ...model.calls import CALL_PASS
@@ -52,6 +56,7 @@ from ..tricks import N_TRICKS
 from .auction import RussianAuction
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
+_CONCEDED = DealKind.CONCEDED
 _GAME = DealKind.GAME
 _HALF_WHIST = DealKind.HALF_WHIST
 _MISER = DealKind.MISER
@@ -136,6 +141,9 @@ class RussianDeal(Deal):
         return (d1, d2, d1, self.dealer)[step]
 
     def verify_whist(self, seat: int, call: int) -> None:
+        if call == CALL_CONCEDE:
+            self._verify_concede(seat)
+            return
         if self.phase != WHIST:
             if self.checked and self.phase in (PLAY, RESULT) and not self.completed and not self.trick_cards:
                 raise IllegalAction(Code.TEN_CHECKED_NO_WHIST, "a 10-game is checked, not whisted "
@@ -166,12 +174,34 @@ class RussianDeal(Deal):
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, f"half-whist is not allowed on a {lvl}-level game "
                                     f"(half_whist_levels {list(self.rules.half_whist_levels)})", seat=seat)
 
+    def _verify_concede(self, seat: int) -> None:
+        """House rule «без трёх» (``allow_concede_down3``): after declaring a trick contract and before the
+        first card (or the paper result) the declarer may concede down three instead of playing; whist
+        calls already made stand but nobody writes visty."""
+        if self.phase not in (WHIST, MODE, PLAY, RESULT):
+            raise self._phase_error("concession down three", seat)
+        if self.declarer == NO_SEAT or self.contract == MISER:
+            raise IllegalAction(Code.CONCEDE_NOT_ALLOWED, "only a trick contract can be conceded down three "
+                                "(not raspasy or a miser)", seat=seat)
+        if seat != self.declarer:
+            raise IllegalAction(Code.CONCEDE_NOT_ALLOWED, f"{self.who(seat)} concedes, but only the declarer "
+                                f"({self.who(self.declarer)}) may concede down three", seat=seat)
+        if self.completed or self.trick_cards:
+            raise IllegalAction(Code.CONCEDE_NOT_ALLOWED, "the concession down three comes before play; play "
+                                "has begun", seat=seat)
+        if not self.rules.allow_concede_down3:
+            raise IllegalAction(Code.CONCEDE_NOT_ALLOWED, "conceding down three («без трёх») is not allowed in "
+                                "these rules (allow_concede_down3 false)", seat=seat)
+
     def _closing_pass(self, seat: int) -> bool:
         """Whether ``seat`` is the half-whister whose closing pass after a return may still come."""
         return (self.phase in (MODE, PLAY, RESULT) and seat == self.half_whister and self.returner != NO_SEAT
                 and not self.completed and not self.trick_cards and self.calls[seat] == CALL_HALF)
 
     def push_whist(self, seat: int, call: int) -> None:
+        if call == CALL_CONCEDE:
+            self._finish(_CONCEDED)  # «без трёх»: no play, the scorer writes the declarer down three
+            return
         if self.phase != WHIST:
             self.calls[seat] = CALL_PASS  # the half-whister's closing pass after a return
             return
