@@ -122,9 +122,15 @@ def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text o
 def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
            deal: Annotated[int | None, typer.Option(help="Deal number (default: the last).")] = None,
            trick: Annotated[int | None, typer.Option(help="Tricks completed (default: the end of the deal).")] = None,
+           html: Annotated[Path | None, typer.Option(help="Write the deal viewer, one self-contained page.")] = None,
            store: StoreOpt = None) -> None:
     """The table at a point of the pulka: hands, auction, trick, score so far."""
     loaded = _ws(store).load(target)[0]
+    if html is not None:
+        from ..views.viewer import viewer_html
+
+        _write(html, viewer_html(loaded))
+        return
     try:
         view = views.replay_view(loaded, deal, trick)
     except AuditFailed as exc:  # the log breaks a rule before the asked point: say where, by name
