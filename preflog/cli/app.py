@@ -312,9 +312,10 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     """One self-contained HTML page with tables and charts."""
     from ..reports.html import write
 
-    con = _ws(store).connect()
+    ws = _ws(store)
+    con = ws.connect()
     with file_errors(html):
-        write(html, con)
+        write(html, con, store=str(ws.root))
     out.print(f"wrote {html}", markup=False)
 
 
