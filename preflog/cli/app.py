@@ -308,14 +308,20 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 @app.command()
 @_guard
 def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
-           store: StoreOpt = None) -> None:
+           pages: Annotated[Path | None, typer.Option(help="Also write a deal viewer per pulka into this folder.")]
+           = None, store: StoreOpt = None) -> None:
     """One self-contained HTML page with tables and charts."""
     from ..reports.html import write
+    from ..views.viewer import write_viewers
 
     ws = _ws(store)
     con = ws.connect()
+    links: list[tuple[str, str]] = []
+    if pages is not None:
+        with file_errors(pages):
+            links = write_viewers(ws.load(None), pages, html.parent)
     with file_errors(html):
-        write(html, con, store=str(ws.root))
+        write(html, con, store=str(ws.root), pages=links)
     out.print(f"wrote {html}", markup=False)
 
 

@@ -197,8 +197,10 @@ def _header(con: duckdb.DuckDBPyConnection, title: str, f: _Filters, store: str 
 
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
            preset: str | None = None, date_from: str | None = None, date_to: str | None = None,
-           pulka: str | Sequence[str] | None = None, store: str | None = None) -> str:
-    """The whole report as one HTML string; ``store`` (its folder) is named in the header."""
+           pulka: str | Sequence[str] | None = None, store: str | None = None,
+           pages: Sequence[tuple[str, str]] = ()) -> str:
+    """The whole report as one HTML string; ``store`` (its folder) is named in the header, ``pages`` are
+    ``(pulka id, link)`` pairs of deal viewer pages listed in a last section."""
     f: _Filters = {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to, "pulka": pulka}
     pl = queries.players(con, **f)
     ct = queries.contracts(con, by=("contract", "hand_game"), **f)
@@ -206,6 +208,8 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     totals = con.execute(_TOTALS_SQL, Filters(**f).params()).df()
     family_of = dict(con.execute(_FAMILY_OF_PRESET_SQL).fetchall())
     sections = [("contracts", "Success rate by contract"), ("players", "Players"), ("variants", "Variants")]
+    if pages:
+        sections.append(("pulkas", "Pulkas (deal viewers)"))
     body = [_header(con, title, f, store, sections)]
 
     body.append('<h2 id="contracts">Success rate by contract</h2>')
@@ -253,6 +257,9 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
         body.append(bar_chart(list(va["preset"]), deltas, title=title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
     body.append(_table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
                             "declarer_success", "declarer_edge", "result_stddev"]))
+    if pages:
+        body.append('<h2 id="pulkas">Pulkas (deal viewers)</h2><ul class="pulkas">' + "".join(
+            f'<li><a href="{html.escape(href)}">{html.escape(pid)}</a></li>' for pid, href in pages) + "</ul>")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             + "\n".join(body) + "</body></html>")
@@ -263,6 +270,7 @@ class ReportOptions(TypedDict, total=False):
 
     title: str
     store: str | None
+    pages: Sequence[tuple[str, str]]
     player: str | None
     preset: str | None
     date_from: str | None

@@ -14,7 +14,11 @@ contract, the calls and the tricks, no cards.
 from __future__ import annotations
 
 import json
+import os
+import re
+from collections.abc import Sequence
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
@@ -171,6 +175,18 @@ def viewer_html(loaded: Loaded) -> str:
     title = escape(f"preflog · {loaded.id}")
     return (PAGE.replace("{{title}}", title).replace("{{svg}}", svg)
             .replace("{{data}}", payload))
+
+
+def write_viewers(loaded: Sequence[Loaded], folder: Path, relative_to: Path) -> list[tuple[str, str]]:
+    """Write a viewer page per pulka into ``folder`` (``<id>.html``, the id made safe for a file name);
+    return ``(pulka id, link)`` pairs with links relative to the folder ``relative_to`` (the report's)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    links = []
+    for ld in loaded:
+        name = re.sub(r"[^\w.-]", "_", ld.id) + ".html"
+        (folder / name).write_text(viewer_html(ld), encoding="utf-8")
+        links.append((ld.id, os.path.relpath(folder / name, relative_to).replace(os.sep, "/")))
+    return links
 
 
 PAGE = """<!doctype html>

@@ -30,7 +30,7 @@ def test_report_page_in_the_browser(page: Any, tmp_path: Path) -> None:
         res = runner.invoke(app, ["import", str(ROOT / record), "--store", str(store)])
         assert res.exit_code == 0, res.output
     out = tmp_path / "report.html"
-    res = runner.invoke(app, ["report", "--html", str(out), "--store", str(store)])
+    res = runner.invoke(app, ["report", "--html", str(out), "--pages", str(tmp_path / "pulkas"), "--store", str(store)])
     assert res.exit_code == 0, res.output
     leaked = open_offline(page, out)
     header = page.locator("header").inner_text()
@@ -47,4 +47,10 @@ def test_report_page_in_the_browser(page: Any, tmp_path: Path) -> None:
     assert "True" not in page.locator("table").all_inner_texts()[0].split()
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "report.png"), full_page=True)
+    # a deal viewer per pulka, linked from the last section
+    links = page.locator("ul.pulkas a")
+    assert links.count() == 41
+    href = links.nth(0).get_attribute("href")
+    assert href is not None and (out.parent / href).is_file()
+    assert "seed003-settlement" in page.locator("ul.pulkas").inner_text()
     assert not leaked

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from preflog.cli.app import app
@@ -123,3 +124,25 @@ def test_viewer_of_the_longest_pulkas_stays_small(tmp_path: Path) -> None:
         # nothing to fetch: no address but the SVG namespace, no linked file
         assert "://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
         assert "<link" not in page and "src=" not in page and "url(" not in page
+
+
+@pytest.mark.parametrize("record", ["data/demo/croatian-3p.pref", "data/examples/seed003-settlement.pref",
+                                    "data/demo/sochi-4p.pref"])
+def test_end_key_shows_the_final_sheet(page: Any, tmp_path: Path, record: str) -> None:
+    """Croatian (columns from −start), paper-level and 4-player pulkas: End reaches the last event without a
+    script error and the sheet there is ``sheet --json``'s totals."""
+    path = write_viewer(tmp_path, ROOT / record)
+    sheet = sheet_json(Workspace(tmp_path / "st").audit(str(ROOT / record))[0])
+    leaked = open_offline(page, path)
+    page.keyboard.press("End")
+    shown = shown_sheet(page)
+    for p in sheet["players"]:
+        assert shown[(p, "pulya")] == str(sheet["totals"]["pulya"][p])
+        assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
+        for q, v in sheet["totals"]["visty"][p].items():
+            assert shown[(p, "on " + q)] == str(v)
+    page.keyboard.press("PageUp")
+    assert page.locator("#dealHead").inner_text().startswith(f"Deal {sheet['deals'][-1]['deal']}")
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"viewer-{Path(record).stem}.png"), full_page=True)
+    assert not leaked
