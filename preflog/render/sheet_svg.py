@@ -24,7 +24,8 @@ from html import escape
 from typing import Any
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-CELL = 104            # width of one zone column on the left and right sides
+CELL = 104            # mean width of a zone column on the left and right sides
+MIN_CELL = 72         # the narrowest one, when its label is shorter
 CENTRE = 220          # width of the centre between the side panels
 PAD = 6               # inner margin of a zone
 LABEL = 10            # font size of zone labels
@@ -68,6 +69,21 @@ def _fit(text: str, width: float, size: float, bold: bool = False, smallest: flo
     while len(text) > 1 and text_width(text, size, bold) > width:
         text = text[:-2] + "…" if not text.endswith("…") else text[:-2] + "…"
     return text, size
+
+
+def _widths(contents: list[float], total: float, least: list[float]) -> list[float]:
+    """Column widths that sum to ``total``, each at least its ``least`` (room for its label), the rest
+    shared in proportion to the columns' contents, so a long gora gets room and an empty zone stays narrow."""
+    fixed: set[int] = set()
+    while True:
+        free = [k for k in range(len(contents)) if k not in fixed]
+        room = total - sum(least[k] for k in fixed)
+        weight = sum(max(contents[k], 1.0) for k in free)
+        widths = [least[k] if k in fixed else room * max(contents[k], 1.0) / weight for k in range(len(contents))]
+        small = {k for k in free if widths[k] < least[k]}
+        if not small:
+            return widths
+        fixed |= small
 
 
 def _num(v: Any) -> str:
@@ -218,8 +234,14 @@ def render_svg(pulka: dict[str, Any]) -> str:
         order = [*(("visty", lab, vals) for lab, vals in c["visty"]), ("pulya", *c["pulya"]), ("gora", *c["gora"])]
         if not outer_left:
             order.reverse()
-        return [Zone(x0 + k * CELL, y0, CELL, 0, lab, list(vals), INK[kind], gora_sep if kind == "gora" else ".")
-                for k, (kind, lab, vals) in enumerate(order)]
+        least = [min(max(MIN_CELL, text_width(lab, LABEL) + 2 * PAD + 2), 1.6 * CELL) for _, lab, _ in order]
+        widths = _widths([sum(text_width(_num(v) + ". ", SIZES[0]) for v in vals) for _, _, vals in order],
+                         side_w, least)
+        zones, x = [], x0
+        for (kind, lab, vals), wd in zip(order, widths, strict=True):
+            zones.append(Zone(x, y0, wd, 0, lab, list(vals), INK[kind], gora_sep if kind == "gora" else "."))
+            x += wd
+        return zones
 
     def band_zones(p: str, y0: float, outer_top: bool) -> list[list[Zone]]:
         """Rows of a top/bottom panel from its outer edge inwards: visty split per opponent, pulya, gora."""
