@@ -245,7 +245,7 @@ th{background:#f2f2f2}.finding{display:block;color:#900;margin:2px 0}
 <section id="table"></section>
 <aside>
 <div id="current"></div>
-<h2>Score lines of this deal</h2><div id="score">—</div>
+<h2>Score lines of this deal (recomputed)</h2><div id="score">—</div>
 <h2>Sheet so far</h2><div id="sheet"></div>
 <h2>Audit findings</h2><div id="findings"></div>
 <h2>Events</h2><div id="log"></div>
@@ -283,7 +283,8 @@ function draw() {
   document.getElementById("pos").dataset.seq = s.seq;
   if (s.dealNo) {
     const head = el("div", "", `Deal ${s.dealNo} · dealer ${P[s.dealer]} · ${s.phase}` +
-      (s.contract ? ` · contract ${P[s.declarer]} ${s.contract}` + (s.open ? " (open)" : "") : ""));
+      (s.contract ? ` · contract ${P[s.declarer]} ${s.contract}` + (s.open ? " (open)" : "")
+        : s.phase === "play" ? " · all passed: raspasy" : ""));
     head.id = "dealHead"; t.appendChild(head);
     const felt = el("div"); felt.id = "felt"; t.appendChild(felt);
     const PLACES = N === 3 ? ["left", "right", "bottom"] : ["left", "top", "right", "bottom"];
