@@ -233,9 +233,17 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body.append(bar_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
                           hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
                           percent=True, title="Declarer success (95 % Wilson interval)"))
+    result_cols = ["avg_result", "total_visty"]
+    if len(families) > 1:  # a column per family and unit instead of one sum of visty and points
+        result_cols = []
+        for fam in families:
+            col = f"total_{_UNITS.get(fam, 'visty')}_{_FAMILY_NAMES.get(fam, fam)}"
+            part = totals[totals["family"] == fam].set_index("player")["total"]
+            pl = pl.assign(**{col: pl["player"].map(part)})
+            result_cols.append(col)
     body.append(_table(pl, ["player", "pulkas", "deals_played", "declared", "declarer_success",
                             "whist_rate", "whist_success", "misers", "miser_success", "raspasy_tricks_per_deal",
-                            "avg_result", "total_visty", "total_money"]))
+                            *result_cols, "total_money"]))
 
     body.append('<h2 id="variants">Variants</h2>')
     fams = [family_of.get(p, "russian") for p in va["preset"]]
