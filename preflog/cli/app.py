@@ -122,9 +122,15 @@ def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text o
 def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
            deal: Annotated[int | None, typer.Option(help="Deal number (default: the last).")] = None,
            trick: Annotated[int | None, typer.Option(help="Tricks completed (default: the end of the deal).")] = None,
+           html: Annotated[Path | None, typer.Option(help="Write the deal viewer, one self-contained page.")] = None,
            store: StoreOpt = None) -> None:
     """The table at a point of the pulka: hands, auction, trick, score so far."""
     loaded = _ws(store).load(target)[0]
+    if html is not None:
+        from ..views.viewer import viewer_html
+
+        _write(html, viewer_html(loaded))
+        return
     try:
         view = views.replay_view(loaded, deal, trick)
     except AuditFailed as exc:  # the log breaks a rule before the asked point: say where, by name
@@ -302,13 +308,20 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 @app.command()
 @_guard
 def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
-           store: StoreOpt = None) -> None:
+           pages: Annotated[Path | None, typer.Option(help="Also write a deal viewer per pulka into this folder.")]
+           = None, store: StoreOpt = None) -> None:
     """One self-contained HTML page with tables and charts."""
     from ..reports.html import write
+    from ..views.viewer import write_viewers
 
-    con = _ws(store).connect()
+    ws = _ws(store)
+    con = ws.connect()
+    links: list[tuple[str, str]] = []
+    if pages is not None:
+        with file_errors(pages):
+            links = write_viewers(ws.load(None), pages, html.parent)
     with file_errors(html):
-        write(html, con)
+        write(html, con, store=str(ws.root), pages=links)
     out.print(f"wrote {html}", markup=False)
 
 

@@ -6,6 +6,7 @@ Charts: declarer success by contract (bars with Wilson whiskers), player compari
 
 from __future__ import annotations
 
+import datetime
 import html
 import math
 import os
@@ -19,6 +20,7 @@ import duckdb
 import pandas as pd
 
 from . import queries
+from .db import Filters
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
@@ -26,6 +28,7 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #cc
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 th,td{border:1px solid #ddd;padding:2px 6px;text-align:right}th{background:#f3f3f3}
 td:first-child,th:first-child{text-align:left}
+header{border-bottom:2px solid #234;margin-bottom:1em}.facts{color:#555}nav ol{margin:.3em 0 1em}
 svg{display:block;margin:.5em 0}.chart text{font-size:11px;fill:#333}
 .tw{overflow-x:auto;max-width:100%}td.ci{white-space:nowrap}
 """
@@ -48,11 +51,14 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo:
     optional ``lo``/``hi`` whiskers (interval), optional note per bar (e.g. ``n=12``); ``fmt`` formats
     the value labels and axis ends (default: whole numbers, or percent when ``percent``). The label
     margins grow with the longest label and value text, so nothing is clipped."""
-    rows = [(str(lab), float(v), None if lo is None else lo[i], None if hi is None else hi[i])
-            for i, (lab, v) in enumerate(zip(labels, values, strict=True))
-            if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    kept = [i for i, v in enumerate(values) if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    if len(labels) != len(values):
+        raise ValueError("bar_chart: one label per value")
+    # a skipped value (no data) takes its note with it: notes stay with their own bar
+    rows = [(str(labels[i]), float(values[i]), None if lo is None else lo[i], None if hi is None else hi[i])
+            for i in kept]
     show = fmt or (lambda v: _fmt(v, percent))
-    value_texts = [show(v) + (f" {notes[i]}" if notes else "") for i, (_, v, _, _) in enumerate(rows)]
+    value_texts = [show(v) + (f" {notes[i]}" if notes else "") for i, (_, v, _, _) in zip(kept, rows, strict=True)]
     bar_h, gap, top = 16, 6, 28
     left = max(60, int(max((len(r[0]) for r in rows), default=0) * _CHAR_W) + 14)
     right = max(50, int(max((len(t) for t in value_texts), default=0) * _CHAR_W) + 12)
@@ -131,6 +137,8 @@ def _digits(col: pd.Series) -> int:
 def _cell(v: object, digits: int = 2) -> str:
     if _na(v):
         return "–"
+    if isinstance(v, bool) or getattr(getattr(v, "dtype", None), "kind", "") == "b":  # Python or NumPy bool
+        return "yes" if v else "no"
     if isinstance(v, float):
         return f"{v:.{digits}f}"
     return str(v)
@@ -153,20 +161,58 @@ class _Filters(TypedDict):
     pulka: str | Sequence[str] | None
 
 
+# Units of a pulka's result by family: Russian sheets settle in visty, Croatian ones in points.
+_UNITS = {"croatian": "points"}
+_FAMILY_NAMES = {"russian": "Russian", "croatian": "Croatian"}
+
+_TOTALS_SQL = """
+SELECT player, coalesce(family, 'russian') AS family, count(*) AS pulkas, sum(result) AS total
+FROM sel_pulka_results($player, $preset, $date_from, $date_to, $pulkas)
+GROUP BY ALL ORDER BY family DESC, total DESC NULLS LAST, player
+"""
+_SPAN_SQL = """
+SELECT min(date) AS first, max(date) AS last, count(DISTINCT pulka) AS pulkas
+FROM sel_pulka_results($player, $preset, $date_from, $date_to, $pulkas)
+"""
+_FAMILY_OF_PRESET_SQL = "SELECT DISTINCT preset, coalesce(family, 'russian') AS family FROM pulka_results"
+
+
+def _header(con: duckdb.DuckDBPyConnection, title: str, f: _Filters, store: str | None,
+            sections: Sequence[tuple[str, str]]) -> str:
+    """The page's header: title, store, dates (of the report and of the pulkas), filters, and the contents."""
+    span = con.execute(_SPAN_SQL, Filters(**f).params()).fetchone()
+    facts = []
+    if store:
+        facts.append(f"store <code>{html.escape(store)}</code>")
+    facts.append(f"written {datetime.date.today().isoformat()}")
+    if span is not None and span[2]:
+        first, last = (str(d) if d is not None else "?" for d in span[:2])
+        facts.append(f"{span[2]} pulkas" + (f", dated {first} – {last}" if span[0] is not None else ""))
+    shown = ", ".join(f"{k}={v}" for k, v in f.items() if v)
+    facts.append(f"Filters: {html.escape(shown)}" if shown else "no filters")
+    toc = "".join(f'<li><a href="#{anchor}">{html.escape(name)}</a></li>' for anchor, name in sections)
+    return (f"<header><h1>{html.escape(title)}</h1><p class=\"facts\">{' · '.join(facts)}</p>"
+            f'<nav><b>Contents</b><ol>{toc}</ol></nav></header>')
+
+
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
            preset: str | None = None, date_from: str | None = None, date_to: str | None = None,
-           pulka: str | Sequence[str] | None = None) -> str:
-    """The whole report as one HTML string."""
+           pulka: str | Sequence[str] | None = None, store: str | None = None,
+           pages: Sequence[tuple[str, str]] = ()) -> str:
+    """The whole report as one HTML string; ``store`` (its folder) is named in the header, ``pages`` are
+    ``(pulka id, link)`` pairs of deal viewer pages listed in a last section."""
     f: _Filters = {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to, "pulka": pulka}
     pl = queries.players(con, **f)
     ct = queries.contracts(con, by=("contract", "hand_game"), **f)
     va = queries.variants(con, **f)
-    body = [f"<h1>{html.escape(title)}</h1>"]
-    shown = ", ".join(f"{k}={v}" for k, v in f.items() if v)
-    if shown:
-        body.append(f"<p>Filters: {html.escape(shown)}</p>")
+    totals = con.execute(_TOTALS_SQL, Filters(**f).params()).df()
+    family_of = dict(con.execute(_FAMILY_OF_PRESET_SQL).fetchall())
+    sections = [("contracts", "Success rate by contract"), ("players", "Players"), ("variants", "Variants")]
+    if pages:
+        sections.append(("pulkas", "Pulkas (deal viewers)"))
+    body = [_header(con, title, f, store, sections)]
 
-    body.append("<h2>Success rate by contract</h2>")
+    body.append('<h2 id="contracts">Success rate by contract</h2>')
     labels = [f"{lab}{' hand' if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" ({fam[:2]})")
               for lab, hand, fam in zip(ct["contract_label"], ct["hand_game"], ct["family"], strict=True)]
     body.append(bar_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
@@ -175,29 +221,53 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body.append(_table(ct, ["family" if ct["family"].nunique() > 1 else "", "contract_label", "hand_game", "n",
                             "made", "success", "played", "mean_undertricks", "mean_declarer_value"]))
 
-    body.append("<h2>Players</h2>")
-    body.append(bar_chart(list(pl["player"]), list(pl["total_visty"]), title="Total result (visty)",
-                          notes=[f"{p} pulkas" for p in pl["pulkas"]]))
+    body.append('<h2 id="players">Players</h2>')
+    # one chart per family: Russian visty and Croatian points are different units, never one axis
+    families = list(dict.fromkeys(totals["family"]))
+    for fam in families:
+        part = totals[totals["family"] == fam]
+        unit = _UNITS.get(fam, "visty")
+        where = f", {_FAMILY_NAMES.get(fam, fam)} pulkas" if len(families) > 1 else ""
+        body.append(bar_chart(list(part["player"]), list(part["total"]), title=f"Total result{where} ({unit})",
+                              notes=[f"{p} pulkas" for p in part["pulkas"]]))
     body.append(bar_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
                           hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
                           percent=True, title="Declarer success (95 % Wilson interval)"))
+    result_cols = ["avg_result", "total_visty"]
+    if len(families) > 1:  # a column per family and unit instead of one sum of visty and points
+        result_cols = []
+        for fam in families:
+            col = f"total_{_UNITS.get(fam, 'visty')}_{_FAMILY_NAMES.get(fam, fam)}"
+            part = totals[totals["family"] == fam].set_index("player")["total"]
+            pl = pl.assign(**{col: pl["player"].map(part)})
+            result_cols.append(col)
     body.append(_table(pl, ["player", "pulkas", "deals_played", "declared", "declarer_success",
                             "whist_rate", "whist_success", "misers", "miser_success", "raspasy_tricks_per_deal",
-                            "avg_result", "total_visty", "total_money"]))
+                            *result_cols, "total_money"]))
 
-    body.append("<h2>Variants</h2>")
+    body.append('<h2 id="variants">Variants</h2>')
+    fams = [family_of.get(p, "russian") for p in va["preset"]]
+    mixed = len(set(fams)) > 1
     for col, name in (("raspasy_rate", "raspasy frequency"), ("declarer_success", "declarer success"),
                       ("declarer_edge", "declarer edge (visty per declared deal)"),
                       ("result_stddev", "spread of per-pulka results (stddev)")):
         vals = pd.to_numeric(va[col], errors="coerce")
-        mean = vals.mean()
         rate = col.endswith(("rate", "success"))  # rates differ by percentage points, not by 0.0…
-        title = (f"Variant delta: {name} − mean ({_fmt(mean, rate)})" if not math.isnan(mean)
-                 else f"Variant delta: {name}")
-        body.append(bar_chart(list(va["preset"]), list(vals - mean), title=title,
-                              fmt=_pp if rate else lambda v: f"{v:+.1f}"))
+        if rate or not mixed:
+            mean = vals.mean()
+            title = (f"Variant delta: {name} − mean ({_fmt(mean, rate)})" if not math.isnan(mean)
+                     else f"Variant delta: {name}")
+            deltas = list(vals - mean)
+        else:  # visty and points: each preset against the mean of its own family
+            means = {fam: vals[[g == fam for g in fams]].mean() for fam in set(fams)}
+            deltas = [v - means[g] for v, g in zip(vals, fams, strict=True)]
+            title = f"Variant delta: {name.replace('visty', 'visty or points')} − mean of its family"
+        body.append(bar_chart(list(va["preset"]), deltas, title=title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
     body.append(_table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
                             "declarer_success", "declarer_edge", "result_stddev"]))
+    if pages:
+        body.append('<h2 id="pulkas">Pulkas (deal viewers)</h2><ul class="pulkas">' + "".join(
+            f'<li><a href="{html.escape(href)}">{html.escape(pid)}</a></li>' for pid, href in pages) + "</ul>")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             + "\n".join(body) + "</body></html>")
@@ -207,6 +277,8 @@ class ReportOptions(TypedDict, total=False):
     """The keyword options of :func:`render`, as :func:`write` takes them."""
 
     title: str
+    store: str | None
+    pages: Sequence[tuple[str, str]]
     player: str | None
     preset: str | None
     date_from: str | None

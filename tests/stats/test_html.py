@@ -54,3 +54,28 @@ def test_bar_chart_margins_fit_labels():
     width = int(re.search(r'width="(\d+)"', svg).group(1))
     x = float(re.search(r'<text x="([\d.]+)" y="[\d.]+">1.0 x{28}</text>', svg).group(1))
     assert x + 32 * 6.5 <= width
+
+
+def test_bar_chart_notes_stay_with_their_bar_after_a_skipped_value():
+    """Values 1, NaN, 3 with notes n=1, n=2, n=3: the NaN row is not drawn and its note goes with it,
+    so the bar of "c" reads "3 n=3" (it read "3 n=2" when the notes were indexed after skipping)."""
+    svg = report_html.bar_chart(["a", "b", "c"], [1.0, float("nan"), 3.0], title="t", notes=["n=1", "n=2", "n=3"])
+    assert ">3.0 n=3<" in svg and ">1.0 n=1<" in svg and "n=2" not in svg and ">b<" not in svg
+
+
+def test_booleans_read_as_words():
+    assert report_html._cell(True) == "yes" and report_html._cell(False) == "no"
+    import numpy  # pandas' own dependency: DataFrame rows hand out numpy.bool_
+
+    assert report_html._cell(numpy.bool_(True)) == "yes"
+
+
+def test_header_names_store_dates_filters_and_lists_the_sections(con):
+    """The fixture's pulkas are dated 2024-03-01 and 2024-04-10 (tests/stats/conftest.py)."""
+    page = report_html.render(con, store="/srv/club", preset="sochi")
+    header = re.search(r"<header>.*?</header>", page, flags=re.S).group(0)
+    assert "/srv/club" in header and "Filters: preset=sochi" in header
+    assert "dated 2024-03-01 – 2024-03-01" in header  # the Sochi pulka only
+    for anchor in re.findall(r'href="#([\w-]+)"', header):
+        assert f'id="{anchor}"' in page
+    assert "dated 2024-03-01 – 2024-04-10" in report_html.render(con)
