@@ -11,6 +11,7 @@ rules depend on the score (the anti-raspasy minimum, the Croatian 2♠ rule).
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 from ..model.events import DealStarted
@@ -21,6 +22,8 @@ from ..rules.config import Rules
 from ..rules.config import RulesError
 from ..rules.versions import rules_of
 from ..scoring.base import Scorer
+from ..scoring.settlement import priced
+from ..scoring.settlement import whist_price_value
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Number
 from ..scoring.sheet import Settlement
@@ -52,6 +55,11 @@ class PulkaState:
         self.n = n
         self.pool = started.pool
         self.scorer: Scorer | None = self.family.scorer(rules, n, started.pool)
+        try:
+            self.whist_price: Fraction | None = whist_price_value(started.whist_price)
+        except (ValueError, TypeError, AttributeError):
+            # only a log stored before the reader checked the price: the settlement has no money column
+            self.whist_price = None
         self.deal_no = 0
         self.last_dealer: int | None = None
         self.deal: Deal | None = None
@@ -118,7 +126,14 @@ class PulkaState:
         return self.scorer.is_finished() if self.scorer is not None else False
 
     def settlement(self) -> Settlement | None:
-        return self.scorer.settlement() if self.scorer is not None else None
+        """The scorer's settlement at this moment, its money column at the pulka's whist price
+        (``[WhistPrice]``); no money (``()``) when the price does not read as a number."""
+        if self.scorer is None:
+            return None
+        st = self.scorer.settlement()
+        if self.whist_price is None:
+            return dataclasses.replace(st, money=())
+        return priced(st, self.whist_price)
 
     # -- score lines and end ---------------------------------------------------
     def score_line_differences(self, ev: ScoreRecorded,

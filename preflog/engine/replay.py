@@ -350,7 +350,7 @@ class Auditor:
             res.rules, res.players, res.ended = p.rules, p.players, p.ended
             if p.scorer is not None:
                 res.sheet = p.scorer.sheet.copy()
-                res.settlement = p.scorer.settlement()
+                res.settlement = p.settlement()
         return res
 
     def run(self, rows: Sequence[Row], events: Sequence[Event] | None = None) -> AuditResult:

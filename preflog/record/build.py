@@ -47,6 +47,7 @@ from preflog.model.events import score_text
 from preflog.model.events import score_value
 from preflog.rules import RulesError
 from preflog.rules import resolve
+from preflog.scoring.settlement import whist_price_value
 
 from .errors import RecordError
 from .errors import RecordWriteError
@@ -271,8 +272,12 @@ class _Reader:
         self.bids = family_of(rules).bids
         pool = self.integer(syn.pool, "is not a pool size", "a whole number, e.g. 50") if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
-        if not price and syn.whist_price:
-            raise self.fail(syn.whist_price, "is not a whist price", "a number such as 1 or 0.5")
+        if syn.whist_price:
+            try:
+                whist_price_value(price)
+            except ValueError:
+                raise self.fail(syn.whist_price, "is not a whist price",
+                                "a number such as 1, 0.5, 0,5 or 1/2 (no sign, no currency)") from None
         meta = tuple((k, t.text) for k, t in syn.meta)
         events: list[Event] = [PulkaStarted(tuple(names), spec.text.strip(), tuple(overrides), pool, price, meta)]
         for number, deal in enumerate(syn.deals, 1):

@@ -32,7 +32,9 @@ where the result is rounded to whole visty by largest remainder, keeping the sum
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TypeGuard
@@ -76,6 +78,33 @@ def settle(
     m2 = _method2(amnestied, net, gp)
     price = Fraction(whist_price)
     return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+
+
+_PRICE = re.compile(r"[0-9]+(?:[.,][0-9]+)?(?:/[0-9]+)?")
+
+
+def whist_price_value(text: str) -> Fraction:
+    """The value of a whist price ("цена виста") as a record writes it: a non-negative number, whole,
+    decimal (point or comma) or a fraction: ``1``, ``0.5``, ``0,5``, ``1/2``, ``100``. Anything else
+    (a sign, a currency, a zero denominator) is a ``ValueError``.
+
+    >>> whist_price_value("0,5"), whist_price_value("100"), whist_price_value("1/4")
+    (Fraction(1, 2), Fraction(100, 1), Fraction(1, 4))
+    """
+    t = text.strip()
+    if len(t) > 40 or not _PRICE.fullmatch(t):
+        raise ValueError(f"{text!r} is not a whist price (a number such as 1, 0.5 or 1/2)")
+    try:
+        return Fraction(t.replace(",", "."))
+    except ZeroDivisionError:
+        raise ValueError(f"{text!r} is not a whist price (a zero denominator)") from None
+
+
+def priced(settlement: Settlement, whist_price: Number) -> Settlement:
+    """``settlement`` with its money column at ``whist_price`` per vist: ``money = exact × price``
+    (the exact result, so the money of a pulka does not depend on which paper method rounds it)."""
+    price = Fraction(whist_price)
+    return dataclasses.replace(settlement, money=tuple(x * price for x in settlement.exact))
 
 
 def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:

@@ -18,6 +18,8 @@ from ..model.bids import RUSSIAN_BIDS
 from ..projections.facts import rules_spec
 from ..projections.facts import started_event
 from ..rules.config import Rules
+from ..scoring.settlement import priced
+from ..scoring.settlement import whist_price_value
 from ..scoring.sheet import Settlement
 
 if TYPE_CHECKING:
@@ -94,29 +96,30 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "start": {"pulya": start},
         "deals": deals,
         "totals": totals,
-        "settlement": settlement_json(players, res.settlement, started.whist_price if started else "1"),
+        "settlement": settlement_json(players, res.settlement),
         "finished": bool(res.ended),
         "family": res.rules.family if res.rules else None,
     }
 
 
-def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str = "1") -> dict[str, Any]:
+def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str | None = None) -> dict[str, Any]:
+    """A settlement as JSON. ``money`` is the settlement's own money column (the engine prices it at the
+    pulka's ``[WhistPrice]``); a settlement without one is priced at ``whist_price`` when given, and has
+    no money (``{}``) otherwise or when the price does not read as a number."""
     if st is None:
         return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
-    money = st.money or tuple(x * _price(whist_price) for x in st.exact)
+    money = st.money
+    if not money and whist_price is not None:
+        try:
+            money = priced(st, whist_price_value(whist_price)).money
+        except (ValueError, TypeError, AttributeError):
+            money = ()
     return {
         "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
         "method1": dict(zip(players, st.method1, strict=False)),
         "method2": dict(zip(players, st.method2, strict=False)),
         "money": {p: frac(v) for p, v in zip(players, money, strict=False)},
     }
-
-
-def _price(text: str) -> Fraction:
-    try:
-        return Fraction(str(text).strip().replace(",", "."))
-    except (ValueError, ZeroDivisionError):
-        return Fraction(1)
 
 
 def finding_json(f: Finding) -> dict[str, Any]:
