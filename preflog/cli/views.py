@@ -91,7 +91,8 @@ def sheet_view(s: dict[str, Any]) -> Table:
         t.add_column(col, justify="right")
 
     def chain(area: str, p: str, q: str | None = None) -> str:
-        first = s.get("start", {}).get(area, {}).get(p) if q is None else None
+        first = s.get("start", {}).get(area, {}).get(p)
+        first = first if q is None or first is None else first.get(q)
         vals: list[Any] = [first] if first else []
         for d in s["deals"]:
             v = d[area][p] if q is None else d[area][p].get(q)

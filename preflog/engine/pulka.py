@@ -28,11 +28,31 @@ from ..scoring.sheet import DealScore
 from ..scoring.sheet import Number
 from ..scoring.sheet import Settlement
 from ..scoring.sheet import Sheet
+from ..scoring.sheet import StartSheetError
 from .codes import Code
 from .deal import Deal
 from .families import family_of
 from .findings import IllegalAction
 from .findings import seat_name
+
+
+def start_place(exc: StartSheetError, players: tuple[str, ...] | list[str]) -> str:
+    """Where on the sheet a starting-sheet error is, as words (``" at Anna's visty on Boris"``)."""
+    if exc.seat is None or not 0 <= exc.seat < len(players):
+        return ""
+    on = f" on {players[exc.on]}" if exc.on is not None and 0 <= exc.on < len(players) else ""
+    return f" at {players[exc.seat]}'s {exc.area}{on}"
+
+
+def _start_sheet(started: PulkaStarted, n: int) -> Sheet:
+    """The starting sheet of ``started`` (rows of pulya, gora, visty per seat) as a :class:`Sheet`;
+    ``IllegalAction(bad_score_line)`` when its shape does not fit the table."""
+    rows = started.start
+    if len(rows) != n or any(len(r) != n + 2 for r in rows):
+        raise IllegalAction(Code.BAD_SCORE_LINE, f"the starting sheet has {len(rows)} rows of "
+                            f"{sorted({len(r) for r in rows})} numbers; a {n}-player sheet has {n} rows of "
+                            f"{n + 2} (pulya, gora, visty on each seat)")
+    return Sheet(n, [r[0] for r in rows], [r[1] for r in rows], [list(r[2:]) for r in rows])
 
 
 class PulkaState:
@@ -55,6 +75,13 @@ class PulkaState:
         self.n = n
         self.pool = started.pool
         self.scorer: Scorer | None = self.family.scorer(rules, n, started.pool)
+        self.has_start = bool(started.start)
+        if started.start and self.scorer is not None:
+            try:
+                self.scorer.start_from(_start_sheet(started, n))
+            except StartSheetError as exc:
+                raise IllegalAction(Code.BAD_SCORE_LINE, f"the starting sheet{start_place(exc, self.players)}: "
+                                    f"{exc.message}") from None
         try:
             self.whist_price: Fraction | None = whist_price_value(started.whist_price)
         except (ValueError, TypeError, AttributeError):

@@ -48,14 +48,22 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
     gora = [Fraction(0)] * n
     visty = [[Fraction(0)] * n for _ in range(n)]
     if res.sheet is not None:
-        # The sheet need not start at zero (Croatian contract columns start at −start):
-        # the starting line is the final sheet less every deal's entries.
+        # The sheet need not start blank (Croatian contract columns start at −start; a starting sheet
+        # entered from paper): the starting line is the final sheet less every deal's entries.
+        final = res.sheet
         for d in res.deals:
             if d.score is not None:
                 for i in range(n):
                     pulya[i] -= d.score.pulya[i]
-        pulya = [pulya[i] + res.sheet.pulya[i] for i in range(n)]
-    start = {players[i]: frac(pulya[i]) for i in range(n)}
+                    gora[i] -= d.score.gora[i]
+                    for j in range(n):
+                        visty[i][j] -= d.score.visty[i][j]
+        pulya = [pulya[i] + final.pulya[i] for i in range(n)]
+        gora = [gora[i] + final.gora[i] for i in range(n)]
+        visty = [[visty[i][j] + final.visty[i][j] for j in range(n)] for i in range(n)]
+    start = {"pulya": {players[i]: frac(pulya[i]) for i in range(n)},
+             "gora": {players[i]: frac(gora[i]) for i in range(n)},
+             "visty": {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)}}
     deals = []
     for d in res.deals:
         entry: dict[str, Any] = {"deal": d.deal, "dealer": players[d.dealer] if 0 <= d.dealer < n else None}
@@ -93,7 +101,7 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
-        "start": {"pulya": start},
+        "start": start,
         "deals": deals,
         "totals": totals,
         "settlement": settlement_json(players, res.settlement),
