@@ -160,7 +160,7 @@ class PulkaState:
         st = self.scorer.settlement()
         if self.whist_price is None:
             return dataclasses.replace(st, money=())
-        return priced(st, self.whist_price)
+        return priced(st, self.whist_price, self.rules)
 
     # -- score lines and end ---------------------------------------------------
     def score_line_differences(self, ev: ScoreRecorded,

@@ -64,7 +64,7 @@ def settle(
     pp = rules.pool_point_visty
     sheet = (pulya, gora, visty)
     if type(gp) is int and type(pp) is int and _all_ints(sheet):
-        return _settle_ints(*sheet, gp, pp, whist_price)
+        return priced(_settle_ints(*sheet, gp, pp), whist_price, rules)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
@@ -76,8 +76,7 @@ def settle(
     amnestied = [e - low for e in eff]
     m1 = _method1(amnestied, net, gp)
     m2 = _method2(amnestied, net, gp)
-    price = Fraction(whist_price)
-    return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+    return priced(Settlement(exact=exact, method1=m1, method2=m2), whist_price, rules)
 
 
 _PRICE = re.compile(r"[0-9]+(?:[.,][0-9]+)?(?:/[0-9]+)?")
@@ -100,11 +99,14 @@ def whist_price_value(text: str) -> Fraction:
         raise ValueError(f"{text!r} is not a whist price (a zero denominator)") from None
 
 
-def priced(settlement: Settlement, whist_price: Number) -> Settlement:
-    """``settlement`` with its money column at ``whist_price`` per vist: ``money = exact × price``
-    (the exact result, so the money of a pulka does not depend on which paper method rounds it)."""
+def priced(settlement: Settlement, whist_price: Number, rules: Rules) -> Settlement:
+    """``settlement`` with its money column at ``whist_price`` per vist: the result the rules show
+    (:func:`shown_result`: method 1 under the Russian presets, exact under the Croatian) × the price.
+    Seed 003: "the final result in visty … multiplied by the price of a vist gives the win or loss
+    in money", З +31 visty at 100 a vist = 3100."""
     price = Fraction(whist_price)
-    return dataclasses.replace(settlement, money=tuple(x * price for x in settlement.exact))
+    return dataclasses.replace(settlement, money=tuple(Fraction(x) * price
+                                                       for x in shown_result(settlement, rules)))
 
 
 def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
@@ -137,8 +139,8 @@ def _all_ints(sheet: _Sheet) -> TypeGuard[_IntSheet]:
             and all(type(x) is int for row in visty for x in row))
 
 
-def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int,
-                 whist_price: Number) -> Settlement:
+def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int
+                 ) -> Settlement:
     """:func:`settle` for a sheet of ints, in integers (the replay settles every pulka; Fractions cost
     ≈ 10× more). Gora points are counted in ``1/gp`` (``E`` = eff × gp, ``A`` = amnestied × gp); the
     two methods end as ``(n × (net − A) + ΣA) / n`` and are rounded like :func:`_round_zero_sum`."""
@@ -169,8 +171,7 @@ def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequ
             _move_point(g2, net2, who, d * gp, comp, d)
     s2 = sum(g2)
     m2 = _round_ints([n * (net2[i] - g2[i]) + s2 for i in range(n)], n)
-    price = Fraction(whist_price)
-    return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+    return Settlement(exact=exact, method1=m1, method2=m2)
 
 
 def _fix_direction_ints(a: int, gp: int, n: int) -> int:

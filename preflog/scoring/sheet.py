@@ -86,7 +86,8 @@ class Sheet:
 class Settlement:
     """Final result per seat in visty: exact, and the two paper methods of seed 003 (integers).
 
-    ``money`` is ``exact`` × whist price. Every vector sums to zero.
+    ``money`` is the result the rules show (:func:`~preflog.scoring.settlement.shown_result`) × the whist
+    price. Every vector sums to zero.
     """
 
     exact: tuple[Fraction, ...]

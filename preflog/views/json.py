@@ -18,8 +18,6 @@ from ..model.bids import RUSSIAN_BIDS
 from ..projections.facts import rules_spec
 from ..projections.facts import started_event
 from ..rules.config import Rules
-from ..scoring.settlement import priced
-from ..scoring.settlement import whist_price_value
 from ..scoring.sheet import Settlement
 
 if TYPE_CHECKING:
@@ -110,18 +108,12 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
     }
 
 
-def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str | None = None) -> dict[str, Any]:
+def settlement_json(players: Sequence[str], st: Settlement | None) -> dict[str, Any]:
     """A settlement as JSON. ``money`` is the settlement's own money column (the engine prices it at the
-    pulka's ``[WhistPrice]``); a settlement without one is priced at ``whist_price`` when given, and has
-    no money (``{}``) otherwise or when the price does not read as a number."""
+    pulka's ``[WhistPrice]``); ``{}`` when it has none (a pulka stored with a price that is no number)."""
     if st is None:
         return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
     money = st.money
-    if not money and whist_price is not None:
-        try:
-            money = priced(st, whist_price_value(whist_price)).money
-        except (ValueError, TypeError, AttributeError):
-            money = ()
     return {
         "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
         "method1": dict(zip(players, st.method1, strict=False)),

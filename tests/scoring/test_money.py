@@ -1,4 +1,5 @@
-"""``[WhistPrice]`` drives the settlement's money column: money = exact result × the whist price.
+"""``[WhistPrice]`` drives the settlement's money column: money = the result the rules show (method 1
+under the Russian presets, exact under the Croatian) × the whist price, as seed 003 prices its example.
 
 Before this, every replayed settlement priced the vist at 1 whatever the record said, so ``money``
 always equalled ``exact``.
@@ -26,27 +27,36 @@ def _with_price(text: str, price: str) -> str:
 
 
 def test_seed003_money_at_100_per_vist() -> None:
-    """Seed 003 played "по 100 рублей за вист". Its final sheet settles exactly at З +30⅔, В −29⅓,
-    Ю −1⅓ visty («точные результаты»), so at 100 a vist the money is 100 × exact:
-    З 3066⅔ = 9200/3, В −2933⅓ = −8800/3, Ю −133⅓ = −400/3 (sum 0). The paper methods stay in visty
-    (З +31, В −30, Ю −1 by method 1; the seed's 3100 / 3000 / 100 roubles are method 1 × 100)."""
+    """Seed 003 played "по 100 рублей за вист": «игрок З выиграл 31 вист (… 3100 руб.), игрок В проиграл
+    30 вистов (3000 руб.), игрок Ю проиграл 1 вист (100 руб.)» — method 1's result (Sochi shows it)
+    × 100. The exact result stays +30⅔ / −29⅓ / −1⅓ visty."""
     res = audit(read_text(_with_price(SEED003, "100")))
     assert not res.findings
     st = res.settlement
     assert st is not None
     assert st.exact == (Fraction(92, 3), Fraction(-88, 3), Fraction(-4, 3))
     assert st.method1 == (31, -30, -1)
-    assert st.money == (Fraction(9200, 3), Fraction(-8800, 3), Fraction(-400, 3))
-    assert settlement_json(res.players, st)["money"] == {"Запад": "9200/3", "Восток": "-8800/3", "Юг": "-400/3"}
+    assert st.money == (3100, -3000, -100)
+    assert settlement_json(res.players, st)["money"] == {"Запад": 3100, "Восток": -3000, "Юг": -100}
+
+
+def test_method2_tables_pay_by_method2() -> None:
+    """With ``settlement_rounding=method2`` the shown result is method 2's +31 / −29 / −2: at 100 a
+    vist 3100 / −2900 / −200; with ``exact``, 100 × (92/3, −88/3, −4/3)."""
+    text = _with_price(SEED003, "100")
+    st = audit(read_text(text.replace('[Rules "sochi"]', '[Rules "sochi+settlement_rounding=method2"]'))).settlement
+    assert st is not None and st.money == (3100, -2900, -200)
+    st = audit(read_text(text.replace('[Rules "sochi"]', '[Rules "sochi+settlement_rounding=exact"]'))).settlement
+    assert st is not None and st.money == (Fraction(9200, 3), Fraction(-8800, 3), Fraction(-400, 3))
 
 
 @pytest.mark.parametrize("price, money", [
-    # half a unit a vist: 92/3 × 1/2 = 46/3, −88/3 × 1/2 = −44/3, −4/3 × 1/2 = −2/3
-    ("0.5", (Fraction(46, 3), Fraction(-44, 3), Fraction(-2, 3))),
-    ("0,5", (Fraction(46, 3), Fraction(-44, 3), Fraction(-2, 3))),
-    ("1/2", (Fraction(46, 3), Fraction(-44, 3), Fraction(-2, 3))),
-    # a quarter: 92/12 = 23/3, −88/12 = −22/3, −4/12 = −1/3
-    ("0.25", (Fraction(23, 3), Fraction(-22, 3), Fraction(-1, 3))),
+    # half a unit a vist: 31/2, −15, −1/2
+    ("0.5", (Fraction(31, 2), -15, Fraction(-1, 2))),
+    ("0,5", (Fraction(31, 2), -15, Fraction(-1, 2))),
+    ("1/2", (Fraction(31, 2), -15, Fraction(-1, 2))),
+    # a quarter: 31/4, −30/4 = −15/2, −1/4
+    ("0.25", (Fraction(31, 4), Fraction(-15, 2), Fraction(-1, 4))),
     # playing for nothing
     ("0", (0, 0, 0)),
 ])
@@ -57,9 +67,9 @@ def test_price_forms(price: str, money: tuple[Fraction, ...]) -> None:
 
 
 def test_default_price_is_one() -> None:
-    """Without a ``[WhistPrice]`` tag a vist is worth 1: money equals the exact result."""
+    """Without a ``[WhistPrice]`` tag a vist is worth 1: money equals the shown result (method 1)."""
     st = audit(read_text(SEED003)).settlement
-    assert st is not None and st.money == st.exact
+    assert st is not None and st.money == (31, -30, -1)
 
 
 def test_croatian_money_is_priced() -> None:
