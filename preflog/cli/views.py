@@ -109,6 +109,29 @@ def sheet_view(s: dict[str, Any]) -> Table:
     return t
 
 
+def settle_view(s: dict[str, Any]) -> Table:
+    """A sheet given as totals and its settlement (``settle``): one row per player."""
+    players: list[str] = s["players"]
+    croatian = s.get("family") == "croatian"
+    price = s.get("whist_price")
+    t = Table(title=titled(f"settlement of {s['id']} — {s.get('rules')} (pool {s.get('pool')}, "
+                           f"a vist at {price if price is not None else '—'})"))
+    t.add_column("player")
+    t.add_column("column" if croatian else "pulya", justify="right")
+    if not croatian:
+        t.add_column("gora", justify="right")
+    for q in players:
+        t.add_column(lit(f"{'juha' if croatian else 'visty'} on {q}"), justify="right")
+    for col in ("exact", "method 1", "method 2", "money"):
+        t.add_column(col, justify="right")
+    tot, st = s["totals"], s["settlement"]
+    for p in players:
+        t.add_row(lit(p), str(tot["pulya"][p]), *([] if croatian else [str(tot["gora"][p])]),
+                  *[("—" if q == p else str(tot["visty"][p][q])) for q in players],
+                  *[str(st[k].get(p, "")) for k in ("exact", "method1", "method2", "money")])
+    return t
+
+
 def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Panel:
     """The table after deal ``deal`` ended (default: the last deal), or after ``trick`` tricks of it.
 

@@ -108,6 +108,13 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
     }
 
 
+def settle_json(audited: Audited) -> dict[str, Any]:
+    """One pulka of the ``settle --json`` contract (docs/cli.md): the final totals and the settlement,
+    without the deals (:func:`sheet_json` less ``deals`` and ``start``)."""
+    s = sheet_json(audited)
+    return {k: s[k] for k in ("id", "players", "rules", "pool", "whist_price", "totals", "settlement", "family")}
+
+
 def settlement_json(players: Sequence[str], st: Settlement | None) -> dict[str, Any]:
     """A settlement as JSON. ``money`` is the settlement's own money column (the engine prices it at the
     pulka's ``[WhistPrice]``); ``{}`` when it has none (a pulka stored with a price that is no number)."""
