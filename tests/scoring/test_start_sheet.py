@@ -95,3 +95,14 @@ def test_scorer_start_checks() -> None:
         RussianScorer(SOCHI, 4, 10).start_from(Sheet(3))
     with pytest.raises(StartSheetError):
         CroatianScorer(resolve("croatian"), 3).start_from(Sheet(3))
+
+
+def test_rescoring_under_other_rules_continues_from_the_starting_sheet() -> None:
+    """``compare`` re-scores the deals from the same starting sheet: under the pulka's own rules the
+    difference is 0 (the base settlement counts the starting sheet, so must the re-scoring)."""
+    from preflog.projections.facts import facts_of
+    from preflog.reports.counterfactual import compare
+
+    events = read_text(CONTINUED)
+    facts = facts_of("continued", events, audit(events))
+    assert facts.start and compare([facts], "sochi")["diff"].tolist() == [0, 0, 0]
