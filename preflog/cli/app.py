@@ -23,6 +23,7 @@ from ..engine.findings import AuditFailed
 from ..errors import PreflogError
 from ..projections.facts import facts_of
 from ..views.json import audit_json
+from ..views.json import settle_json
 from ..views.json import sheet_json
 from ..workspace import STORE_ENV
 from ..workspace import Workspace
@@ -190,6 +191,27 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
     else:
         for s in sheets:
             out.print(views.sheet_view(s))
+
+
+@app.command()
+@_guard
+def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: lines), text or JSON; - for stdin.")],
+           as_json: Annotated[bool, typer.Option("--json")] = False,
+           store: StoreOpt = None) -> None:
+    """Settle a sheet given as totals (or a whole pulka): exact, method 1, method 2, money."""
+    audited = _ws(store).audit(target)
+    if not audited:
+        _fail(f"{target}: no pulka to settle (expected a [Players] tag and Start: lines)")
+    for a in audited:
+        if a.result.findings:
+            f = a.result.findings[0]
+            _fail(f"{a.loaded.id}: deal {f.deal}, event {f.seq}: {f.code}: {f.message} (preflog audit lists every "
+                  f"finding)")
+    if as_json:
+        _print_json({"pulkas": [settle_json(a) for a in audited]})
+    else:
+        for a in audited:
+            out.print(views.settle_view(settle_json(a)))
 
 
 @app.command()

@@ -91,7 +91,8 @@ def sheet_view(s: dict[str, Any]) -> Table:
         t.add_column(col, justify="right")
 
     def chain(area: str, p: str, q: str | None = None) -> str:
-        first = s.get("start", {}).get(area, {}).get(p) if q is None else None
+        first = s.get("start", {}).get(area, {}).get(p)
+        first = first if q is None or first is None else first.get(q)
         vals: list[Any] = [first] if first else []
         for d in s["deals"]:
             v = d[area][p] if q is None else d[area][p].get(q)
@@ -105,6 +106,29 @@ def sheet_view(s: dict[str, Any]) -> Table:
                   *[("—" if q == p else chain("visty", p, q)) for q in players],
                   str(st["exact"].get(p, "")), str(st["method1"].get(p, "")), str(st["method2"].get(p, "")),
                   str(st["money"].get(p, "")))
+    return t
+
+
+def settle_view(s: dict[str, Any]) -> Table:
+    """A sheet given as totals and its settlement (``settle``): one row per player."""
+    players: list[str] = s["players"]
+    croatian = s.get("family") == "croatian"
+    price = s.get("whist_price")
+    t = Table(title=titled(f"settlement of {s['id']} — {s.get('rules')} (pool {s.get('pool')}, "
+                           f"a vist at {price if price is not None else '—'})"))
+    t.add_column("player")
+    t.add_column("column" if croatian else "pulya", justify="right")
+    if not croatian:
+        t.add_column("gora", justify="right")
+    for q in players:
+        t.add_column(lit(f"{'juha' if croatian else 'visty'} on {q}"), justify="right")
+    for col in ("exact", "method 1", "method 2", "money"):
+        t.add_column(col, justify="right")
+    tot, st = s["totals"], s["settlement"]
+    for p in players:
+        t.add_row(lit(p), str(tot["pulya"][p]), *([] if croatian else [str(tot["gora"][p])]),
+                  *[("—" if q == p else str(tot["visty"][p][q])) for q in players],
+                  *[str(st[k].get(p, "")) for k in ("exact", "method1", "method2", "money")])
     return t
 
 

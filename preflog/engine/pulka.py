@@ -11,6 +11,7 @@ rules depend on the score (the anti-raspasy minimum, the Croatian 2♠ rule).
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 from ..model.events import DealStarted
@@ -21,15 +22,37 @@ from ..rules.config import Rules
 from ..rules.config import RulesError
 from ..rules.versions import rules_of
 from ..scoring.base import Scorer
+from ..scoring.settlement import priced
+from ..scoring.settlement import whist_price_value
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Number
 from ..scoring.sheet import Settlement
 from ..scoring.sheet import Sheet
+from ..scoring.sheet import StartSheetError
 from .codes import Code
 from .deal import Deal
 from .families import family_of
 from .findings import IllegalAction
 from .findings import seat_name
+
+
+def start_place(exc: StartSheetError, players: tuple[str, ...] | list[str]) -> str:
+    """Where on the sheet a starting-sheet error is, as words (``" at Anna's visty on Boris"``)."""
+    if exc.seat is None or not 0 <= exc.seat < len(players):
+        return ""
+    on = f" on {players[exc.on]}" if exc.on is not None and 0 <= exc.on < len(players) else ""
+    return f" at {players[exc.seat]}'s {exc.area}{on}"
+
+
+def _start_sheet(started: PulkaStarted, n: int) -> Sheet:
+    """The starting sheet of ``started`` (rows of pulya, gora, visty per seat) as a :class:`Sheet`;
+    ``IllegalAction(bad_score_line)`` when its shape does not fit the table."""
+    rows = started.start
+    if len(rows) != n or any(len(r) != n + 2 for r in rows):
+        raise IllegalAction(Code.BAD_SCORE_LINE, f"the starting sheet has {len(rows)} rows of "
+                            f"{sorted({len(r) for r in rows})} numbers; a {n}-player sheet has {n} rows of "
+                            f"{n + 2} (pulya, gora, visty on each seat)")
+    return Sheet(n, [r[0] for r in rows], [r[1] for r in rows], [list(r[2:]) for r in rows])
 
 
 class PulkaState:
@@ -52,6 +75,18 @@ class PulkaState:
         self.n = n
         self.pool = started.pool
         self.scorer: Scorer | None = self.family.scorer(rules, n, started.pool)
+        self.has_start = bool(started.start)
+        if started.start and self.scorer is not None:
+            try:
+                self.scorer.start_from(_start_sheet(started, n))
+            except StartSheetError as exc:
+                raise IllegalAction(Code.BAD_SCORE_LINE, f"the starting sheet{start_place(exc, self.players)}: "
+                                    f"{exc.message}") from None
+        try:
+            self.whist_price: Fraction | None = whist_price_value(started.whist_price)
+        except (ValueError, TypeError, AttributeError):
+            # only a log stored before the reader checked the price: the settlement has no money column
+            self.whist_price = None
         self.deal_no = 0
         self.last_dealer: int | None = None
         self.deal: Deal | None = None
@@ -118,7 +153,14 @@ class PulkaState:
         return self.scorer.is_finished() if self.scorer is not None else False
 
     def settlement(self) -> Settlement | None:
-        return self.scorer.settlement() if self.scorer is not None else None
+        """The scorer's settlement at this moment, its money column at the pulka's whist price
+        (``[WhistPrice]``); no money (``()``) when the price does not read as a number."""
+        if self.scorer is None:
+            return None
+        st = self.scorer.settlement()
+        if self.whist_price is None:
+            return dataclasses.replace(st, money=())
+        return priced(st, self.whist_price, self.rules)
 
     # -- score lines and end ---------------------------------------------------
     def score_line_differences(self, ev: ScoreRecorded,

@@ -301,7 +301,7 @@ class Auditor:
             self._close_open_deal(seq, ev, row)
         self.skipping = False
         self.summary = None
-        self.past_end = bool(p.scores) and p.scorer is not None and p.is_finished()
+        self.past_end = (bool(p.scores) or p.has_start) and p.scorer is not None and p.is_finished()
         if self.past_end:
             self._find(Code.PULKA_ALREADY_FINISHED, seq, "a new deal after the end of the pulka (every pulya "
                        "closed; Croatian: every column at 0): the deal is checked but not scored", ev, row,
@@ -350,7 +350,7 @@ class Auditor:
             res.rules, res.players, res.ended = p.rules, p.players, p.ended
             if p.scorer is not None:
                 res.sheet = p.scorer.sheet.copy()
-                res.settlement = p.scorer.settlement()
+                res.settlement = p.settlement()
         return res
 
     def run(self, rows: Sequence[Row], events: Sequence[Event] | None = None) -> AuditResult:

@@ -98,15 +98,44 @@ class PulkaStarted(Event):
     option's value follows from spec + version. The row payload names it only when it is not
     :data:`LEGACY_RULES_VERSION`, so payloads, content hashes and exports of version-1 pulkas are the
     bytes written before versions existed, and a payload without it reads as version 1."""
+    start: tuple[tuple[ScoreValue, ...], ...] = ()
+    """The starting sheet: the totals the pulka continues from (a paper sheet entered as written), one
+    row per seat in seat order, ``(pulya, gora, visty on seat 0, …, visty on seat n−1)``; ``()`` = a
+    blank sheet. The payload names it only when it is not empty, so pulkas without one keep their
+    bytes and content hashes."""
 
     def to_row(self) -> Row:
         skip = ("player", "rules_version") if self.rules_version == LEGACY_RULES_VERSION else ("player",)
-        return (self.CODE, NO_PLAYER, NO_CARD, 0, _payload(self, skip))
+        if not self.start:
+            return (self.CODE, NO_PLAYER, NO_CARD, 0, _payload(self, (*skip, "start")))
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in skip}
+        data["start"] = _start_plain(self.start)
+        return (self.CODE, NO_PLAYER, NO_CARD, 0,
+                json.dumps(data, separators=(",", ":"), ensure_ascii=False, sort_keys=True))
 
     @classmethod
     def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
         data = {"rules_version": LEGACY_RULES_VERSION, **(payload or {})}
-        return cls(**{k: _tuple(v) for k, v in data.items()})
+        if "start" in data:
+            rows = data["start"]
+            if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+                raise TypeError(f"a starting sheet is a list of rows of numbers, not {rows!r}")
+            data["start"] = tuple(tuple(score_value(v) for v in r) for r in rows)
+        return cls(**{k: v if k == "start" else _tuple(v) for k, v in data.items()})
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.KIND}
+        for f in fields(self):
+            if f.name == "start":
+                if self.start:
+                    d["start"] = _start_plain(self.start)
+            else:
+                d[f.name] = _plain(getattr(self, f.name))
+        return d
+
+
+def _start_plain(start: tuple[tuple[ScoreValue, ...], ...]) -> list[list[int | str]]:
+    return [[_score_plain(v) for v in row] for row in start]
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from ..rules.config import Rules
 from ..rules.config import RulesError
 from ..rules.presets import resolve
 from ..scoring.sheet import DealScore
+from ..scoring.sheet import Number
 from ..scoring.sheet import Settlement
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ class PulkaFacts:
     deals: tuple[tuple[DealOutcome, DealScore], ...]
     settlement: Settlement | None = None
     pool: int | None = None
+    start: tuple[tuple[Number, ...], ...] = ()
+    """The starting sheet the deals continue from (``PulkaStarted.start``; ``()`` = blank)."""
 
     def __post_init__(self) -> None:
         if len(self.players) != self.n_players:
@@ -136,4 +139,5 @@ def facts_of(pid: str, events: Sequence[Event], result: AuditResult) -> PulkaFac
         deals=deals,
         settlement=result.settlement,
         pool=started.pool if started else None,
+        start=started.start if started else (),
     )

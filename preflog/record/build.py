@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from preflog.engine.families import family_of
+from preflog.errors import ScoringError
 from preflog.model import bids as B
 from preflog.model import calls as C
 from preflog.model.cards import FULL_DECK
@@ -47,7 +48,11 @@ from preflog.model.events import score_text
 from preflog.model.events import score_value
 from preflog.rules import RulesError
 from preflog.rules import resolve
+from preflog.rules.config import Rules
 from preflog.rules.config import stored_value
+from preflog.scoring.settlement import whist_price_value
+from preflog.scoring.sheet import Sheet
+from preflog.scoring.sheet import StartSheetError
 
 from .errors import RecordError
 from .errors import RecordWriteError
@@ -272,10 +277,16 @@ class _Reader:
         self.bids = family_of(rules).bids
         pool = self.integer(syn.pool, "is not a pool size", "a whole number, e.g. 50") if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
-        if not price and syn.whist_price:
-            raise self.fail(syn.whist_price, "is not a whist price", "a number such as 1 or 0.5")
+        if syn.whist_price:
+            try:
+                whist_price_value(price)
+            except ValueError:
+                raise self.fail(syn.whist_price, "is not a whist price",
+                                "a number such as 1, 0.5, 0,5 or 1/2 (no sign, no currency)") from None
         meta = tuple((k, t.text) for k, t in syn.meta)
-        events: list[Event] = [PulkaStarted(tuple(names), spec.text.strip(), tuple(overrides), pool, price, meta)]
+        start = self.start_sheet(syn, rules, pool)
+        events: list[Event] = [PulkaStarted(tuple(names), spec.text.strip(), tuple(overrides), pool, price, meta,
+                                            start=start)]
         for number, deal in enumerate(syn.deals, 1):
             if deal.number is not None and deal.number.text != str(number):
                 raise self.fail(deal.number, "is not the next deal number", str(number))
@@ -283,6 +294,55 @@ class _Reader:
         if syn.end is not None:
             events.append(PulkaEnded(syn.end.text.strip() or "closed"))
         return Record(tuple(events))
+
+    def start_sheet(self, syn: PulkaSyn, rules: Rules, pool: int) -> tuple[tuple[ScoreValue, ...], ...]:
+        """The starting sheet of ``Start:`` lines: one row per seat ``(pulya, gora, visty on each seat)``, a
+        player without a line at 0; ``()`` when there is none or it is blank. The family's scorer checks
+        that the rules can produce every value; an impossible one is an error at its place on the line."""
+        if not syn.start:
+            return ()
+        n = self.n
+        rows: list[list[ScoreValue]] = [[0] * (n + 2) for _ in range(n)]
+        lines: dict[int, Step] = {}
+        for step in syn.start:
+            seat = self.seat(step.player, step.value)
+            if seat in lines:
+                raise self.fail(step.player or Tok("", step.loc), "has a second starting line",
+                                "one 'Start:' line per player")
+            lines[seat] = step
+            row = rows[seat]
+            for k, area in enumerate(("pulya", "gora")):
+                if area in step.fields:
+                    row[k] = self.score(step.fields[area])
+            seen: set[int] = set()
+            for pair in step.pairs:
+                on = self.seat(pair.player, pair.value)
+                if on in seen:
+                    raise self.fail(pair.player or pair.value, "is listed twice in the visty")
+                seen.add(on)
+                row[2 + on] = self.score(pair.value)
+        if not any(v for row in rows for v in row):
+            return ()
+        sheet = Sheet(n, [r[0] for r in rows], [r[1] for r in rows], [r[2:] for r in rows])
+        try:
+            family_of(rules).scorer(rules, n, pool).start_from(sheet)
+        except StartSheetError as exc:
+            at = lines.get(exc.seat) if exc.seat is not None else None
+            if at is None:
+                first = syn.start[0]
+                raise RecordError(self.source, first.loc, "Start", f"is not a possible starting sheet: {exc.message}",
+                                  "") from None
+            tok: Tok | None = at.player
+            if exc.area in ("pulya", "gora"):
+                tok = at.fields.get(exc.area, tok)
+            elif exc.area == "visty" and exc.on is not None:
+                tok = next((q.value for q in at.pairs if self.seat(q.player, q.value) == exc.on), tok)
+            raise self.fail(tok or Tok("", at.loc), f"is not possible on a starting sheet: {exc.message}",
+                            "") from None
+        except (ScoringError, ValueError) as exc:
+            raise RecordError(self.source, syn.start[0].loc, "Start", f"cannot start these rules' sheet: {exc}",
+                              "") from None
+        return tuple(tuple(r) for r in rows)
 
     def rules_spec(self, tok: Tok) -> tuple[Tok, list[Tok]]:
         """A ``[Rules]`` value split into the spec proper and its ``key=value`` parts, so the spec that
@@ -683,7 +743,24 @@ class _Writer:
             raise self.bad("rules and whist price must be one line")
         return PulkaSyn(players=[Tok(n) for n in names], rules=Tok(ev.rules),
                         options=[Tok(f"{k}={option_text(v)}") for k, v in ev.overrides],
-                        pool=Tok(str(ev.pool)), whist_price=Tok(ev.whist_price), meta=meta)
+                        pool=Tok(str(ev.pool)), whist_price=Tok(ev.whist_price), meta=meta,
+                        start=self.start_lines(ev.start))
+
+    def start_lines(self, start: tuple[tuple[ScoreValue, ...], ...]) -> list[Step]:
+        """The ``Start:`` lines of a starting sheet: one per player, in seat order (a sheet of zeros is
+        no sheet, and is refused: it would read back as none)."""
+        if not start:
+            return []
+        if len(start) != self.n or any(len(r) != self.n + 2 for r in start):
+            raise self.bad(f"a starting sheet needs {self.n} rows of {self.n + 2} numbers")
+        if not any(v for r in start for v in r):
+            raise self.bad("a starting sheet of zeros is written as no starting sheet (start=())")
+        steps = []
+        for seat, row in enumerate(start):
+            pairs = [Pair(self.who(j), Tok(self.score_text(v))) for j, v in enumerate(row[2:]) if j != seat or v]
+            steps.append(Step("score", player=self.who(seat), pairs=pairs,
+                              fields={"pulya": Tok(self.score_text(row[0])), "gora": Tok(self.score_text(row[1]))}))
+        return steps
 
     def deal(self, ev: DealStarted) -> DealSyn:
         deal = DealSyn(dealer=self.who(ev.dealer))

@@ -114,7 +114,7 @@ class _JsonReader:
 
     def pulka(self, v: Any, path: str) -> PulkaSyn:
         d = self.obj(v, path, ("players",),
-                     ("players", "rules", "options", "pool", "whist_price", "meta", "deals", "end"))
+                     ("players", "rules", "options", "pool", "whist_price", "meta", "start", "deals", "end"))
         p = PulkaSyn(loc=Loc(path=path), players_loc=Loc(path=f"{path}.players"))
         p.players = [self.tok(n, q) for n, q in self.each(d["players"], f"{path}.players")]
         if "rules" in d:
@@ -134,6 +134,7 @@ class _JsonReader:
             p.whist_price = self.tok(d["whist_price"], f"{path}.whist_price")
         for key, value in self.obj(d.get("meta", {}), f"{path}.meta").items():
             p.meta.append((key, self.tok(value, f"{path}.meta.{key}")))
+        p.start = [self.score_line(x, q) for x, q in self.each(d.get("start", []), f"{path}.start")]
         p.deals = [self.deal(x, q) for x, q in self.each(d.get("deals", []), f"{path}.deals")]
         if "end" in d:
             p.end = self.tok(d["end"], f"{path}.end")
@@ -181,8 +182,13 @@ class _JsonReader:
                 return Step(kind, loc, pairs=[Pair(None, self.num(x, f"{q}[{i}]")) for i, x in enumerate(val)])
             return Step(kind, loc, pairs=[Pair(Tok(k, Loc(path=f"{q}.{k}")), self.num(x, f"{q}.{k}"))
                                           for k, x in self.obj(val, q).items()])
+        return self.score_line(val, q)
+
+    def score_line(self, val: Any, q: str) -> Step:
+        """A score object ``{"player", "pulya", "gora", "visty": {player: n}}`` (a ``score`` step or a line
+        of the starting sheet)."""
         s = self.obj(val, q, ("player",), ("player", "pulya", "gora", "visty"))
-        step = Step("score", loc, player=self.tok(s["player"], f"{q}.player"))
+        step = Step("score", Loc(path=q), player=self.tok(s["player"], f"{q}.player"))
         for f in ("pulya", "gora"):
             if f in s:
                 step.fields[f] = self.score_num(s[f], f"{q}.{f}")
@@ -250,6 +256,8 @@ def render_obj(pulkas: list[PulkaSyn]) -> dict[str, Any]:
         d["whist_price"] = p.whist_price.text if p.whist_price else "1"
         if p.meta:
             d["meta"] = {k: t.text for k, t in p.meta}
+        if p.start:
+            d["start"] = [_score_obj(s) for s in p.start]
         d["deals"] = [_deal_obj(x) for x in p.deals]
         if p.end is not None:
             d["end"] = p.end.text
@@ -279,9 +287,11 @@ def _deal_obj(deal: DealSyn) -> dict[str, Any]:
         elif s.kind in ("claim", "check", "tricks"):
             steps.append({s.kind: {p.player.text if p.player else "": _int_or_text(p.value) for p in s.pairs}})
         elif s.kind == "score":
-            steps.append({"score": {"player": s.player.text if s.player else "",
-                                    **{k: _int_or_text(t) for k, t in s.fields.items()},
-                                    "visty": {p.player.text if p.player else "": _int_or_text(p.value)
-                                              for p in s.pairs}}})
+            steps.append({"score": _score_obj(s)})
     d["steps"] = steps
     return d
+
+
+def _score_obj(s: Step) -> dict[str, Any]:
+    return {"player": s.player.text if s.player else "", **{k: _int_or_text(t) for k, t in s.fields.items()},
+            "visty": {p.player.text if p.player else "": _int_or_text(p.value) for p in s.pairs}}

@@ -89,6 +89,7 @@ class PulkaSyn:
     pool: Tok | None = None
     whist_price: Tok | None = None
     meta: list[tuple[str, Tok]] = field(default_factory=list)
+    start: list[Step] = field(default_factory=list)         # the starting sheet: "score" steps, one per player
     deals: list[DealSyn] = field(default_factory=list)
     end: Tok | None = None
 
@@ -107,6 +108,7 @@ KEYWORDS: dict[str, str] = {
     "check": "check", "ten check": "check", "проверка": "check",
     "tricks": "tricks", "result": "tricks", "взятки": "tricks",
     "score": "score", "запись": "score",
+    "start": "start", "начало": "start",
     "end": "end", "конец": "end",
     "deal": "deal", "сдача": "deal", "раздача": "deal", "trick": "trick", "взятка": "trick",
 }

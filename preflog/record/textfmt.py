@@ -46,7 +46,7 @@ _TAG_FIELDS = {"players": "players", "rules": "rules", "option": "option", "opti
 _META_TAGS = {"event": "Event", "date": "Date", "place": "Place", "id": "Id"}
 LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards', 'Talon:', 'Auction:', "
                  "'Discard:', 'Contract:', 'Whist:', a trick 'N: cards', 'Claim:', 'Check:', 'Tricks:', "
-                 "'Score:' or 'End:'")
+                 "'Score:', 'Start:' (before the first deal) or 'End:'")
 
 
 # ------------------------------------------------------------------------------------- parsing
@@ -306,6 +306,12 @@ class _Parser:
         if kind == "end":
             self.pulka.end = value
             return
+        if kind == "start":
+            if self.pulka.deals:
+                raise self.fail(key, "comes after the first deal", "'Start:' lines (the starting sheet) after the "
+                                "tags, before the first deal")
+            self.pulka.start.append(self.score(key, value, "Start"))
+            return
         deal = self.need_deal(key)
         if kind == "dealer":
             if deal.dealer is not None or deal.steps or deal.hands:
@@ -351,10 +357,10 @@ class _Parser:
             out.append(Pair(who, rest))
         return out
 
-    def score(self, key: Tok, value: Tok) -> Step:
+    def score(self, key: Tok, value: Tok, word: str = "Score") -> Step:
         who, rest = self.split_player(value)
         if who is None:
-            raise self.fail(value, "names no player", "'Score: A pulya 4 gora 0 visty B=0 C=6'")
+            raise self.fail(value, "names no player", f"'{word}: A pulya 4 gora 0 visty B=0 C=6'")
         step = Step("score", key.loc, player=who)
         text, words = rest.text, list(_SCORE_WORD.finditer(rest.text))
         if text[: words[0].start() if words else len(text)].strip():
@@ -410,6 +416,8 @@ def render_text(pulkas: list[PulkaSyn]) -> str:
         lines.append(f"[WhistPrice {_quote(p.whist_price.text if p.whist_price else '1')}]")
         lines += [f"[{_META_TAGS.get(k, k[:1].upper() + k[1:])} {_quote(t.text)}]" for k, t in p.meta]
         blocks.append("\n".join(lines))
+        if p.start:
+            blocks.append("\n".join(_score_line("Start", s) for s in p.start))
         for number, d in enumerate(p.deals, 1):
             blocks.append("\n".join(_render_deal(number, d)))
         if p.end is not None:
@@ -441,7 +449,12 @@ def _render_deal(number: int, d: DealSyn) -> list[str]:
             lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
                                                 for p in s.pairs))
         elif s.kind == "score":
-            visty = " ".join(f"{p.player.text if p.player else ''}={p.value.text}" for p in s.pairs)
-            lines.append(f"{key}: {s.player.text if s.player else ''} pulya {s.fields['pulya'].text} "
-                         f"gora {s.fields['gora'].text} visty {visty}".rstrip())
+            lines.append(_score_line(key, s))
     return lines
+
+
+def _score_line(key: str, s: Step) -> str:
+    """A canonical ``Score:`` (or ``Start:``) line: the player, pulya, gora and visty on the others."""
+    visty = " ".join(f"{p.player.text if p.player else ''}={p.value.text}" for p in s.pairs)
+    return (f"{key}: {s.player.text if s.player else ''} pulya {s.fields['pulya'].text} "
+            f"gora {s.fields['gora'].text} visty {visty}").rstrip()

@@ -19,11 +19,13 @@ import pandas as pd
 
 from ..engine.families import family_of
 from ..errors import PreflogError
+from ..errors import ScoringError
 from ..projections.build import frac_text
 from ..projections.facts import PulkaFacts
 from ..projections.facts import resolve_spec
 from ..rules.config import Rules
 from ..scoring.sheet import Settlement
+from ..scoring.sheet import Sheet
 
 
 class _Row(NamedTuple):
@@ -55,6 +57,14 @@ def rescore(facts: PulkaFacts, rules: Rules, pool: int | None = None) -> Settlem
     if size is None:
         raise CounterfactualError(f"pulka {facts.pulka!r}: no pool size recorded; pass pool=…")
     scorer = family_of(rules).scorer(rules, facts.n_players, size)
+    if facts.start:  # the deals continue from a starting sheet: so do they under the other rules
+        n = facts.n_players
+        try:
+            scorer.start_from(Sheet(n, [r[0] for r in facts.start], [r[1] for r in facts.start],
+                                    [list(r[2:]) for r in facts.start]))
+        except ScoringError as e:
+            raise CounterfactualError(f"pulka {facts.pulka!r}: its starting sheet cannot start under "
+                                      f"{rules.name!r}: {e}") from e
     for outcome, _ in facts.deals:
         try:
             scorer.score(outcome)

@@ -27,6 +27,12 @@ class Scorer(Protocol):
         """Score one finished deal, add it to the sheet, advance the pulka-level state."""
         ...
 
+    def start_from(self, start: Sheet) -> None:
+        """Continue from a starting sheet (a paper sheet's totals entered as written) instead of a blank
+        one; :class:`~preflog.scoring.sheet.StartSheetError` for a value the rules cannot produce (naming
+        seat and area) or a family that cannot start from totals."""
+        ...
+
     def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
         """Whether the deal is won without play unless a defender contras (the Croatian 2♠ rule)."""
         ...

@@ -70,6 +70,7 @@ from .sheet import DealScore
 from .sheet import Number
 from .sheet import Settlement
 from .sheet import Sheet
+from .sheet import StartSheetError
 from .terms import ContractTerms
 from .terms import DealResult
 from .terms import Liability
@@ -130,6 +131,12 @@ class CroatianScorer:
         self.hat_marks: list[HatMark] = []
         self.deals: list[DealScore] = []
         self._finished = False
+
+    def start_from(self, start: Sheet) -> None:
+        """Refused: a Croatian pulka's state is more than its totals (the queued refes, the hats drawn and
+        whether a column went under the hat), so it cannot continue from a written sheet."""
+        raise StartSheetError("the Croatian game cannot continue from a written sheet: its refes and hats "
+                              "are not among the totals; record the pulka's deals instead")
 
     # -- state for the engine and reports -------------------------------
     @property

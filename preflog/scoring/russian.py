@@ -50,6 +50,7 @@ from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
 from ..rules.choices import HelpOverflow
 from ..rules.choices import HelpTie
+from ..rules.choices import PulkaEnd
 from ..rules.choices import ShortfallSplit
 from ..rules.config import Rules
 from .settlement import settle
@@ -57,6 +58,7 @@ from .sheet import DealScore
 from .sheet import Number
 from .sheet import Settlement
 from .sheet import Sheet
+from .sheet import StartSheetError
 from .terms import ContractTerms
 from .terms import DealResult
 from .terms import Liability
@@ -218,6 +220,38 @@ class RussianScorer:
         self.sheet.add(ds)
         self.deals += 1
         return ds
+
+    def start_from(self, start: Sheet) -> None:
+        """Continue from the totals of a paper sheet. What the rules can produce: a pulya from 0 to the
+        pool (a closed pulya takes no more: the rest is help or visty), a gora of 0 or more (help
+        takes gora off down to 0, never below), visty of 0 or more, none on oneself. The raspasy series
+        starts afresh (a sheet does not show it)."""
+        n = self.n
+        if start.n != n or len(start.pulya) != n or len(start.gora) != n or len(start.visty) != n \
+                or any(len(row) != n for row in start.visty):
+            raise StartSheetError(f"a starting sheet for {start.n} players at a {n}-player table")
+        # house rules widen the range: pulka_end=total leaves pulyas unbounded, help_overflow=own_gora
+        # may take a gora below 0
+        bounded = self.rules.pulka_end == PulkaEnd.EVERY_PULYA
+        below_zero = self.rules.help_overflow == HelpOverflow.OWN_GORA and self.rules.american_help
+        for i in range(n):
+            p, g = start.pulya[i], start.gora[i]
+            if p < 0 or (bounded and p > self.pool):
+                raise StartSheetError(f"pulya {p} is not between 0 and the pool {self.pool} (a closed pulya "
+                                      f"takes no more points)" if bounded else f"pulya {p} is negative", i, "pulya")
+            if g < 0 and not below_zero:
+                raise StartSheetError(f"gora {g} is negative (gora only grows, and help takes it down to 0 "
+                                      f"at most)", i, "gora")
+            for j in range(n):
+                v = start.visty[i][j]
+                if j == i and v:
+                    raise StartSheetError(f"{v} visty written on oneself (a player writes visty on his "
+                                          f"opponents only)", i, "visty", j)
+                if v < 0:
+                    raise StartSheetError(f"visty {v} are negative (visty only grow)", i, "visty", j)
+        self.sheet = start.copy()
+        if not all(type(x) is int for x in (*start.pulya, *start.gora, *(v for r in start.visty for v in r))):
+            self._ints = False
 
     def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
         """The Russian game has no contra: never."""

@@ -38,7 +38,9 @@ where the result is rounded to whole visty by largest remainder, keeping the sum
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TypeGuard
@@ -72,7 +74,7 @@ def settle(
     d = n - 1 if rules.settlement_divisor == SettlementDivisor.OTHERS else n
     sheet = (pulya, gora, visty)
     if type(gp) is int and type(pp) is int and d == n and _all_ints(sheet):
-        return _settle_ints(*sheet, gp, pp, whist_price)
+        return priced(_settle_ints(*sheet, gp, pp), whist_price, rules)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
@@ -85,8 +87,37 @@ def settle(
     amnestied = [e - low for e in eff]
     m1 = _method1(amnestied, net, gp, d)
     m2 = _method2(amnestied, net, gp, d)
+    return priced(Settlement(exact=exact, method1=m1, method2=m2), whist_price, rules)
+
+
+_PRICE = re.compile(r"[0-9]+(?:[.,][0-9]+)?(?:/[0-9]+)?")
+
+
+def whist_price_value(text: str) -> Fraction:
+    """The value of a whist price ("цена виста") as a record writes it: a non-negative number, whole,
+    decimal (point or comma) or a fraction: ``1``, ``0.5``, ``0,5``, ``1/2``, ``100``. Anything else
+    (a sign, a currency, a zero denominator) is a ``ValueError``.
+
+    >>> whist_price_value("0,5"), whist_price_value("100"), whist_price_value("1/4")
+    (Fraction(1, 2), Fraction(100, 1), Fraction(1, 4))
+    """
+    t = text.strip()
+    if len(t) > 40 or not _PRICE.fullmatch(t):
+        raise ValueError(f"{text!r} is not a whist price (a number such as 1, 0.5 or 1/2)")
+    try:
+        return Fraction(t.replace(",", "."))
+    except ZeroDivisionError:
+        raise ValueError(f"{text!r} is not a whist price (a zero denominator)") from None
+
+
+def priced(settlement: Settlement, whist_price: Number, rules: Rules) -> Settlement:
+    """``settlement`` with its money column at ``whist_price`` per vist: the result the rules show
+    (:func:`shown_result`: method 1 under the Russian presets, exact under the Croatian) × the price.
+    Seed 003: "the final result in visty … multiplied by the price of a vist gives the win or loss
+    in money", З +31 visty at 100 a vist = 3100."""
     price = Fraction(whist_price)
-    return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+    return dataclasses.replace(settlement, money=tuple(Fraction(x) * price
+                                                       for x in shown_result(settlement, rules)))
 
 
 def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
@@ -119,8 +150,8 @@ def _all_ints(sheet: _Sheet) -> TypeGuard[_IntSheet]:
             and all(type(x) is int for row in visty for x in row))
 
 
-def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int,
-                 whist_price: Number) -> Settlement:
+def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int
+                 ) -> Settlement:
     """:func:`settle` for a sheet of ints, in integers (the replay settles every pulka; Fractions cost
     ≈ 10× more). Gora points are counted in ``1/gp`` (``E`` = eff × gp, ``A`` = amnestied × gp); the
     two methods end as ``(n × (net − A) + ΣA) / n`` and are rounded like :func:`_round_zero_sum`."""
@@ -151,8 +182,7 @@ def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequ
             _move_point(g2, net2, who, d * gp, comp, d)
     s2 = sum(g2)
     m2 = _round_ints([n * (net2[i] - g2[i]) + s2 for i in range(n)], n)
-    price = Fraction(whist_price)
-    return Settlement(exact=exact, method1=m1, method2=m2, money=tuple(x * price for x in exact))
+    return Settlement(exact=exact, method1=m1, method2=m2)
 
 
 def _fix_direction_ints(a: int, gp: int, n: int) -> int:

@@ -15,7 +15,22 @@ from dataclasses import dataclass
 from dataclasses import field
 from fractions import Fraction
 
+from ..errors import ScoringError
+
 Number = int | Fraction
+
+
+class StartSheetError(ScoringError):
+    """A starting sheet (totals a pulka continues from) with a value the rules cannot produce, or a
+    family that cannot start from totals. Names where: ``seat`` (None = the sheet as a whole),
+    ``area`` (``pulya``, ``gora`` or ``visty``) and, for visty, ``on`` (the seat written on)."""
+
+    def __init__(self, message: str, seat: int | None = None, area: str | None = None,
+                 on: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.area = area
+        self.on = on
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +86,8 @@ class Sheet:
 class Settlement:
     """Final result per seat in visty: exact, and the two paper methods of seed 003 (integers).
 
-    ``money`` is ``exact`` × whist price. Every vector sums to zero.
+    ``money`` is the result the rules show (:func:`~preflog.scoring.settlement.shown_result`) × the whist
+    price. Every vector sums to zero.
     """
 
     exact: tuple[Fraction, ...]

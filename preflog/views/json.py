@@ -46,14 +46,22 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
     gora = [Fraction(0)] * n
     visty = [[Fraction(0)] * n for _ in range(n)]
     if res.sheet is not None:
-        # The sheet need not start at zero (Croatian contract columns start at −start):
-        # the starting line is the final sheet less every deal's entries.
+        # The sheet need not start blank (Croatian contract columns start at −start; a starting sheet
+        # entered from paper): the starting line is the final sheet less every deal's entries.
+        final = res.sheet
         for d in res.deals:
             if d.score is not None:
                 for i in range(n):
                     pulya[i] -= d.score.pulya[i]
-        pulya = [pulya[i] + res.sheet.pulya[i] for i in range(n)]
-    start = {players[i]: frac(pulya[i]) for i in range(n)}
+                    gora[i] -= d.score.gora[i]
+                    for j in range(n):
+                        visty[i][j] -= d.score.visty[i][j]
+        pulya = [pulya[i] + final.pulya[i] for i in range(n)]
+        gora = [gora[i] + final.gora[i] for i in range(n)]
+        visty = [[visty[i][j] + final.visty[i][j] for j in range(n)] for i in range(n)]
+    start = {"pulya": {players[i]: frac(pulya[i]) for i in range(n)},
+             "gora": {players[i]: frac(gora[i]) for i in range(n)},
+             "visty": {players[i]: {players[j]: frac(visty[i][j]) for j in range(n) if j != i} for i in range(n)}}
     deals = []
     for d in res.deals:
         entry: dict[str, Any] = {"deal": d.deal, "dealer": players[d.dealer] if 0 <= d.dealer < n else None}
@@ -91,32 +99,34 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
-        "start": {"pulya": start},
+        "start": start,
         "deals": deals,
         "totals": totals,
-        "settlement": settlement_json(players, res.settlement, started.whist_price if started else "1"),
+        "settlement": settlement_json(players, res.settlement),
         "finished": bool(res.ended),
         "family": res.rules.family if res.rules else None,
     }
 
 
-def settlement_json(players: Sequence[str], st: Settlement | None, whist_price: str = "1") -> dict[str, Any]:
+def settle_json(audited: Audited) -> dict[str, Any]:
+    """One pulka of the ``settle --json`` contract (docs/cli.md): the final totals and the settlement,
+    without the deals (:func:`sheet_json` less ``deals`` and ``start``)."""
+    s = sheet_json(audited)
+    return {k: s[k] for k in ("id", "players", "rules", "pool", "whist_price", "totals", "settlement", "family")}
+
+
+def settlement_json(players: Sequence[str], st: Settlement | None) -> dict[str, Any]:
+    """A settlement as JSON. ``money`` is the settlement's own money column (the engine prices it at the
+    pulka's ``[WhistPrice]``); ``{}`` when it has none (a pulka stored with a price that is no number)."""
     if st is None:
         return {"exact": {}, "method1": {}, "method2": {}, "money": {}}
-    money = st.money or tuple(x * _price(whist_price) for x in st.exact)
+    money = st.money
     return {
         "exact": {p: frac(v) for p, v in zip(players, st.exact, strict=False)},
         "method1": dict(zip(players, st.method1, strict=False)),
         "method2": dict(zip(players, st.method2, strict=False)),
         "money": {p: frac(v) for p, v in zip(players, money, strict=False)},
     }
-
-
-def _price(text: str) -> Fraction:
-    try:
-        return Fraction(str(text).strip().replace(",", "."))
-    except (ValueError, ZeroDivisionError):
-        return Fraction(1)
 
 
 def finding_json(f: Finding) -> dict[str, Any]:

@@ -35,10 +35,12 @@ def test_seed_method2() -> None:
 
 
 def test_seed_exact_and_money() -> None:
-    """Seed 003: «точные результаты … З: +30 2/3; В: –29 1/3; Ю: –1 1/3»; at 100 per vist money = 100 × exact."""
+    """Seed 003: «точные результаты … З: +30 2/3; В: –29 1/3; Ю: –1 1/3»; money is the result shown
+    (Sochi: method 1, +31 / −30 / −1) × the price: «З выиграл 31 вист (если игра велась по 100 рублей
+    за вист – 3100 руб.), … В проиграл 30 вистов (3000 руб.), … Ю проиграл 1 вист (100 руб.)»."""
     s = settle(*seed_sheet(), SOCHI, whist_price=100)
     assert s.exact == (Fraction(92, 3), Fraction(-88, 3), Fraction(-4, 3))
-    assert s.money == (Fraction(9200, 3), Fraction(-8800, 3), Fraction(-400, 3))
+    assert s.money == (3100, -3000, -100)
 
 
 def test_shown_result_follows_settlement_rounding() -> None:
