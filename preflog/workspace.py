@@ -30,6 +30,7 @@ from .engine.replay import audit
 from .errors import FileError
 from .errors import WorkspaceError
 from .model.events import Event
+from .model.events import from_row
 from .projections.facts import PulkaFacts
 from .projections.facts import facts_of
 from .record.api import RECORD_SUFFIXES
@@ -39,6 +40,7 @@ from .record.api import record_files
 from .record.api import write_json
 from .record.api import write_text
 from .store.base import EventStore
+from .store.base import IntegrityProblem
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
 
@@ -180,6 +182,7 @@ class Workspace:
 
         pending: list[tuple[str, list[StoredRow]]] = []
         facts: dict[str, PulkaFacts] = {}
+        heads: dict[str, int] = {}
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
@@ -201,15 +204,18 @@ class Workspace:
                 if pp.facts is not None:
                     item.findings = pp.findings
                     facts[pid] = pp.facts if pp.facts.pulka == pid else replace(pp.facts, pulka=pid)
+                    heads[pid] = h
                 pending.append((pid, pp.rows))
                 items.append(item)
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, facts)
+                self._flush(pending, facts, heads)
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, facts)
+        self._flush(pending, facts, heads)
+        self.heal_projections()  # whatever an earlier, interrupted import left unprojected
 
-    def _flush(self, pending: list[tuple[str, list[StoredRow]]], facts: dict[str, PulkaFacts]) -> None:
+    def _flush(self, pending: list[tuple[str, list[StoredRow]]], facts: dict[str, PulkaFacts],
+               heads: dict[str, int]) -> None:
         """One store commit for the pulkas gathered so far (rows sealed by the importer), then their
         projections: a chunk at a time, so a big import never holds every pulka's facts."""
         if pending:
@@ -217,8 +223,9 @@ class Workspace:
             store.append_sealed(pending)
             pending.clear()
         if facts:
-            self.refresh_projections(facts)
+            self.refresh_projections(facts, heads)
             facts.clear()
+            heads.clear()
 
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
@@ -247,8 +254,6 @@ class Workspace:
 
     def _load_all(self) -> list[Loaded]:
         """Every stored pulka in one scan of the event table (not one scan per pulka)."""
-        from .model.events import from_row
-
         out: list[Loaded] = []
         current: Loaded | None = None
         for batch in self.store().read_rows():
@@ -274,26 +279,87 @@ class Workspace:
 
     # --- projections and reports ----------------------------------------------------------
     @_file_errors_at_root
-    def refresh_projections(self, changed: dict[str, PulkaFacts]) -> None:
+    def refresh_projections(self, changed: dict[str, PulkaFacts], heads: dict[str, int] | None = None) -> None:
+        """Project ``changed`` pulkas; ``heads``: the content hash of the events each one's facts
+        came from (so a later :meth:`heal_projections` knows they are current)."""
         from .projections.store import refresh
 
-        refresh(self.root, changed)
+        refresh(self.root, changed, heads=heads)
 
     @_file_errors_at_root
     def rebuild_projections(self) -> int:
         from .projections.store import rebuild
 
+        store = self.store()
+        version = _version_of(store)
+        heads = {i.pulka: i.content_hash for i in store.pulkas()}
         facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in self.audit(None)]
-        rebuild(self.root, facts)
+        rebuild(self.root, facts, heads=heads, events_version=version)
         return len(facts)
+
+    @_file_errors_at_root
+    def heal_projections(self) -> list[str]:
+        """Projections are derived state: bring them level with the event table and return the pulka
+        ids (re)built.
+
+        Cheap when nothing is amiss: the manifest names the table version it was last found complete
+        at; if that is the current version, nothing is pending and no listed file is missing, nothing
+        is read. Else the stored heads are compared with the ones each projection was built from,
+        and every pulka that is missing (an import killed after its commit), pending (a refresh
+        killed midway), stale or in a segment that lost a file is replayed and projected again;
+        pulkas the table no longer holds are dropped. Called on import and before every read of the
+        projections (stats, report, sql)."""
+        from .projections.facts import FactsError
+        from .projections.store import lag
+        from .projections.store import refresh
+
+        if not self.exists():
+            return []
+        store = self.store()
+        version = _version_of(store)
+        need = lag(self.root, version, lambda: {i.pulka: i.content_hash for i in store.pulkas()})
+        if need.current:
+            return []
+        facts: dict[str, PulkaFacts] = {}
+        if need.stale:
+            for pid, rows in store.pulka_rows(list(need.stale)):
+                events = [from_row(*r) for r in rows]
+                try:
+                    facts[pid] = facts_of(pid, events, audit(events))
+                except FactsError:
+                    continue  # cannot be projected (verify names it); the others still are
+        refresh(self.root, facts, removed=need.gone, heads=need.heads, force=need.stale,
+                events_version=version if len(facts) == len(need.stale) else None)
+        return sorted(facts)
+
+    @_file_errors_at_root
+    def verify(self) -> list[IntegrityProblem]:
+        """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
+        each pulka projected from exactly the stored events, nothing pending, no projection file
+        missing or changed since it was written."""
+        from .projections.store import check
+
+        store = self.store()
+        problems = list(store.verify())
+        heads = {i.pulka: i.content_hash for i in store.pulkas()}
+        problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
+        return problems
 
     @_file_errors_at_root
     def connect(self) -> Any:
         from .reports.db import connect
 
+        if self.exists():
+            self.heal_projections()
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
         return connect(self.root, events=files)
+
+
+def _version_of(store: EventStore) -> int | None:
+    """The event table's version (Delta), or None for a store without versions."""
+    version = getattr(store, "version", None)
+    return int(version()) if callable(version) else None
 
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
