@@ -41,6 +41,7 @@ from .record.api import write_json
 from .record.api import write_text
 from .store.base import EventStore
 from .store.base import IntegrityProblem
+from .store.base import free_id
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
 
@@ -180,7 +181,7 @@ class Workspace:
         from .importer import file_pulka_id
         from .importer import source_stem
 
-        pending: list[tuple[str, list[StoredRow]]] = []
+        pending: list[tuple[str, list[StoredRow], ImportItem]] = []
         facts: dict[str, PulkaFacts] = {}
         heads: dict[str, int] = {}
         for n_done, fr in enumerate(results, 1):
@@ -195,9 +196,7 @@ class Workspace:
                     item.pulka, item.status = known_hash[h], "duplicate"
                     items.append(item)
                     continue
-                pid = file_pulka_id(stem, i, pp.record_id)
-                if pid in known_ids:
-                    pid = f"{pid}-{h & 0xFFFFFF:06x}"
+                pid = free_id(file_pulka_id(stem, i, pp.record_id), h, known_ids)
                 known_ids.add(pid)
                 known_hash[h] = pid
                 item.pulka = pid
@@ -205,22 +204,41 @@ class Workspace:
                     item.findings = pp.findings
                     facts[pid] = pp.facts if pp.facts.pulka == pid else replace(pp.facts, pulka=pid)
                     heads[pid] = h
-                pending.append((pid, pp.rows))
+                pending.append((pid, pp.rows, item))
                 items.append(item)
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, facts, heads)
+                self._flush(pending, facts, heads, known_hash, known_ids)
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, facts, heads)
+        self._flush(pending, facts, heads, known_hash, known_ids)
         self.heal_projections()  # whatever an earlier, interrupted import left unprojected
 
-    def _flush(self, pending: list[tuple[str, list[StoredRow]]], facts: dict[str, PulkaFacts],
-               heads: dict[str, int]) -> None:
+    def _flush(self, pending: list[tuple[str, list[StoredRow], ImportItem]], facts: dict[str, PulkaFacts],
+               heads: dict[str, int], known_hash: dict[int, str], known_ids: set[str]) -> None:
         """One store commit for the pulkas gathered so far (rows sealed by the importer), then their
-        projections: a chunk at a time, so a big import never holds every pulka's facts."""
+        projections: a chunk at a time, so a big import never holds every pulka's facts.
+
+        Duplicates and ids are decided again inside the commit's critical section
+        (:meth:`EventStore.import_sealed`): content a concurrent import stored meanwhile becomes a
+        ``duplicate`` of its pulka, an id it took meanwhile gives way to a free one, and the other
+        pulkas are stored all the same."""
+        from dataclasses import replace
+
         if pending:
             store = self.store(create=True)
-            store.append_sealed(pending)
+            done = store.import_sealed([(pid, rows) for pid, rows, _item in pending])
+            for (pid, rows, item), got in zip(pending, done, strict=True):
+                if got.pulka == pid and got.created:
+                    continue
+                f, h = facts.pop(pid, None), heads.pop(pid, None)
+                item.pulka = got.pulka
+                known_ids.add(got.pulka)
+                if not got.created:
+                    item.status, item.findings = "duplicate", 0
+                elif f is not None and h is not None:
+                    facts[got.pulka], heads[got.pulka] = replace(f, pulka=got.pulka), h
+                if rows and rows[-1][7] is not None:
+                    known_hash[rows[-1][7]] = got.pulka
             pending.clear()
         if facts:
             self.refresh_projections(facts, heads)

@@ -37,9 +37,11 @@ from .base import EventTuple
 from .base import IntegrityProblem
 from .base import PulkaInfo
 from .base import SealedBatch
+from .base import Stored
 from .base import StoreError
 from .base import check_pulka_id
 from .base import check_shard
+from .base import resolve_sealed
 from .chain import DEFAULT_HASH_EVERY
 from .chain import GENESIS
 from .chain import StoredRow
@@ -204,32 +206,47 @@ class DeltaStore(EventStore):
         self._check_writable()
         with self._write_lock():
             dt = self._table()
+            self._commit_sealed(dt, self._refresh_heads(dt), batches)
+
+    def import_sealed(self, batches: Sequence[SealedBatch]) -> list[Stored]:
+        """See :meth:`EventStore.import_sealed`: duplicates and ids are decided under the writer lock,
+        against the heads as of the commit, so no concurrent importer can slip in between."""
+        self._check_writable()
+        with self._write_lock():
+            dt = self._table()
             heads = self._refresh_heads(dt)
-            local: dict[str, tuple[int, int | None, int]] = {}
-            ids: list[str] = []
-            body: list[StoredRow] = []
-            for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
-                check_pulka_id(pulka)
-                if pulka in heads or pulka in local:
-                    raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
-                if not rows:
-                    continue
-                if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
-                    raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
-                ids.extend([pulka] * len(rows))
-                body.extend(rows)
-                last = rows[-1]
-                local[pulka] = (last[0], last[7], last[1])
-            if body:
-                cols = [pa.array(ids, pa.string())] + [
-                    pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
-                write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
-                                writer_properties=WRITER_PROPERTIES,
-                                commit_properties=CommitProperties(custom_metadata={
-                                    "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                    "preflog.events": str(len(body))}))
-                with self._cache_lock:
-                    self._heads.update(local)
+            out, new = resolve_sealed(batches, {p: h for p, (_s, h, _d) in heads.items() if h is not None})
+            self._commit_sealed(dt, heads, new)
+            return out
+
+    def _commit_sealed(self, dt: DeltaTable, heads: dict[str, tuple[int, int | None, int]],
+                       batches: Sequence[SealedBatch]) -> None:
+        """The commit of :meth:`append_sealed` (caller holds the writer lock)."""
+        local: dict[str, tuple[int, int | None, int]] = {}
+        ids: list[str] = []
+        body: list[StoredRow] = []
+        for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
+            check_pulka_id(pulka)
+            if pulka in heads or pulka in local:
+                raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
+            if not rows:
+                continue
+            if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
+                raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
+            ids.extend([pulka] * len(rows))
+            body.extend(rows)
+            last = rows[-1]
+            local[pulka] = (last[0], last[7], last[1])
+        if body:
+            cols = [pa.array(ids, pa.string())] + [
+                pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
+            write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
+                            writer_properties=WRITER_PROPERTIES,
+                            commit_properties=CommitProperties(custom_metadata={
+                                "preflog.op": "append", "preflog.pulkas": str(len(local)),
+                                "preflog.events": str(len(body))}))
+            with self._cache_lock:
+                self._heads.update(local)
 
     # --- reading ---------------------------------------------------------------------------
     def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
