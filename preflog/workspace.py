@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from .store.delta import DeltaStore
 
 STORE_ENV = "PREFLOG_STORE"
+KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
+KEY_FILE_ENV = "PREFLOG_KEY_FILE"  # or a file holding it
 DEFAULT_STORE = "preflog-store"
 IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import
 
@@ -59,6 +61,21 @@ _T = TypeVar("_T")
 
 def default_store() -> Path:
     return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+
+
+def club_key() -> bytes | None:
+    """The club's signing key: ``$PREFLOG_KEY``, else the contents of ``$PREFLOG_KEY_FILE``, else none."""
+    text = os.environ.get(KEY_ENV)
+    if text:
+        return text.encode()
+    path = os.environ.get(KEY_FILE_ENV)
+    if path:
+        with file_errors(path):
+            data = Path(path).read_bytes().strip()
+        if not data:
+            raise FileError(path, "the key file is empty")
+        return data
+    return None
 
 
 @contextmanager
@@ -131,7 +148,7 @@ class Workspace:
                 raise WorkspaceError(f"no preflog store at {self.root} (import something first, or pass --store)")
             from .store.delta import DeltaStore  # loaded on first use: import workers never need it
 
-            self._store = DeltaStore(self.events_dir)
+            self._store = DeltaStore(self.events_dir, key=club_key())
         return self._store
 
     def exists(self) -> bool:
@@ -335,6 +352,7 @@ class Workspace:
             return []
         store = self.store()
         version = _version_of(store)
+        self._check_not_rolled_back(version)
         need = lag(self.root, version, lambda: {i.pulka: i.content_hash for i in store.pulkas()})
         if need.current:
             return []
@@ -350,6 +368,18 @@ class Workspace:
                 events_version=version if len(facts) == len(need.stale) else None)
         return sorted(facts)
 
+    def _check_not_rolled_back(self, version: int | None) -> None:
+        """The projections witness the table version they were built at: a table older than that lost
+        commits (a deleted ``_delta_log`` file). Healing would then drop their pulkas from the
+        projections too, so it is refused."""
+        from .projections.store import events_version
+
+        built = events_version(self.root)
+        if version is not None and built is not None and version < built:
+            raise WorkspaceError(f"the event table {self.events_dir} is at version {version}, but its projections "
+                                 f"were built at version {built}: commits are missing from _delta_log "
+                                 "(run `preflog verify`; restore the log from a backup)")
+
     @_file_errors_at_root
     def verify(self) -> list[IntegrityProblem]:
         """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
@@ -359,6 +389,10 @@ class Workspace:
 
         store = self.store()
         problems = list(store.verify())
+        try:
+            self._check_not_rolled_back(_version_of(store))
+        except WorkspaceError as exc:
+            problems.append(IntegrityProblem("", 0, "log", exc.message))
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
         return problems
