@@ -186,6 +186,8 @@ class Workspace:
                 self._take_files(results, len(files), known_hash, known_ids, items, progress)
         finally:
             results.close()  # stops the workers now if the import failed
+        if run_audit:
+            self.heal_projections()  # whatever an earlier, interrupted import left unprojected
         return items
 
     def _take_files(self, results: Iterator[FileResult], n_files: int, known_hash: dict[int, str],
@@ -228,7 +230,6 @@ class Workspace:
             if progress:
                 progress(n_done, n_files)
         self._flush(pending, facts, heads, known_hash, known_ids)
-        self.heal_projections()  # whatever an earlier, interrupted import left unprojected
 
     def _flush(self, pending: list[tuple[str, list[StoredRow], ImportItem]], facts: dict[str, PulkaFacts],
                heads: dict[str, int], known_hash: dict[int, str], known_ids: set[str]) -> None:

@@ -209,3 +209,27 @@ def test_layout_1_store_is_readable_before_conversion(tmp_path, p1):
         pq.write_table(data, pdir / f"{t}.parquet")
     assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
     assert store.read_table(tmp_path, "player_deals").num_rows == 15
+
+
+def test_layout_2_store_reads_and_converts(tmp_path, p1, p2):
+    """A store written before segment files were immutable (layout 2: ``seg-000000.parquet`` rewritten in
+    place, manifest entries ``[fingerprint, segment]``) is read as it is (p1's 5 deals), and the next refresh
+    adds p2 (3 deals) in a new file while keeping p1's rows; the old file is retired, not deleted."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from preflog.reports.db import connect
+
+    pdir = store.projections_dir(tmp_path)
+    for t, data in build.project(p1).items():
+        (pdir / t).mkdir(parents=True)
+        pq.write_table(data, pdir / t / "seg-000000.parquet")
+    (pdir / "manifest.json").write_text(json.dumps({"version": 1, "layout": 2, "next": 1,
+                                                    "pulkas": {"p1": [p1.fingerprint(), 0]}}))
+    assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
+    res = store.refresh(tmp_path, {"p1": p1, "p2": p2})
+    assert (res.rebuilt, res.unchanged) == (("p2",), ("p1",))
+    assert len(_rows(tmp_path, "deals", "p1")) == 5 and len(_rows(tmp_path, "deals", "p2")) == 3
+    assert [f.name for f in store.table_files(tmp_path, "deals")] != ["seg-000000.parquet"]
+    assert (pdir / "deals" / "seg-000000.parquet").exists()
