@@ -134,6 +134,7 @@ class Workspace:
     def __init__(self, root: str | Path | None = None) -> None:
         self.root = Path(root) if root is not None else default_store()
         self._store: DeltaStore | None = None
+        self._importing: int | None = None  # descriptor of the "import in progress" mark, once committing
 
     # --- store --------------------------------------------------------------------------
     @property
@@ -184,10 +185,15 @@ class Workspace:
         try:
             with gc_paused():  # millions of acyclic rows and facts in flight: see gc_paused
                 self._take_files(results, len(files), known_hash, known_ids, items, progress)
+            if run_audit:
+                self.heal_projections(reading=False)  # whatever an earlier, interrupted import left unprojected
         finally:
             results.close()  # stops the workers now if the import failed
-        if run_audit:
-            self.heal_projections()  # whatever an earlier, interrupted import left unprojected
+            if self._importing is not None:
+                from .projections.store import import_ends
+
+                import_ends(self._importing)
+                self._importing = None
         return items
 
     def _take_files(self, results: Iterator[FileResult], n_files: int, known_hash: dict[int, str],
@@ -244,6 +250,10 @@ class Workspace:
 
         if pending:
             store = self.store(create=True)
+            if self._importing is None:
+                from .projections.store import import_begins
+
+                self._importing = import_begins(self.root)
             done = store.import_sealed([(pid, rows) for pid, rows, _item in pending])
             for (pid, rows, item), got in zip(pending, done, strict=True):
                 if got.pulka == pid and got.created:
@@ -334,7 +344,7 @@ class Workspace:
         return len(facts)
 
     @_file_errors_at_root
-    def heal_projections(self) -> list[str]:
+    def heal_projections(self, reading: bool = True) -> list[str]:
         """Projections are derived state: bring them level with the event table and return the pulka
         ids (re)built.
 
@@ -344,12 +354,15 @@ class Workspace:
         and every pulka that is missing (an import killed after its commit), pending (a refresh
         killed midway), stale or in a segment that lost a file is replayed and projected again;
         pulkas the table no longer holds are dropped. Called on import and before every read of the
-        projections (stats, report, sql)."""
+        projections (stats, report, sql). A read (``reading``) while another import is in progress
+        leaves its pulkas to it: that import projects them, and heals the rest, when it ends (or, if it
+        is killed, the next read does)."""
         from .projections.facts import FactsError
+        from .projections.store import import_running
         from .projections.store import lag
         from .projections.store import refresh
 
-        if not self.exists():
+        if not self.exists() or (reading and import_running(self.root)):
             return []
         store = self.store()
         version = _version_of(store)

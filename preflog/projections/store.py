@@ -510,6 +510,36 @@ def _migrate(pdir: Path) -> _Manifest:
     return m
 
 
+def import_begins(store_dir: str | os.PathLike[str]) -> int:
+    """Mark an import in progress (until :func:`import_ends`, or the process dies: a shared ``flock``
+    on ``projections/.importing``, released by the kernel). Returns the descriptor to pass back."""
+    pdir = projections_dir(store_dir)
+    pdir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(pdir / ".importing", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    return fd
+
+
+def import_ends(fd: int) -> None:
+    os.close(fd)
+
+
+def import_running(store_dir: str | os.PathLike[str]) -> bool:
+    """Whether a live import holds :func:`import_begins`'s mark (it projects its pulkas, and heals
+    the rest, when it ends: a reader need not replay them meanwhile)."""
+    path = projections_dir(store_dir) / ".importing"
+    if not path.exists():
+        return False
+    fd = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 @contextmanager
 def _lock(pdir: Path) -> Iterator[None]:
     with open(pdir / ".lock", "w") as fh:

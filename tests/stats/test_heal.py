@@ -163,3 +163,19 @@ def test_edited_projection_file_fails_verify(tmp_path: Path) -> None:
     problems = ws.verify()
     assert [p.kind for p in problems] == ["projection"]
     assert str(path) in problems[0].detail and "SHA-256" in problems[0].detail
+
+
+def test_read_during_a_live_import_leaves_its_pulkas_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While an import is in progress (its mark held), a read does not replay the pulkas it has committed
+    but not yet projected — that import does so when it ends; once the mark is gone (the import ended or
+    was killed) the next read heals them."""
+    ws = _crashed_import(tmp_path, monkeypatch)
+    fd = pstore.import_begins(ws.root)
+    try:
+        assert pstore.import_running(ws.root)
+        assert Workspace(ws.root).heal_projections() == []
+        assert pstore.read_table(ws.root, "pulka_results").num_rows == 0
+    finally:
+        pstore.import_ends(fd)
+    assert not pstore.import_running(ws.root)
+    assert len(Workspace(ws.root).heal_projections()) == PULKAS
