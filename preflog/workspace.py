@@ -30,6 +30,7 @@ from .engine.replay import audit
 from .errors import FileError
 from .errors import WorkspaceError
 from .model.events import Event
+from .model.events import from_row
 from .projections.facts import PulkaFacts
 from .projections.facts import facts_of
 from .record.api import RECORD_SUFFIXES
@@ -39,6 +40,8 @@ from .record.api import record_files
 from .record.api import write_json
 from .record.api import write_text
 from .store.base import EventStore
+from .store.base import IntegrityProblem
+from .store.base import free_id
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
 
@@ -47,6 +50,8 @@ if TYPE_CHECKING:
     from .store.delta import DeltaStore
 
 STORE_ENV = "PREFLOG_STORE"
+KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
+KEY_FILE_ENV = "PREFLOG_KEY_FILE"  # or a file holding it
 DEFAULT_STORE = "preflog-store"
 IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import
 
@@ -56,6 +61,21 @@ _T = TypeVar("_T")
 
 def default_store() -> Path:
     return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+
+
+def club_key() -> bytes | None:
+    """The club's signing key: ``$PREFLOG_KEY``, else the contents of ``$PREFLOG_KEY_FILE``, else none."""
+    text = os.environ.get(KEY_ENV)
+    if text:
+        return text.encode()
+    path = os.environ.get(KEY_FILE_ENV)
+    if path:
+        with file_errors(path):
+            data = Path(path).read_bytes().strip()
+        if not data:
+            raise FileError(path, "the key file is empty")
+        return data
+    return None
 
 
 @contextmanager
@@ -114,6 +134,7 @@ class Workspace:
     def __init__(self, root: str | Path | None = None) -> None:
         self.root = Path(root) if root is not None else default_store()
         self._store: DeltaStore | None = None
+        self._importing: int | None = None  # descriptor of the "import in progress" mark, once committing
 
     # --- store --------------------------------------------------------------------------
     @property
@@ -128,7 +149,7 @@ class Workspace:
                 raise WorkspaceError(f"no preflog store at {self.root} (import something first, or pass --store)")
             from .store.delta import DeltaStore  # loaded on first use: import workers never need it
 
-            self._store = DeltaStore(self.events_dir)
+            self._store = DeltaStore(self.events_dir, key=club_key())
         return self._store
 
     def exists(self) -> bool:
@@ -164,8 +185,15 @@ class Workspace:
         try:
             with gc_paused():  # millions of acyclic rows and facts in flight: see gc_paused
                 self._take_files(results, len(files), known_hash, known_ids, items, progress)
+            if run_audit:
+                self.heal_projections(reading=False)  # whatever an earlier, interrupted import left unprojected
         finally:
             results.close()  # stops the workers now if the import failed
+            if self._importing is not None:
+                from .projections.store import import_ends
+
+                import_ends(self._importing)
+                self._importing = None
         return items
 
     def _take_files(self, results: Iterator[FileResult], n_files: int, known_hash: dict[int, str],
@@ -178,8 +206,9 @@ class Workspace:
         from .importer import file_pulka_id
         from .importer import source_stem
 
-        pending: list[tuple[str, list[StoredRow]]] = []
+        pending: list[tuple[str, list[StoredRow], ImportItem]] = []
         facts: dict[str, PulkaFacts] = {}
+        heads: dict[str, int] = {}
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
@@ -192,33 +221,57 @@ class Workspace:
                     item.pulka, item.status = known_hash[h], "duplicate"
                     items.append(item)
                     continue
-                pid = file_pulka_id(stem, i, pp.record_id)
-                if pid in known_ids:
-                    pid = f"{pid}-{h & 0xFFFFFF:06x}"
+                pid = free_id(file_pulka_id(stem, i, pp.record_id), h, known_ids)
                 known_ids.add(pid)
                 known_hash[h] = pid
                 item.pulka = pid
                 if pp.facts is not None:
                     item.findings = pp.findings
                     facts[pid] = pp.facts if pp.facts.pulka == pid else replace(pp.facts, pulka=pid)
-                pending.append((pid, pp.rows))
+                    heads[pid] = h
+                pending.append((pid, pp.rows, item))
                 items.append(item)
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, facts)
+                self._flush(pending, facts, heads, known_hash, known_ids)
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, facts)
+        self._flush(pending, facts, heads, known_hash, known_ids)
 
-    def _flush(self, pending: list[tuple[str, list[StoredRow]]], facts: dict[str, PulkaFacts]) -> None:
+    def _flush(self, pending: list[tuple[str, list[StoredRow], ImportItem]], facts: dict[str, PulkaFacts],
+               heads: dict[str, int], known_hash: dict[int, str], known_ids: set[str]) -> None:
         """One store commit for the pulkas gathered so far (rows sealed by the importer), then their
-        projections: a chunk at a time, so a big import never holds every pulka's facts."""
+        projections: a chunk at a time, so a big import never holds every pulka's facts.
+
+        Duplicates and ids are decided again inside the commit's critical section
+        (:meth:`EventStore.import_sealed`): content a concurrent import stored meanwhile becomes a
+        ``duplicate`` of its pulka, an id it took meanwhile gives way to a free one, and the other
+        pulkas are stored all the same."""
+        from dataclasses import replace
+
         if pending:
             store = self.store(create=True)
-            store.append_sealed(pending)
+            if self._importing is None:
+                from .projections.store import import_begins
+
+                self._importing = import_begins(self.root)
+            done = store.import_sealed([(pid, rows) for pid, rows, _item in pending])
+            for (pid, rows, item), got in zip(pending, done, strict=True):
+                if got.pulka == pid and got.created:
+                    continue
+                f, h = facts.pop(pid, None), heads.pop(pid, None)
+                item.pulka = got.pulka
+                known_ids.add(got.pulka)
+                if not got.created:
+                    item.status, item.findings = "duplicate", 0
+                elif f is not None and h is not None:
+                    facts[got.pulka], heads[got.pulka] = replace(f, pulka=got.pulka), h
+                if rows and rows[-1][7] is not None:
+                    known_hash[rows[-1][7]] = got.pulka
             pending.clear()
         if facts:
-            self.refresh_projections(facts)
+            self.refresh_projections(facts, heads)
             facts.clear()
+            heads.clear()
 
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
@@ -247,8 +300,6 @@ class Workspace:
 
     def _load_all(self) -> list[Loaded]:
         """Every stored pulka in one scan of the event table (not one scan per pulka)."""
-        from .model.events import from_row
-
         out: list[Loaded] = []
         current: Loaded | None = None
         for batch in self.store().read_rows():
@@ -274,26 +325,107 @@ class Workspace:
 
     # --- projections and reports ----------------------------------------------------------
     @_file_errors_at_root
-    def refresh_projections(self, changed: dict[str, PulkaFacts]) -> None:
+    def refresh_projections(self, changed: dict[str, PulkaFacts], heads: dict[str, int] | None = None) -> None:
+        """Project ``changed`` pulkas; ``heads``: the content hash of the events each one's facts
+        came from (so a later :meth:`heal_projections` knows they are current)."""
         from .projections.store import refresh
 
-        refresh(self.root, changed)
+        refresh(self.root, changed, heads=heads)
 
     @_file_errors_at_root
     def rebuild_projections(self) -> int:
         from .projections.store import rebuild
 
+        store = self.store()
+        version = _version_of(store)
+        heads = {i.pulka: i.content_hash for i in store.pulkas()}
         facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in self.audit(None)]
-        rebuild(self.root, facts)
+        rebuild(self.root, facts, heads=heads, events_version=version)
         return len(facts)
+
+    @_file_errors_at_root
+    def heal_projections(self, reading: bool = True) -> list[str]:
+        """Projections are derived state: bring them level with the event table and return the pulka
+        ids (re)built.
+
+        Cheap when nothing is amiss: the manifest names the table version it was last found complete
+        at; if that is the current version, nothing is pending and no listed file is missing, nothing
+        is read. Else the stored heads are compared with the ones each projection was built from,
+        and every pulka that is missing (an import killed after its commit), pending (a refresh
+        killed midway), stale or in a segment that lost a file is replayed and projected again;
+        pulkas the table no longer holds are dropped. Called on import and before every read of the
+        projections (stats, report, sql). A read (``reading``) while another import is in progress
+        leaves its pulkas to it: that import projects them, and heals the rest, when it ends (or, if it
+        is killed, the next read does)."""
+        from .projections.facts import FactsError
+        from .projections.store import import_running
+        from .projections.store import lag
+        from .projections.store import refresh
+
+        if not self.exists() or (reading and import_running(self.root)):
+            return []
+        store = self.store()
+        version = _version_of(store)
+        self._check_not_rolled_back(version)
+        need = lag(self.root, version, lambda: {i.pulka: i.content_hash for i in store.pulkas()})
+        if need.current:
+            return []
+        facts: dict[str, PulkaFacts] = {}
+        if need.stale:
+            for pid, rows in store.pulka_rows(list(need.stale)):
+                events = [from_row(*r) for r in rows]
+                try:
+                    facts[pid] = facts_of(pid, events, audit(events))
+                except FactsError:
+                    continue  # cannot be projected (verify names it); the others still are
+        refresh(self.root, facts, removed=need.gone, heads=need.heads, force=need.stale,
+                events_version=version if len(facts) == len(need.stale) else None)
+        return sorted(facts)
+
+    def _check_not_rolled_back(self, version: int | None) -> None:
+        """The projections witness the table version they were built at: a table older than that lost
+        commits (a deleted ``_delta_log`` file). Healing would then drop their pulkas from the
+        projections too, so it is refused."""
+        from .projections.store import events_version
+
+        built = events_version(self.root)
+        if version is not None and built is not None and version < built:
+            raise WorkspaceError(f"the event table {self.events_dir} is at version {version}, but its projections "
+                                 f"were built at version {built}: commits are missing from _delta_log "
+                                 "(run `preflog verify`; restore the log from a backup)")
+
+    @_file_errors_at_root
+    def verify(self) -> list[IntegrityProblem]:
+        """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
+        each pulka projected from exactly the stored events, nothing pending, no projection file
+        missing or changed since it was written."""
+        from .projections.store import check
+
+        store = self.store()
+        problems = list(store.verify())
+        try:
+            self._check_not_rolled_back(_version_of(store))
+        except WorkspaceError as exc:
+            problems.append(IntegrityProblem("", 0, "log", exc.message))
+        heads = {i.pulka: i.content_hash for i in store.pulkas()}
+        problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
+        return problems
 
     @_file_errors_at_root
     def connect(self) -> Any:
         from .reports.db import connect
 
+        if self.exists():
+            self.heal_projections()
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
         return connect(self.root, events=files)
+
+
+def _version_of(store: EventStore) -> int | None:
+    """The event table's version (Delta), or None for a store without versions."""
+    version = getattr(store, "version", None)
+    return int(version()) if callable(version) else None
 
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,

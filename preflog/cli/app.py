@@ -217,8 +217,8 @@ def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: 
 @app.command()
 @_guard
 def verify(store: StoreOpt = None) -> None:
-    """Check every pulka's hash chain and sequence numbers; exit 1 on damage."""
-    problems = _ws(store).store().verify()
+    """Check every pulka's hash chain and sequence numbers, and the projections against the events; exit 1 on damage."""
+    problems = _ws(store).verify()
     for p in problems:
         out.print(str(p), highlight=False, markup=False)
     if problems:

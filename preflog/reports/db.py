@@ -18,7 +18,7 @@ import duckdb
 
 from ..projections.build import SCHEMAS
 from ..projections.store import TABLES
-from ..projections.store import table_files
+from ..projections.store import snapshot
 
 EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 
@@ -42,8 +42,9 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
     con = duckdb.connect()
     if threads:
         con.execute(f"SET threads = {int(threads)}")
+    tables = snapshot(store_dir)  # one manifest for all tables: a consistent snapshot, never a half-written file
     for table in TABLES:
-        files = table_files(store_dir, table)  # the segments the manifest lists (never a half-written one)
+        files = tables[table]
         if files:
             listing = ", ".join(_quote(str(f)) for f in files)
             con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet([{listing}])")

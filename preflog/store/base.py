@@ -14,7 +14,9 @@ from __future__ import annotations
 import zlib
 from abc import ABC
 from abc import abstractmethod
+from collections.abc import Container
 from collections.abc import Iterator
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -73,6 +75,58 @@ class PulkaInfo:
     events: int
     last_seq: int
     content_hash: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What :meth:`EventStore.import_sealed` did with one pulka: the id its content is stored under,
+    and whether this call stored it (``False``: the same content was stored already, under that id)."""
+
+    pulka: str
+    created: bool
+
+
+def free_id(wanted: str, content_hash: int, taken: Container[str]) -> str:
+    """``wanted`` unless another pulka holds it; then ``wanted-<the content hash's low 24 bits in hex>``,
+    and ``-2``, ``-3`` … after that should it be taken too."""
+    if wanted not in taken:
+        return wanted
+    pid = f"{wanted}-{content_hash & 0xFFFFFF:06x}"
+    n = 1
+    while pid in taken:
+        n += 1
+        pid = f"{wanted}-{content_hash & 0xFFFFFF:06x}-{n}"
+    return pid
+
+
+def resolve_sealed(batches: Sequence[SealedBatch], heads: Mapping[str, int]
+                   ) -> tuple[list[Stored], list[SealedBatch]]:
+    """Decide, against the stored ``heads`` (pulka → content hash), what :meth:`EventStore.import_sealed`
+    stores: each batch whose content is stored already (or earlier in ``batches``) is a duplicate of that
+    pulka; each other one is stored under its id, or under :func:`free_id` if the id is taken."""
+    by_hash: dict[int, str] = {}
+    for pid, h in heads.items():
+        by_hash.setdefault(h, pid)
+    taken: set[str] = set(heads)
+    out: list[Stored] = []
+    new: list[SealedBatch] = []
+    for pulka, rows in batches:
+        check_pulka_id(pulka)
+        if not rows:
+            out.append(Stored(pulka, False))
+            continue
+        head = rows[-1][7]
+        if head is None:
+            raise StoreError(f"pulka {pulka!r}: sealed rows must end with a hash")
+        if head in by_hash:
+            out.append(Stored(by_hash[head], False))
+            continue
+        pid = free_id(pulka, head, taken)
+        taken.add(pid)
+        by_hash[head] = pid
+        new.append((pid, rows))
+        out.append(Stored(pid, True))
+    return out, new
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +192,19 @@ class EventStore(ABC):
         written); its rows must run seq 1..n and end with a hash (:class:`StoreError`). A pulka
         with no rows is skipped.
         """
+
+    def import_sealed(self, batches: Sequence[SealedBatch]) -> list[Stored]:
+        """Import whole pulkas sealed as for :meth:`append_sealed`, deciding duplicates and ids at
+        commit time: a pulka whose content is already stored (under any id, by this or a concurrent
+        importer) is not stored again; one whose id another pulka took meanwhile is stored under
+        :func:`free_id`. So concurrent importers never store one game twice, and a losing importer
+        still stores its other pulkas. Returns what became of each batch, in order (one commit).
+
+        Backends whose writers can race decide under their writer lock (:class:`~.delta.DeltaStore`);
+        this default reads the heads, then appends."""
+        out, new = resolve_sealed(batches, {i.pulka: i.content_hash for i in self.pulkas()})
+        self.append_sealed(new)
+        return out
 
     def import_pulka(self, pulka: str, events: Sequence[Event] | Sequence[Row]) -> tuple[str, bool]:
         """Store a whole game unless the same content is already stored (re-import is a no-op).

@@ -11,6 +11,9 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import hmac
+import json
 import os
 import threading
 from collections.abc import Iterator
@@ -37,9 +40,11 @@ from .base import EventTuple
 from .base import IntegrityProblem
 from .base import PulkaInfo
 from .base import SealedBatch
+from .base import Stored
 from .base import StoreError
 from .base import check_pulka_id
 from .base import check_shard
+from .base import resolve_sealed
 from .chain import DEFAULT_HASH_EVERY
 from .chain import GENESIS
 from .chain import StoredRow
@@ -53,7 +58,20 @@ from .schema import stored_table
 from .schema import upcast
 
 HASH_EVERY_KEY = "preflog.hashEvery"
+HEADS_LOG_KEY = "preflog.headsLog"   # "1": every append commit records the heads it leaves (verify checks the log)
+HEADS_META = "preflog.heads"         # commit metadata: {pulka: [last seq, head hash]} of the pulkas it appended to
+MAC_META = "preflog.mac"             # commit metadata: HMAC-SHA256 of the heads record under the club's key
 LOCK_NAME = "_preflog.lock"
+
+def heads_record(heads: dict[str, tuple[int, int | None]]) -> str:
+    """The canonical text of the heads a commit leaves: ``{pulka: [last seq, head]}``, sorted."""
+    return json.dumps({p: [s, h] for p, (s, h) in sorted(heads.items())}, separators=(",", ":"))
+
+
+def sign(key: bytes, record: str) -> str:
+    """HMAC-SHA256 of a heads record under the club's key, in hex."""
+    return hmac.new(key, record.encode(), hashlib.sha256).hexdigest()
+
 
 # Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
 # counters, no dictionary for the random hash and payloads; 128 k-row groups keep one-pulka reads pruned.
@@ -78,11 +96,14 @@ class DeltaStore(EventStore):
 
     ``hash_every``: chain checkpoint interval for new tables (1 = a hash on every event).
     ``version``: open a read-only view of that table version (time travel).
+    ``key``: the club's secret; commits are then signed (an HMAC of the heads they record) and
+    :meth:`verify` checks the signatures, so forging a pulka that verifies needs the key.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, hash_every: int = DEFAULT_HASH_EVERY,
-                 version: int | None = None, create: bool = True) -> None:
+                 version: int | None = None, create: bool = True, key: bytes | None = None) -> None:
         self.path = Path(path).resolve()
+        self._key = key
         self._pinned = version
         self._cache_lock = threading.Lock()
         self._heads: dict[str, tuple[int, int | None, int]] = {}  # pulka -> (last seq, head hash, deal)
@@ -95,7 +116,7 @@ class DeltaStore(EventStore):
                 if not DeltaTable.is_deltatable(str(self.path)):
                     DeltaTable.create(str(self.path), EVENTS_V1, name="preflog_events",
                                       configuration={VERSION_KEY: str(TABLE_SCHEMA_VERSION),
-                                                     HASH_EVERY_KEY: str(hash_every)},
+                                                     HASH_EVERY_KEY: str(hash_every), HEADS_LOG_KEY: "1"},
                                       raise_if_key_not_exists=False)
         try:
             self._dt = DeltaTable(str(self.path), version=version)
@@ -104,6 +125,7 @@ class DeltaStore(EventStore):
         conf = self._dt.metadata().configuration
         self.table_schema_version = int(conf.get(VERSION_KEY, "0"))
         self.hash_every = int(conf.get(HASH_EVERY_KEY, str(hash_every)))
+        self.heads_log = conf.get(HEADS_LOG_KEY) == "1"
         self._legacy: pa.Table | None = None
         self._legacy_version = -1
 
@@ -194,7 +216,7 @@ class DeltaStore(EventStore):
                 write_deltalake(dt, stored_table(stored), mode="append", writer_properties=WRITER_PROPERTIES,
                                 commit_properties=CommitProperties(custom_metadata={
                                     "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                    "preflog.events": str(len(stored))}))
+                                    "preflog.events": str(len(stored)), **self._log_record(local)}))
                 with self._cache_lock:
                     self._heads.update(local)
             return out
@@ -204,32 +226,57 @@ class DeltaStore(EventStore):
         self._check_writable()
         with self._write_lock():
             dt = self._table()
+            self._commit_sealed(dt, self._refresh_heads(dt), batches)
+
+    def import_sealed(self, batches: Sequence[SealedBatch]) -> list[Stored]:
+        """See :meth:`EventStore.import_sealed`: duplicates and ids are decided under the writer lock,
+        against the heads as of the commit, so no concurrent importer can slip in between."""
+        self._check_writable()
+        with self._write_lock():
+            dt = self._table()
             heads = self._refresh_heads(dt)
-            local: dict[str, tuple[int, int | None, int]] = {}
-            ids: list[str] = []
-            body: list[StoredRow] = []
-            for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
-                check_pulka_id(pulka)
-                if pulka in heads or pulka in local:
-                    raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
-                if not rows:
-                    continue
-                if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
-                    raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
-                ids.extend([pulka] * len(rows))
-                body.extend(rows)
-                last = rows[-1]
-                local[pulka] = (last[0], last[7], last[1])
-            if body:
-                cols = [pa.array(ids, pa.string())] + [
-                    pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
-                write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
-                                writer_properties=WRITER_PROPERTIES,
-                                commit_properties=CommitProperties(custom_metadata={
-                                    "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                    "preflog.events": str(len(body))}))
-                with self._cache_lock:
-                    self._heads.update(local)
+            out, new = resolve_sealed(batches, {p: h for p, (_s, h, _d) in heads.items() if h is not None})
+            self._commit_sealed(dt, heads, new)
+            return out
+
+    def _commit_sealed(self, dt: DeltaTable, heads: dict[str, tuple[int, int | None, int]],
+                       batches: Sequence[SealedBatch]) -> None:
+        """The commit of :meth:`append_sealed` (caller holds the writer lock)."""
+        local: dict[str, tuple[int, int | None, int]] = {}
+        ids: list[str] = []
+        body: list[StoredRow] = []
+        for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
+            check_pulka_id(pulka)
+            if pulka in heads or pulka in local:
+                raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
+            if not rows:
+                continue
+            if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
+                raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
+            ids.extend([pulka] * len(rows))
+            body.extend(rows)
+            last = rows[-1]
+            local[pulka] = (last[0], last[7], last[1])
+        if body:
+            cols = [pa.array(ids, pa.string())] + [
+                pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
+            write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
+                            writer_properties=WRITER_PROPERTIES,
+                            commit_properties=CommitProperties(custom_metadata={
+                                "preflog.op": "append", "preflog.pulkas": str(len(local)),
+                                "preflog.events": str(len(body)), **self._log_record(local)}))
+            with self._cache_lock:
+                self._heads.update(local)
+
+    def _log_record(self, local: dict[str, tuple[int, int | None, int]]) -> dict[str, str]:
+        """The commit metadata that records the heads an append leaves (and their signature)."""
+        if not self.heads_log:
+            return {}
+        record = heads_record({p: (s, h) for p, (s, h, _d) in local.items()})
+        out = {HEADS_META: record}
+        if self._key is not None:
+            out[MAC_META] = sign(self._key, record)
+        return out
 
     # --- reading ---------------------------------------------------------------------------
     def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
@@ -324,6 +371,62 @@ class DeltaStore(EventStore):
 
     # --- maintenance -----------------------------------------------------------------------
     def verify(self) -> list[IntegrityProblem]:
+        """The hash chain of every pulka (:func:`~.chain.check_pulka`), then the table against its log
+        (:meth:`verify_log`)."""
+        problems = self._verify_rows()
+        if self.heads_log:
+            problems.extend(self.verify_log())
+        return problems
+
+    def verify_log(self) -> list[IntegrityProblem]:
+        """The table against what its commits recorded adding: each pulka must end where and as the
+        last commit that appended to it recorded (else rows of it were lost: a removed ``add``, a forged
+        ``remove``, rows dropped from a file), and no pulka may be there that no commit recorded (a
+        made-up pulka with a recomputed chain). With the club's key, every recorded head must carry a
+        valid signature (a forger who writes his own record does not know the key)."""
+        problems: list[IntegrityProblem] = []
+        recorded: dict[str, tuple[int, int, int]] = {}   # pulka -> (last seq, head, commit version)
+        for commit in sorted(self._table().history(), key=lambda c: int(c.get("version", 0))):
+            record = commit.get(HEADS_META)
+            if not isinstance(record, str):
+                continue
+            version = int(commit.get("version", -1))
+            if self._key is not None and not hmac.compare_digest(str(commit.get(MAC_META, "")),
+                                                                 sign(self._key, record)):
+                problems.append(IntegrityProblem("", 0, "log", f"commit {version}: the heads it records are not "
+                                                 "signed with this store's key (forged, or written without it)"))
+                continue
+            try:
+                heads = json.loads(record)
+            except ValueError:
+                problems.append(IntegrityProblem("", 0, "log", f"commit {version}: unreadable heads record"))
+                continue
+            for pulka, (seq, head) in heads.items():
+                if pulka not in recorded or int(seq) >= recorded[pulka][0]:
+                    recorded[pulka] = (int(seq), int(head), version)
+        actual = self._refresh_heads(self._table())
+        for pulka, (seq, head, version) in sorted(recorded.items()):
+            got = actual.get(pulka)
+            if got is None:
+                problems.append(IntegrityProblem(pulka, seq, "lost", f"commit {version} recorded seq 1..{seq}, but "
+                                                 "the table holds no row of it (a removed add, a forged remove, "
+                                                 "rows dropped from a file?); time travel to that version"))
+            elif got[0] < seq:
+                problems.append(IntegrityProblem(pulka, seq, "lost", f"commit {version} recorded seq {seq}, but "
+                                                 f"the table ends at seq {got[0]}"))
+            elif got[0] == seq and got[1] != head:
+                problems.append(IntegrityProblem(pulka, seq, "lost", f"head at seq {seq} differs from the one "
+                                                 f"commit {version} recorded (events replaced, chain recomputed)"))
+            elif got[0] > seq:
+                problems.append(IntegrityProblem(pulka, got[0], "unrecorded", f"events after seq {seq} that no "
+                                                 "commit of the log recorded adding"))
+        for pulka in sorted(set(actual) - set(recorded)):
+            problems.append(IntegrityProblem(pulka, actual[pulka][0], "unrecorded", "no commit of the log "
+                                             "recorded adding this pulka (made up, or its commit's record "
+                                             "was not signed with the key)"))
+        return problems
+
+    def _verify_rows(self) -> list[IntegrityProblem]:
         problems: list[IntegrityProblem] = []
         con = duckdb.connect()
         try:

@@ -52,9 +52,16 @@ def test_unchanged_refresh_writes_nothing(tmp_path, p1, p2):
     assert (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns)
 
 
-def test_remove_and_no_temp_files_left(tmp_path, p1, p2):
+def _segs(files):
+    """Segment numbers of segment files (``seg-000001-g000004.parquet`` → 1)."""
+    return [int(f.name[4:10]) for f in files]
+
+
+def test_remove_and_no_temp_files_left(tmp_path, p1, p2, monkeypatch):
     """Removing p1 leaves only p2's rows and manifest entry; no temp file remains: projections/ holds
-    the manifest, the lock and one folder per table, each with only its segment file."""
+    the manifest, the lock and one folder per table, each with only its segment file (superseded files
+    are kept for readers for RETAIN_SECONDS, here 0)."""
+    monkeypatch.setattr(store, "RETAIN_SECONDS", 0.0)
     store.rebuild(tmp_path, [p1, p2])
     res = store.refresh(tmp_path, {}, removed=["p1"])
     assert res.removed == ("p1",)
@@ -63,7 +70,9 @@ def test_remove_and_no_temp_files_left(tmp_path, p1, p2):
     names = sorted(p.name for p in store.projections_dir(tmp_path).iterdir())
     assert names == [".lock", "deals", "manifest.json", "player_deals", "pulka_results"]
     for table in store.TABLES:
-        assert [f.name for f in (store.projections_dir(tmp_path) / table).iterdir()] == ["seg-000000.parquet"]
+        [listed] = store.table_files(tmp_path, table)
+        assert _segs([listed]) == [0]
+        assert [f.name for f in (store.projections_dir(tmp_path) / table).iterdir()] == [listed.name]
 
 
 def test_tables_sorted_by_pulka(tmp_path, p1, p2):
@@ -82,8 +91,9 @@ def _copies(p1, p2, n):
 
 
 def _stamps(tmp):
-    return {(t, f.name): (f.stat().st_ino, f.stat().st_mtime_ns)
-            for t in store.TABLES for f in (store.projections_dir(tmp) / t).glob("*.parquet")}
+    """(table, segment) → (file name, inode, mtime) of the files the manifest lists."""
+    return {(t, _segs([f])[0]): (f.name, f.stat().st_ino, f.stat().st_mtime_ns)
+            for t in store.TABLES for f in store.table_files(tmp, t)}
 
 
 def test_segments_fill_in_order_and_refresh_touches_one(tmp_path, p1, p2, monkeypatch):
@@ -100,7 +110,7 @@ def test_segments_fill_in_order_and_refresh_touches_one(tmp_path, p1, p2, monkey
     res = store.refresh(tmp_path, {"q1": replace(facts["q1"], deals=facts["q1"].deals[:4])})
     assert (res.rebuilt, res.segments) == (("q1",), (0,))
     after = _stamps(tmp_path)
-    assert {k for k in before if before[k] != after[k]} == {(t, "seg-000000.parquet") for t in store.TABLES}
+    assert {k for k in before if before[k] != after[k]} == {(t, 0) for t in store.TABLES}
 
     more = _copies(p1, p2, 7)
     res = store.refresh(tmp_path, {"q6": more["q6"]})
@@ -113,14 +123,16 @@ def test_segments_fill_in_order_and_refresh_touches_one(tmp_path, p1, p2, monkey
 
 
 def test_emptied_segment_is_deleted(tmp_path, p1, p2, monkeypatch):
-    """Removing both pulkas of segment 1 deletes its three files and the manifest stops listing it;
-    the reports see the other pulkas only."""
+    """Removing both pulkas of segment 1 deletes its three files (once retired for RETAIN_SECONDS, here
+    0) and the manifest stops listing it; the reports see the other pulkas only."""
     monkeypatch.setattr(store, "SEGMENT_PULKAS", 2)
+    monkeypatch.setattr(store, "RETAIN_SECONDS", 0.0)
     store.refresh(tmp_path, _copies(p1, p2, 4))
     res = store.refresh(tmp_path, {}, removed=["q3", "q4"])
     assert res.segments == (1,)
-    assert [f.name for f in store.table_files(tmp_path, "deals")] == ["seg-000000.parquet"]
-    assert not any((store.projections_dir(tmp_path) / t / "seg-000001.parquet").exists() for t in store.TABLES)
+    assert _segs(store.table_files(tmp_path, "deals")) == [0]
+    assert not any(f.name.startswith("seg-000001") for t in store.TABLES
+                   for f in (store.projections_dir(tmp_path) / t).iterdir())
     from preflog.reports.db import connect
 
     got = connect(tmp_path).execute("SELECT DISTINCT pulka FROM pulka_results ORDER BY 1").fetchall()
@@ -137,7 +149,7 @@ def test_unlisted_segment_file_is_not_read(tmp_path, p1, p2):
     from preflog.reports.db import connect
 
     assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
-    assert [f.name for f in store.table_files(tmp_path, "deals")] == ["seg-000000.parquet"]
+    assert _segs(store.table_files(tmp_path, "deals")) == [0]
 
 
 def test_crash_mid_refresh_leaves_pulka_pending_and_next_refresh_repairs(tmp_path, p1, p2, monkeypatch):
@@ -197,3 +209,27 @@ def test_layout_1_store_is_readable_before_conversion(tmp_path, p1):
         pq.write_table(data, pdir / f"{t}.parquet")
     assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
     assert store.read_table(tmp_path, "player_deals").num_rows == 15
+
+
+def test_layout_2_store_reads_and_converts(tmp_path, p1, p2):
+    """A store written before segment files were immutable (layout 2: ``seg-000000.parquet`` rewritten in
+    place, manifest entries ``[fingerprint, segment]``) is read as it is (p1's 5 deals), and the next refresh
+    adds p2 (3 deals) in a new file while keeping p1's rows; the old file is retired, not deleted."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from preflog.reports.db import connect
+
+    pdir = store.projections_dir(tmp_path)
+    for t, data in build.project(p1).items():
+        (pdir / t).mkdir(parents=True)
+        pq.write_table(data, pdir / t / "seg-000000.parquet")
+    (pdir / "manifest.json").write_text(json.dumps({"version": 1, "layout": 2, "next": 1,
+                                                    "pulkas": {"p1": [p1.fingerprint(), 0]}}))
+    assert connect(tmp_path).execute("SELECT count(*) FROM deals").fetchone() == (5,)
+    res = store.refresh(tmp_path, {"p1": p1, "p2": p2})
+    assert (res.rebuilt, res.unchanged) == (("p2",), ("p1",))
+    assert len(_rows(tmp_path, "deals", "p1")) == 5 and len(_rows(tmp_path, "deals", "p2")) == 3
+    assert [f.name for f in store.table_files(tmp_path, "deals")] != ["seg-000000.parquet"]
+    assert (pdir / "deals" / "seg-000000.parquet").exists()

@@ -177,6 +177,24 @@ class EventStoreContract(ABC):
         assert [i.pulka for i in store.pulkas()] == ["new", "old"]
         assert store.verify() == []
 
+    def test_import_sealed_decides_duplicates_and_ids_at_commit(self, store: EventStore) -> None:
+        """Stored: "g" = GAME. import_sealed of [GAME as "x", other as "g", other again as "y", third as
+        "z"]: x is a duplicate of g (same content), other gets g's id with its content hash's low 24 bits
+        ("g-<6 hex>"), y is a duplicate of that within the call, z is stored as asked; one commit, verify
+        clean, every content once."""
+        from preflog.store.base import Stored
+
+        store.append("g", GAME, 0)
+        other, third = synthetic_pulka(8, deals=1), synthetic_pulka(9, deals=2)
+        h = EventStore.content_hash(other)
+        got = store.import_sealed([("x", _sealed(store, GAME)), ("g", _sealed(store, other)),
+                                   ("y", _sealed(store, other)), ("z", _sealed(store, third))])
+        renamed = f"g-{h & 0xFFFFFF:06x}"
+        assert got == [Stored("g", False), Stored(renamed, True), Stored(renamed, False), Stored("z", True)]
+        assert [i.pulka for i in store.pulkas()] == sorted(["g", renamed, "z"])
+        assert store.read(renamed) == other and store.read("z") == third
+        assert store.verify() == []
+
     def test_append_many_refuses_an_empty_pulka_id(self, store: EventStore) -> None:
         with pytest.raises(StoreError, match="pulka id"):
             store.append_many([("x", 0, GAME[:2]), ("", 0, GAME[:2])])
