@@ -9,6 +9,7 @@ exception is a bug and keeps its traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -35,11 +36,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 stats_app = typer.Typer(no_args_is_help=True, help="Statistical reports over the stored pulkas.")
 app.add_typer(stats_app, name="stats")
 
-# Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
+
+
+def _width(stream: Any) -> int | None:
+    """Columns for a console: the terminal's (or ``$COLUMNS``); piped output (CI logs, files) gets a wide
+    fixed width instead of rich's 80 columns unless ``COLUMNS`` says otherwise."""
+    if stream.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return None
+    return 160
+
+
 # emoji codes off: a record's text such as ":100:" is printed as written (markup is ours alone: user text
 # goes through views.lit or escape)
-out = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else 160, emoji=False)
+out = Console(width=_width(sys.stdout), emoji=False)
+err = Console(stderr=True, width=_width(sys.stderr), emoji=False)
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=STORE_ENV,
                                                help="Store folder (default ./preflog-store).")]
@@ -83,6 +93,8 @@ def _print_json(obj: Any) -> None:
 def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folders, or - for stdin.")],
             workers: Annotated[int | None, typer.Option(help="Processes for big imports (default: all cores).")]
             = None,
+            details: Annotated[bool, typer.Option("--details", help="One row per pulka and every error, however "
+                                                  "many (default: rows up to 20, else the counts).")] = False,
             store: StoreOpt = None) -> None:
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
@@ -96,8 +108,11 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
                                     workers=workers)
     else:
         items = ws.import_paths(paths, workers=workers)
-    out.print(views.import_table(items))
-    if any(i.status == "error" for i in items):
+    out.print(views.import_table(items, True if details else None))
+    errors = views.import_errors(items, None if details else views.DETAIL_ROWS)
+    for line in errors:  # one line each, on standard error, as every other refusal
+        err.print(views.lit(line, "red"), soft_wrap=True)
+    if errors:
         raise typer.Exit(2)
 
 
@@ -139,6 +154,9 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
            all_: Annotated[bool, typer.Option("--all", help="Every stored pulka.")] = False,
            as_json: Annotated[bool, typer.Option("--json")] = False,
            strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+           details: Annotated[bool, typer.Option("--details", help="Every pulka's findings and sheet, however "
+                                                 "many (default: up to 20 pulkas, else totals and findings).")]
+           = False,
            store: StoreOpt = None) -> None:
     """Findings (code, deal, seq, rule) and the recomputed sheet; exit status 1 if any."""
     if target is None and not all_:
@@ -156,9 +174,11 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
         _print_json({"pulkas": [audit_json(a) for a in audited]})
+    elif len(audited) > views.DETAIL_ROWS and not details:
+        out.print(views.audit_overview(audited))
     else:
         for a in audited:
-            out.print(views.audit_view(a))
+            out.print(views.audit_view(a, out.width))
     raise typer.Exit(1 if found else 0)
 
 
@@ -183,7 +203,7 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
         _print_json({"pulkas": sheets})
     else:
         for s in sheets:
-            out.print(views.sheet_view(s))
+            out.print(views.sheet_view(s, out.width))
 
 
 @app.command()
@@ -219,7 +239,7 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt not in FORMATS:
         _fail(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if fmt == "table":
-        out.print(views.frame_table(df, title))
+        out.print(views.frame_table(df, title, width=out.width))
         return
     if fmt == "parquet":
         if output is None:
@@ -362,14 +382,17 @@ def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")
     out.rule("sheets of the seed examples")
     for a in audited:
         if a.loaded.id.startswith("seed"):
-            out.print(views.sheet_view(sheet_json(a)))
+            out.print(views.sheet_view(sheet_json(a), out.width))
     out.rule("players")
     from .. import reports
 
     con = ws.connect()
-    out.print(views.frame_table(reports.players(con), "players", limit=12))
+    out.print(views.frame_table(reports.players(con), "players", limit=12, width=out.width))
     out.rule("contracts")
-    out.print(views.frame_table(reports.contracts(con), "contracts", limit=20))
+    out.print(views.frame_table(reports.contracts(con), "contracts", limit=20, width=out.width))
+    out.rule()
+    at = "" if store is None else f" --store {store}"
+    out.print(views.lit(f"what next: preflog report{at} --html report.html (charts), preflog --help"))
 
 
 def main() -> None:
