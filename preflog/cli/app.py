@@ -228,8 +228,62 @@ def compact(store: StoreOpt = None) -> None:
 
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
              pulka: list[str] | None) -> dict[str, Any]:
-    return {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to,
-            "pulka": pulka or None}
+    return {"player": player, "preset": preset, "date_from": _date(date_from, "--from"),
+            "date_to": _date(date_to, "--to"), "pulka": pulka or None}
+
+
+def _date(text: str | None, flag: str) -> str | None:
+    """A filter date as ISO text: ``2024-05-17`` or the record's own ``2024.05.17`` (or ``2024/05/17``)."""
+    import datetime as dt
+
+    from ..projections.facts import date_iso
+
+    if text is None:
+        return None
+    iso = date_iso(text)
+    try:
+        if iso is None or len(text.strip()) > 10:
+            raise ValueError
+        dt.date.fromisoformat(iso)
+    except ValueError:
+        _fail(f"{flag} {text!r} is not a date (YYYY-MM-DD, or YYYY.MM.DD as records write it)")
+    return iso
+
+
+def _connect(store: Path | None) -> Any:
+    """The reports' DuckDB connection; a folder holding neither events nor projections is refused by name
+    (a mistyped ``--store`` would otherwise report on nothing)."""
+    ws = _ws(store)
+    if not (ws.root / "projections").is_dir():
+        ws.store()  # raises "no preflog store at …" when there are no events either
+    return ws.connect()
+
+
+def _no_match(con: Any, filters: dict[str, Any]) -> str | None:
+    """When a filtered report came back empty: which filter matched nothing, with the known values."""
+    def known(sql: str) -> list[str]:
+        return [str(r[0]) for r in con.execute(sql).fetchall() if r[0] is not None]
+
+    def listing(values: list[str]) -> str:
+        return ", ".join(values[:12]) + (f" … ({len(values)} in all)" if len(values) > 12 else "") or "none"
+
+    if filters["player"] is not None:
+        names = known("SELECT DISTINCT player FROM pulka_results ORDER BY 1")
+        if filters["player"] not in names:
+            return f"no player {filters['player']!r} in the store (known players: {listing(names)})"
+    if filters["preset"] is not None:
+        presets = known("SELECT DISTINCT preset FROM pulka_results ORDER BY 1")
+        if filters["preset"] not in presets:
+            return f"no preset {filters['preset']!r} in the store (known presets: {listing(presets)})"
+    for pid in filters["pulka"] or ():
+        ids = known("SELECT DISTINCT pulka FROM pulka_results ORDER BY 1")
+        if pid not in ids:
+            return f"no pulka {pid!r} in the store (known pulkas: {listing(ids)})"
+    if filters["date_from"] is not None or filters["date_to"] is not None:
+        lo, hi = con.execute("SELECT min(date), max(date) FROM pulka_results").fetchone()
+        span = f"{lo} to {hi}" if lo is not None else "no pulka has a date"
+        return f"no pulka in the dates asked (the stored pulkas' dates: {span})"
+    return None
 
 
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
@@ -248,6 +302,11 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
             df.to_parquet(output)
         return
     text: str
+    if fmt in ("csv", "json"):
+        # the projections hold sums of exact fractions as floats: 9 decimals drop the binary noise
+        # (1556.00000000001 → 1556.0) and keep every digit a third or a sixth needs to be read back
+        floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
+        df = df.assign(**{c: df[c].round(9) for c in floats})
     if fmt == "csv":
         text = df.to_csv(index=False)
     elif fmt == "json":
@@ -263,8 +322,14 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
 def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any]) -> None:
     from .. import reports
 
-    con = _ws(store).connect()
+    con = _connect(store)
     df = getattr(reports, kind)(con, **filters)
+    if df.empty:
+        reason = _no_match(con, filters)
+        if reason is not None and reason.startswith("no pulka in the dates"):
+            err.print(views.lit(reason), soft_wrap=True)  # a valid question with an empty answer
+        elif reason is not None:
+            _fail(reason)  # a name the store does not know: a typo, refused like an unknown pulka id
     _emit(df, fmt, output, kind)
 
 
@@ -326,7 +391,7 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     """One self-contained HTML page with tables and charts."""
     from ..reports.html import write
 
-    con = _ws(store).connect()
+    con = _connect(store)
     with file_errors(html):
         write(html, con)
     out.print(f"wrote {html}", markup=False)
@@ -341,7 +406,7 @@ def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = 
     from ..reports import sql as run_sql
 
     try:
-        df = run_sql(_ws(store).connect(), query)
+        df = run_sql(_connect(store), query)
     except duckdb.Error as exc:
         _fail(f"SQL error: {exc}")
     _emit(df, fmt, output, "sql")

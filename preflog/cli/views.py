@@ -58,9 +58,10 @@ def source_names(sources: Sequence[str]) -> tuple[str, dict[str, str]]:
             base = os.path.commonpath([os.path.dirname(os.path.abspath(src)) for src in paths])
         except ValueError:  # different drives
             base = ""
+    stdin = "(standard input)"
     if base in ("", os.sep) or (len(set(paths)) == 1 and os.path.dirname(paths[0]) in ("", ".")):
-        return "", {src: src for src in sources}
-    return base, {src: src if src == "-" else os.path.relpath(os.path.abspath(src), base) for src in sources}
+        return "", {src: stdin if src == "-" else src for src in sources}
+    return base, {src: stdin if src == "-" else os.path.relpath(os.path.abspath(src), base) for src in sources}
 
 
 def _folder_rows(t: Table, name: str, last_folder: list[str], n_cols: int) -> str:
