@@ -8,10 +8,13 @@ exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
+from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Annotated
 from typing import Any
 from typing import NoReturn
@@ -20,22 +23,89 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..engine.findings import AuditFailed
 from ..errors import PreflogError
-from ..projections.facts import facts_of
-from ..views.json import audit_json
-from ..views.json import sheet_json
-from ..workspace import STORE_ENV
-from ..workspace import Workspace
-from ..workspace import file_errors
-from ..workspace import simulate_to
-from . import views
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Record, replay, audit and analyse games of preferans.")
-stats_app = typer.Typer(no_args_is_help=True, help="Statistical reports over the stored pulkas.")
+# ``preflog --help`` starts fast: the workspace, the engine and the reports (pyarrow, pandas, DuckDB) load
+# when a command first needs them (tests/cli/test_conventions.py checks that importing this module
+# loads none of them).
+if TYPE_CHECKING:
+    from ..projections.facts import facts_of
+    from ..views.json import audit_json
+    from ..views.json import sheet_json
+    from ..workspace import Workspace
+    from ..workspace import file_errors
+    from ..workspace import simulate_to
+    from . import views
+else:
+    class _LazyModule:
+        def __init__(self, name: str) -> None:
+            self._name = name
+
+        def __getattr__(self, attr: str) -> Any:
+            return getattr(importlib.import_module(self._name), attr)
+
+    def _lazy(module: str, name: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(importlib.import_module(module), name)(*args, **kwargs)
+        return call
+
+    views = _LazyModule("preflog.cli.views")
+    facts_of = _lazy("preflog.projections.facts", "facts_of")
+    audit_json = _lazy("preflog.views.json", "audit_json")
+    sheet_json = _lazy("preflog.views.json", "sheet_json")
+    file_errors = _lazy("preflog.workspace", "file_errors")
+    simulate_to = _lazy("preflog.workspace", "simulate_to")
+
+
+class _OneLineErrors(typer.core.TyperGroup):
+    """The top-level group: a usage error (unknown option, bad value, missing argument) is one line on
+    standard error and exit 2, like every other refusal, instead of a usage box."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        click_error: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        try:
+            rv = super().main(*args, **kwargs)
+        except click_error as error:
+            exc: Any = error  # a click UsageError or BadParameter (click's own classes are not public in typer)
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``preflog`` / ``preflog stats``: the help
+                exc.show()
+                sys.exit(exc.exit_code)
+            ctx = getattr(exc, "ctx", None)
+            where = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+            err.print(f"[red]error:[/red] {escape(exc.format_message())}{escape(where)}", highlight=False,
+                      soft_wrap=True)
+            sys.exit(2)
+        except typer.Abort:
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class RecordFormat(StrEnum):
+    """``--format`` of records: the canonical text or the JSON form."""
+
+    text = "text"
+    json = "json"
+
+
+class TableFormat(StrEnum):
+    """``--format`` of reports."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+    markdown = "markdown"
+
+
+_HELP = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=_OneLineErrors,
+                  context_settings=_HELP, help="Record, replay, audit and analyse games of preferans.")
+stats_app = typer.Typer(no_args_is_help=True, context_settings=_HELP,
+                        help="Statistical reports over the stored pulkas.")
 app.add_typer(stats_app, name="stats")
-
 
 
 def _width(stream: Any) -> int | None:
@@ -51,12 +121,40 @@ def _width(stream: Any) -> int | None:
 out = Console(width=_width(sys.stdout), emoji=False)
 err = Console(stderr=True, width=_width(sys.stderr), emoji=False)
 
-StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=STORE_ENV,
-                                               help="Store folder (default ./preflog-store).")]
+StoreOpt = Annotated[Path | None, typer.Option(
+    "--store", help="Store folder (default: $PREFLOG_STORE, else ./preflog-store); also accepted before the "
+                    "command.", show_default=False)]
+# ``preflog --store DIR COMMAND``: the folder given before the command, for commands not given their own
+_store_before: Path | None = None
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version
+
+        try:
+            number = version("preflog")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "(not installed)"
+        sys.stdout.write(f"preflog {number}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+        version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                              help="Print the version and exit.")] = False,
+        store: StoreOpt = None) -> None:
+    """Record, replay, audit and analyse games of preferans."""
+    global _store_before
+    _store_before = store
 
 
 def _ws(store: Path | None) -> Workspace:
-    return Workspace(store)
+    from ..workspace import Workspace
+
+    return Workspace(store if store is not None else _store_before)
 
 
 def _fail(msg: str, code: int = 2) -> NoReturn:
@@ -91,7 +189,7 @@ def _print_json(obj: Any) -> None:
 @app.command("import")
 @_guard
 def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folders, or - for stdin.")],
-            workers: Annotated[int | None, typer.Option(help="Processes for big imports (default: all cores).")]
+            workers: Annotated[int | None, typer.Option(min=1, help="Processes for big imports (default: all cores).")]
             = None,
             details: Annotated[bool, typer.Option("--details", help="One row per pulka and every error, however "
                                                   "many (default: rows up to 20, else the counts).")] = False,
@@ -126,7 +224,8 @@ def ls(store: StoreOpt = None) -> None:
 
 @app.command()
 @_guard
-def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+def export(pulka: str, fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)]
+           = RecordFormat.text,
            store: StoreOpt = None) -> None:
     """The canonical record of a stored pulka."""
     sys.stdout.write(_ws(store).export(pulka, fmt))
@@ -135,10 +234,13 @@ def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text o
 @app.command()
 @_guard
 def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
-           deal: Annotated[int | None, typer.Option(help="Deal number (default: the last).")] = None,
-           trick: Annotated[int | None, typer.Option(help="Tricks completed (default: the end of the deal).")] = None,
+           deal: Annotated[int | None, typer.Option(min=1, help="Deal number (default: the last).")] = None,
+           trick: Annotated[int | None, typer.Option(min=0, help="Tricks completed (default: the end of the deal).")]
+           = None,
            store: StoreOpt = None) -> None:
     """The table at a point of the pulka: hands, auction, trick, score so far."""
+    from ..engine.findings import AuditFailed
+
     loaded = _ws(store).load(target)[0]
     try:
         view = views.replay_view(loaded, deal, trick)
@@ -161,6 +263,8 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     """Findings (code, deal, seq, rule) and the recomputed sheet; exit status 1 if any."""
     if target is None and not all_:
         _fail("name a pulka or a record file, or pass --all")
+    from ..engine.findings import AuditFailed
+
     ws = _ws(store)
     try:
         audited = ws.audit(None if all_ else target, strict=strict)
@@ -335,17 +439,19 @@ def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters
 
 _Player = Annotated[str | None, typer.Option(help="Only this player.")]
 _Preset = Annotated[str | None, typer.Option(help="Only this rules preset.")]
-_From = Annotated[str | None, typer.Option("--from", help="From date (ISO, inclusive).")]
-_To = Annotated[str | None, typer.Option("--to", help="To date (ISO, inclusive).")]
+_From = Annotated[str | None, typer.Option("--from", help="From date, inclusive: 2024-05-17 or 2024.05.17.")]
+_To = Annotated[str | None, typer.Option("--to", help="To date, inclusive: 2024-05-17 or 2024.05.17.")]
 _Pulka = Annotated[list[str] | None, typer.Option("--pulka", help="Only these pulkas (repeatable).")]
-_Fmt = Annotated[str, typer.Option("--format", help="table, csv, json, parquet or markdown")]
+_Fmt = Annotated[TableFormat, typer.Option("--format", case_sensitive=False,
+                                            help="parquet needs --output; table fits the terminal")]
 _Out = Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")]
 
 
 @stats_app.command("players")
 @_guard
 def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                  pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+                  pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
+                  store: StoreOpt = None) -> None:
     """Per player: deals, declarer success by level, whist, miser, raspasy, results."""
     _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
 
@@ -353,7 +459,7 @@ def stats_players(player: _Player = None, preset: _Preset = None, date_from: _Fr
 @stats_app.command("contracts")
 @_guard
 def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                    pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None,
+                    pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
                     store: StoreOpt = None) -> None:
     """Success rate per contract, with sample size and Wilson interval."""
     _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
@@ -362,7 +468,7 @@ def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _
 @stats_app.command("variants")
 @_guard
 def stats_variants(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                   pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None,
+                   pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
                    store: StoreOpt = None) -> None:
     """Per preset: raspasy/refe frequency, deals per pulka, spread of results, declarer edge."""
     _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
@@ -372,7 +478,7 @@ def stats_variants(player: _Player = None, preset: _Preset = None, date_from: _F
 @_guard
 def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
             rules: Annotated[list[str], typer.Option("--rules", help="Rules spec to re-score under (repeatable).")],
-            fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+            fmt: _Fmt = TableFormat.table, output: _Out = None, store: StoreOpt = None) -> None:
     """The same recorded deals re-scored under other conventions: settlement per player and difference."""
     import pandas as pd
 
@@ -399,7 +505,7 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
 
 @app.command()
 @_guard
-def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None, store: StoreOpt = None) -> None:
     """SQL over the views events, deals, player_deals, pulka_results."""
     import duckdb
 
@@ -415,15 +521,15 @@ def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = 
 @app.command()
 @_guard
 def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
-             pulkas: Annotated[int, typer.Option(help="How many pulkas.")] = 1,
-             players: Annotated[int, typer.Option(help="3 or 4.")] = 3,
-             pool: Annotated[int, typer.Option(help="Pulya size.")] = 20,
+             pulkas: Annotated[int, typer.Option(min=1, help="How many pulkas.")] = 1,
+             players: Annotated[int, typer.Option(min=3, max=4, help="3 or 4.")] = 3,
+             pool: Annotated[int, typer.Option(min=1, help="Pulya size.")] = 20,
              seed: Annotated[int, typer.Option()] = 1,
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
-             fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+             fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
              to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store.")] = False,
-             workers: Annotated[int, typer.Option(help="Processes (0 = all cores).")] = 0,
+             workers: Annotated[int, typer.Option(min=0, help="Processes (0 = all cores).")] = 0,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
     n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
