@@ -193,6 +193,8 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
             = None,
             details: Annotated[bool, typer.Option("--details", help="One row per pulka and every error, however "
                                                   "many (default: rows up to 20, else the counts).")] = False,
+            as_json: Annotated[bool, typer.Option("--json", help="The counts and every pulka as JSON "
+                                                  "(docs/cli.md).")] = False,
             store: StoreOpt = None) -> None:
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
@@ -206,8 +208,13 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
                                     workers=workers)
     else:
         items = ws.import_paths(paths, workers=workers)
-    out.print(views.import_table(items, True if details else None))
-    errors = views.import_errors(items, None if details else views.DETAIL_ROWS)
+    if as_json:
+        from ..views.json import import_json
+
+        _print_json(import_json(items))
+    else:
+        out.print(views.import_table(items, True if details else None))
+    errors = views.import_errors(items, None if details or as_json else views.DETAIL_ROWS)
     for line in errors:  # one line each, on standard error, as every other refusal
         err.print(views.lit(line, "red"), soft_wrap=True)
     if errors:
@@ -216,10 +223,29 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
 
 @app.command("ls")
 @_guard
-def ls(store: StoreOpt = None) -> None:
-    """The stored pulkas."""
+def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+       store: StoreOpt = None) -> None:
+    """The stored pulkas: rules, date, deals, players, events."""
     ws = _ws(store)
-    out.print(views.pulka_list(ws))
+    infos = ws.store().pulkas()
+    summaries = _pulka_summaries(ws)
+    if as_json:
+        from ..views.json import ls_json
+
+        _print_json(ls_json(str(ws.root), infos, summaries))
+    else:
+        out.print(views.pulka_list(str(ws.root), infos, summaries, out.width))
+
+
+def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
+    """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
+    if not (ws.root / "projections").is_dir():
+        return {}
+    rows = ws.connect().execute(
+        "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
+        "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
+    return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
+                   "deals": r[4], "settled": r[5]} for r in rows}
 
 
 @app.command()
@@ -312,9 +338,16 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
 
 @app.command()
 @_guard
-def verify(store: StoreOpt = None) -> None:
+def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+           store: StoreOpt = None) -> None:
     """Check every pulka's hash chain and sequence numbers; exit 1 on damage."""
-    problems = _ws(store).store().verify()
+    ws = _ws(store)
+    problems = ws.store().verify()
+    if as_json:
+        from ..views.json import verify_json
+
+        _print_json(verify_json(str(ws.root), len(ws.store().pulkas()), problems))
+        raise typer.Exit(1 if problems else 0)
     for p in problems:
         out.print(str(p), highlight=False, markup=False)
     if problems:
@@ -423,7 +456,27 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
-def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any]) -> None:
+def _rows(df: Any) -> list[dict[str, Any]]:
+    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NaN as null, dates as text."""
+    floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
+    rows: list[dict[str, Any]] = json.loads(df.assign(**{c: df[c].round(9) for c in floats})
+                                            .to_json(orient="records", date_format="iso"))
+    return rows
+
+
+def _emit_json(kind: str, df: Any, filters: dict[str, Any], output: Path | None) -> None:
+    """The versioned ``--json`` envelope of a report (docs/cli.md) to ``output`` or standard output."""
+    from ..views.json import table_json
+
+    text = json.dumps(table_json(kind, _rows(df), filters), ensure_ascii=False, indent=2) + "\n"
+    if output is not None:
+        _write(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any],
+           as_json: bool = False) -> None:
     from .. import reports
 
     con = _connect(store)
@@ -434,7 +487,10 @@ def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters
             err.print(views.lit(reason), soft_wrap=True)  # a valid question with an empty answer
         elif reason is not None:
             _fail(reason)  # a name the store does not know: a typo, refused like an unknown pulka id
-    _emit(df, fmt, output, kind)
+    if as_json:
+        _emit_json(f"stats {kind}", df, {k: v for k, v in filters.items() if v is not None}, output)
+    else:
+        _emit(df, fmt, output, kind)
 
 
 _Player = Annotated[str | None, typer.Option(help="Only this player.")]
@@ -445,40 +501,43 @@ _Pulka = Annotated[list[str] | None, typer.Option("--pulka", help="Only these pu
 _Fmt = Annotated[TableFormat, typer.Option("--format", case_sensitive=False,
                                             help="parquet needs --output; table fits the terminal")]
 _Out = Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")]
+_Json = Annotated[bool, typer.Option("--json", help="Every column as versioned JSON (docs/cli.md); "
+                                                    "instead of --format.")]
 
 
 @stats_app.command("players")
 @_guard
 def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
                   pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
-                  store: StoreOpt = None) -> None:
+                  as_json: _Json = False, store: StoreOpt = None) -> None:
     """Per player: deals, declarer success by level, whist, miser, raspasy, results."""
-    _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+    _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
 @stats_app.command("contracts")
 @_guard
 def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
                     pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
-                    store: StoreOpt = None) -> None:
+                    as_json: _Json = False, store: StoreOpt = None) -> None:
     """Success rate per contract, with sample size and Wilson interval."""
-    _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+    _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
 @stats_app.command("variants")
 @_guard
 def stats_variants(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
                    pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
-                   store: StoreOpt = None) -> None:
+                   as_json: _Json = False, store: StoreOpt = None) -> None:
     """Per preset: raspasy/refe frequency, deals per pulka, spread of results, declarer edge."""
-    _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+    _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
 @app.command()
 @_guard
 def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
             rules: Annotated[list[str], typer.Option("--rules", help="Rules spec to re-score under (repeatable).")],
-            fmt: _Fmt = TableFormat.table, output: _Out = None, store: StoreOpt = None) -> None:
+            fmt: _Fmt = TableFormat.table, output: _Out = None, as_json: _Json = False,
+            store: StoreOpt = None) -> None:
     """The same recorded deals re-scored under other conventions: settlement per player and difference."""
     import pandas as pd
 
@@ -487,7 +546,11 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
     audited = _ws(store).audit(target)
     facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
     frames = [cf_compare(facts, spec) for spec in rules]
-    _emit(pd.concat(frames, ignore_index=True), fmt, output, "counterfactual")
+    df = pd.concat(frames, ignore_index=True)
+    if as_json:
+        _emit_json("compare", df, {"target": target, "rules": list(rules)}, output)
+    else:
+        _emit(df, fmt, output, "counterfactual")
 
 
 @app.command()

@@ -26,7 +26,6 @@ from ..views.json import sheet_json
 from ..workspace import Audited
 from ..workspace import ImportItem
 from ..workspace import Loaded
-from ..workspace import Workspace
 
 
 def lit(value: object, style: str = "") -> Text:
@@ -116,13 +115,34 @@ def import_errors(items: Sequence[ImportItem], limit: int | None = None) -> list
     return errors
 
 
-def pulka_list(ws: Workspace) -> Table:
-    t = Table(title=titled(f"pulkas in {ws.root}"))
-    for col in ("pulka", "events", "last seq"):
-        t.add_column(col)
-    for info in ws.store().pulkas():
-        t.add_row(lit(info.pulka), str(info.events), str(info.last_seq))
-    return t
+def pulka_list(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, Any]],
+               width: int | None = None) -> Group:
+    """The stored pulkas: id, rules, date, deals, events and players (what the projections know). At a
+    given ``width`` the text columns share what the numbers leave and fold onto further lines, never cut."""
+    rows = []
+    for info in infos:
+        sm = summaries.get(info.pulka, {})
+        rows.append((info.pulka, sm.get("rules") or "", sm.get("date") or "",
+                     "" if sm.get("deals") is None else str(sm["deals"]), str(info.events),
+                     ", ".join(sm.get("players") or ())))
+    cols = ("pulka", "rules", "date", "deals", "events", "players")
+    natural = [max([len(c), *(len(r[k]) for r in rows)]) for k, c in enumerate(cols)]
+    widths: list[int | None] = [None] * len(cols)
+    keep = list(range(len(cols)))
+    if width is not None and _table_width(natural) > width:
+        keep.remove(4)  # the event count goes first (ls --json has it)
+        room = width - _table_width([0, 0, *natural[2:4], 0])  # what the date and the deal count leave
+        pulka = min(natural[0], max(12, room * 45 // 100))
+        rules = min(natural[1], max(8, room * 25 // 100))
+        widths = [pulka, rules, None, None, None, max(8, room - pulka - rules)]
+    t = Table(title=titled(f"pulkas in {root}"))
+    for k in keep:
+        numeric = cols[k] in ("deals", "events")
+        t.add_column(cols[k], justify="right" if numeric else "left", no_wrap=numeric or cols[k] == "date",
+                     overflow="fold", width=widths[k])
+    for r in rows:
+        t.add_row(*[lit(r[k]) for k in keep])
+    return Group(t, Text(plural(len(infos), "pulka")))
 
 
 def finding_line(f: Any, pulka: str | None = None) -> Text:
