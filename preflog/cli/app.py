@@ -163,6 +163,11 @@ def _fail(msg: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _one_line(text: str) -> str:
+    """A several-line message (DuckDB's, with a caret line under the query) as one line."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip() and set(line.strip()) != {"^"})
+
+
 def _guard(fn: Any) -> Any:
     """Turn preflog's errors into one-line messages (never a traceback); anything else is a bug."""
     import functools
@@ -199,7 +204,7 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
     files = sum(1 for p in paths if p != "-" and Path(p).is_dir())
-    if files:
+    if files and err.is_terminal:  # a progress bar only where someone watches (it leaves a line in logs)
         from rich.progress import Progress
 
         with Progress(console=err, transient=True) as progress:
@@ -212,11 +217,11 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
         from ..views.json import import_json
 
         _print_json(import_json(items))
-    else:
+    elif any(i.status != "error" for i in items):  # when every file was refused, the errors say it all
         out.print(views.import_table(items, True if details else None))
     errors = views.import_errors(items, None if details or as_json else views.DETAIL_ROWS)
     for line in errors:  # one line each, on standard error, as every other refusal
-        err.print(views.lit(line, "red"), soft_wrap=True)
+        err.print(f"[red]error:[/red] {escape(line)}", highlight=False, soft_wrap=True)
     if errors:
         raise typer.Exit(2)
 
@@ -577,7 +582,7 @@ def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None, store: S
     try:
         df = run_sql(_connect(store), query)
     except duckdb.Error as exc:
-        _fail(f"SQL error: {exc}")
+        _fail(f"SQL error: {_one_line(str(exc))}")
     _emit(df, fmt, output, "sql")
 
 
@@ -607,8 +612,12 @@ def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")
          store: StoreOpt = None) -> None:
     """The main job on the shipped data: import, audit, sheets, a short report."""
     ws = _ws(store)
-    out.rule("import")
     items = ws.import_paths([data])
+    if not any(i.status != "error" for i in items):  # nothing to show: refused before printing anything
+        errors = [i.error for i in items]
+        _fail(f"{data}: no record file to import" if not errors else errors[0] + (
+            f" (and {len(errors) - 1} more files with errors)" if len(errors) > 1 else ""))
+    out.rule("import")
     out.print(views.import_by_file(items))
     out.rule("audit")
     audited = ws.audit(None)
