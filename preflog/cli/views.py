@@ -290,7 +290,7 @@ def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
 # Terminal columns per known report (by title): (header, column, kind). ``rate`` cells show the
 # column with its Wilson interval (``<col>_lo`` / ``<col>_hi``); csv/json/parquet/markdown keep every
 # column — the terminal cannot show ~30 of them readably.
-_COUNT, _RATE, _NUM, _TEXT = "count", "rate", "num", "text"
+_COUNT, _RATE, _NUM, _TEXT, _EXACT = "count", "rate", "num", "text", "exact"  # exact: "n/d" text, right-aligned
 TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "players": (
         ("player", "player", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals_played", _COUNT),
@@ -303,6 +303,11 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("contract", "contract_label", _TEXT), ("n", "n", _COUNT), ("made", "made", _COUNT),
         ("success", "success", _RATE), ("played", "played", _COUNT),
         ("undertricks when failed", "mean_undertricks", _NUM), ("declarer value", "mean_declarer_value", _NUM),
+    ),
+    "counterfactual": (  # compare: the exact settlements (n/d), not their float approximations
+        ("player", "player", _TEXT), ("rules", "alt_rules", _TEXT), ("pulkas", "pulkas", _COUNT),
+        ("recorded rules", "base_text", _EXACT), ("these rules", "alternative_text", _EXACT),
+        ("difference", "diff_text", _EXACT),
     ),
     "variants": (
         ("preset", "preset", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals", _COUNT),
@@ -323,6 +328,7 @@ _KEY_COLUMNS = {
     "players": ("player", "deals_played", "declarer_success", "avg_result", "total_visty"),
     "contracts": ("contract_label", "family", "n", "made", "success"),
     "variants": ("preset", "pulkas", "deals", "declarer_success"),
+    "counterfactual": ("player", "alt_rules", "base_text", "alternative_text", "diff_text"),
 }
 
 
@@ -391,7 +397,7 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
             return _table_width([max([_header_width(h), len(f), *map(len, cells(c, k, short_rates))])
                                  for h, c, k, f in cols])
 
-        if need(columns, False) > width:
+        if need(columns, False) > width and any(k == _RATE for _, _, k, _ in columns):
             short = True
             hidden.append("the 95 % intervals")
         while need(columns, short) > width:
@@ -444,8 +450,8 @@ def _generic_spec(df: Any) -> tuple[tuple[str, str, str], ...]:
     for c in cols:
         if c.endswith(("_lo", "_hi")) and c[:-3] in folded:
             continue
-        kind = _RATE if c in folded else _TEXT if df[c].dtype == object or str(df[c].dtype) in ("string", "str") \
-            else _NUM
+        numeric = df[c].dtype.kind in "iuf"  # ints and floats; bools, dates, text and lists print as text
+        kind = _RATE if c in folded else _NUM if numeric else _TEXT
         spec.append((c, c, kind))
     return tuple(spec)
 

@@ -151,3 +151,21 @@ def test_demo_is_readable_and_ends_with_what_next(tmp_path: Path) -> None:
     tail = " ".join(" ".join(readable(text)[-3:]).split())  # the line folds at spaces
     assert tail.endswith(f"what next: preflog report --store {tmp_path / 'st'} --html report.html (charts), "
                          "preflog --help")
+
+
+def test_compare_table_shows_the_exact_settlements() -> None:
+    """RULES.md B1.6 under Leningrad (the numbers of tests/cli/test_reports_cli.py): A −152/3 recorded,
+    −304/3 under Leningrad, so the difference is −152/3; each an exact cell of A's row."""
+    code, text = run("compare", str(DATA / "examples" / "digest-b1.6-worked-deal.pref"), "--rules", "leningrad",
+                     "--store", "nowhere")
+    assert code == 0
+    row = next(line for line in readable(text) if line.startswith("│ A "))
+    assert [c.strip() for c in row.strip("│").split("│")] == ["A", "leningrad", "1", "-152/3", "-304/3", "-152/3"]
+
+
+def test_sql_table_prints_dates_and_lists(store: Path) -> None:
+    code, text = run("sql", "SELECT pulka, date, tricks FROM deals ORDER BY pulka, deal LIMIT 2", "--store",
+                     str(store))
+    assert code == 0, text
+    assert "demo-croatian-3p-001" in text and "2023-04-27" in text
+    readable(text)
