@@ -634,7 +634,8 @@ def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")
     out.rule("contracts")
     out.print(views.frame_table(reports.contracts(con), "contracts", limit=20, width=out.width))
     out.rule()
-    at = "" if store is None else f" --store {store}"
+    given = store if store is not None else _store_before
+    at = "" if given is None else f" --store {given}"
     out.print(views.lit(f"what next: preflog report{at} --html report.html (charts), preflog --help"))
 
 

@@ -56,6 +56,18 @@ def test_store_before_the_command(tmp_path: Path) -> None:
     assert res.exit_code == 2 and f"no preflog store at {b}" in res.stderr
 
 
+def test_store_precedence_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the command, then before it, then ``$PREFLOG_STORE``."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert invoke("import", str(EXAMPLE), "--store", str(a)).exit_code == 0
+    monkeypatch.setenv("PREFLOG_STORE", str(a))
+    assert invoke("ls", "--json").exit_code == 0
+    res = invoke("--store", str(b), "ls")
+    assert res.exit_code == 2 and f"no preflog store at {b}" in res.stderr
+    monkeypatch.setenv("PREFLOG_STORE", str(b))
+    assert invoke("--store", str(a), "ls").exit_code == 0
+
+
 @pytest.mark.parametrize(("path", "choices"), [
     (["stats", "players"], ["table", "csv", "json", "parquet", "markdown"]),
     (["sql"], ["table", "csv", "json", "parquet", "markdown"]),
