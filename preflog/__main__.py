@@ -2,4 +2,5 @@
 
 from preflog.cli.app import app
 
-app(prog_name="preflog")
+if __name__ == "__main__":  # not when a tool imports every module of the package
+    app(prog_name="preflog")
