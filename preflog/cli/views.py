@@ -388,19 +388,22 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
         return ""
 
     columns = [(header, col, kind, footer_of(i, col, kind)) for i, (header, col, kind) in enumerate(spec)]
-    short = False
+    short: set[str] = set()  # rate columns shown without their interval
     hidden: list[str] = []
     if width is not None:
         keys = set(_KEY_COLUMNS.get(title, ())) | {spec[0][1]} if spec else set()
+        rates = [c for _, c, k, _ in columns if k == _RATE]
 
-        def need(cols: Sequence[tuple[str, str, str, str]], short_rates: bool) -> int:
-            return _table_width([max([_header_width(h), len(f), *map(len, cells(c, k, short_rates))])
+        def need(cols: Sequence[tuple[str, str, str, str]]) -> int:
+            return _table_width([max([_header_width(h), len(f), *map(len, cells(c, k, c in short))])
                                  for h, c, k, f in cols])
 
-        if need(columns, False) > width and any(k == _RATE for _, _, k, _ in columns):
-            short = True
-            hidden.append("the 95 % intervals")
-        while need(columns, short) > width:
+        for stage in (rates[1:], rates):  # the first (headline) rate keeps its interval longest
+            if need(columns) > width and set(stage) - short:
+                short |= set(stage)
+        if short:
+            hidden.append("the 95 % intervals" if short == set(rates) else "the other 95 % intervals")
+        while need(columns) > width:
             drop = next((x for x in reversed(columns) if x[1] not in keys and x[1] != columns[0][1]), None)
             if drop is None:
                 break
@@ -410,7 +413,7 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
               show_footer=bool(sums) and len(df) > 1)
     body = []
     for header, col, kind, footer in columns:
-        col_cells = cells(col, kind, short)
+        col_cells = cells(col, kind, col in short)
         w = max([_header_width(header), len(footer), *map(len, col_cells)])
         t.add_column(lit(_wrap_header(header, w)), footer=footer, justify="left" if kind == _TEXT else "right",
                      no_wrap=True, min_width=w)
@@ -419,9 +422,8 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
         t.add_row(*[lit(body[c][r]) for c in range(len(columns))])
     if not hidden:
         return Group(t)
-    more = [h for h in hidden if h != "the 95 % intervals"]
-    note = ("left out at this width: " + ", ".join(hidden) if more else "the 95 % intervals are left out at "
-            "this width") + " (a wider terminal, or --format csv/json/markdown, shows every column)"
+    note = "left out at this width: " + ", ".join(hidden) + " (a wider terminal, or --format csv/json/markdown, " \
+        "shows every column)"
     return Group(t, Text(note, style="dim"))
 
 
