@@ -295,17 +295,22 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     if target is None and not all_:
         _fail("name a pulka or a record file, or pass --all")
     from ..engine.findings import AuditFailed
+    from ..engine.replay import audit as audit_log
+    from ..workspace import Audited
 
     ws = _ws(store)
-    try:
-        audited = ws.audit(None if all_ else target, strict=strict)
-    except AuditFailed as exc:
-        f = exc.finding
-        if as_json:
-            _print_json({"pulkas": [{"id": target, "findings": [f.as_dict()], "settlement": None}]})
-        else:
-            err.print(f"deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}", highlight=False)
-        raise typer.Exit(1) from None
+    audited = []
+    for ld in ws.load(None if all_ else target):  # pulka by pulka: a --strict stop names its pulka
+        try:
+            audited.append(Audited(ld, audit_log(ld.events, strict=strict)))
+        except AuditFailed as exc:
+            f = exc.finding
+            if as_json:
+                _print_json({"pulkas": [{"id": ld.id, "findings": [f.as_dict()], "settlement": None}]})
+            else:
+                err.print(f"{escape(ld.id)}: deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}",
+                          highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from None
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
         _print_json({"pulkas": [audit_json(a) for a in audited]})

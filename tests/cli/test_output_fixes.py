@@ -143,3 +143,22 @@ def test_csv_and_json_carry_no_float_noise(stats_store: Path) -> None:
                  "--format", "json", "--store", str(stats_store))
     rows = json.loads(res.stdout)
     assert [r["result"] for r in rows] == [round(-110 / 3, 9), round(-308 / 3, 9)]
+
+
+def test_strict_audit_names_the_pulka_of_its_finding(tmp_path: Path) -> None:
+    """A file of several pulkas: ``--strict`` stops at the first finding of the first pulka that has one
+    and names that pulka (not the file), in text and in JSON."""
+    path = tmp_path / "two.pref"
+    clean = (EXAMPLES / "seed003-settlement.pref").read_text(encoding="utf-8")
+    illegal = (EXAMPLES / "seed001-bidding-illegal.pref").read_text(encoding="utf-8")
+    path.write_text(clean + "\n" + illegal, encoding="utf-8")
+    full = json.loads(invoke("audit", str(path), "--json", "--store", str(tmp_path / "st")).stdout)["pulkas"]
+    first = next(p for p in full if p["findings"])
+    assert full[0]["id"] == "seed003-settlement" and not full[0]["findings"]
+    res = invoke("audit", str(path), "--strict", "--store", str(tmp_path / "st"))
+    f = first["findings"][0]
+    assert res.exit_code == 1
+    assert res.stderr.strip() == f"{first['id']}: deal {f['deal']}, event {f['seq']}: {f['code']}: {f['message']}"
+    res = invoke("audit", str(path), "--strict", "--json", "--store", str(tmp_path / "st"))
+    assert res.exit_code == 1
+    assert json.loads(res.stdout) == {"pulkas": [{"id": first["id"], "findings": [f], "settlement": None}]}
