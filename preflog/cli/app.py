@@ -229,17 +229,34 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
 @app.command("ls")
 @_guard
 def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+       player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
        store: StoreOpt = None) -> None:
     """The stored pulkas: rules, date, deals, players, events."""
     ws = _ws(store)
     infos = ws.store().pulkas()
     summaries = _pulka_summaries(ws)
+    filters = _filters(player, preset, date_from, date_to, None)
+    if any(v is not None for v in filters.values()):
+        infos = [i for i in infos if _summary_matches(summaries.get(i.pulka), filters)]
+        if not infos:
+            _explain_empty(ws.connect() if summaries else None, filters)
     if as_json:
         from ..views.json import ls_json
 
         _print_json(ls_json(str(ws.root), infos, summaries))
     else:
         out.print(views.pulka_list(str(ws.root), infos, summaries, out.width))
+
+
+def _summary_matches(sm: dict[str, Any] | None, filters: dict[str, Any]) -> bool:
+    """Whether a pulka's projected summary passes ``ls``'s filters (no summary passes none)."""
+    if sm is None:
+        return False
+    date = sm["date"]
+    return ((filters["player"] is None or filters["player"] in sm["players"])
+            and (filters["preset"] is None or str(sm["rules"]).split("+")[0] == filters["preset"])
+            and (filters["date_from"] is None or (date is not None and date >= filters["date_from"]))
+            and (filters["date_to"] is None or (date is not None and date <= filters["date_to"])))
 
 
 def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
@@ -406,6 +423,18 @@ def _connect(store: Path | None) -> Any:
     return ws.connect()
 
 
+def _explain_empty(con: Any, filters: dict[str, Any]) -> None:
+    """Filters that matched nothing: a name the store does not know is refused like an unknown pulka id
+    (a typo); dates outside the stored ones are a valid question with an empty answer, said on stderr."""
+    if con is None:
+        _fail("no stored pulka has projections to filter on (preflog import rebuilds them)")
+    reason = _no_match(con, filters)
+    if reason is not None and reason.startswith("no pulka in the dates"):
+        err.print(views.lit(reason), soft_wrap=True)
+    elif reason is not None:
+        _fail(reason)
+
+
 def _no_match(con: Any, filters: dict[str, Any]) -> str | None:
     """When a filtered report came back empty: which filter matched nothing, with the known values."""
     def known(sql: str) -> list[str]:
@@ -492,11 +521,7 @@ def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters
     con = _connect(store)
     df = getattr(reports, kind)(con, **filters)
     if df.empty:
-        reason = _no_match(con, filters)
-        if reason is not None and reason.startswith("no pulka in the dates"):
-            err.print(views.lit(reason), soft_wrap=True)  # a valid question with an empty answer
-        elif reason is not None:
-            _fail(reason)  # a name the store does not know: a typo, refused like an unknown pulka id
+        _explain_empty(con, filters)
     if as_json:
         _emit_json(f"stats {kind}", df, {k: v for k, v in filters.items() if v is not None}, output)
     else:

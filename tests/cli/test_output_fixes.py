@@ -162,3 +162,25 @@ def test_strict_audit_names_the_pulka_of_its_finding(tmp_path: Path) -> None:
     res = invoke("audit", str(path), "--strict", "--json", "--store", str(tmp_path / "st"))
     assert res.exit_code == 1
     assert json.loads(res.stdout) == {"pulkas": [{"id": first["id"], "findings": [f], "settlement": None}]}
+
+
+def test_ls_filters(tmp_path: Path) -> None:
+    """seed003-settlement (Sochi: Запад, Восток, Юг) and the two Leningrad pulkas of seed001-leningrad-four
+    (A, B, C, D): each filter keeps its pulkas; a player the store does not know is refused by name."""
+    store = str(tmp_path / "st")
+    res = invoke("import", str(EXAMPLES / "seed003-settlement.pref"), str(EXAMPLES / "seed001-leningrad-four.pref"),
+                 "--store", store)
+    assert res.exit_code == 0, res.output
+
+    def ids(*args: str) -> list[str]:
+        res = invoke("ls", "--json", *args, "--store", store)
+        assert res.exit_code == 0, res.output
+        return [p["id"] for p in json.loads(res.stdout)["pulkas"]]
+
+    everything = json.loads(invoke("ls", "--json", "--store", store).stdout)["pulkas"]
+    leningrad = [p["id"] for p in everything if p["rules"].startswith("leningrad")]
+    assert len(leningrad) == 2 and len(everything) == 3
+    assert ids("--preset", "leningrad") == leningrad
+    assert ids("--player", "Юг") == ["seed003-settlement"]
+    assert ids("--player", "D", "--preset", "sochi") == []
+    assert one_line_refusal(invoke("ls", "--player", "Zed", "--store", store)).startswith("error: no player 'Zed'")
