@@ -387,7 +387,14 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
 def compact(store: StoreOpt = None) -> None:
     """Merge small files of the event table (safe while others read)."""
     info = _ws(store).store().compact()
-    out.print(f"compacted: {info}", markup=False)
+    if "numFilesRemoved" in info:  # Delta's optimize metrics
+        removed, added = info["numFilesRemoved"], info["numFilesAdded"]
+        considered = info.get("totalConsideredFiles", removed)
+        out.print((f"merged {removed} small files into {added}" if removed else "nothing to merge")
+                  + f" ({considered} file{'' if considered == 1 else 's'} considered)", markup=False)
+    else:
+        out.print("compacted: " + (", ".join(f"{k} {v}" for k, v in info.items()) or "nothing to merge"),
+                  markup=False)
 
 
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,

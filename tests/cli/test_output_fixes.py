@@ -184,3 +184,15 @@ def test_ls_filters(tmp_path: Path) -> None:
     assert ids("--player", "Юг") == ["seed003-settlement"]
     assert ids("--player", "D", "--preset", "sochi") == []
     assert one_line_refusal(invoke("ls", "--player", "Zed", "--store", store)).startswith("error: no player 'Zed'")
+
+
+def test_compact_says_what_it_merged(tmp_path: Path) -> None:
+    """Two imports are two appends, so two data files; compacting merges them into one, and a second
+    compaction has nothing left to merge."""
+    store = str(tmp_path / "st")
+    for name in ("seed003-settlement.pref", "seed001-leningrad-four.pref"):
+        assert invoke("import", str(EXAMPLES / name), "--store", store).exit_code == 0
+    res = invoke("compact", "--store", store)
+    assert res.exit_code == 0 and res.stdout == "merged 2 small files into 1 (2 files considered)\n", res.output
+    res = invoke("compact", "--store", store)
+    assert res.exit_code == 0 and res.stdout == "nothing to merge (1 file considered)\n", res.output
