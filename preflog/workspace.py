@@ -286,6 +286,8 @@ class Workspace:
         if target == "-" or Path(target).is_file():
             with file_errors(target):
                 records = read_any(target)
+            if not records:  # refused as import refuses it: an empty file is not a clean pulka
+                raise FileError(target, 'holds no pulka (expected tag pairs such as [Players "…"] followed by deals)')
             stem = Path(target).stem
             return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target)
                     for i, r in enumerate(records)]
@@ -441,6 +443,7 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
         with file_errors(output):
             output.mkdir(parents=True, exist_ok=True)
     batch: list[tuple[str, int, list[Event]]] = []
+    to_stdout: list[Event] = []
     n = 0
     for index, events in simulate_many([spec], pulkas, seed, workers=workers or None):
         pid = f"sim-{rules.replace('+', '-')}-{players}p-{seed}-{index:05d}"
@@ -455,8 +458,12 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
             text = write_json(events) if fmt == "json" else write_text(events)
             with file_errors(output / f"{pid}{suffix}"):
                 (output / f"{pid}{suffix}").write_text(text, encoding="utf-8")
+        elif fmt == "json":
+            to_stdout.extend(events)  # one JSON document holds every pulka (written below)
         else:
-            stdout.write(write_json(events) if fmt == "json" else write_text(events) + "\n")
+            stdout.write(write_text(events) + "\n")
+    if to_stdout:
+        stdout.write(write_json(to_stdout))
     if workspace is not None and batch:
         workspace.store(create=True).append_many(batch)
     if workspace is not None:

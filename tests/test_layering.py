@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "views": 8,         # JSON shapes of audited pulkas
     "cli": 9,           # typer commands
     "__init__": 10,     # the public names, re-exported from every layer
+    "__main__": 11,     # python -m preflog: runs the cli
 }
 
 

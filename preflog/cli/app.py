@@ -8,9 +8,13 @@ exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import sys
+from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Annotated
 from typing import Any
 from typing import NoReturn
@@ -19,41 +23,151 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..engine.findings import AuditFailed
 from ..errors import PreflogError
-from ..projections.facts import facts_of
-from ..views.json import audit_json
-from ..views.json import settle_json
-from ..views.json import sheet_json
-from ..workspace import STORE_ENV
-from ..workspace import Workspace
-from ..workspace import file_errors
-from ..workspace import simulate_to
-from . import views
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Record, replay, audit and analyse games of preferans.")
-stats_app = typer.Typer(no_args_is_help=True, help="Statistical reports over the stored pulkas.")
+# ``preflog --help`` starts fast: the workspace, the engine and the reports (pyarrow, pandas, DuckDB) load
+# when a command first needs them (tests/cli/test_conventions.py checks that importing this module
+# loads none of them).
+if TYPE_CHECKING:
+    from ..projections.facts import facts_of
+    from ..views.json import audit_json
+    from ..views.json import settle_json
+    from ..views.json import sheet_json
+    from ..workspace import Workspace
+    from ..workspace import file_errors
+    from ..workspace import simulate_to
+    from . import views
+else:
+    class _LazyModule:
+        def __init__(self, name: str) -> None:
+            self._name = name
+
+        def __getattr__(self, attr: str) -> Any:
+            return getattr(importlib.import_module(self._name), attr)
+
+    def _lazy(module: str, name: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(importlib.import_module(module), name)(*args, **kwargs)
+        return call
+
+    views = _LazyModule("preflog.cli.views")
+    facts_of = _lazy("preflog.projections.facts", "facts_of")
+    audit_json = _lazy("preflog.views.json", "audit_json")
+    settle_json = _lazy("preflog.views.json", "settle_json")
+    sheet_json = _lazy("preflog.views.json", "sheet_json")
+    file_errors = _lazy("preflog.workspace", "file_errors")
+    simulate_to = _lazy("preflog.workspace", "simulate_to")
+
+
+class _OneLineErrors(typer.core.TyperGroup):
+    """The top-level group: a usage error (unknown option, bad value, missing argument) is one line on
+    standard error and exit 2, like every other refusal, instead of a usage box."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        click_error: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        try:
+            rv = super().main(*args, **kwargs)
+        except click_error as error:
+            exc: Any = error  # a click UsageError or BadParameter (click's own classes are not public in typer)
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``preflog`` / ``preflog stats``: the help
+                exc.show()
+                sys.exit(exc.exit_code)
+            ctx = getattr(exc, "ctx", None)
+            where = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+            err.print(f"[red]error:[/red] {escape(exc.format_message())}{escape(where)}", highlight=False,
+                      soft_wrap=True)
+            sys.exit(2)
+        except typer.Abort:
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class RecordFormat(StrEnum):
+    """``--format`` of records: the canonical text or the JSON form."""
+
+    text = "text"
+    json = "json"
+
+
+class TableFormat(StrEnum):
+    """``--format`` of reports."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+    markdown = "markdown"
+
+
+_HELP = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=_OneLineErrors,
+                  context_settings=_HELP, help="Record, replay, audit and analyse games of preferans.")
+stats_app = typer.Typer(no_args_is_help=True, context_settings=_HELP,
+                        help="Statistical reports over the stored pulkas.")
 app.add_typer(stats_app, name="stats")
 
-# Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
+
+def _width(stream: Any) -> int | None:
+    """Columns for a console: the terminal's (or ``$COLUMNS``); piped output (CI logs, files) gets a wide
+    fixed width instead of rich's 80 columns unless ``COLUMNS`` says otherwise."""
+    if stream.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return None
+    return 160
+
+
 # emoji codes off: a record's text such as ":100:" is printed as written (markup is ours alone: user text
 # goes through views.lit or escape)
-out = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else 160, emoji=False)
+out = Console(width=_width(sys.stdout), emoji=False)
+err = Console(stderr=True, width=_width(sys.stderr), emoji=False)
 
-StoreOpt = Annotated[Path | None, typer.Option("--store", envvar=STORE_ENV,
-                                               help="Store folder (default ./preflog-store).")]
+StoreOpt = Annotated[Path | None, typer.Option(
+    "--store", help="Store folder (default: $PREFLOG_STORE, else ./preflog-store); also accepted before the "
+                    "command.", show_default=False)]
+# ``preflog --store DIR COMMAND``: the folder given before the command, for commands not given their own
+_store_before: Path | None = None
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version
+
+        try:
+            number = version("preflog")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "(not installed)"
+        sys.stdout.write(f"preflog {number}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+        version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                              help="Print the version and exit.")] = False,
+        store: StoreOpt = None) -> None:
+    """Record, replay, audit and analyse games of preferans."""
+    global _store_before
+    _store_before = store
 
 
 def _ws(store: Path | None) -> Workspace:
-    return Workspace(store)
+    from ..workspace import Workspace
+
+    return Workspace(store if store is not None else _store_before)
 
 
 def _fail(msg: str, code: int = 2) -> NoReturn:
     # one line however long; the message is text, not markup (a record may hold "[bold]")
     err.print(f"[red]error:[/red] {escape(msg)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def _one_line(text: str) -> str:
+    """A several-line message (DuckDB's, with a caret line under the query) as one line."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip() and set(line.strip()) != {"^"})
 
 
 def _guard(fn: Any) -> Any:
@@ -82,13 +196,17 @@ def _print_json(obj: Any) -> None:
 @app.command("import")
 @_guard
 def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folders, or - for stdin.")],
-            workers: Annotated[int | None, typer.Option(help="Processes for big imports (default: all cores).")]
+            workers: Annotated[int | None, typer.Option(min=1, help="Processes for big imports (default: all cores).")]
             = None,
+            details: Annotated[bool, typer.Option("--details", help="One row per pulka and every error, however "
+                                                  "many (default: rows up to 20, else the counts).")] = False,
+            as_json: Annotated[bool, typer.Option("--json", help="The counts and every pulka as JSON "
+                                                  "(docs/cli.md).")] = False,
             store: StoreOpt = None) -> None:
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
     files = sum(1 for p in paths if p != "-" and Path(p).is_dir())
-    if files:
+    if files and err.is_terminal:  # a progress bar only where someone watches (it leaves a line in logs)
         from rich.progress import Progress
 
         with Progress(console=err, transient=True) as progress:
@@ -97,22 +215,67 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
                                     workers=workers)
     else:
         items = ws.import_paths(paths, workers=workers)
-    out.print(views.import_table(items))
-    if any(i.status == "error" for i in items):
+    if as_json:
+        from ..views.json import import_json
+
+        _print_json(import_json(items))
+    elif any(i.status != "error" for i in items):  # when every file was refused, the errors say it all
+        out.print(views.import_table(items, True if details else None))
+    errors = views.import_errors(items, None if details or as_json else views.DETAIL_ROWS)
+    for line in errors:  # one line each, on standard error, as every other refusal
+        err.print(f"[red]error:[/red] {escape(line)}", highlight=False, soft_wrap=True)
+    if errors:
         raise typer.Exit(2)
 
 
 @app.command("ls")
 @_guard
-def ls(store: StoreOpt = None) -> None:
-    """The stored pulkas."""
+def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+       player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
+       store: StoreOpt = None) -> None:
+    """The stored pulkas: rules, date, deals, players, events."""
     ws = _ws(store)
-    out.print(views.pulka_list(ws))
+    infos = ws.store().pulkas()
+    summaries = _pulka_summaries(ws)
+    filters = _filters(player, preset, date_from, date_to, None)
+    if any(v is not None for v in filters.values()):
+        infos = [i for i in infos if _summary_matches(summaries.get(i.pulka), filters)]
+        if not infos:
+            _explain_empty(ws.connect() if summaries else None, filters)
+    if as_json:
+        from ..views.json import ls_json
+
+        _print_json(ls_json(str(ws.root), infos, summaries))
+    else:
+        out.print(views.pulka_list(str(ws.root), infos, summaries, out.width))
+
+
+def _summary_matches(sm: dict[str, Any] | None, filters: dict[str, Any]) -> bool:
+    """Whether a pulka's projected summary passes ``ls``'s filters (no summary passes none)."""
+    if sm is None:
+        return False
+    date = sm["date"]
+    return ((filters["player"] is None or filters["player"] in sm["players"])
+            and (filters["preset"] is None or str(sm["rules"]).split("+")[0] == filters["preset"])
+            and (filters["date_from"] is None or (date is not None and date >= filters["date_from"]))
+            and (filters["date_to"] is None or (date is not None and date <= filters["date_to"])))
+
+
+def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
+    """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
+    if not (ws.root / "projections").is_dir():
+        return {}
+    rows = ws.connect().execute(
+        "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
+        "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
+    return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
+                   "deals": r[4], "settled": r[5]} for r in rows}
 
 
 @app.command()
 @_guard
-def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+def export(pulka: str, fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)]
+           = RecordFormat.text,
            store: StoreOpt = None) -> None:
     """The canonical record of a stored pulka."""
     sys.stdout.write(_ws(store).export(pulka, fmt))
@@ -121,11 +284,14 @@ def export(pulka: str, fmt: Annotated[str, typer.Option("--format", help="text o
 @app.command()
 @_guard
 def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
-           deal: Annotated[int | None, typer.Option(help="Deal number (default: the last).")] = None,
-           trick: Annotated[int | None, typer.Option(help="Tricks completed (default: the end of the deal).")] = None,
+           deal: Annotated[int | None, typer.Option(min=1, help="Deal number (default: the last).")] = None,
+           trick: Annotated[int | None, typer.Option(min=0, help="Tricks completed (default: the end of the deal).")]
+           = None,
            html: Annotated[Path | None, typer.Option(help="Write the deal viewer, one self-contained page.")] = None,
            store: StoreOpt = None) -> None:
     """The table at a point of the pulka: hands, auction, trick, score so far."""
+    from ..engine.findings import AuditFailed
+
     loaded = _ws(store).load(target)[0]
     if html is not None:
         from ..views.viewer import viewer_html
@@ -146,26 +312,38 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
            all_: Annotated[bool, typer.Option("--all", help="Every stored pulka.")] = False,
            as_json: Annotated[bool, typer.Option("--json")] = False,
            strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+           details: Annotated[bool, typer.Option("--details", help="Every pulka's findings and sheet, however "
+                                                 "many (default: up to 20 pulkas, else totals and findings).")]
+           = False,
            store: StoreOpt = None) -> None:
     """Findings (code, deal, seq, rule) and the recomputed sheet; exit status 1 if any."""
     if target is None and not all_:
         _fail("name a pulka or a record file, or pass --all")
+    from ..engine.findings import AuditFailed
+    from ..engine.replay import audit as audit_log
+    from ..workspace import Audited
+
     ws = _ws(store)
-    try:
-        audited = ws.audit(None if all_ else target, strict=strict)
-    except AuditFailed as exc:
-        f = exc.finding
-        if as_json:
-            _print_json({"pulkas": [{"id": target, "findings": [f.as_dict()], "settlement": None}]})
-        else:
-            err.print(f"deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}", highlight=False)
-        raise typer.Exit(1) from None
+    audited = []
+    for ld in ws.load(None if all_ else target):  # pulka by pulka: a --strict stop names its pulka
+        try:
+            audited.append(Audited(ld, audit_log(ld.events, strict=strict)))
+        except AuditFailed as exc:
+            f = exc.finding
+            if as_json:
+                _print_json({"pulkas": [{"id": ld.id, "findings": [f.as_dict()], "settlement": None}]})
+            else:
+                err.print(f"{escape(ld.id)}: deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}",
+                          highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from None
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
         _print_json({"pulkas": [audit_json(a) for a in audited]})
+    elif len(audited) > views.DETAIL_ROWS and not details:
+        out.print(views.audit_overview(audited))
     else:
         for a in audited:
-            out.print(views.audit_view(a))
+            out.print(views.audit_view(a, out.width))
     raise typer.Exit(1 if found else 0)
 
 
@@ -190,7 +368,7 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
         _print_json({"pulkas": sheets})
     else:
         for s in sheets:
-            out.print(views.sheet_view(s))
+            out.print(views.sheet_view(s, out.width))
 
 
 @app.command()
@@ -216,9 +394,17 @@ def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: 
 
 @app.command()
 @_guard
-def verify(store: StoreOpt = None) -> None:
-    """Check every pulka's hash chain and sequence numbers, and the projections against the events; exit 1 on damage."""
-    problems = _ws(store).verify()
+def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+           store: StoreOpt = None) -> None:
+    """Check every pulka's hash chain and sequence numbers, and the projections against the events; exit 1 on
+    damage."""
+    ws = _ws(store)
+    problems = ws.verify()
+    if as_json:
+        from ..views.json import verify_json
+
+        _print_json(verify_json(str(ws.root), len(ws.store().pulkas()), problems))
+        raise typer.Exit(1 if problems else 0)
     for p in problems:
         out.print(str(p), highlight=False, markup=False)
     if problems:
@@ -231,13 +417,86 @@ def verify(store: StoreOpt = None) -> None:
 def compact(store: StoreOpt = None) -> None:
     """Merge small files of the event table (safe while others read)."""
     info = _ws(store).store().compact()
-    out.print(f"compacted: {info}", markup=False)
+    if "numFilesRemoved" in info:  # Delta's optimize metrics
+        removed, added = info["numFilesRemoved"], info["numFilesAdded"]
+        considered = info.get("totalConsideredFiles", removed)
+        out.print((f"merged {removed} small files into {added}" if removed else "nothing to merge")
+                  + f" ({considered} file{'' if considered == 1 else 's'} considered)", markup=False)
+    else:
+        out.print("compacted: " + (", ".join(f"{k} {v}" for k, v in info.items()) or "nothing to merge"),
+                  markup=False)
 
 
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
              pulka: list[str] | None) -> dict[str, Any]:
-    return {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to,
-            "pulka": pulka or None}
+    return {"player": player, "preset": preset, "date_from": _date(date_from, "--from"),
+            "date_to": _date(date_to, "--to"), "pulka": pulka or None}
+
+
+def _date(text: str | None, flag: str) -> str | None:
+    """A filter date as ISO text: ``2024-05-17`` or the record's own ``2024.05.17`` (or ``2024/05/17``)."""
+    import datetime as dt
+
+    from ..projections.facts import date_iso
+
+    if text is None:
+        return None
+    iso = date_iso(text)
+    try:
+        if iso is None or len(text.strip()) > 10:
+            raise ValueError
+        dt.date.fromisoformat(iso)
+    except ValueError:
+        _fail(f"{flag} {text!r} is not a date (YYYY-MM-DD, or YYYY.MM.DD as records write it)")
+    return iso
+
+
+def _connect(store: Path | None) -> Any:
+    """The reports' DuckDB connection; a folder holding neither events nor projections is refused by name
+    (a mistyped ``--store`` would otherwise report on nothing)."""
+    ws = _ws(store)
+    if not (ws.root / "projections").is_dir():
+        ws.store()  # raises "no preflog store at …" when there are no events either
+    return ws.connect()
+
+
+def _explain_empty(con: Any, filters: dict[str, Any]) -> None:
+    """Filters that matched nothing: a name the store does not know is refused like an unknown pulka id
+    (a typo); dates outside the stored ones are a valid question with an empty answer, said on stderr."""
+    if con is None:
+        _fail("no stored pulka has projections to filter on (preflog import rebuilds them)")
+    reason = _no_match(con, filters)
+    if reason is not None and reason.startswith("no pulka in the dates"):
+        err.print(views.lit(reason), soft_wrap=True)
+    elif reason is not None:
+        _fail(reason)
+
+
+def _no_match(con: Any, filters: dict[str, Any]) -> str | None:
+    """When a filtered report came back empty: which filter matched nothing, with the known values."""
+    def known(sql: str) -> list[str]:
+        return [str(r[0]) for r in con.execute(sql).fetchall() if r[0] is not None]
+
+    def listing(values: list[str]) -> str:
+        return ", ".join(values[:12]) + (f" … ({len(values)} in all)" if len(values) > 12 else "") or "none"
+
+    if filters["player"] is not None:
+        names = known("SELECT DISTINCT player FROM pulka_results ORDER BY 1")
+        if filters["player"] not in names:
+            return f"no player {filters['player']!r} in the store (known players: {listing(names)})"
+    if filters["preset"] is not None:
+        presets = known("SELECT DISTINCT preset FROM pulka_results ORDER BY 1")
+        if filters["preset"] not in presets:
+            return f"no preset {filters['preset']!r} in the store (known presets: {listing(presets)})"
+    for pid in filters["pulka"] or ():
+        ids = known("SELECT DISTINCT pulka FROM pulka_results ORDER BY 1")
+        if pid not in ids:
+            return f"no pulka {pid!r} in the store (known pulkas: {listing(ids)})"
+    if filters["date_from"] is not None or filters["date_to"] is not None:
+        lo, hi = con.execute("SELECT min(date), max(date) FROM pulka_results").fetchone()
+        span = f"{lo} to {hi}" if lo is not None else "no pulka has a date"
+        return f"no pulka in the dates asked (the stored pulkas' dates: {span})"
+    return None
 
 
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
@@ -247,7 +506,7 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt not in FORMATS:
         _fail(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if fmt == "table":
-        out.print(views.frame_table(df, title))
+        out.print(views.frame_table(df, title, width=out.width))
         return
     if fmt == "parquet":
         if output is None:
@@ -256,6 +515,11 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
             df.to_parquet(output)
         return
     text: str
+    if fmt in ("csv", "json"):
+        # the projections hold sums of exact fractions as floats: 9 decimals drop the binary noise
+        # (1556.00000000001 → 1556.0) and keep every digit a third or a sixth needs to be read back
+        floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
+        df = df.assign(**{c: df[c].round(9) for c in floats})
     if fmt == "csv":
         text = df.to_csv(index=False)
     elif fmt == "json":
@@ -268,54 +532,84 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
-def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any]) -> None:
+def _rows(df: Any) -> list[dict[str, Any]]:
+    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NaN as null, dates as text."""
+    floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
+    rows: list[dict[str, Any]] = json.loads(df.assign(**{c: df[c].round(9) for c in floats})
+                                            .to_json(orient="records", date_format="iso"))
+    return rows
+
+
+def _emit_json(kind: str, df: Any, filters: dict[str, Any], output: Path | None) -> None:
+    """The versioned ``--json`` envelope of a report (docs/cli.md) to ``output`` or standard output."""
+    from ..views.json import table_json
+
+    text = json.dumps(table_json(kind, _rows(df), filters), ensure_ascii=False, indent=2) + "\n"
+    if output is not None:
+        _write(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any],
+           as_json: bool = False) -> None:
     from .. import reports
 
-    con = _ws(store).connect()
+    con = _connect(store)
     df = getattr(reports, kind)(con, **filters)
-    _emit(df, fmt, output, kind)
+    if df.empty:
+        _explain_empty(con, filters)
+    if as_json:
+        _emit_json(f"stats {kind}", df, {k: v for k, v in filters.items() if v is not None}, output)
+    else:
+        _emit(df, fmt, output, kind)
 
 
 _Player = Annotated[str | None, typer.Option(help="Only this player.")]
 _Preset = Annotated[str | None, typer.Option(help="Only this rules preset.")]
-_From = Annotated[str | None, typer.Option("--from", help="From date (ISO, inclusive).")]
-_To = Annotated[str | None, typer.Option("--to", help="To date (ISO, inclusive).")]
+_From = Annotated[str | None, typer.Option("--from", help="From date, inclusive: 2024-05-17 or 2024.05.17.")]
+_To = Annotated[str | None, typer.Option("--to", help="To date, inclusive: 2024-05-17 or 2024.05.17.")]
 _Pulka = Annotated[list[str] | None, typer.Option("--pulka", help="Only these pulkas (repeatable).")]
-_Fmt = Annotated[str, typer.Option("--format", help="table, csv, json, parquet or markdown")]
+_Fmt = Annotated[TableFormat, typer.Option("--format", case_sensitive=False,
+                                            help="parquet needs --output; table fits the terminal")]
 _Out = Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")]
+_Json = Annotated[bool, typer.Option("--json", help="Every column as versioned JSON (docs/cli.md); "
+                                                    "instead of --format.")]
 
 
 @stats_app.command("players")
 @_guard
 def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                  pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+                  pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
+                  as_json: _Json = False, store: StoreOpt = None) -> None:
     """Per player: deals, declarer success by level, whist, miser, raspasy, results."""
-    _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+    _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
 @stats_app.command("contracts")
 @_guard
 def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                    pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None,
-                    store: StoreOpt = None) -> None:
+                    pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
+                    as_json: _Json = False, store: StoreOpt = None) -> None:
     """Success rate per contract, with sample size and Wilson interval."""
-    _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+    _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
 @stats_app.command("variants")
 @_guard
 def stats_variants(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                   pulka: _Pulka = None, fmt: _Fmt = "table", output: _Out = None,
-                   store: StoreOpt = None) -> None:
+                   pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
+                   as_json: _Json = False, store: StoreOpt = None) -> None:
     """Per preset: raspasy/refe frequency, deals per pulka, spread of results, declarer edge."""
-    _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka))
+    _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
 @app.command()
 @_guard
 def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
             rules: Annotated[list[str], typer.Option("--rules", help="Rules spec to re-score under (repeatable).")],
-            fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+            fmt: _Fmt = TableFormat.table, output: _Out = None, as_json: _Json = False,
+            store: StoreOpt = None) -> None:
     """The same recorded deals re-scored under other conventions: settlement per player and difference."""
     import pandas as pd
 
@@ -324,7 +618,11 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
     audited = _ws(store).audit(target)
     facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
     frames = [cf_compare(facts, spec) for spec in rules]
-    _emit(pd.concat(frames, ignore_index=True), fmt, output, "counterfactual")
+    df = pd.concat(frames, ignore_index=True)
+    if as_json:
+        _emit_json("compare", df, {"target": target, "rules": list(rules)}, output)
+    else:
+        _emit(df, fmt, output, "counterfactual")
 
 
 @app.command()
@@ -337,7 +635,7 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     from ..views.viewer import write_viewers
 
     ws = _ws(store)
-    con = ws.connect()
+    con = _connect(store)
     links: list[tuple[str, str]] = []
     if pages is not None:
         with file_errors(pages):
@@ -349,31 +647,31 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
 
 @app.command()
 @_guard
-def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
+def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None, store: StoreOpt = None) -> None:
     """SQL over the views events, deals, player_deals, pulka_results."""
     import duckdb
 
     from ..reports import sql as run_sql
 
     try:
-        df = run_sql(_ws(store).connect(), query)
+        df = run_sql(_connect(store), query)
     except duckdb.Error as exc:
-        _fail(f"SQL error: {exc}")
+        _fail(f"SQL error: {_one_line(str(exc))}")
     _emit(df, fmt, output, "sql")
 
 
 @app.command()
 @_guard
 def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
-             pulkas: Annotated[int, typer.Option(help="How many pulkas.")] = 1,
-             players: Annotated[int, typer.Option(help="3 or 4.")] = 3,
-             pool: Annotated[int, typer.Option(help="Pulya size.")] = 20,
+             pulkas: Annotated[int, typer.Option(min=1, help="How many pulkas.")] = 1,
+             players: Annotated[int, typer.Option(min=3, max=4, help="3 or 4.")] = 3,
+             pool: Annotated[int, typer.Option(min=1, help="Pulya size.")] = 20,
              seed: Annotated[int, typer.Option()] = 1,
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
-             fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+             fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
              to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store.")] = False,
-             workers: Annotated[int, typer.Option(help="Processes (0 = all cores).")] = 0,
+             workers: Annotated[int, typer.Option(min=0, help="Processes (0 = all cores).")] = 0,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
     n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
@@ -395,8 +693,12 @@ def demo(data: Annotated[Path | None, typer.Option(
         if data.is_relative_to(Path.cwd()):  # in a checkout: data/demo/…, not the absolute path
             data = data.relative_to(Path.cwd())
     ws = _ws(store)
-    out.rule("import")
     items = ws.import_paths([data])
+    if not any(i.status != "error" for i in items):  # nothing to show: refused before printing anything
+        errors = [i.error for i in items]
+        _fail(f"{data}: no record file to import" if not errors else errors[0] + (
+            f" (and {len(errors) - 1} more files with errors)" if len(errors) > 1 else ""))
+    out.rule("import")
     out.print(views.import_by_file(items))
     out.rule("audit")
     audited = ws.audit(None)
@@ -404,14 +706,18 @@ def demo(data: Annotated[Path | None, typer.Option(
     out.rule("sheets of the seed examples")
     for a in audited:
         if a.loaded.id.startswith("seed"):
-            out.print(views.sheet_view(sheet_json(a)))
+            out.print(views.sheet_view(sheet_json(a), out.width))
     out.rule("players")
     from .. import reports
 
     con = ws.connect()
-    out.print(views.frame_table(reports.players(con), "players", limit=12))
+    out.print(views.frame_table(reports.players(con), "players", limit=12, width=out.width))
     out.rule("contracts")
-    out.print(views.frame_table(reports.contracts(con), "contracts", limit=20))
+    out.print(views.frame_table(reports.contracts(con), "contracts", limit=20, width=out.width))
+    out.rule()
+    given = store if store is not None else _store_before
+    at = "" if given is None else f" --store {given}"
+    out.print(views.lit(f"what next: preflog report{at} --html report.html (charts), preflog --help"))
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +26,6 @@ from ..views.json import sheet_json
 from ..workspace import Audited
 from ..workspace import ImportItem
 from ..workspace import Loaded
-from ..workspace import Workspace
 
 
 def lit(value: object, style: str = "") -> Text:
@@ -34,79 +34,195 @@ def lit(value: object, style: str = "") -> Text:
     return Text(str(value), style=style)
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def titled(value: str) -> Text:
     """A table title holding user-supplied text, styled as Rich styles a plain title."""
     return lit(value, "table.title")
 
 
-def import_table(items: Sequence[ImportItem], limit: int | None = None) -> Group:
-    t = Table(title="import", show_lines=False)
-    for col in ("source", "pulka", "status", "deals", "events", "findings"):
-        t.add_column(col, justify="right" if col in ("deals", "events", "findings") else "left")
-    shown = items if limit is None else items[:limit]
-    for i in shown:
-        status = {"imported": "[green]imported[/green]", "duplicate": "[yellow]duplicate[/yellow]",
-                  "error": "[red]error[/red]"}[i.status]
-        t.add_row(lit(i.source), lit(i.pulka), status, str(i.deals), str(i.events), str(i.findings))
+DETAIL_ROWS = 20  # above this many rows, import and audit --all print a summary (--details for every row)
+
+
+def source_names(sources: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """Record paths as short as they can be: relative to the folder all of them share (``""`` when they
+    share none worth naming), so a table shows ``demo/sochi-3p.pref`` instead of a cut absolute path."""
+    paths = [src for src in sources if src != "-"]
+    base = ""
+    if paths:
+        try:
+            base = os.path.commonpath([os.path.dirname(os.path.abspath(src)) for src in paths])
+        except ValueError:  # different drives
+            base = ""
+    stdin = "(standard input)"
+    if base in ("", os.sep) or (len(set(paths)) == 1 and os.path.dirname(paths[0]) in ("", ".")):
+        return "", {src: stdin if src == "-" else src for src in sources}
+    return base, {src: stdin if src == "-" else os.path.relpath(os.path.abspath(src), base) for src in sources}
+
+
+def _folder_rows(t: Table, name: str, last_folder: list[str], n_cols: int) -> str:
+    """Before the first file of each folder a row naming the folder; returns the file's own name."""
+    folder, _, base = name.rpartition("/") if "/" in name else name.rpartition(os.sep)
+    if folder and (not last_folder or last_folder[0] != folder):
+        t.add_row(lit(folder + "/", "dim"), *[""] * (n_cols - 1))
+    last_folder[:] = [folder]
+    return base if folder else name
+
+
+def _import_counts(items: Sequence[ImportItem]) -> Text:
     counts = {s: sum(1 for i in items if i.status == s) for s in ("imported", "duplicate", "error")}
-    summary = Text(f"{counts['imported']} imported, {counts['duplicate']} already stored, {counts['error']} "
-                   f"files with errors" + (f" ({len(items) - len(shown)} more rows not shown)" if limit and
-                                           len(items) > limit else ""))
-    errors = [Text(i.error, style="red") for i in items if i.status == "error"]
-    return Group(t, summary, *errors)
+    files = len({i.source for i in items})
+    return Text(f"{files} file{'s' if files != 1 else ''}: {counts['imported']} imported, {counts['duplicate']} "
+                f"already stored, {counts['error']} files with errors")
 
 
-def pulka_list(ws: Workspace) -> Table:
-    t = Table(title=titled(f"pulkas in {ws.root}"))
-    for col in ("pulka", "events", "last seq"):
-        t.add_column(col)
-    for info in ws.store().pulkas():
-        t.add_row(lit(info.pulka), str(info.events), str(info.last_seq))
-    return t
+def import_table(items: Sequence[ImportItem], details: bool | None = None) -> Group:
+    """Per file a row naming it, then one row per pulka (id, status, deals, events, findings), and the
+    counts. ``details``: ``None`` shows the rows when there are at most :data:`DETAIL_ROWS`, else only the
+    counts. Names are relative to the folder the files share and fold rather than being cut. Errors are
+    printed apart (:func:`import_errors`)."""
+    base, names = source_names([i.source for i in items])
+    summary = _import_counts(items)
+    show = details if details is not None else len(items) <= DETAIL_ROWS
+    if not show:
+        return Group(summary, Text("(one row per pulka: --details)", style="dim"))
+    t = Table(title="import" + (f" (files under {base})" if base else ""))
+    for col in ("file / pulka", "status", "deals", "events", "findings"):
+        numeric = col in ("deals", "events", "findings")
+        t.add_column(col, justify="right" if numeric else "left", no_wrap=col != "file / pulka", overflow="fold")
+    last: list[str] = []
+    last_source: str | None = None
+    for i in items:
+        if i.source != last_source:
+            t.add_row(lit(_folder_rows(t, names[i.source], last, 5), "bold"), *[""] * 4)
+            last_source = i.source
+        if i.status == "error":
+            t.add_row(lit("  (nothing imported)"), "[red]error[/red]", "", "", "")
+            continue
+        status = {"imported": "[green]imported[/green]", "duplicate": "[yellow]duplicate[/yellow]"}[i.status]
+        t.add_row(lit("  " + i.pulka), status, str(i.deals), str(i.events), str(i.findings))
+    return Group(t, summary)
 
 
-def audit_view(a: Audited) -> Group:
+def import_errors(items: Sequence[ImportItem], limit: int | None = None) -> list[str]:
+    """The one-line errors of the refused files (the first ``limit`` of them, then how many more)."""
+    errors = [i.error for i in items if i.status == "error"]
+    if limit is not None and len(errors) > limit:
+        return errors[:limit] + [f"… and {len(errors) - limit} more files with errors (--details lists them all)"]
+    return errors
+
+
+def pulka_list(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, Any]],
+               width: int | None = None) -> Group:
+    """The stored pulkas: id, rules, date, deals, events and players (what the projections know). At a
+    given ``width`` the text columns share what the numbers leave and fold onto further lines, never cut."""
+    rows = []
+    for info in infos:
+        sm = summaries.get(info.pulka, {})
+        rows.append((info.pulka, sm.get("rules") or "", sm.get("date") or "",
+                     "" if sm.get("deals") is None else str(sm["deals"]), str(info.events),
+                     ", ".join(sm.get("players") or ())))
+    cols = ("pulka", "rules", "date", "deals", "events", "players")
+    natural = [max([len(c), *(len(r[k]) for r in rows)]) for k, c in enumerate(cols)]
+    widths: list[int | None] = [None] * len(cols)
+    keep = list(range(len(cols)))
+    if width is not None and _table_width(natural) > width:
+        keep.remove(4)  # the event count goes first (ls --json has it)
+        room = width - _table_width([0, 0, *natural[2:4], 0])  # what the date and the deal count leave
+        pulka = min(natural[0], max(12, room * 45 // 100))
+        rules = min(natural[1], max(8, room * 25 // 100))
+        widths = [pulka, rules, None, None, None, max(8, room - pulka - rules)]
+    t = Table(title=titled(f"pulkas in {root}"))
+    for k in keep:
+        numeric = cols[k] in ("deals", "events")
+        t.add_column(cols[k], justify="right" if numeric else "left", no_wrap=numeric or cols[k] == "date",
+                     overflow="fold", width=widths[k])
+    for r in rows:
+        t.add_row(*[lit(r[k]) for k in keep])
+    return Group(t, Text(plural(len(infos), "pulka")))
+
+
+def finding_line(f: Any, pulka: str | None = None) -> Text:
+    """One finding on one line (folded, never cut): ``[pulka: ]deal D, event S: code: message``."""
+    return lit(f"{pulka + ': ' if pulka else ''}deal {f.deal}, event {f.seq}: {f.code}: {f.message}")
+
+
+def audit_view(a: Audited, width: int | None = None) -> Group:
+    """A pulka's findings, one line each, then its recomputed sheet."""
     res = a.result
-    t = Table(title=titled(f"audit of {a.loaded.id} ({a.loaded.source})"))
-    for col in ("code", "deal", "seq", "finding"):
-        t.add_column(col)
-    for f in res.findings:
-        t.add_row(f.code, str(f.deal), str(f.seq), lit(f.message))
-    head = Text(f"{len(res.findings)} findings in {res.events} events, {len(res.deals)} deals",
+    head = Text(f"audit of {a.loaded.id} ({a.loaded.source}): {plural(len(res.findings), 'finding')} in "
+                f"{plural(res.events, 'event')}, {plural(len(res.deals), 'deal')}",
                 style="red" if res.findings else "green")
-    return Group(head, t if res.findings else Text(""), sheet_view(sheet_json(a)))
+    head.stylize("bold", 0, len("audit of"))
+    return Group(head, *[finding_line(f) for f in res.findings], sheet_view(sheet_json(a), width), Text(""))
 
 
-def sheet_view(s: dict[str, Any]) -> Table:
+def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
+    """A score sheet: one row per player with the **final** totals (pulya, gora, visty written on each
+    other player; Croatian: contract column and juha) and the settlement (exact, method 1, method 2, and
+    money when the whist price is not 1), then each player's running chain as on paper (``2.4.10``),
+    folded onto as many lines as it needs. ``width``: the terminal's columns; the settlement moves to a
+    table of its own when one table would not fit."""
     players: list[str] = s["players"]
-    t = Table(title=titled(f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})"))
     croatian = s.get("family") == "croatian"
-    t.add_column("player")
-    t.add_column("column" if croatian else "pulya")
-    if not croatian:
-        t.add_column("gora")
+    title = f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})"
+    totals = s["totals"]
+    st = s["settlement"]
+    areas = [("column" if croatian else "pulya", "pulya")] + ([] if croatian else [("gora", "gora")])
+    mark = "juha" if croatian else "visty"
+    sheet_cols: list[tuple[str, list[str]]] = [("player", list(players))]
+    for header, key in areas:
+        sheet_cols.append((header, [str(totals[key].get(p, "")) for p in players]))
     for q in players:
-        t.add_column(lit(f"{'juha' if croatian else 'visty'} on {q}"), justify="right")
-    for col in ("exact", "method 1", "method 2", "money"):
-        t.add_column(col, justify="right")
+        sheet_cols.append((f"{mark} on {q}", ["—" if q == p else str(totals["visty"].get(p, {}).get(q, ""))
+                                               for p in players]))
+    # money is the shown result × the whist price: a column of its own only when the price is not 1
+    money_differs = str(s.get("whist_price") or 1) not in ("1", "1/1") and \
+        any(st["money"].get(p) != st["exact"].get(p) for p in players)
+    settle_cols: list[tuple[str, list[str]]] = [
+        (header, [str(st[key].get(p, "")) for p in players])
+        for header, key in (("exact", "exact"), ("method 1", "method1"), ("method 2", "method2"),
+                            *((("money", "money"),) if money_differs else ()))]
 
-    def chain(area: str, p: str, q: str | None = None) -> str:
-        first = s.get("start", {}).get(area, {}).get(p)
+    def col_width(header: str, cells: list[str]) -> int:
+        return max([_header_width(header), *map(len, cells)])
+
+    def table(title_text: str, cols: list[tuple[str, list[str]]]) -> Table:
+        t = Table(title=titled(title_text))
+        for i, (header, cells) in enumerate(cols):
+            w = col_width(header, cells)
+            t.add_column(lit(_wrap_header(header, w)), justify="left" if i == 0 else "right", no_wrap=True,
+                         min_width=w)
+        for r in range(len(players)):
+            t.add_row(*[lit(cells[r]) for _, cells in cols])
+        return t
+
+    together = sheet_cols + settle_cols
+    parts: list[RenderableType]
+    if width is None or _table_width([col_width(h, c) for h, c in together]) <= width:
+        parts = [table(title, together)]
+    else:
+        parts = [table(title, sheet_cols), table("settlement", [sheet_cols[0], *settle_cols])]
+
+    def chain(key: str, p: str, q: str | None = None) -> str:
+        first = s.get("start", {}).get(key, {}).get(p)
         first = first if q is None or first is None else first.get(q)
         vals: list[Any] = [first] if first else []
         for d in s["deals"]:
-            v = d[area][p] if q is None else d[area][p].get(q)
+            v = d[key][p] if q is None else d[key][p].get(q)
             if v is not None and v != 0 and (not vals or vals[-1] != v):
                 vals.append(v)
         return ".".join(map(str, vals)) or "0"
 
-    st = s["settlement"]
+    lines = [Text("running totals, deal by deal:", style="dim")]
     for p in players:
-        t.add_row(lit(p), chain("pulya", p), *([] if croatian else [chain("gora", p)]),
-                  *[("—" if q == p else chain("visty", p, q)) for q in players],
-                  str(st["exact"].get(p, "")), str(st["method1"].get(p, "")), str(st["method2"].get(p, "")),
-                  str(st["money"].get(p, "")))
-    return t
+        pieces = [f"{header} {chain(key, p)}" for header, key in areas]
+        pieces += [f"{mark} on {q} {chain('visty', p, q)}" for q in players if q != p]
+        lines.append(lit(f"  {p}: " + "; ".join(pieces)))
+    return Group(*parts, *lines)
 
 
 def settle_view(s: dict[str, Any]) -> Table:
@@ -200,7 +316,7 @@ def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
 # Terminal columns per known report (by title): (header, column, kind). ``rate`` cells show the
 # column with its Wilson interval (``<col>_lo`` / ``<col>_hi``); csv/json/parquet/markdown keep every
 # column — the terminal cannot show ~30 of them readably.
-_COUNT, _RATE, _NUM, _TEXT = "count", "rate", "num", "text"
+_COUNT, _RATE, _NUM, _TEXT, _EXACT = "count", "rate", "num", "text", "exact"  # exact: "n/d" text, right-aligned
 TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "players": (
         ("player", "player", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals_played", _COUNT),
@@ -213,6 +329,11 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("contract", "contract_label", _TEXT), ("n", "n", _COUNT), ("made", "made", _COUNT),
         ("success", "success", _RATE), ("played", "played", _COUNT),
         ("undertricks when failed", "mean_undertricks", _NUM), ("declarer value", "mean_declarer_value", _NUM),
+    ),
+    "counterfactual": (  # compare: the exact settlements (n/d), not their float approximations
+        ("player", "player", _TEXT), ("rules", "alt_rules", _TEXT), ("pulkas", "pulkas", _COUNT),
+        ("recorded rules", "base_text", _EXACT), ("these rules", "alternative_text", _EXACT),
+        ("difference", "diff_text", _EXACT),
     ),
     "variants": (
         ("preset", "preset", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals", _COUNT),
@@ -227,10 +348,45 @@ _SUMMED = {"contracts": ("n", "made", "played")}  # footer totals of count colum
 _DROP_IF_ZERO = {"refe_rate": "refe"}
 
 
-def frame_table(df: Any, title: str, limit: int | None = None) -> Table:
+# Columns every terminal width keeps (a row says nothing without them); the others go, last first,
+# when the table would not fit: nothing is ever cut with "…".
+_KEY_COLUMNS = {
+    "players": ("player", "deals_played", "declarer_success", "avg_result", "total_visty"),
+    "contracts": ("contract_label", "family", "n", "made", "success"),
+    "variants": ("preset", "pulkas", "deals", "declarer_success"),
+    "counterfactual": ("player", "alt_rules", "base_text", "alternative_text", "diff_text"),
+}
+
+
+def _table_width(widths: Sequence[int]) -> int:
+    """Columns a rich table with the default box and padding takes for these cell widths."""
+    return sum(widths) + 3 * len(widths) + 1
+
+
+def _header_width(header: str) -> int:
+    return max((len(w) for w in header.split()), default=0)
+
+
+def _wrap_header(header: str, width: int) -> str:
+    """A header folded at spaces into lines of at most ``width`` (its longest word never breaks)."""
+    lines: list[str] = []
+    for word in header.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def frame_table(df: Any, title: str, limit: int | None = None, width: int | None = None) -> Group:
     """A DataFrame as a rich table: a readable column selection for the known reports
     (:data:`TABLE_COLUMNS`), every column otherwise; ``<x>_lo``/``<x>_hi`` pairs are folded
-    into ``x`` as ``0.83 [0.61–0.94]``."""
+    into ``x`` as ``0.83 [0.61–0.94]``.
+
+    ``width``: the terminal's columns. The table then fits without cutting a cell: first the Wilson
+    intervals go (rates alone), then the optional columns, last first; the key columns
+    (:data:`_KEY_COLUMNS`: names and the headline numbers) always stay, and a note names what was left out.
+    """
     spec = TABLE_COLUMNS.get(title)
     if spec is not None:
         spec = tuple(s for s in spec if s[1] in df.columns
@@ -242,23 +398,59 @@ def frame_table(df: Any, title: str, limit: int | None = None) -> Table:
         spec = _generic_spec(df)
     shown = df if limit is None else df.head(limit)
     sums = [c for c in _SUMMED.get(title, ()) if c in df.columns]
+    digits = {col: _digits(df[col]) for _, col, kind in spec if kind == _NUM}
+    records = shown.to_dict("records")
+
+    def cells(col: str, kind: str, short: bool) -> list[str]:
+        return [_render(row, col, kind, digits.get(col, 0), short) for row in records]
+
+    def footer_of(i: int, col: str, kind: str) -> str:
+        if col in sums:
+            return str(int(df[col].sum()))
+        if i == 0 and sums:
+            return "total"
+        if kind == _RATE and col == "success" and {"n", "made"} <= set(df.columns) and df["n"].sum():
+            return _num(df["made"].sum() / df["n"].sum(), 2)  # pooled success over all rows
+        return ""
+
+    columns = [(header, col, kind, footer_of(i, col, kind)) for i, (header, col, kind) in enumerate(spec)]
+    short: set[str] = set()  # rate columns shown without their interval
+    hidden: list[str] = []
+    if width is not None:
+        keys = set(_KEY_COLUMNS.get(title, ())) | {spec[0][1]} if spec else set()
+        rates = [c for _, c, k, _ in columns if k == _RATE]
+
+        def need(cols: Sequence[tuple[str, str, str, str]]) -> int:
+            return _table_width([max([_header_width(h), len(f), *map(len, cells(c, k, c in short))])
+                                 for h, c, k, f in cols])
+
+        for stage in (rates[1:], rates):  # the first (headline) rate keeps its interval longest
+            if need(columns) > width and set(stage) - short:
+                short |= set(stage)
+        if short:
+            hidden.append("the 95 % intervals" if short == set(rates) else "the other 95 % intervals")
+        while need(columns) > width:
+            drop = next((x for x in reversed(columns) if x[1] not in keys and x[1] != columns[0][1]), None)
+            if drop is None:
+                break
+            columns.remove(drop)
+            hidden.append(drop[0])
     t = Table(title=titled(title if limit is None or len(df) <= limit else f"{title} (first {limit} of {len(df)})"),
               show_footer=bool(sums) and len(df) > 1)
-    for i, (header, col, kind) in enumerate(spec):
-        footer = ""
-        if col in sums:
-            footer = str(int(df[col].sum()))
-        elif i == 0 and sums:
-            footer = "total"
-        elif kind == _RATE and col == "success" and {"n", "made"} <= set(df.columns) and df["n"].sum():
-            footer = _num(df["made"].sum() / df["n"].sum(), 2)  # pooled success over all rows
-        t.add_column(lit(header), footer=footer, justify="left" if kind == _TEXT else "right",
-                     no_wrap=kind == _RATE)
-    digits = {col: _digits(df[col]) for _, col, kind in spec if kind == _NUM}
-    for row in shown.to_dict("records"):
-        t.add_row(*[lit(_render(row, col, kind)) if kind == _TEXT else _render(row, col, kind, digits.get(col, 0))
-                    for _, col, kind in spec])
-    return t
+    body = []
+    for header, col, kind, footer in columns:
+        col_cells = cells(col, kind, col in short)
+        w = max([_header_width(header), len(footer), *map(len, col_cells)])
+        t.add_column(lit(_wrap_header(header, w)), footer=footer, justify="left" if kind == _TEXT else "right",
+                     no_wrap=True, min_width=w)
+        body.append(col_cells)
+    for r in range(len(records)):
+        t.add_row(*[lit(body[c][r]) for c in range(len(columns))])
+    if not hidden:
+        return Group(t)
+    note = "left out at this width: " + ", ".join(hidden) + " (a wider terminal, or --format csv/json/markdown, " \
+        "shows every column)"
+    return Group(t, Text(note, style="dim"))
 
 
 def _digits(col: Any) -> int:
@@ -286,8 +478,8 @@ def _generic_spec(df: Any) -> tuple[tuple[str, str, str], ...]:
     for c in cols:
         if c.endswith(("_lo", "_hi")) and c[:-3] in folded:
             continue
-        kind = _RATE if c in folded else _TEXT if df[c].dtype == object or str(df[c].dtype) in ("string", "str") \
-            else _NUM
+        numeric = df[c].dtype.kind in "iuf"  # ints and floats; bools, dates, text and lists print as text
+        kind = _RATE if c in folded else _NUM if numeric else _TEXT
         spec.append((c, c, kind))
     return tuple(spec)
 
@@ -308,7 +500,7 @@ def _num(v: Any, digits: int) -> str:
     return str(int(f)) if f.is_integer() and abs(f) < 1e15 else f"{f:.{digits}f}"
 
 
-def _render(row: dict[str, Any], col: str, kind: str, digits: int = 0) -> str:
+def _render(row: dict[str, Any], col: str, kind: str, digits: int = 0, short: bool = False) -> str:
     v = row.get(col)
     if col == "contract_label" and row.get("hand_game") is True:
         return f"{v} hand"
@@ -316,7 +508,7 @@ def _render(row: dict[str, Any], col: str, kind: str, digits: int = 0) -> str:
         if v is None or _missing(v):
             return "–"
         lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
-        if lo is None or hi is None or _missing(lo) or _missing(hi):
+        if short or lo is None or hi is None or _missing(lo) or _missing(hi):
             return f"{float(v):.2f}"
         return f"{float(v):.2f} [{float(lo):.2f}–{float(hi):.2f}]"
     if kind == _COUNT:
@@ -341,26 +533,31 @@ def frame_markdown(df: Any) -> str:
 
 
 def import_by_file(items: Sequence[ImportItem]) -> Group:
-    """One row per file: how many pulkas were imported, already stored or refused."""
-    t = Table(title="import")
-    for col in ("file", "pulkas", "imported", "already stored", "deals", "events", "findings"):
-        t.add_column(col, justify="left" if col == "file" else "right")
+    """One row per file: how many pulkas were imported, already stored or refused, and their deals (names
+    relative to the folder the files share, folded rather than cut; the audit that follows in the demo
+    counts the findings)."""
+    base, names = source_names([i.source for i in items])
+    t = Table(title="import" + (f" (files under {base})" if base else ""))
+    for col in ("file", "pulkas", "new", "already stored", "deals"):
+        t.add_column(_wrap_header(col, 7), justify="left" if col == "file" else "right", no_wrap=col != "file",
+                     overflow="fold")
     files: dict[str, list[ImportItem]] = {}
     for i in items:
         files.setdefault(i.source, []).append(i)
+    last: list[str] = []
     for src, its in files.items():
+        name = _folder_rows(t, names[src], last, 5)
         if its[0].status == "error":
-            t.add_row(lit(src), "[red]error[/red]", "", "", "", "", "")
+            t.add_row(lit(name), "[red]error[/red]", "", "", "")
             continue
-        t.add_row(lit(src), str(len(its)), str(sum(i.status == "imported" for i in its)),
-                  str(sum(i.status == "duplicate" for i in its)), str(sum(i.deals for i in its)),
-                  str(sum(i.events for i in its)), str(sum(i.findings for i in its)))
+        t.add_row(lit(name), str(len(its)), str(sum(i.status == "imported" for i in its)),
+                  str(sum(i.status == "duplicate" for i in its)), str(sum(i.deals for i in its)))
     errors = [Text(i.error, style="red") for i in items if i.status == "error"]
     return Group(t, *errors)
 
 
-def audit_overview(audited: Sequence[Audited]) -> Group:
-    """Totals per rules preset, then every pulka that has findings with its codes."""
+def audit_overview(audited: Sequence[Audited], limit: int | None = DETAIL_ROWS) -> Group:
+    """Totals per rules preset, then the findings, one line each naming the pulka (the first ``limit``)."""
     t = Table(title="audit by rules")
     for col in ("rules", "pulkas", "deals", "events", "clean pulkas", "findings"):
         t.add_column(col, justify="left" if col == "rules" else "right")
@@ -371,13 +568,12 @@ def audit_overview(audited: Sequence[Audited]) -> Group:
         t.add_row(lit(name), str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
                   str(sum(a.result.events for a in grp)), str(sum(a.result.ok for a in grp)),
                   str(sum(len(a.result.findings) for a in grp)))
-    bad = [a for a in audited if a.result.findings]
-    if not bad:
+    lines = [finding_line(x, a.loaded.id) for a in audited for x in a.result.findings]
+    if not lines:
         return Group(t, Text("every pulka audits clean", style="green"))
-    f = Table(title="pulkas with findings")
-    for col in ("pulka", "deal", "seq", "code", "finding"):
-        f.add_column(col)
-    for a in bad:
-        for x in a.result.findings:
-            f.add_row(lit(a.loaded.id), str(x.deal), str(x.seq), x.code, lit(x.message))
-    return Group(t, f)
+    bad = sum(1 for a in audited if a.result.findings)
+    head = Text(f"{plural(len(lines), 'finding')} in {plural(bad, 'pulka')}:", style="red")
+    if limit is not None and len(lines) > limit:
+        more = Text(f"… and {len(lines) - limit} more (--details prints every pulka)", style="dim")
+        return Group(t, head, *lines[:limit], more)
+    return Group(t, head, *lines)

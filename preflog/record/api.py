@@ -66,7 +66,10 @@ def read_any(path: Path | str) -> list[Record]:
     if str(path) == "-":
         import sys
 
-        return read_records(sys.stdin.read(), "<stdin>")
+        text = sys.stdin.read()
+        if text.lstrip().startswith("{"):  # a JSON record (``export --format json | preflog import -``)
+            return read_json_records(text, "<stdin>")
+        return read_records(text, "<stdin>")
     return read_file_records(path)
 
 

@@ -140,3 +140,45 @@ def audit_json(audited: Audited) -> dict[str, Any]:
         "findings": [finding_json(f) for f in audited.result.findings],
         "settlement": settlement_json(audited.result.players, audited.result.settlement),
     }
+
+
+# --- the versioned ``--json`` shapes of ls, import, verify, compare and stats (docs/cli.md) -------------
+CLI_JSON_VERSION = 1  # raised when a key changes meaning or goes away; new keys keep the number
+
+
+def ls_json(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``ls --json``: every stored pulka (``infos``: :class:`~preflog.store.base.PulkaInfo`) with what the
+    projections know of it (``summaries`` by id: players, rules, date, deals, settled)."""
+    empty = {"players": None, "rules": None, "date": None, "deals": None, "settled": None}
+    return {"kind": "ls", "version": CLI_JSON_VERSION, "store": root,
+            "pulkas": [{"id": i.pulka, "events": i.events, "last_seq": i.last_seq, **summaries.get(i.pulka, empty)}
+                       for i in infos]}
+
+
+def import_json(items: Sequence[Any]) -> dict[str, Any]:
+    """``import --json``: the counts and one entry per pulka (or refused file,
+    :class:`~preflog.workspace.ImportItem`)."""
+    return {
+        "kind": "import", "version": CLI_JSON_VERSION,
+        "files": len({i.source for i in items}),
+        "imported": sum(i.status == "imported" for i in items),
+        "duplicate": sum(i.status == "duplicate" for i in items),
+        "errors": sum(i.status == "error" for i in items),
+        "items": [{"source": i.source, "pulka": i.pulka or None, "status": i.status, "deals": i.deals,
+                   "events": i.events, "findings": i.findings, "error": i.error or None} for i in items],
+    }
+
+
+def verify_json(root: str, pulkas: int, problems: Sequence[Any]) -> dict[str, Any]:
+    """``verify --json``: how many pulkas were checked and each problem
+    (:class:`~preflog.store.base.IntegrityProblem`)."""
+    return {"kind": "verify", "version": CLI_JSON_VERSION, "store": root, "pulkas": pulkas,
+            "clean": not problems,
+            "problems": [{"pulka": p.pulka, "seq": p.seq, "kind": p.kind, "detail": p.detail,
+                          "first_seq": p.first_seq} for p in problems]}
+
+
+def table_json(kind: str, rows: list[dict[str, Any]], filters: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``stats … --json`` and ``compare --json``: the report's rows (every column, as ``--format json``)
+    with the filters that made it."""
+    return {"kind": kind, "version": CLI_JSON_VERSION, "filters": filters or {}, "rows": rows}

@@ -1,0 +1,110 @@
+"""The ``--json`` shapes documented in docs/cli.md are the shapes the commands print.
+
+Each example block under "``--json`` of ``ls``, ``import``, …" is parsed and compared with the real
+output of the same command on a store holding seed003-settlement: the same keys at every level, the
+same JSON types (``null`` stands for "absent or a value"), the same ``kind`` and ``version``. For a
+list the first element is compared. ``verify`` on a clean store has no problem to show, so its
+problem entry is compared with :func:`preflog.views.json.verify_json` of a made-up problem.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from preflog.cli.app import app
+from preflog.store.base import IntegrityProblem
+from preflog.views.json import CLI_JSON_VERSION
+from preflog.views.json import verify_json
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "cli.md"
+runner = CliRunner()
+
+
+def documented() -> dict[str, Any]:
+    """The JSON example after each ``### `… --json``` heading of docs/cli.md, by command."""
+    text = DOC.read_text(encoding="utf-8")
+    found = {}
+    for m in re.finditer(r"^### `([a-z |]+?) --json`\n(.*?)^```json\n(.*?)^```", text, re.M | re.S):
+        found[m.group(1)] = json.loads(m.group(3))
+    return found
+
+
+def shape(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: shape(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [shape(v[0])] if v else []
+    if v is None:
+        return None
+    return "number" if isinstance(v, (int, float)) and not isinstance(v, bool) else type(v).__name__
+
+
+def same_shape(doc: Any, real: Any, where: str = "$") -> None:
+    if doc is None or real is None:
+        return
+    if isinstance(doc, dict):
+        assert isinstance(real, dict), where
+        assert list(doc) == list(real), f"{where}: documented keys {list(doc)}, printed {list(real)}"
+        for k in doc:
+            same_shape(doc[k], real[k], f"{where}.{k}")
+    elif isinstance(doc, list):
+        assert isinstance(real, list), where
+        if doc and real:
+            same_shape(doc[0], real[0], f"{where}[0]")
+    else:
+        assert doc == real, f"{where}: documented {doc}, printed {real}"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("shapes")
+    shutil.copy(ROOT / "data" / "examples" / "seed003-settlement.pref", tmp / "seed003-settlement.pref")
+    (tmp / "bad.pref").write_text('[Players "A, B, C"]\n\nnonsense\n', encoding="utf-8")
+    return tmp
+
+
+def cli_json(store: Path, *args: str, code: int = 0) -> Any:
+    res = runner.invoke(app, [*args, "--json", "--store", str(store / "st")])
+    assert res.exit_code == code, res.output
+    return json.loads(res.stdout)
+
+
+def test_every_documented_shape_is_printed(store: Path) -> None:
+    docs = documented()
+    assert set(docs) == {"ls", "import", "verify", "compare", "stats players|contracts|variants"}
+    imported = cli_json(store, "import", str(store / "bad.pref"), str(store / "seed003-settlement.pref"), code=2)
+    printed = {
+        "import": imported,
+        "ls": cli_json(store, "ls"),
+        "verify": cli_json(store, "verify"),
+        "compare": cli_json(store, "compare", "seed003-settlement", "--rules", "leningrad"),
+        "stats players|contracts|variants": cli_json(store, "stats", "variants", "--preset", "sochi"),
+    }
+    for name, doc in docs.items():
+        assert doc["version"] == CLI_JSON_VERSION == printed[name]["version"]
+        same_shape(shape(doc), shape(printed[name]), name)
+    assert [i["status"] for i in imported["items"]] == ["error", "imported"]
+    assert printed["verify"]["clean"] is True and printed["verify"]["problems"] == []
+    problem = verify_json("club", 1, [IntegrityProblem("friday", 7, "hash", "chain broken", 5)])
+    same_shape(shape(docs["verify"]), shape(problem), "verify problem")
+
+
+@pytest.mark.parametrize("kind", ["players", "contracts", "variants"])
+def test_stats_rows_carry_every_column_of_the_report(store: Path, kind: str) -> None:
+    """The envelope is the documented one for each report; the rows' keys are the csv's columns."""
+    doc = documented()["stats players|contracts|variants"]
+    cli_json(store, "import", str(store / "seed003-settlement.pref"))
+    got = cli_json(store, "stats", kind, "--pulka", "seed003-settlement")
+    assert list(got) == list(doc) and got["kind"] == f"stats {kind}"
+    assert got["filters"] == {"pulka": ["seed003-settlement"]}
+    res = runner.invoke(app, ["stats", kind, "--format", "csv", "--pulka", "seed003-settlement",
+                              "--store", str(store / "st")])
+    assert list(got["rows"][0]) == res.stdout.splitlines()[0].split(",")
