@@ -310,17 +310,8 @@ class _Reader:
                 raise self.fail(step.player or Tok("", step.loc), "has a second starting line",
                                 "one 'Start:' line per player")
             lines[seat] = step
-            row = rows[seat]
-            for k, area in enumerate(("pulya", "gora")):
-                if area in step.fields:
-                    row[k] = self.score(step.fields[area])
-            seen: set[int] = set()
-            for pair in step.pairs:
-                on = self.seat(pair.player, pair.value)
-                if on in seen:
-                    raise self.fail(pair.player or pair.value, "is listed twice in the visty")
-                seen.add(on)
-                row[2 + on] = self.score(pair.value)
+            pulya, gora, visty = self.totals(step)
+            rows[seat] = [pulya, gora, *visty]
         if not any(v for row in rows for v in row):
             return ()
         sheet = Sheet(n, [r[0] for r in rows], [r[1] for r in rows], [r[2:] for r in rows])
@@ -532,19 +523,24 @@ class _Reader:
             out.append(_COUNT_KINDS[kind](self.counts(step)))
         elif kind == "score":
             seat = self.seat(step.player, step.value)
-            pulya = self.score(step.fields["pulya"]) if "pulya" in step.fields else 0
-            gora = self.score(step.fields["gora"]) if "gora" in step.fields else 0
-            visty: list[ScoreValue] = [0] * self.n
-            seen: set[int] = set()
-            for pair in step.pairs:
-                s = self.seat(pair.player, pair.value)
-                if s in seen:
-                    raise self.fail(pair.player or pair.value, "is listed twice in the visty")
-                seen.add(s)
-                visty[s] = self.score(pair.value)
+            pulya, gora, visty = self.totals(step)
             out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
         else:  # pragma: no cover - the parsers only make the kinds above
             raise RecordError(self.source, step.loc, kind, "is not a step kind")
+
+    def totals(self, step: Step) -> tuple[ScoreValue, ScoreValue, list[ScoreValue]]:
+        """(pulya, gora, visty per seat) of a ``Score:`` or ``Start:`` line; what it omits is 0."""
+        pulya = self.score(step.fields["pulya"]) if "pulya" in step.fields else 0
+        gora = self.score(step.fields["gora"]) if "gora" in step.fields else 0
+        visty: list[ScoreValue] = [0] * self.n
+        seen: set[int] = set()
+        for pair in step.pairs:
+            on = self.seat(pair.player, pair.value)
+            if on in seen:
+                raise self.fail(pair.player or pair.value, "is listed twice in the visty")
+            seen.add(on)
+            visty[on] = self.score(pair.value)
+        return pulya, gora, visty
 
     def call(self, seat: int, tok: Tok) -> Event:
         word = tok.text.strip().lower()

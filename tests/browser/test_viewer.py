@@ -55,6 +55,16 @@ def position(page: Any) -> dict[str, int]:
     return {k: int(v) for k, v in data.items()}
 
 
+def assert_sheet_shows_totals(page: Any, sheet: dict[str, Any]) -> None:
+    """The viewer's "sheet so far" table holds the final totals of ``sheet --json``."""
+    shown = shown_sheet(page)
+    for p in sheet["players"]:
+        assert shown[(p, "pulya")] == str(sheet["totals"]["pulya"][p])
+        assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
+        for q, v in sheet["totals"]["visty"][p].items():
+            assert shown[(p, "on " + q)] == str(v)
+
+
 def shown_sheet(page: Any) -> dict[tuple[str, str], str]:
     cells = page.evaluate("""() => [...document.querySelectorAll('#sheet td[data-area]')]
         .map(td => [td.dataset.player, td.dataset.area, td.textContent])""")
@@ -80,12 +90,7 @@ def test_keyboard_reaches_the_last_trick_and_the_final_sheet(page: Any, tmp_path
     assert at["completed"] == sum(last["tricks"].values()) == 10
     shown_tricks = page.evaluate("() => [...document.querySelectorAll('.seat .info')].map(e => +e.dataset.tricks)")
     assert shown_tricks == [last["tricks"][p] for p in sheet["players"]]
-    shown = shown_sheet(page)
-    for p in sheet["players"]:
-        assert shown[(p, "pulya")] == str(sheet["totals"]["pulya"][p])
-        assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
-        for q, v in sheet["totals"]["visty"][p].items():
-            assert shown[(p, "on " + q)] == str(v)
+    assert_sheet_shows_totals(page, sheet)
     # and back one event: the last card is not played yet, the trick in progress shows the others
     page.keyboard.press("ArrowLeft")
     assert position(page)["completed"] == 9
@@ -135,12 +140,7 @@ def test_end_key_shows_the_final_sheet(page: Any, tmp_path: Path, record: str) -
     sheet = sheet_json(Workspace(tmp_path / "st").audit(str(ROOT / record))[0])
     leaked = open_offline(page, path)
     page.keyboard.press("End")
-    shown = shown_sheet(page)
-    for p in sheet["players"]:
-        assert shown[(p, "pulya")] == str(sheet["totals"]["pulya"][p])
-        assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
-        for q, v in sheet["totals"]["visty"][p].items():
-            assert shown[(p, "on " + q)] == str(v)
+    assert_sheet_shows_totals(page, sheet)
     page.keyboard.press("PageUp")
     assert page.locator("#dealHead").inner_text().startswith(f"Deal {sheet['deals'][-1]['deal']}")
     SHOTS.mkdir(exist_ok=True)

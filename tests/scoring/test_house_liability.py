@@ -24,17 +24,9 @@ from preflog.rules import resolve
 from preflog.scoring.russian import RussianScorer
 from preflog.scoring.settlement import settle
 
+from .test_russian_deals import game
+
 W, P = CALL_WHIST, CALL_PASS
-
-
-def game(contract: int, tricks: tuple[int, ...], calls: dict[int, int] | None = None, *, declarer: int = 0,
-         dealer: int = 2, whist_order: tuple[int, ...] = (), kind: str = DealKind.GAME, **kw: object) -> DealOutcome:
-    n = len(tricks) if tricks else 3
-    c = tuple(-1 if s == declarer or (n == 4 and s == dealer) else (calls or {}).get(s, P) for s in range(n))
-    if not whist_order:
-        whist_order = tuple(s for s in ((declarer + k) % n for k in range(1, n)) if c[s] == W)
-    return DealOutcome(deal=1, dealer=dealer, n_players=n, kind=kind, declarer=declarer, contract=contract,
-                       tricks=tricks, calls=c, whist_order=whist_order, **kw)  # type: ignore[arg-type]
 
 
 def scorer(rules: Rules = SOCHI, n: int = 3, pool: int = 50, pulya: list[int] | None = None,
