@@ -38,15 +38,26 @@ class Tok(NamedTuple):
     loc: Loc = NOWHERE
 
 
+EXCERPT = 60  # characters of user text a message quotes at most
+
+
+def excerpt(text: str, width: int = EXCERPT) -> str:
+    """``text`` cut to ``width`` characters (an ellipsis marks the cut): what a message quotes of user
+    input, so that a megabyte-long line is never echoed whole."""
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
 class RecordError(PreflogError, ValueError):
-    """A record that cannot be read: syntax, spelling or a reference (player, card holder)."""
+    """A record that cannot be read: syntax, spelling or a reference (player, card holder).
+
+    The offending ``text`` is quoted by an excerpt of at most :data:`EXCERPT` characters."""
 
     def __init__(self, source: str, loc: Loc, text: str, problem: str, expected: str = "") -> None:
         self.source = source
         self.line = loc.line or None
         self.column = loc.column or None
         self.path = loc.path or None
-        self.text = text
+        self.text = text = excerpt(text)
         self.problem = problem
         self.expected = expected
         where = f"{source}:{loc.line}:{loc.column}" if loc.line else (
