@@ -302,12 +302,14 @@ class Workspace:
         return len(facts)
 
     @_file_errors_at_root
-    def connect(self) -> Any:
+    def connect(self, *, sandbox: bool = False) -> Any:
+        """A DuckDB connection over the views; ``sandbox``: over the views only, with no file access of
+        its own (what ``preflog sql`` gives a user's query; see :mod:`preflog.reports.db`)."""
         from .reports.db import connect
 
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
-        return connect(self.root, events=files)
+        return connect(self.root, events=files, sandbox=sandbox)
 
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,

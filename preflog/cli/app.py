@@ -314,14 +314,20 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
 
 @app.command()
 @_guard
-def sql(query: str, fmt: _Fmt = "table", output: _Out = None, store: StoreOpt = None) -> None:
-    """SQL over the views events, deals, player_deals, pulka_results."""
+def sql(query: str, fmt: _Fmt = "table", output: _Out = None,
+        allow_files: Annotated[bool, typer.Option("--allow-files", help="Let the query read and write files "
+                                                  "(read_csv, COPY … TO, ATTACH); off: the views only.")] = False,
+        store: StoreOpt = None) -> None:
+    """SQL over the views events, deals, player_deals, pulka_results (read-only: no file access)."""
     import duckdb
 
     from ..reports import sql as run_sql
 
     try:
-        df = run_sql(_ws(store).connect(), query)
+        df = run_sql(_ws(store).connect(sandbox=not allow_files), query)
+    except duckdb.PermissionException as exc:
+        _fail(f"SQL error: {str(exc).splitlines()[0]} (preflog sql reads the views only; --allow-files lets "
+              "a query use files)")
     except duckdb.Error as exc:
         _fail(f"SQL error: {exc}")
     _emit(df, fmt, output, "sql")
