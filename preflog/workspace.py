@@ -305,8 +305,19 @@ class Workspace:
     def connect(self, *, sandbox: bool = False) -> Any:
         """A DuckDB connection over the views; ``sandbox``: over the views only, with no file access of
         its own (what ``preflog sql`` gives a user's query; see :mod:`preflog.reports.db`)."""
+        from .projections.store import TABLES
+        from .projections.store import table_files
         from .reports.db import connect
+        from .store.base import DamagedFileError
+        from .store.base import parquet_damage
 
+        if self.exists():  # a damaged file is one line naming it, not a reader's traceback later on
+            self.store().check_files()
+        for table in TABLES:
+            for f in table_files(self.root, table):
+                problem = parquet_damage(f)
+                if problem is not None:
+                    raise DamagedFileError(f, problem, projection=True)
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
         return connect(self.root, events=files, sandbox=sandbox)
