@@ -379,4 +379,22 @@ def demo(data: Annotated[Path, typer.Option(help="Folder of records to import.")
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    finally:
+        _flush_or_quit()
+
+
+def _flush_or_quit() -> None:
+    """Flush standard output before the interpreter does: a reader that has gone away (``| head``) ends
+    the command quietly with status 1, as a broken pipe during the command does (typer), instead of
+    Python's "Exception ignored … BrokenPipeError" at exit (status 120)."""
+    import os
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # what is still buffered goes nowhere, quietly
+        os.close(devnull)
+        raise SystemExit(1) from None

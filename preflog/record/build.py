@@ -68,6 +68,8 @@ _META_NAMES = {"event": "Event", "date": "Date", "place": "Place", "id": "Id"}
 RESERVED_TAGS = frozenset({"players", "rules", "option", "options", "pool", "whistprice", "whist_price",
                            "whist-price"})
 _INT = re.compile(r"[+-]?[0-9]+")
+HAND_CARDS = 10   # cards dealt to each playing seat (both families)
+TALON_CARDS = 2   # cards in the talon, and so in a discard
 _META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
 _BAD_NAME_CHARS = set(',:;{}[]"=()\n\r\t')
 _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
@@ -310,7 +312,8 @@ class _Reader:
         except (RulesError, ValueError, TypeError) as exc:
             raise self.fail(spec, "does not combine with its options", str(exc)) from None
         self.bids = family_of(rules).bids
-        pool = self.integer(syn.pool, "is not a pool size", "a whole number, e.g. 50") if syn.pool else 50
+        pool = self.integer(syn.pool, "is not a pool size", "a whole number of at least 1, e.g. 50", low=1) \
+            if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
         if not price and syn.whist_price:
             raise self.fail(syn.whist_price, "is not a whist price", "a number such as 1 or 0.5")
@@ -442,16 +445,20 @@ class _Reader:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
                 fast = _fast_cards(pair.value.text)
-                if fast is not None and not any(c in owner for c in fast):
+                if fast is not None and len(fast) == HAND_CARDS and not any(c in owner for c in fast):
                     for c in fast:
                         owner[c] = seat
                         hands[seat] |= 1 << c
                     continue
-                for c, piece in self.cards(pair.value):
+                cards = self.cards(pair.value)
+                for c, piece in cards:
                     if c in owner:
                         raise self.fail(piece, f"is already in {self.names[owner[c]]}'s hand")
                     owner[c] = seat
                     hands[seat] |= 1 << c
+                if cards and len(cards) != HAND_CARDS:  # said here, not where a card of it turns up later
+                    raise self.fail(pair.value, f"is a hand of {len(cards)} card{'' if len(cards) == 1 else 's'}",
+                                    f"{HAND_CARDS} cards in a hand")
         talon: int | None = None
         if syn.talon is not None:
             talon = 0
@@ -510,6 +517,10 @@ class _Reader:
             else:
                 raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
             pairs = self.cards(step.value)
+            if st.cards.hands is not None and len(pairs) != TALON_CARDS:
+                # with the hands known, the cards left in hand depend on it: say so here, not at a later trick
+                raise self.fail(step.value, f"is a discard of {len(pairs)} card{'' if len(pairs) == 1 else 's'}",
+                                f"exactly {TALON_CARDS} cards: the declarer puts back as many as the talon gave")
             mask = sum(1 << c for c, _ in pairs)
             bad = st.cards.discard(seat, mask)
             if bad >= 0:
