@@ -118,3 +118,16 @@ def test_links_inside_folders_are_not_followed(tmp_path: Path) -> None:
     assert record_files([folder]) == [folder / "a.pref", folder / "sub" / "b.json"]
     # a link named directly is the user's choice and is read
     assert record_files([folder / "linked.pref"]) == [folder / "linked.pref"]
+
+
+def test_a_message_quoting_user_input_in_its_sentence_stays_short(tmp_path: Path) -> None:
+    """An unknown 60,000-character preset is named inside the expectation (the rules' own message):
+    the whole message stays under 500 characters, for text and JSON alike."""
+    record = tmp_path / "rules.pref"
+    record.write_text('[Players "Ann, Bob, Cid"]\n[Rules "' + "s" * 60_000 + '"]\n', encoding="utf-8")
+    as_json = tmp_path / "rules.json"
+    as_json.write_text('{"players": ["Ann", "Bob", "Cid"], "rules": "' + "s" * 60_000 + '"}', encoding="utf-8")
+    for path in (record, as_json):
+        with pytest.raises(RecordError) as exc:
+            read_file_records(path)
+        assert "is not a rules spec" in str(exc.value) and len(str(exc.value)) < 500
