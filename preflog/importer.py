@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
+from .errors import FileError
 from .model.events import DealStarted
 from .record.api import gc_paused
 from .record.api import read_any
@@ -92,7 +93,7 @@ def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Containe
 
     try:
         records = read_any(source)
-    except RecordError as exc:
+    except (RecordError, FileError) as exc:  # bad text; not a regular file, or over a size limit
         return FileResult(source, [], str(exc))
     except OSError as exc:
         return FileResult(source, [], f"{source}: {exc.strerror or exc}")

@@ -34,6 +34,7 @@ from .model.events import from_row
 from .projections.facts import PulkaFacts
 from .projections.facts import facts_of
 from .record.api import RECORD_SUFFIXES
+from .record.api import Limits
 from .record.api import gc_paused
 from .record.api import read_any
 from .record.api import record_files
@@ -168,6 +169,7 @@ class Workspace:
         """
         from .importer import prepared_files
 
+        Limits.from_env()  # a malformed size limit is one error for the run, not one per file
         files: list[Path | str] = []
         for p in paths:
             files.extend(["-"] if str(p) == "-" else record_files([p]))
@@ -280,25 +282,37 @@ class Workspace:
 
     @_file_errors_at_root
     def load(self, target: str | None) -> list[Loaded]:
-        """A record file's pulkas, one stored pulka by id, or every stored pulka (``None``)."""
+        """A record file's pulkas, one stored pulka by id, or every stored pulka (``None``).
+
+        A path that exists is read as a record file (a folder, FIFO or device is refused by name);
+        a target that names both an existing path and a stored pulka is refused as ambiguous."""
         if target is None:
             return self._load_all()
-        if target == "-" or Path(target).is_file():
+        path = Path(target)
+        if target == "-" or path.exists() or path.is_symlink():
+            if target != "-" and self.exists() and self.store().last_seq(target) > 0:
+                raise WorkspaceError(
+                    f"{target!r} is ambiguous: it names both a file here and a pulka stored in {self.root} "
+                    f"(write ./{target} for the file; for the stored pulka, run from another folder)"
+                    if os.sep not in target else
+                    f"{target!r} is ambiguous: it names both a file and a pulka stored in {self.root}")
             with file_errors(target):
                 records = read_any(target)
             if not records:  # refused as import refuses it: an empty file is not a clean pulka
                 raise FileError(target, 'holds no pulka (expected tag pairs such as [Players "…"] followed by deals)')
-            stem = Path(target).stem
+            stem = path.stem
             return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target)
                     for i, r in enumerate(records)]
-        if not self.exists() and (Path(target).suffix.lower() in RECORD_SUFFIXES or os.sep in target):
+        if not self.exists() and (path.suffix.lower() in RECORD_SUFFIXES or os.sep in target):
             raise FileError(target, f"no such file (and no preflog store at {self.root} to hold a pulka of that id)")
-        store = self.store()
-        events = store.read(target)
+        return [self._load_stored(target)]
+
+    def _load_stored(self, pulka: str) -> Loaded:
+        events = self.store().read(pulka)
         if not events:
-            raise WorkspaceError(f"no pulka {target!r} in {self.root} and no such file "
+            raise WorkspaceError(f"no pulka {pulka!r} in {self.root} and no such file "
                                  f"(stored: {', '.join(self.ids()[:10]) or 'none'})")
-        return [Loaded(target, events, str(self.root))]
+        return Loaded(pulka, events, str(self.root))
 
     def _load_all(self) -> list[Loaded]:
         """Every stored pulka in one scan of the event table (not one scan per pulka)."""
@@ -318,7 +332,7 @@ class Workspace:
 
     @_file_errors_at_root
     def export(self, pulka: str, fmt: str = "text") -> str:
-        events = self.load(pulka)[0].events
+        events = self._load_stored(pulka).events  # a stored pulka only, never a file of that name
         if fmt == "json":
             return write_json(events)
         if fmt == "text":
@@ -405,6 +419,8 @@ class Workspace:
 
         store = self.store()
         problems = list(store.verify())
+        if any(p.kind == "file" for p in problems):
+            return problems  # damaged data files: nothing else can be read to be checked
         try:
             self._check_not_rolled_back(_version_of(store))
         except WorkspaceError as exc:
@@ -414,14 +430,26 @@ class Workspace:
         return problems
 
     @_file_errors_at_root
-    def connect(self) -> Any:
+    def connect(self, *, sandbox: bool = False) -> Any:
+        """A DuckDB connection over the views; ``sandbox``: over the views only, with no file access of
+        its own (what ``preflog sql`` gives a user's query; see :mod:`preflog.reports.db`)."""
+        from .projections.store import TABLES
+        from .projections.store import table_files
         from .reports.db import connect
+        from .store.base import DamagedFileError
+        from .store.base import parquet_damage
 
-        if self.exists():
+        if self.exists():  # a damaged file is one line naming it, not a reader's traceback later on
+            self.store().check_files()
             self.heal_projections()
+        for table in TABLES:
+            for f in table_files(self.root, table):
+                problem = parquet_damage(f)
+                if problem is not None:
+                    raise DamagedFileError(f, problem, projection=True)
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
-        return connect(self.root, events=files)
+        return connect(self.root, events=files, sandbox=sandbox)
 
 
 def _version_of(store: EventStore) -> int | None:

@@ -451,13 +451,13 @@ def _date(text: str | None, flag: str) -> str | None:
     return iso
 
 
-def _connect(store: Path | None) -> Any:
+def _connect(store: Path | None, sandbox: bool = False) -> Any:
     """The reports' DuckDB connection; a folder holding neither events nor projections is refused by name
-    (a mistyped ``--store`` would otherwise report on nothing)."""
+    (a mistyped ``--store`` would otherwise report on nothing). ``sandbox``: the views only, no file access."""
     ws = _ws(store)
     if not (ws.root / "projections").is_dir():
         ws.store()  # raises "no preflog store at …" when there are no events either
-    return ws.connect()
+    return ws.connect(sandbox=sandbox)
 
 
 def _explain_empty(con: Any, filters: dict[str, Any]) -> None:
@@ -647,14 +647,20 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
 
 @app.command()
 @_guard
-def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None, store: StoreOpt = None) -> None:
-    """SQL over the views events, deals, player_deals, pulka_results."""
+def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None,
+        allow_files: Annotated[bool, typer.Option("--allow-files", help="Let the query read and write files "
+                                                  "(read_csv, COPY … TO, ATTACH); off: the views only.")] = False,
+        store: StoreOpt = None) -> None:
+    """SQL over the views events, deals, player_deals, pulka_results (read-only: no file access)."""
     import duckdb
 
     from ..reports import sql as run_sql
 
     try:
-        df = run_sql(_connect(store), query)
+        df = run_sql(_connect(store, sandbox=not allow_files), query)
+    except duckdb.PermissionException as exc:
+        _fail(f"SQL error: {str(exc).splitlines()[0]} (preflog sql reads the views only; --allow-files lets "
+              "a query use files)")
     except duckdb.Error as exc:
         _fail(f"SQL error: {_one_line(str(exc))}")
     _emit(df, fmt, output, "sql")
@@ -721,4 +727,22 @@ def demo(data: Annotated[Path | None, typer.Option(
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    finally:
+        _flush_or_quit()
+
+
+def _flush_or_quit() -> None:
+    """Flush standard output before the interpreter does: a reader that has gone away (``| head``) ends
+    the command quietly with status 1, as a broken pipe during the command does (typer), instead of
+    Python's "Exception ignored … BrokenPipeError" at exit (status 120)."""
+    import os
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # what is still buffered goes nowhere, quietly
+        os.close(devnull)
+        raise SystemExit(1) from None

@@ -235,6 +235,10 @@ class Deal(TrickPlay):
     # ------------------------------------------------------------------ auction
     def verify_bid(self, seat: int, bid: int) -> None:
         if self.phase != AUCTION:
+            if self.phase != DONE:  # the deal has moved on from its auction (discard, contract, play, result)
+                raise IllegalAction(Code.AUCTION_OVER, f"{self._bid_noun} {self.bid_text(bid)} by {self.who(seat)} "
+                                    f"after the auction of deal {self.deal} has ended; expected {self.expected()}",
+                                    seat=seat)
             raise self._phase_error(f"{self._bid_noun} {self.bid_text(bid)}", seat)
         self.auction.verify_bid(seat, bid)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,8 +70,12 @@ CONTRA_WORDS = ("contra", "recontra", "subcontra", "mortcontra")
 _CONTRA_ALIASES = frozenset(CONTRA_WORDS) | {
     "kontra", "rekontra", "subkontra", "mortkontra", "контра", "реконтра", "субконтра", "мортконтра"}
 _META_NAMES = {"event": "Event", "date": "Date", "place": "Place", "id": "Id"}
-_RESERVED_TAGS = frozenset({"players", "rules", "option", "pool", "whistprice"})
+# Tag names the text reader takes as pulka fields, in every spelling it accepts: never meta keys.
+RESERVED_TAGS = frozenset({"players", "rules", "option", "options", "pool", "whistprice", "whist_price",
+                           "whist-price"})
 _INT = re.compile(r"[+-]?[0-9]+")
+HAND_CARDS = 10   # cards dealt to each playing seat (both families)
+TALON_CARDS = 2   # cards in the talon, and so in a discard
 _META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
 _BAD_NAME_CHARS = set(',:;{}[]"=()\n\r\t')
 _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
@@ -116,11 +121,49 @@ class Record:
 
 
 # ---------------------------------------------------------------------------------- shared helpers
+def invisible_char(text: str) -> str | None:
+    """The first control character (a line break, a tab, ESC …) or byte-order mark U+FEFF of ``text``
+    as ``U+XXXX``, or None. Neither survives a text record (the reader reads U+FEFF as a space and a
+    file's CR as a line break; a control character may break the line or drive a terminal), so names
+    and tag values hold none: the reader refuses what the writer could not write back."""
+    if text.isprintable():
+        return None
+    for ch in text:
+        if ch == "\ufeff" or unicodedata.category(ch) == "Cc":
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+def meta_key_problem(key: str) -> str | None:
+    """Why ``key`` cannot be a meta tag name of a record (reader and writer alike), or None."""
+    if not _META_KEY.fullmatch(key) or key in RESERVED_TAGS:
+        return (f"meta key {key!r} is not a lower-case tag name (a letter, then letters, digits, '_' or '-'; "
+                "not players, rules, option, pool or whist price)")
+    return None
+
+
+def meta_value_problem(key: str, value: str) -> str | None:
+    """Why ``value`` cannot be written as the value of meta tag ``key``, or None."""
+    bad = invisible_char(value)
+    return None if bad is None else f"meta {key!r} holds {bad} (no control character or U+FEFF in a tag value)"
+
+
+def end_problem(reason: str) -> str | None:
+    """Why ``reason`` cannot be written as an ``End:`` line, or None."""
+    bad = invisible_char(reason)
+    if bad is not None or set(reason) & set(";{}"):
+        return "may not hold a control character (a line break, a tab …), U+FEFF, ';', '{' or '}'"
+    return None
+
+
 def name_problem(name: str, seat: int, names: Sequence[str]) -> str | None:
     """Why ``name`` cannot be a player's name in a record, or None."""
     low = name.lower()
     if not name.strip() or name != name.strip():
         return "is not a usable player name (blank or padded)"
+    bad = invisible_char(name)
+    if bad is not None:
+        return f"is not a usable player name (it holds {bad}: no control character or U+FEFF in a name)"
     if _BAD_NAME_CHARS & set(name):
         return "is not a usable player name (no , : ; { } [ ] \" = ( ) inside a name)"
     if name.isdigit() or low in KEYWORDS:
@@ -275,7 +318,8 @@ class _Reader:
         except (RulesError, ValueError, TypeError) as exc:
             raise self.fail(spec, "does not combine with its options", str(exc)) from None
         self.bids = family_of(rules).bids
-        pool = self.integer(syn.pool, "is not a pool size", "a whole number, e.g. 50") if syn.pool else 50
+        pool = self.integer(syn.pool, "is not a pool size", "a whole number of at least 1, e.g. 50", low=1) \
+            if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
         if syn.whist_price:
             try:
@@ -283,7 +327,7 @@ class _Reader:
             except ValueError:
                 raise self.fail(syn.whist_price, "is not a whist price",
                                 "a number such as 1, 0.5, 0,5 or 1/2 (no sign, no currency)") from None
-        meta = tuple((k, t.text) for k, t in syn.meta)
+        meta = self.meta(syn.meta)
         start = self.start_sheet(syn, rules, pool)
         events: list[Event] = [PulkaStarted(tuple(names), spec.text.strip(), tuple(overrides), pool, price, meta,
                                             start=start)]
@@ -292,7 +336,11 @@ class _Reader:
                 raise self.fail(deal.number, "is not the next deal number", str(number))
             events.extend(self.deal(deal))
         if syn.end is not None:
-            events.append(PulkaEnded(syn.end.text.strip() or "closed"))
+            reason = syn.end.text.strip()
+            problem = end_problem(reason)
+            if problem is not None:
+                raise self.fail(syn.end, f"is not an end reason: it {problem}")
+            events.append(PulkaEnded(reason or "closed"))
         return Record(tuple(events))
 
     def start_sheet(self, syn: PulkaSyn, rules: Rules, pool: int) -> tuple[tuple[ScoreValue, ...], ...]:
@@ -334,6 +382,23 @@ class _Reader:
             raise RecordError(self.source, syn.start[0].loc, "Start", f"cannot start these rules' sheet: {exc}",
                               "") from None
         return tuple(tuple(r) for r in rows)
+
+    def meta(self, tags: Sequence[tuple[str, Tok]]) -> tuple[tuple[str, str], ...]:
+        """Meta tags as the writer writes them back: keys lower-cased (as text tag names are), each once;
+        a key or value the writer could not write is refused where it stands."""
+        out: dict[str, str] = {}
+        for key, value in tags:
+            low = key.lower()
+            if low in out:
+                raise self.fail(Tok(key, value.loc), "is a repeated tag", "each tag once per pulka")
+            problem = meta_key_problem(low)
+            if problem is not None:
+                raise self.fail(Tok(key, value.loc), problem)
+            problem = meta_value_problem(low, value.text)
+            if problem is not None:
+                raise self.fail(value, problem)
+            out[low] = value.text
+        return tuple(out.items())
 
     def rules_spec(self, tok: Tok) -> tuple[Tok, list[Tok]]:
         """A ``[Rules]`` value split into the spec proper and its ``key=value`` parts, so the spec that
@@ -432,16 +497,20 @@ class _Reader:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
                 fast = _fast_cards(pair.value.text)
-                if fast is not None and not any(c in owner for c in fast):
+                if fast is not None and len(fast) == HAND_CARDS and not any(c in owner for c in fast):
                     for c in fast:
                         owner[c] = seat
                         hands[seat] |= 1 << c
                     continue
-                for c, piece in self.cards(pair.value):
+                cards = self.cards(pair.value)
+                for c, piece in cards:
                     if c in owner:
                         raise self.fail(piece, f"is already in {self.names[owner[c]]}'s hand")
                     owner[c] = seat
                     hands[seat] |= 1 << c
+                if cards and len(cards) != HAND_CARDS:  # said here, not where a card of it turns up later
+                    raise self.fail(pair.value, f"is a hand of {len(cards)} card{'' if len(cards) == 1 else 's'}",
+                                    f"{HAND_CARDS} cards in a hand")
         talon: int | None = None
         if syn.talon is not None:
             talon = 0
@@ -500,6 +569,10 @@ class _Reader:
             else:
                 raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
             pairs = self.cards(step.value)
+            if st.cards.hands is not None and len(pairs) != TALON_CARDS:
+                # with the hands known, the cards left in hand depend on it: say so here, not at a later trick
+                raise self.fail(step.value, f"is a discard of {len(pairs)} card{'' if len(pairs) == 1 else 's'}",
+                                f"exactly {TALON_CARDS} cards: the declarer puts back as many as the talon gave")
             mask = sum(1 << c for c, _ in pairs)
             bad = st.cards.discard(seat, mask)
             if bad >= 0:
@@ -691,8 +764,8 @@ class _Writer:
             elif pulka is None or pulka.end is not None:
                 raise self.bad("comes before a pulka_started event" if pulka is None else "comes after pulka_ended")
             elif isinstance(ev, PulkaEnded):
-                if "\n" in ev.reason or set(ev.reason) & set(";{}"):
-                    raise self.bad("the reason may not hold a line break, ';', '{' or '}'")
+                if end_problem(ev.reason) is not None:
+                    raise self.bad(f"the reason {end_problem(ev.reason)}")
                 pulka.end = Tok(ev.reason)
             elif isinstance(ev, DealStarted):
                 deal = self.deal(ev)
@@ -730,10 +803,9 @@ class _Writer:
         self.bids = family_of(rules).bids
         meta: list[tuple[str, Tok]] = []
         for key, value in ev.meta:
-            if not _META_KEY.fullmatch(key) or key in _RESERVED_TAGS:
-                raise self.bad(f"meta key {key!r} is not a lower-case tag name (or is reserved)")
-            if "\n" in str(value):
-                raise self.bad(f"meta {key!r} holds a line break")
+            problem = meta_key_problem(key) or meta_value_problem(key, str(value))
+            if problem is not None:
+                raise self.bad(problem)
             meta.append((key, Tok(str(value))))
         if "\n" in ev.rules or "\n" in ev.whist_price:
             raise self.bad("rules and whist price must be one line")

@@ -38,17 +38,31 @@ class Tok(NamedTuple):
     loc: Loc = NOWHERE
 
 
+EXCERPT = 60    # characters of user text a message quotes at most
+SENTENCE = 240  # characters of a problem or an expectation at most (longer only when quoting user input)
+
+
+def excerpt(text: str, width: int = EXCERPT) -> str:
+    """``text`` cut to ``width`` characters (an ellipsis marks the cut): what a message quotes of user
+    input, so that a megabyte-long line is never echoed whole."""
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
 class RecordError(PreflogError, ValueError):
-    """A record that cannot be read: syntax, spelling or a reference (player, card holder)."""
+    """A record that cannot be read: syntax, spelling or a reference (player, card holder).
+
+    The offending ``text`` is quoted by an excerpt of at most :data:`EXCERPT` characters, ``problem`` and
+    ``expected`` by at most :data:`SENTENCE`."""
 
     def __init__(self, source: str, loc: Loc, text: str, problem: str, expected: str = "") -> None:
         self.source = source
         self.line = loc.line or None
         self.column = loc.column or None
         self.path = loc.path or None
-        self.text = text
-        self.problem = problem
-        self.expected = expected
+        self.text = text = excerpt(text)
+        # our own sentences, but they may quote user input (an unknown preset's name …): bounded too
+        self.problem = problem = excerpt(problem, SENTENCE)
+        self.expected = expected = excerpt(expected, SENTENCE)
         where = f"{source}:{loc.line}:{loc.column}" if loc.line else (
             f"{source}: {loc.path}" if loc.path else source)
         msg = f"{where}: {text!r} {problem}" if text else f"{where}: {problem}"

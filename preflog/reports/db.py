@@ -3,6 +3,13 @@
 Views: ``deals``, ``player_deals``, ``pulka_results`` (the Parquet files of
 :mod:`preflog.projections.store`; empty typed tables when not written yet) and ``events``
 when event files are given. Report SQL lives in ``preflog/reports/sql/*.sql``.
+
+A *sandboxed* connection (``connect(..., sandbox=True)``, what ``preflog sql`` uses unless told
+otherwise) reads the same files through Arrow datasets scanned by pyarrow, then turns DuckDB's own
+file system off (``enable_external_access = false``) and locks the configuration: a query sees the
+views and nothing else; it can neither read nor write a file (``COPY … TO``, ``read_csv``,
+``ATTACH``, ``INSTALL``/``LOAD``), nor switch that back on. Tables it creates live in memory and
+vanish with the connection.
 """
 
 from __future__ import annotations
@@ -32,12 +39,32 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str | os.PathLike[str]], sandbox: bool,
+                  options: str = "") -> None:
+    """``name`` as a view over Parquet ``files``: read by DuckDB, or (``sandbox``) by pyarrow through a
+    registered dataset, so that DuckDB itself never needs file access."""
+    if sandbox:
+        import pyarrow.dataset as ds
+
+        con.register(f"_files_{name}", ds.dataset([str(f) for f in files], format="parquet"))
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM _files_{name}")
+        return
+    listing = ", ".join(_quote(str(f)) for f in files)
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet([{listing}]{options})")
+
+
+SANDBOX_SETTINGS = ("SET enable_external_access = false", "SET allow_community_extensions = false",
+                    "SET autoinstall_known_extensions = false", "SET autoload_known_extensions = false",
+                    "SET lock_configuration = true")
+
+
 def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
-            threads: int | None = None) -> duckdb.DuckDBPyConnection:
+            threads: int | None = None, *, sandbox: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the projection views and report macros.
 
     ``events`` is a list of Parquet file paths/URIs of the event table (e.g. a Delta table's
-    ``file_uris()``), or a function returning it; it becomes the ``events`` view.
+    ``file_uris()``), or a function returning it; it becomes the ``events`` view. ``sandbox``: the
+    connection can read the views only, never a file of its own (see the module's docstring).
     """
     con = duckdb.connect()
     if threads:
@@ -46,18 +73,18 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
     for table in TABLES:
         files = tables[table]
         if files:
-            listing = ", ".join(_quote(str(f)) for f in files)
-            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet([{listing}])")
+            _parquet_view(con, table, files, sandbox)
         else:
             con.register(f"_empty_{table}", SCHEMAS[table].empty_table())
             con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _empty_{table}")
     if events is not None:
         event_files = list(events() if callable(events) else events)
         if event_files:
-            listing = ", ".join(_quote(str(f)) for f in event_files)
-            con.execute(f"CREATE OR REPLACE VIEW events AS SELECT * FROM read_parquet([{listing}], "
-                        "hive_partitioning = true)")
+            _parquet_view(con, "events", event_files, sandbox, ", hive_partitioning = true")
     con.execute(load_sql("macros"))
+    if sandbox:
+        for setting in SANDBOX_SETTINGS:
+            con.execute(setting)
     return con
 
 

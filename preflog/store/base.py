@@ -11,6 +11,8 @@ bulk paths included (:meth:`EventStore.append_sealed`, sharded :meth:`EventStore
 
 from __future__ import annotations
 
+import os
+import stat
 import zlib
 from abc import ABC
 from abc import abstractmethod
@@ -67,6 +69,53 @@ class ConcurrencyError(StoreError):
         self.pulka, self.expected, self.actual = pulka, expected, actual
         super().__init__(f"pulka {pulka!r}: expected last seq {expected}, but the store is at seq {actual}; "
                          "reload the pulka and retry")
+
+
+class DamagedFileError(StoreError):
+    """A data file of the store is missing, truncated or not Parquet, so the table cannot be read:
+    one line naming the file and what is wrong, pointing to ``preflog verify`` and time travel."""
+
+    def __init__(self, path: object, problem: str, others: int = 0, *, projection: bool = False) -> None:
+        self.path = str(path)
+        self.problem = problem
+        more = f" (and {others} more damaged file{'s' if others > 1 else ''})" if others else ""
+        if projection:
+            advice = ("the projections cannot be read. They are derived from the events, so nothing is lost: "
+                      "run 'preflog verify' for the events, then rebuild the projections (docs/storage.md)")
+        else:
+            advice = ("the event table cannot be read. Run 'preflog verify' to list every damaged file, then "
+                      "restore it from a backup, or read an earlier version of the table (time travel, "
+                      "docs/storage.md)")
+        super().__init__(f"{path}: {problem}{more}; {advice}")
+
+
+def parquet_damage(path: str | os.PathLike[str], size: int | None = None) -> str | None:
+    """What makes a Parquet data file unreadable, in words (``None``: nothing this check can see).
+
+    Cheap: one ``stat`` and two 4-byte reads. Finds a missing file and a file without Parquet's
+    ``PAR1`` magic at both ends (cut short, overwritten, not Parquet at all); ``size`` (what the
+    table's log recorded) tells a truncated file apart. A whole Parquet file whose content changed
+    is readable, and the hash chain's business (:meth:`EventStore.verify`)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "is missing (the table lists it as a live data file)"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+            f.seek(max(st.st_size - 4, 0))
+            tail = f.read(4)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if st.st_size >= 12 and head == b"PAR1" and tail == b"PAR1":
+        return None
+    if size is not None and st.st_size < size:
+        return f"is truncated ({st.st_size:,} of {size:,} bytes)"
+    return "is not a whole Parquet file (no PAR1 magic at its start and end: cut short or overwritten)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +185,13 @@ class IntegrityProblem:
 
     pulka: str
     seq: int
-    kind: str  # missing | duplicate | bad_event | deal | hash | unsealed
+    kind: str  # missing | duplicate | bad_event | deal | hash | unsealed | file (pulka "": a damaged data file)
     detail: str
     first_seq: int | None = None
 
     def __str__(self) -> str:
+        if not self.pulka:  # a problem of the table's files, not of one pulka's rows
+            return f"{self.kind}: {self.detail}"
         return f"pulka {self.pulka!r} seq {self.seq}: {self.kind}: {self.detail}"
 
 
@@ -291,6 +342,9 @@ class EventStore(ABC):
         value, payload, hash``; see ``schemas/events.v1.json``) as a relation on ``con``."""
 
     # --- maintenance ---------------------------------------------------------------------
+    def check_files(self) -> None:  # noqa: B027 - a backend without files has nothing to check
+        """Raise :class:`DamagedFileError` naming a damaged data file (a backend without files has none)."""
+
     @abstractmethod
     def verify(self) -> list[IntegrityProblem]:
         """Check seq continuity, event decoding, deal numbering and the hash chain of every pulka."""

@@ -35,6 +35,7 @@ from deltalake import write_deltalake
 from ..model.events import Row
 from .base import Batch
 from .base import ConcurrencyError
+from .base import DamagedFileError
 from .base import EventStore
 from .base import EventTuple
 from .base import IntegrityProblem
@@ -44,6 +45,7 @@ from .base import Stored
 from .base import StoreError
 from .base import check_pulka_id
 from .base import check_shard
+from .base import parquet_damage
 from .base import resolve_sealed
 from .chain import DEFAULT_HASH_EVERY
 from .chain import GENESIS
@@ -144,6 +146,58 @@ class DeltaStore(EventStore):
             self._dt.update_incremental()
         return self._dt
 
+    # --- damaged files ---------------------------------------------------------------------
+    def damaged_files(self) -> list[tuple[str, str]]:
+        """``(path, what is wrong)`` for each live data file that is missing, of another size than the
+        table's log recorded, or not a whole Parquet file (see :func:`~preflog.store.base.parquet_damage`);
+        the pulkas the file holds (from the log's statistics) are named after the problem."""
+        from urllib.parse import unquote
+
+        dt = self._dt if self._pinned is not None else self._table()
+        adds = pa.table(dt.get_add_actions(flatten=True))
+        if adds.num_rows == 0:
+            return []
+        names = adds.schema.names
+        low = adds.column("min.pulka").to_pylist() if "min.pulka" in names else [None] * adds.num_rows
+        high = adds.column("max.pulka").to_pylist() if "max.pulka" in names else [None] * adds.num_rows
+        out: list[tuple[str, str]] = []
+        for rel, size, a, b in zip(adds.column("path").to_pylist(), adds.column("size_bytes").to_pylist(), low, high,
+                                   strict=True):
+            path = Path(unquote(rel))
+            path = path if path.is_absolute() else self.path / path
+            problem = parquet_damage(path, size)
+            if problem is not None:
+                held = "" if a is None else f"pulka {a!r}" if a == b else f"pulkas {a!r} … {b!r}"
+                out.append((str(path), f"{problem}; it holds {held}" if held else problem))
+        return out
+
+    def check_files(self) -> None:
+        """Raise :class:`~preflog.store.base.DamagedFileError` naming the first damaged data file, if any."""
+        damaged = self.damaged_files()
+        if damaged:
+            raise DamagedFileError(damaged[0][0], damaged[0][1], len(damaged) - 1)
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Turn a read that failed on a damaged data file (DuckDB, Arrow or Delta errors, or a Rust
+        panic) into one :class:`~preflog.store.base.DamagedFileError`; any other failure stands."""
+        try:
+            yield
+        except DamagedFileError:
+            raise
+        except BaseException as exc:
+            if isinstance(exc, Exception) or type(exc).__name__ == "PanicException":
+                self._raise_if_damaged()
+            raise
+
+    def _raise_if_damaged(self) -> None:
+        try:
+            damaged = self.damaged_files()
+        except Exception:  # the log itself cannot be read: the original error says more
+            return
+        if damaged:
+            raise DamagedFileError(damaged[0][0], damaged[0][1], len(damaged) - 1) from None
+
     def _source(self, con: duckdb.DuckDBPyConnection, dt: DeltaTable) -> str | None:
         """SQL for the event rows of ``dt`` in the current schema; None if the table is empty."""
         if self.table_schema_version < TABLE_SCHEMA_VERSION:
@@ -160,7 +214,7 @@ class DeltaStore(EventStore):
     def _refresh_heads(self, dt: DeltaTable) -> dict[str, tuple[int, int | None, int]]:
         """Per-pulka heads, reading only files not seen before (compaction output is re-read
         once; taking the max seq makes that harmless)."""
-        with self._cache_lock:
+        with self._cache_lock, self._reading():
             if self.table_schema_version < TABLE_SCHEMA_VERSION:
                 self._heads, self._seen = {}, set()
                 con = duckdb.connect()
@@ -314,6 +368,11 @@ class DeltaStore(EventStore):
         file vanishes under a concurrent vacuum, the scan resumes after the last row handed out on a
         fresh file list."""
         check_shard(shard)
+        with self._reading():
+            yield from self._scan_files(pulkas, batch_size, shard)
+
+    def _scan_files(self, pulkas: Sequence[str] | None, batch_size: int,
+                    shard: tuple[int, int] | None) -> Iterator[pa.RecordBatch]:
         after: tuple[str, int] | None = None
         for _attempt in range(5):
             # no progress bar: long scans would draw one on the caller's (or a worker's) stdout
@@ -350,6 +409,7 @@ class DeltaStore(EventStore):
                     yield b
                 return
             except duckdb.IOException:
+                self._raise_if_damaged()  # a file gone for good is damage, not a concurrent vacuum
                 continue
             finally:
                 con.close()
@@ -373,6 +433,9 @@ class DeltaStore(EventStore):
     def verify(self) -> list[IntegrityProblem]:
         """The hash chain of every pulka (:func:`~.chain.check_pulka`), then the table against its log
         (:meth:`verify_log`)."""
+        damaged = self.damaged_files()
+        if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
+            return [IntegrityProblem("", 0, "file", f"{path}: {problem}") for path, problem in damaged]
         problems = self._verify_rows()
         if self.heads_log:
             problems.extend(self.verify_log())
@@ -459,6 +522,7 @@ class DeltaStore(EventStore):
         appends, so that one-pulka reads prune row groups again)."""
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        self.check_files()  # never merge a damaged file into a new one
         dt = self._table()
         if sort:
             with self._write_lock():

@@ -412,7 +412,7 @@ NEAR_MISSES = [
     ((2, 4), None, "jump_bid"),                                  # ex. 1: 3 must come before 4
     ((2, 3, 4, 0, 0), 3, "contract_below_bid"),                  # ex. 1: C may not order 3
     ((0, 2, 3, 3, 4, 4, 4), None, "hold_not_allowed"),           # ex. 2: C may not hold back
-    ((0, 2, 3, 3, 4, 4, 0, 0), None, "event_out_of_order"),       # ex. 2: ended by C's pass
+    ((0, 2, 3, 3, 4, 4, 0, 0), None, "auction_over"),             # ex. 2: ended by C's pass
     ((2, 3, 2), None, "bid_not_above_last"),                     # ex. 3: C has no number to hold
     ((2, 8, 8, 4, 4), None, "name_not_above"),                   # ex. 4: equal name goes to B (earlier)
     ((2, 8, 8, 4, 6), None, "hand_bettel_not_at_once"),          # ex. 4: Bettel from hand only at once
@@ -423,7 +423,7 @@ NEAR_MISSES = [
     ((2, 16, 0), 7, "hand_contract_changed"),                    # ex. 6: Bettel from hand stays Bettel
     ((2, 3, 0, 16), None, "hand_contract_not_first_call"),       # ex. 6: A has already bid
     ((2, 16, 3), None, "number_after_igra"),                     # ex. 7: a number cannot beat igra
-    ((2, 16, 17, 7), None, "event_out_of_order"),                # ex. 7: no naming turn after 16/17
+    ((2, 16, 17, 7), None, "auction_over"),                      # ex. 7: no naming turn after 16/17
     ((2, 8, (A, 0)), None, "bid_after_pass"),                    # ex. 4/6: A, overcalled by igra, is out
 ]
 

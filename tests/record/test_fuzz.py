@@ -136,7 +136,8 @@ def pulka_logs(draw: st.DrawFn) -> list[Event]:
     # an option of the other family is refused (preflog.rules.config.check_family)
     overrides = tuple(draw(st.lists(st.sampled_from(shared + own), max_size=3)))
     meta = tuple(draw(st.lists(st.tuples(st.sampled_from(["event", "date", "id", "round"]),
-                                         st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8)),
+                                         st.text(st.characters(blacklist_categories=("Cs", "Cc"),
+                                                               blacklist_characters="\ufeff"), max_size=8)),
                                max_size=3, unique_by=lambda kv: kv[0])))
     events: list[Event] = [PulkaStarted(tuple(names), rules, overrides, draw(st.integers(10, 100)),
                                         draw(st.sampled_from(["1", "0.5", "1/2"])), meta)]
