@@ -439,14 +439,17 @@ class Workspace:
         from .store.base import DamagedFileError
         from .store.base import parquet_damage
 
-        if self.exists():  # a damaged file is one line naming it, not a reader's traceback later on
+        if self.exists():  # a damaged event file is one line naming it, not a reader's traceback later on
             self.store().check_files()
             self.heal_projections()
-        for table in TABLES:
-            for f in table_files(self.root, table):
-                problem = parquet_damage(f)
-                if problem is not None:
-                    raise DamagedFileError(f, problem, projection=True)
+        damaged = [(f, problem) for table in TABLES for f in table_files(self.root, table)
+                   if (problem := parquet_damage(f)) is not None]
+        if damaged and self.exists():
+            self.rebuild_projections()  # derived state: a damaged projection file is built again from the events
+            damaged = [(f, problem) for table in TABLES for f in table_files(self.root, table)
+                       if (problem := parquet_damage(f)) is not None]
+        if damaged:
+            raise DamagedFileError(damaged[0][0], damaged[0][1], projection=True)
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
         return connect(self.root, events=files, sandbox=sandbox)
