@@ -104,10 +104,13 @@ def snapshot(source: str) -> EventSource:
     from ..store.schema import VERSION_KEY
 
     path = event_table_path(source)
+    if "://" not in path and not (Path(path) / "_delta_log").is_dir():
+        raise SparkJobError(f"{path}: no Delta event table (neither it nor its events/ folder has a _delta_log)")
     try:
         dt = DeltaTable(path)
     except Exception as exc:  # deltalake raises several types for a missing table
-        raise SparkJobError(f"{path}: no Delta event table ({exc})") from None
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SparkJobError(f"{path}: no Delta event table ({reason})") from None
     version = int(dt.metadata().configuration.get(VERSION_KEY, "0"))
     if version != TABLE_SCHEMA_VERSION:
         raise SparkJobError(f"{path}: event table layout v{version}, the Spark job reads v{TABLE_SCHEMA_VERSION} "

@@ -91,3 +91,23 @@ def test_reports_agree_with_duckdb(single: Single, spark_out: Path, report: str)
     assert len(got) == len(want) > 0
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True),
                                   check_dtype=False, rtol=1e-9, atol=1e-9)
+
+
+def test_filtered_reports_agree_with_duckdb(single: Single, spark: Any, spark_out: Path) -> None:
+    """The filters (preset, player, dates, pulka list) become Spark literals and filter alike."""
+    from preflog.reports.db import Filters
+    from preflog.spark import job
+    from preflog.spark.sql import spark_report_sql
+
+    job.load_projections(spark, str(spark_out))
+    con = single.ws.connect()
+    player = single.audits["sim-0001"].players[0]
+    cases = [("players", Filters(preset="sochi")), ("contracts", Filters(pulka=sorted(single.audits)[::7])),
+             ("variants", Filters(player="Vera", date_from="2000-01-01")),  # a demo player (sims have no date)
+             ("players_by_level", Filters(player=player))]
+    for name, f in cases:
+        want = getattr(duck_reports, name)(con, player=f.player, preset=f.preset, date_from=f.date_from,
+                                           pulka=f.pulka)
+        got = spark.sql(spark_report_sql(name, f)).toPandas()
+        assert len(got) == len(want) > 0, name
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=1e-9, atol=1e-9)
