@@ -67,6 +67,7 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 def test_project_then_report_on_the_seed_examples(spark: object, tmp_path: Path) -> None:
     """The seed examples (a few illegal ones among them): exit 1 as ``preflog audit --all`` would, the
     summary line counts what the single-machine audit counts, and the tables and reports are written."""

@@ -25,7 +25,7 @@ from preflog.projections.store import read_table
 
 from .conftest import Single
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # the first test also starts Spark and runs the job
 
 
 def spark_table(out: Path, table: str) -> pa.Table:
