@@ -250,7 +250,10 @@ def run_job(source: str, out: str, *, project: bool, master: str = "local[*]", c
     if read == "files":
         snapshot(source)
     spark = session(master, pairs)
-    run(spark, source, out, TABLES if project else AUDIT_TABLES, fmt, read)
+    given = dict(pairs).get("spark.sql.shuffle.partitions")  # the user's choice wins over ours
+    if given is not None and not given.isdigit():
+        raise SparkJobError(f"--conf spark.sql.shuffle.partitions={given}: expected a whole number")
+    run(spark, source, out, TABLES if project else AUDIT_TABLES, fmt, read, int(given) if given else None)
     return summary(spark, out, fmt)
 
 
