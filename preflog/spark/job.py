@@ -167,10 +167,13 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
     unknown = [t for t in tables if t not in TABLES]
     if unknown:
         raise SparkJobError(f"unknown tables {', '.join(unknown)} (known: {', '.join(TABLES)})")
-    if partitions is None:
-        partitions = partitions_for(snapshot(source).events if read == "files" else 0, spark)
+    events = read_events(spark, source, read)
+    if partitions is None:  # the Delta log's row counts; through the jars, a count (Parquet metadata)
+        partitions = partitions_for(snapshot(source).events if read == "files" else events.count(), spark)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-    packed = packed_frame(read_events(spark, source, read)).persist(StorageLevel.MEMORY_AND_DISK)
+    # our partition count stands: adaptive execution would merge partitions up to 64 MB (~2 M events)
+    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+    packed = packed_frame(events).persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}
     try:
         for table in tables:
