@@ -1,7 +1,7 @@
 """The whole preflog pipeline at growing sizes, with each figure set against its ceiling.
 
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--out results.json] [--quick]
-                             [--workers N] [--dir DIR] [--keep]
+                             [--workers N] [--dir DIR] [--keep] [--spark]
 
 Per size (deals of realistic synthetic pulkas: Sochi, Leningrad, Rostov, and a 4-player Sochi
 table) it measures:
@@ -16,7 +16,10 @@ table) it measures:
   audit (``audit_rows``) on one core, then on every core sharded by pulka;
 * ``projection_build`` — facts of every audited pulka → the three projection tables;
 * ``report_*`` — latency of the players, contracts and variants reports (cold, warm median);
-* ``bytes_per_event`` — live Parquet bytes of the event table per event.
+* ``bytes_per_event`` — live Parquet bytes of the event table per event;
+* ``spark`` (``--spark``, needs the ``spark`` extra) — the Spark job (``preflog spark project``) on the
+  same store with ``local[1]`` and ``local[2]``, its parts (shuffle, Python hand-off), its ratio to the
+  single-machine audit and its scaling from one executor thread to two (benchmarks/spark_stage.py).
 
 Ceilings measured in the same run: Parquet decode of the event table (pyarrow, rows/s), DuckDB →
 Arrow → Python tuples (the reference read), and a pure-Python validator fold over the same
@@ -249,7 +252,7 @@ def _shard_job(args: tuple[str, int, int]) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------------------------- one size
-def run_size(n_deals: int, work: Path, workers: int, repeat: int) -> dict[str, Any]:
+def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = False) -> dict[str, Any]:
     res: dict[str, Any] = {"requested_deals": n_deals}
     t, (pulkas, deals) = _timed(lambda: simulate(n_deals, workers))
     events = sum(len(rows) for _, rows in pulkas)
@@ -345,6 +348,9 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int) -> dict[str, A
     res["projection_build"] = _stage(t, deals, events)
     audited = []
 
+    if spark:
+        res["spark"] = spark_stage(str(store_root), events, res)
+
     con = connect(store_root)
     reports: dict[str, Callable[[], Any]] = {
         "players": lambda: players(con), "contracts": lambda: contracts(con), "variants": lambda: variants(con)}
@@ -402,6 +408,22 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int) -> dict[str, A
     return res
 
 
+def spark_stage(store_root: str, events: int, res: dict[str, Any]) -> dict[str, Any]:
+    """The Spark job with 1 and 2 local executor threads, against the single-machine audit of this run."""
+    from benchmarks.spark_stage import measure
+
+    sp = measure(store_root, events)
+    one, two = sp["local[1]"]["events_per_s"], sp["local[2]"]["events_per_s"]
+    single = _rate(events, res["replay_audit_1"]["seconds"] + res["projection_build"]["seconds"])
+    sp["ratios"] = {
+        "local1_vs_replay_audit_1": _ratio(one, res["replay_audit_1"]["events_per_s"]),
+        "local1_vs_audit_and_projection_1": _ratio(one, single),
+        "local2_vs_replay_audit_n": _ratio(two, res["replay_audit_n"]["events_per_s"]),
+        "scaling_1_to_2": _ratio(two, one),
+    }
+    return sp
+
+
 # ---------------------------------------------------------------------------------- reporting
 STAGES = ("text_write", "text_parse", "import_full", "store_append", "replay_audit_1", "replay_audit_n",
           "projection_build")
@@ -448,6 +470,16 @@ def print_summary(results: dict[str, Any]) -> None:
         print(f"ceiling duckdb→tuples{r['ceiling_duckdb_tuples']['rows_per_s']:12,.0f} rows/s   store read "
               f"{r['store_read']['rows_per_s']:,.0f} rows/s ({r['ratios']['store_read_vs_duckdb_tuples']:.2f})")
         print(f"ceiling parquet      {r['ceiling_parquet_decode']['rows_per_s']:12,.0f} rows/s")
+        if "spark" in r:
+            sp = r["spark"]
+            for m in ("local[1]", "local[2]"):
+                print(f"spark {m:13s} {sp[m]['seconds']:9.2f} {sp[m]['events_per_s']:24,.0f}   shuffle "
+                      f"{sp[m]['share_shuffle']:.0%}, Python hand-off {sp[m]['share_python_io']:.0%}, "
+                      f"audit {sp[m]['share_audit']:.0%}")
+            q = sp["ratios"]
+            print(f"spark ratios         local[1]/audit 1 core {q['local1_vs_replay_audit_1']:.2f}, "
+                  f"/audit+projection {q['local1_vs_audit_and_projection_1']:.2f}; "
+                  f"scaling 1→2 {q['scaling_1_to_2']:.2f}")
         print("targets met: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in r["targets_met"].items()))
     if len(results["sizes"]) > 1:
         print("\nper-deal cost growth (last size / first size; flat = 1.0):")
@@ -457,7 +489,7 @@ def print_summary(results: dict[str, Any]) -> None:
 
 
 def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None, work_dir: str | None = None,
-        keep: bool = False, repeat: int = 3, quiet: bool = False) -> dict[str, Any]:
+        keep: bool = False, repeat: int = 3, quiet: bool = False, spark: bool = False) -> dict[str, Any]:
     """Run every size; returns (and writes to ``out``) the results as JSON-ready data."""
     workers = workers or os.cpu_count() or 1
     base = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="preflog-bench-"))
@@ -472,7 +504,7 @@ def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None
             work.mkdir(parents=True)
             if not quiet:
                 print(f"size {n} deals …", flush=True)
-            results["sizes"][str(n)] = run_size(n, work, workers, repeat)
+            results["sizes"][str(n)] = run_size(n, work, workers, repeat, spark)
             if not keep:
                 shutil.rmtree(work, ignore_errors=True)
         results["growth"] = growth(results["sizes"])
@@ -495,13 +527,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--dir", default=None, help="work folder (default: a temp folder, removed after)")
     ap.add_argument("--keep", action="store_true", help="keep the records and stores")
     ap.add_argument("--repeat", type=int, default=3, help="warm runs per report")
+    ap.add_argument("--spark", action="store_true", help="add the Spark stage (needs the spark extra)")
     a = ap.parse_args(argv)
     if a.sizes:
         sizes = [int(s.replace("_", "")) for s in a.sizes.split(",") if s.strip()]
         sizes = sizes[:1] if a.quick else sizes
     else:
         sizes = [10_000] if a.quick else [10_000, 100_000, 1_000_000]
-    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat)
+    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat, spark=a.spark)
 
 
 if __name__ == "__main__":

@@ -726,6 +726,61 @@ def demo(data: Annotated[Path | None, typer.Option(
     out.print(views.lit(f"what next: preflog report{at} --html report.html (charts), preflog --help"))
 
 
+# --- preflog spark: the Spark job (the `spark` extra; pyspark is imported only when a command runs) -----
+spark_app = typer.Typer(no_args_is_help=True, help="Audit, projections and reports as a Spark job (docs/spark.md).")
+app.add_typer(spark_app, name="spark")
+_Master = Annotated[str, typer.Option(help="Spark master URL: local[*], spark://host:7077, yarn, k8s://…")]
+_Conf = Annotated[list[str] | None, typer.Option("--conf", help="Spark setting KEY=VALUE (repeatable).")]
+_SparkOut = Annotated[str, typer.Argument(help="Output folder or URI of the tables.")]
+_SparkFmt = Annotated[str, typer.Option("--format", help="parquet, or delta (needs the Delta Lake jars)")]
+_Read = Annotated[str, typer.Option(help="files: the Delta snapshot's files via deltalake; delta: format(delta)")]
+_Source = Annotated[str | None, typer.Option("--store", help="Store folder, or the Delta event table's path/URI "
+                                             "(default: as for every command, $PREFLOG_STORE or ./preflog-store).")]
+
+
+def _spark_job() -> Any:
+    try:
+        from ..spark import job
+    except ImportError as exc:
+        _fail(f"the spark commands need pyspark ({exc.name} is missing): pip install 'preflog[spark]'")
+    return job
+
+
+def _spark_run(project: bool, out_dir: str, store: str | None, master: str, conf: list[str] | None,
+               fmt: str, read: str) -> None:
+    source = store if store is not None else str(_ws(None).root)
+    s = _spark_job().run_job(source, out_dir, project=project, master=master, conf=conf or [],
+                             fmt=fmt, read=read)
+    out.print(f"{s.pulkas} pulkas, {s.events} events, {s.findings} findings, {s.errors} not projected → {out_dir}",
+              markup=False)
+    raise typer.Exit(1 if s.findings else 0)
+
+
+@spark_app.command("audit")
+@_guard
+def spark_audit(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
+                fmt: _SparkFmt = "parquet", read: _Read = "files") -> None:
+    """Findings, settlements and per-pulka audit rows of every stored pulka; exit 1 if any finding."""
+    _spark_run(False, out_dir, store, master, conf, fmt, read)
+
+
+@spark_app.command("project")
+@_guard
+def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
+                  fmt: _SparkFmt = "parquet", read: _Read = "files") -> None:
+    """The audit tables and the projections (deals, player_deals, pulka_results); exit 1 if any finding."""
+    _spark_run(True, out_dir, store, master, conf, fmt, read)
+
+
+@spark_app.command("report")
+@_guard
+def spark_report(out_dir: _SparkOut, master: _Master = "local[*]", conf: _Conf = None,
+                 fmt: _SparkFmt = "parquet") -> None:
+    """The players, players_by_level, contracts and variants reports over the projections in OUT_DIR."""
+    for name, path in _spark_job().run_reports(out_dir, master=master, conf=conf or [], fmt=fmt).items():
+        out.print(f"{name} → {path}", markup=False)
+
+
 def main() -> None:
     try:
         app()

@@ -58,6 +58,11 @@ def contracts(con: duckdb.DuckDBPyConnection, by: Sequence[str] = ("contract", "
     """Success rate of declared contracts grouped by ``by`` (names from :data:`CONTRACT_DIMENSIONS`,
     e.g. ``("preset", "contract", "rel_seat")``), with n, made, interval, played count, mean
     undertricks when failed and the declarer's mean deal value. ``player`` = the declarer."""
+    return _run(con, contracts_sql(by), Filters(player, preset, date_from, date_to, pulka))
+
+
+def contracts_sql(by: Sequence[str] = ("contract", "hand_game")) -> str:
+    """The text of the contracts report grouped by ``by`` (also run on Spark by :mod:`preflog.spark`)."""
     cols: list[str] = []
     for dim in by:
         if dim not in CONTRACT_DIMENSIONS:
@@ -66,8 +71,7 @@ def contracts(con: duckdb.DuckDBPyConnection, by: Sequence[str] = ("contract", "
     if not cols:
         raise ValueError("contracts: give at least one dimension in 'by'")
     order = [c for c in cols if c != "contract_label"]  # the code orders contracts along the ladder
-    sql = load_sql("contracts").format(group_cols=", ".join(cols), order_cols=", ".join(order or cols))
-    return _run(con, sql, Filters(player, preset, date_from, date_to, pulka))
+    return load_sql("contracts").format(group_cols=", ".join(cols), order_cols=", ".join(order or cols))
 
 
 def variants(con: duckdb.DuckDBPyConnection, *, player: str | None = None, preset: str | None = None,
