@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.deal import Deal
+from ..engine.families import family_named
 from ..engine.families import family_of
 from ..engine.replay import ReplayStep
 from ..engine.replay import replay
@@ -167,12 +168,12 @@ def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
     folded onto as many lines as it needs. ``width``: the terminal's columns; the settlement moves to a
     table of its own when one table would not fit."""
     players: list[str] = s["players"]
-    croatian = s.get("family") == "croatian"
+    terms = family_named(s.get("family")).sheet
     title = f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})"
     totals = s["totals"]
     st = s["settlement"]
-    areas = [("column" if croatian else "pulya", "pulya")] + ([] if croatian else [("gora", "gora")])
-    mark = "juha" if croatian else "visty"
+    areas = [(terms.pulya, "pulya")] + ([(terms.gora, "gora")] if terms.gora else [])
+    mark = terms.visty
     sheet_cols: list[tuple[str, list[str]]] = [("player", list(players))]
     for header, key in areas:
         sheet_cols.append((header, [str(totals[key].get(p, "")) for p in players]))
@@ -228,21 +229,21 @@ def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
 def settle_view(s: dict[str, Any]) -> Table:
     """A sheet given as totals and its settlement (``settle``): one row per player."""
     players: list[str] = s["players"]
-    croatian = s.get("family") == "croatian"
+    terms = family_named(s.get("family")).sheet
     price = s.get("whist_price")
     t = Table(title=titled(f"settlement of {s['id']} — {s.get('rules')} (pool {s.get('pool')}, "
                            f"a vist at {price if price is not None else '—'})"))
     t.add_column("player")
-    t.add_column("column" if croatian else "pulya", justify="right")
-    if not croatian:
-        t.add_column("gora", justify="right")
+    t.add_column(terms.pulya, justify="right")
+    if terms.gora:
+        t.add_column(terms.gora, justify="right")
     for q in players:
-        t.add_column(lit(f"{'juha' if croatian else 'visty'} on {q}"), justify="right")
+        t.add_column(lit(f"{terms.visty} on {q}"), justify="right")
     for col in ("exact", "method 1", "method 2", "money"):
         t.add_column(col, justify="right")
     tot, st = s["totals"], s["settlement"]
     for p in players:
-        t.add_row(lit(p), str(tot["pulya"][p]), *([] if croatian else [str(tot["gora"][p])]),
+        t.add_row(lit(p), str(tot["pulya"][p]), *([str(tot["gora"][p])] if terms.gora else []),
                   *[("—" if q == p else str(tot["visty"][p][q])) for q in players],
                   *[str(st[k].get(p, "")) for k in ("exact", "method1", "method2", "money")])
     return t

@@ -14,6 +14,7 @@ family by name (:attr:`preflog.rules.config.Rules.family`); everything else asks
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
@@ -33,6 +34,33 @@ from .russian.deal import RussianDeal
 
 
 @dataclass(frozen=True)
+class SheetTerms:
+    """How a family's score sheet reads: its words in text tables and on the drawn paper sheet, and how
+    it settles on paper."""
+
+    pulya: str
+    """The pool column in text tables ("pulya"; Croatian: the contract "column")."""
+    gora: str | None
+    """The gora column, or ``None`` for a family that keeps none (Croatian)."""
+    visty: str
+    """What a player writes on another ("visty"; Croatian: "juha")."""
+    paper: Mapping[str, str]
+    """The drawn sheet's zone labels: ``pulya``, ``gora``, ``visty`` (``{}`` = the opponent), ``unit``."""
+    paper_methods: bool
+    """Whether the two paper methods of rounding the gora apply (else the sheet settles exactly)."""
+    marks: bool
+    """Whether the drawn sheet shows refe and hat marks where the gora would be (Croatian)."""
+
+
+RUSSIAN_SHEET = SheetTerms("pulya", "gora", "visty",
+                           {"pulya": "пуля", "gora": "гора", "visty": "висты на {}", "unit": "visty"},
+                           paper_methods=True, marks=False)
+CROATIAN_SHEET = SheetTerms("column", None, "juha",
+                            {"pulya": "stupac", "gora": "refe · šešir", "visty": "juha na {}", "unit": "points"},
+                            paper_methods=False, marks=True)
+
+
+@dataclass(frozen=True)
 class Family:
     """One game family."""
 
@@ -44,6 +72,8 @@ class Family:
     """How the family writes calls and contracts."""
     scorer: Callable[[Rules, int, int], Scorer]
     """``scorer(rules, n_players, pool)``: a fresh scorer for a pulka."""
+    sheet: SheetTerms
+    """How the family's score sheet reads and settles on paper."""
     bots_path: str
     """``module:class`` of the family's bots. The simulator sits above the engine, so the family names
     it instead of importing it (see :meth:`bots`)."""
@@ -62,9 +92,9 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer,
+    Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, RUSSIAN_SHEET,
            "preflog.sim.russian:RussianBots"),
-    Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer,
+    Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, CROATIAN_SHEET,
            "preflog.sim.croatian:CroatianBots"),
 )
 """Every game family preflog knows."""
@@ -83,6 +113,12 @@ def family_of(rules: Rules | str) -> Family:
                             f"{', '.join(f.name for f in FAMILIES)}") from None
 
 
+def family_named(name: str | None) -> Family:
+    """The family of a sheet's ``family`` field; the first family when the pulka named none (its rules
+    could not be read)."""
+    return _BY_NAME.get(name or "", FAMILIES[0])
+
+
 def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None = None,
               talon: int | None = None, deal: int = 1, scorer: Scorer | None = None,
               names: Sequence[str] | None = None) -> Deal:
@@ -90,4 +126,4 @@ def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] 
     return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
-__all__ = ["FAMILIES", "Family", "family_of", "open_deal"]
+__all__ = ["FAMILIES", "Family", "SheetTerms", "family_named", "family_of", "open_deal"]

@@ -18,10 +18,13 @@ wider than common sans-serif fonts', and every zone grows to hold its rows, so n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from html import escape
 from typing import Any
+
+from ..engine.families import family_named
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 CELL = 104            # mean width of a zone column on the left and right sides
@@ -35,10 +38,6 @@ NAME = 15             # font size of player names
 PAPER = "#fffdf5"
 INK = {"pulya": "#065f18", "gora": "#a00000", "visty": "#1a1a6e", "label": "#666"}
 
-TERMS = {
-    "russian": {"pulya": "пуля", "gora": "гора", "visty": "висты на {}", "unit": "visty"},
-    "croatian": {"pulya": "stupac", "gora": "refe · šešir", "visty": "juha na {}", "unit": "points"},
-}
 
 
 def _advance(ch: str) -> float:
@@ -201,7 +200,7 @@ def _text(x: float, y: float, text: str, size: float, fill: str = "#111", bold: 
             f"{escape(text)}</text>")
 
 
-def _zones_of(p: str, h: dict[str, Any], terms: dict[str, str], extra: list[str] | None) -> dict[str, Any]:
+def _zones_of(p: str, h: dict[str, Any], terms: Mapping[str, str], extra: list[str] | None) -> dict[str, Any]:
     """The zone contents of one player: visty per opponent, pulya, gora (or the Croatian marks)."""
     return {
         "visty": [(terms["visty"].format(q), vals) for q, vals in h["visty"].items()],
@@ -214,10 +213,10 @@ def render_svg(pulka: dict[str, Any]) -> str:
     """SVG text of the paper sheet for one pulka entry of ``sheet --json``."""
     players: list[str] = pulka["players"]
     n = len(players)
-    family = "croatian" if pulka.get("family") == "croatian" else "russian"
-    terms = TERMS[family]
+    sheet = family_named(pulka.get("family")).sheet
+    terms = sheet.paper
     hist = _histories(pulka)
-    marks = _croatian_marks(pulka) if family == "croatian" else None
+    marks = _croatian_marks(pulka) if sheet.marks else None
     gora_sep = "" if marks else "."
     content = {p: _zones_of(p, hist[p], terms, marks[p] if marks else None) for p in players}
 
@@ -303,7 +302,7 @@ def render_svg(pulka: dict[str, Any]) -> str:
     parts.append(_text(width / 2, y + NAME + 6, *_fit(seat["bottom"], width - 20, NAME, True), bold=True,
                        anchor="middle", role="name"))
     y += header + 4
-    y = _settlement(pulka, terms, width, y, parts, methods=family == "russian")
+    y = _settlement(pulka, terms, width, y, parts, methods=sheet.paper_methods)
     foot = " · ".join(str(v) for v in (pulka.get("rules"), pulka.get("id")) if v)
     parts.append(_text(8, y + 14, *_fit(foot, width - 16, 11), fill=INK["label"], role="label"))
     height = y + 24
@@ -317,7 +316,7 @@ def render_svg(pulka: dict[str, Any]) -> str:
     ])
 
 
-def _settlement(pulka: dict[str, Any], terms: dict[str, str], width: float, y: float, parts: list[str],
+def _settlement(pulka: dict[str, Any], terms: Mapping[str, str], width: float, y: float, parts: list[str],
                 methods: bool = True) -> float:
     """The settlement table beneath the sheet; returns the y under it. The two paper methods round the
     Russian gora to whole visty; a Croatian sheet has no gora and settles exactly, so it shows no methods."""

@@ -19,6 +19,7 @@ from typing import Unpack
 import duckdb
 import pandas as pd
 
+from ..engine.families import family_named
 from . import queries
 from .db import Filters
 
@@ -162,8 +163,9 @@ class _Filters(TypedDict):
 
 
 # Units of a pulka's result by family: Russian sheets settle in visty, Croatian ones in points.
-_UNITS = {"croatian": "points"}
-_FAMILY_NAMES = {"russian": "Russian", "croatian": "Croatian"}
+def _unit(family: str) -> str:
+    """What a family's totals count: visty, or Croatian points (the family's sheet terms)."""
+    return family_named(family).sheet.paper["unit"]
 
 _TOTALS_SQL = """
 SELECT player, coalesce(family, 'russian') AS family, count(*) AS pulkas, sum(result) AS total
@@ -226,8 +228,8 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     families = list(dict.fromkeys(totals["family"]))
     for fam in families:
         part = totals[totals["family"] == fam]
-        unit = _UNITS.get(fam, "visty")
-        where = f", {_FAMILY_NAMES.get(fam, fam)} pulkas" if len(families) > 1 else ""
+        unit = _unit(fam)
+        where = f", {fam.capitalize()} pulkas" if len(families) > 1 else ""
         body.append(bar_chart(list(part["player"]), list(part["total"]), title=f"Total result{where} ({unit})",
                               notes=[f"{p} pulkas" for p in part["pulkas"]]))
     body.append(bar_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
@@ -237,7 +239,7 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     if len(families) > 1:  # a column per family and unit instead of one sum of visty and points
         result_cols = []
         for fam in families:
-            col = f"total_{_UNITS.get(fam, 'visty')}_{_FAMILY_NAMES.get(fam, fam)}"
+            col = f"total_{_unit(fam)}_{fam.capitalize()}"
             part = totals[totals["family"] == fam].set_index("player")["total"]
             pl = pl.assign(**{col: pl["player"].map(part)})
             result_cols.append(col)
