@@ -4,6 +4,7 @@ and schemas, and ``preflog demo`` must run from it outside any checkout."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -31,7 +32,12 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     directory with only that folder on the path: every shipped record is imported (the demo data
     set's 300 pulkas and the seed examples) and the wheel's own copy of the data is used."""
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
+    # built from a copy, so setuptools' build/ folder is not left in the checkout
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache",
+        ".mypy_cache", "preflog-store", "screenshots"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(source)],
                    check=True, capture_output=True, timeout=240)
     (wheel,) = wheels.glob("preflog-*.whl")
     with zipfile.ZipFile(wheel) as zf:
