@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import jsonschema  # installed with nbformat; not a runtime dependency of preflog
+import pytest
 
 from preflog.record import read_json
 from preflog.record import read_json_records
@@ -51,3 +52,24 @@ def test_lenient_json_inputs(sochi_text: str) -> None:
     obj["deals"][1]["steps"][-1] = {"tricks": ["2", 6, 2]}
     recs = read_json_records(obj)
     assert len(recs) == 1 and recs[0].events == tuple(read_text(sochi_text))
+
+
+def test_schema_cards_are_exactly_the_cards_the_reader_reads() -> None:
+    """The schema's card pattern accepts every spelling ``parse_card`` reads (each rank alias with each
+    suit alias) and refuses impossible cards, so a hand of ``Zz`` fails the schema as it fails the reader."""
+    import re
+
+    from preflog.model import cards as C
+
+    card = re.compile(SCHEMA["$defs"]["card"]["pattern"])
+    many = re.compile(SCHEMA["$defs"]["cards"]["oneOf"][0]["pattern"])
+    spellings = [r + s for r in C._RANK_ALIASES for s in C._SUIT_ALIASES]
+    assert all(card.match(x) and C.parse_card(x) >= 0 for x in spellings)
+    assert many.match(" ".join(spellings)) and many.match("-") and many.match("As, Kh")
+    for bad in ("Zz", "1h", "11s", "Qx", "10", "h", "A s"):
+        assert not card.match(bad), bad
+        with pytest.raises(C.CardError):
+            C.parse_card(bad)
+    doc = json.loads(doc_blocks("json")[0])
+    doc["pulkas"][0]["deals"][0]["hands"]["B"] = "Zz 8s"
+    assert list(VALIDATOR.iter_errors(doc))
