@@ -107,6 +107,13 @@ class Loaded:
     id: str
     events: list[Event]
     source: str
+    lines: tuple[int, ...] = ()
+    """For a text record file: the line each event was read from (findings point into the file)."""
+
+    def where(self, seq: int) -> str | None:
+        """``file:line`` of event ``seq`` when the pulka was read from a text record, else ``None``."""
+        line = self.lines[seq] if 0 <= seq < len(self.lines) else 0
+        return f"{self.source}:{line}" if line else None
 
 
 @dataclass(slots=True)
@@ -301,7 +308,7 @@ class Workspace:
             if not records:  # refused as import refuses it: an empty file is not a clean pulka
                 raise FileError(target, 'holds no pulka (expected tag pairs such as [Players "…"] followed by deals)')
             stem = path.stem
-            return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target)
+            return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target, r.lines)
                     for i, r in enumerate(records)]
         if not self.exists() and (path.suffix.lower() in RECORD_SUFFIXES or os.sep in target):
             raise FileError(target, f"no such file (and no preflog store at {self.root} to hold a pulka of that id)")

@@ -146,9 +146,11 @@ def pulka_list(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, A
     return Group(t, Text(plural(len(infos), "pulka")))
 
 
-def finding_line(f: Any, pulka: str | None = None) -> Text:
-    """One finding on one line (folded, never cut): ``[pulka: ]deal D, event S: code: message``."""
-    return lit(f"{pulka + ': ' if pulka else ''}deal {f.deal}, event {f.seq}: {f.code}: {f.message}")
+def finding_line(f: Any, pulka: str | None = None, where: str | None = None) -> Text:
+    """One finding on one line (folded, never cut): ``[file:line: ][pulka: ]deal D, event S: code:
+    message`` (``where``: the record line the event was read from, for a pulka read from a file)."""
+    return lit(f"{where + ': ' if where else ''}{pulka + ': ' if pulka else ''}deal {f.deal}, event {f.seq}: "
+               f"{f.code}: {f.message}")
 
 
 def audit_view(a: Audited, width: int | None = None) -> Group:
@@ -158,7 +160,8 @@ def audit_view(a: Audited, width: int | None = None) -> Group:
                 f"{plural(res.events, 'event')}, {plural(len(res.deals), 'deal')}",
                 style="red" if res.findings else "green")
     head.stylize("bold", 0, len("audit of"))
-    return Group(head, *[finding_line(f) for f in res.findings], sheet_view(sheet_json(a), width), Text(""))
+    return Group(head, *[finding_line(f, where=a.loaded.where(f.seq)) for f in res.findings],
+                 sheet_view(sheet_json(a), width), Text(""))
 
 
 def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
@@ -569,7 +572,7 @@ def audit_overview(audited: Sequence[Audited], limit: int | None = DETAIL_ROWS) 
         t.add_row(lit(name), str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
                   str(sum(a.result.events for a in grp)), str(sum(a.result.ok for a in grp)),
                   str(sum(len(a.result.findings) for a in grp)))
-    lines = [finding_line(x, a.loaded.id) for a in audited for x in a.result.findings]
+    lines = [finding_line(x, a.loaded.id, a.loaded.where(x.seq)) for a in audited for x in a.result.findings]
     if not lines:
         return Group(t, Text("every pulka audits clean", style="green"))
     bad = sum(1 for a in audited if a.result.findings)

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
@@ -107,6 +108,8 @@ class Record:
     """One pulka read from a record: its events, starting with :class:`PulkaStarted`."""
 
     events: tuple[Event, ...]
+    lines: tuple[int, ...] = field(default=(), compare=False)
+    """The record line each event was read from (text records; 0 where none), for locating findings."""
 
     @property
     def pulka(self) -> PulkaStarted:
@@ -331,17 +334,19 @@ class _Reader:
         start = self.start_sheet(syn, rules, pool)
         events: list[Event] = [PulkaStarted(tuple(names), spec.text.strip(), tuple(overrides), pool, price, meta,
                                             start=start)]
+        lines = [syn.loc.line]
         for number, deal in enumerate(syn.deals, 1):
             if deal.number is not None and deal.number.text != str(number):
                 raise self.fail(deal.number, "is not the next deal number", str(number))
-            events.extend(self.deal(deal))
+            events.extend(self.deal(deal, lines))
         if syn.end is not None:
             reason = syn.end.text.strip()
             problem = end_problem(reason)
             if problem is not None:
                 raise self.fail(syn.end, f"is not an end reason: it {problem}")
             events.append(PulkaEnded(reason or "closed"))
-        return Record(tuple(events))
+            lines.append(syn.end.loc.line)
+        return Record(tuple(events), tuple(lines))
 
     def start_sheet(self, syn: PulkaSyn, rules: Rules, pool: int) -> tuple[tuple[ScoreValue, ...], ...]:
         """The starting sheet of ``Start:`` lines: one row per seat ``(pulya, gora, visty on each seat)``, a
@@ -482,7 +487,8 @@ class _Reader:
             raise self.fail(tok, "is not a bid", self.bids.calls_text) from None
 
     # ---- deals
-    def deal(self, syn: DealSyn) -> list[Event]:
+    def deal(self, syn: DealSyn, lines: list[int]) -> list[Event]:
+        """The events of one deal; ``lines`` gets the record line of each."""
         if syn.dealer is None:
             raise RecordError(self.source, syn.loc, "", "the deal names no dealer", "'Deal N: dealer A'")
         dealer = self.seat(syn.dealer)
@@ -524,9 +530,12 @@ class _Reader:
                         raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
                     talon |= 1 << c
         events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
+        lines.append(syn.loc.line)
         st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon), dealer)
         for step in syn.steps:
+            before = len(events)
             self.step(step, st, events)
+            lines.extend([step.loc.line] * (len(events) - before))
         return events
 
     def step(self, step: Step, st: _DealReading, out: list[Event]) -> None:

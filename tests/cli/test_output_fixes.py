@@ -196,3 +196,17 @@ def test_compact_says_what_it_merged(tmp_path: Path) -> None:
     assert res.exit_code == 0 and res.stdout == "merged 2 small files into 1 (2 files considered)\n", res.output
     res = invoke("compact", "--store", store)
     assert res.exit_code == 0 and res.stdout == "nothing to merge (1 file considered)\n", res.output
+
+
+def test_findings_of_a_record_file_point_into_it(tmp_path: Path) -> None:
+    """A finding of a pulka read from a text record starts with the file and the line of the event it
+    is about (line 12 holds Boris's Qc, played while he holds 8s)."""
+    record = tmp_path / "game.pref"
+    record.write_text('[Players "Anna, Boris, Vera"]\nDeal 1: dealer C\n'
+                      "A: As Ks Qs Js 10s Ac Kc Ad Kd 7h\nB: 9s 8s Qc Jc 10c Qd Jd 10d Ah Kh\n"
+                      "C: 7s 9c 8c 7c 9d 8d 7d Qh Jh 10h\nTalon: 9h 8h\nAuction: A 6s, B pass, C pass\n"
+                      "Discard: A 9h 8h\nContract: A 6s\nWhist: B whist, C pass\n1: As 9s 7s\n2: Ks Qc 9c\n",
+                      encoding="utf-8")
+    res = CliRunner().invoke(app, ["audit", str(record)], env={"COLUMNS": "200"})
+    line = next(x for x in res.output.splitlines() if "must_follow_suit" in x)
+    assert line.startswith(f"{record}:12: deal 1, event 13: must_follow_suit: Boris (seat 1) plays Qc")
