@@ -21,6 +21,7 @@ import random
 import signal
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
@@ -50,23 +51,34 @@ def seeds() -> list[str]:
     return texts
 
 
-def mutate(rng: random.Random, text: str, n: int) -> str:
+Pick = Callable[[str, int, int], int]
+"""``pick(label, lo, hi)``: an int from ``lo`` to ``hi`` — a seeded ``random`` here, a hypothesis draw in the
+suite's fuzz test (so that a failure there shrinks to the fewest, smallest edits)."""
+
+
+def picker(rng: random.Random) -> Pick:
+    return lambda _label, lo, hi: rng.randint(lo, hi)
+
+
+def mutate(pick: Pick, text: str, n: int) -> str:
+    """``n`` edits of ``text``: insert noise, delete a span, swap two lines, repeat a line, or copy a span
+    elsewhere."""
     for _ in range(n):
-        op, i = rng.randrange(5), rng.randrange(len(text) + 1)
+        op, i = pick("edit", 0, 4), pick("at", 0, len(text))
         if op == 0:
-            text = text[:i] + rng.choice(NOISE) + text[i:]
+            text = text[:i] + NOISE[pick("noise", 0, len(NOISE) - 1)] + text[i:]
         elif op == 1:
-            text = text[:i] + text[i + rng.randint(1, 7):]
+            text = text[:i] + text[i + pick("length", 1, 7):]
         elif op in (2, 3):
             lines = text.split("\n")
-            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+            a, b = pick("line", 0, len(lines) - 1), pick("other line", 0, len(lines) - 1)
             if op == 2:
                 lines[a], lines[b] = lines[b], lines[a]
             else:
                 lines.insert(b, lines[a])
             text = "\n".join(lines)
         else:
-            j = rng.randrange(len(text) + 1)
+            j = pick("from", 0, len(text))
             text = text[:i] + text[j:j + 6] + text[i:]
     return text
 
@@ -98,6 +110,7 @@ def run_chunk(args: tuple[str, int, int, float]) -> dict[str, Any]:
     from preflog.record import write_text
 
     rng = random.Random(seed)
+    pick = picker(rng)
     base = seeds()
     base_json = [json.loads(write_json(read_records(t, "seed.pref")[0].events)) for t in base]
     signal.signal(signal.SIGALRM, _alarm)
@@ -107,9 +120,9 @@ def run_chunk(args: tuple[str, int, int, float]) -> dict[str, Any]:
         counts["cases"] += 1
         n = rng.randint(1, 6)
         if kind == "text":
-            case: Any = mutate(rng, rng.choice(base), n)
+            case: Any = mutate(pick, rng.choice(base), n)
         elif rng.random() < 0.5:
-            case = mutate(rng, json.dumps(rng.choice(base_json), ensure_ascii=False), n)
+            case = mutate(pick, json.dumps(rng.choice(base_json), ensure_ascii=False), n)
         else:
             case = mutate_json(rng, json.loads(json.dumps(rng.choice(base_json))), n)
         signal.setitimer(signal.ITIMER_REAL, limit)

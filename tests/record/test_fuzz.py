@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from benchmarks import fuzz
 from preflog.engine.replay import audit
 from preflog.model.bids import HR_LADDER
 from preflog.model.bids import IGRA
@@ -43,33 +44,10 @@ from ..strategies import draw_pulka
 from .conftest import doc_blocks
 
 SEEDS = doc_blocks("pref")
-NOISE = list('[]{};:,"\\()=-+ \n\t0123456789AKQJTakqjtschdSCHD♠♣♦♥пчбтДВКТ') + ["pass", "hold", "Deal", "Auction:",
-                                                                                   "Anna", "Talon:", "1:", "igra"]
-
-
 def mutate(data: st.DataObject, text: str, n: int) -> str:
-    """``n`` drawn edits of ``text``: insert noise, delete a span, swap two lines, repeat a line, or copy
-    a span elsewhere (each drawn step by step, so a failure shrinks to the fewest, smallest edits)."""
-    for _ in range(n):
-        op = data.draw(st.integers(0, 4), label="edit")
-        i = data.draw(st.integers(0, len(text)), label="at")
-        if op == 0:
-            text = text[:i] + data.draw(st.sampled_from(NOISE), label="noise") + text[i:]
-        elif op == 1:
-            text = text[:i] + text[i + data.draw(st.integers(1, 7), label="length"):]
-        elif op in (2, 3):
-            lines = text.split("\n")
-            a = data.draw(st.integers(0, len(lines) - 1), label="line")
-            b = data.draw(st.integers(0, len(lines) - 1), label="other line")
-            if op == 2:
-                lines[a], lines[b] = lines[b], lines[a]
-            else:
-                lines.insert(b, lines[a])
-            text = "\n".join(lines)
-        else:
-            j = data.draw(st.integers(0, len(text)), label="from")
-            text = text[:i] + text[j:j + 6] + text[i:]
-    return text
+    """``n`` drawn edits of ``text`` (the long fuzz run's edits, drawn step by step so that a failure
+    shrinks to the fewest, smallest edits)."""
+    return fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), text, n)
 
 
 @settings(max_examples=400, deadline=None)
