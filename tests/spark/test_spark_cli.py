@@ -16,6 +16,8 @@ from preflog.projections.store import read_table
 from preflog.shipped import shipped
 from preflog.workspace import Workspace
 
+from .conftest import need_pyspark
+
 runner = CliRunner()
 
 
@@ -51,13 +53,13 @@ def test_without_the_extra_the_command_says_how_to_get_it(monkeypatch: pytest.Mo
 
 
 def test_a_missing_table_is_one_line_before_any_spark_starts(tmp_path: Path) -> None:
-    pytest.importorskip("pyspark")
+    need_pyspark()  # fails instead of skipping where the run requires Spark
     line = one_error_line(invoke("spark", "project", str(tmp_path / "out"), "--store", str(tmp_path / "nowhere")))
     assert "nowhere" in line and "no Delta event table" in line
 
 
 def test_bad_options_are_one_line(tmp_path: Path) -> None:
-    pytest.importorskip("pyspark")
+    need_pyspark()  # fails instead of skipping where the run requires Spark
     line = one_error_line(invoke("spark", "audit", str(tmp_path), "--format", "csv"))
     assert "unknown output format 'csv'" in line
     line = one_error_line(invoke("spark", "audit", str(tmp_path), "--conf", "nokey"))
