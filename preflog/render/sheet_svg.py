@@ -261,18 +261,23 @@ def render_svg(pulka: dict[str, Any]) -> str:
             break
 
     parts: list[str] = []
-    y = 8.0
-    # Top panel (4 players): name, then visty / pulya / gora down towards the centre.
-    if n == 4:
-        parts.append(_text(width / 2, y + NAME, *_fit(seat["top"], width - 20, NAME, True), bold=True,
-                           anchor="middle", role="name"))
-        y += header
-        for row in band_zones(seat["top"], y, True):
+
+    def draw_band(p: str, y: float, outer_first: bool) -> float:
+        """Draw a top or bottom panel's rows of zones from ``y`` down; returns the y under them."""
+        for row in band_zones(p, y, outer_first):
             h = max(max(z.flow(size) for z in row), PAD * 2 + LABEL + 4)
             for z in row:
                 z.y, z.h = y, h
                 z.draw(size, parts)
             y += h
+        return y
+
+    y = 8.0
+    # Top panel (4 players): name, then visty / pulya / gora down towards the centre.
+    if n == 4:
+        parts.append(_text(width / 2, y + NAME, *_fit(seat["top"], width - 20, NAME, True), bold=True,
+                           anchor="middle", role="name"))
+        y = draw_band(seat["top"], y + header, True)
     # The side panels: names over their columns, the centre between them.
     left = side_zones(seat["left"], 0, y + header, True)
     right = side_zones(seat["right"], width - side_w, y + header, False)
@@ -293,12 +298,7 @@ def render_svg(pulka: dict[str, Any]) -> str:
                        fill=INK["label"], anchor="middle", role="label"))
     y += header + side_h
     # The bottom panel: gora next to the centre, then pulya, then visty split per opponent; name last.
-    for row in band_zones(seat["bottom"], y, False):
-        h = max(max(z.flow(size) for z in row), PAD * 2 + LABEL + 4)
-        for z in row:
-            z.y, z.h = y, h
-            z.draw(size, parts)
-        y += h
+    y = draw_band(seat["bottom"], y, False)
     parts.append(_text(width / 2, y + NAME + 6, *_fit(seat["bottom"], width - 20, NAME, True), bold=True,
                        anchor="middle", role="name"))
     y += header + 4
