@@ -389,7 +389,7 @@ def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: 
         _print_json({"pulkas": [settle_json(a) for a in audited]})
     else:
         for a in audited:
-            out.print(views.settle_view(settle_json(a)))
+            out.print(views.settle_view(settle_json(a), out.width))
 
 
 @app.command()

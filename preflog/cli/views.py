@@ -165,14 +165,39 @@ def audit_view(a: Audited, width: int | None = None) -> Group:
 
 
 def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
-    """A score sheet: one row per player with the **final** totals (pulya, gora, visty written on each
-    other player; Croatian: contract column and juha) and the settlement (exact, method 1, method 2, and
-    money when the whist price is not 1), then each player's running chain as on paper (``2.4.10``),
-    folded onto as many lines as it needs. ``width``: the terminal's columns; the settlement moves to a
-    table of its own when one table would not fit."""
+    """A score sheet: :func:`totals_tables`, then each player's running chain as on paper
+    (``2.4.10``), folded onto as many lines as it needs."""
     players: list[str] = s["players"]
     terms = family_named(s.get("family")).sheet
-    title = f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})"
+    areas = [(terms.pulya, "pulya")] + ([(terms.gora, "gora")] if terms.gora else [])
+    mark = terms.visty
+    parts = totals_tables(s, f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})", width)
+
+    def chain(key: str, p: str, q: str | None = None) -> str:
+        first = s.get("start", {}).get(key, {}).get(p)
+        first = first if q is None or first is None else first.get(q)
+        vals: list[Any] = [first] if first else []
+        for d in s["deals"]:
+            v = d[key][p] if q is None else d[key][p].get(q)
+            if v is not None and v != 0 and (not vals or vals[-1] != v):
+                vals.append(v)
+        return ".".join(map(str, vals)) or "0"
+
+    lines = [Text("running totals, deal by deal:", style="dim")]
+    for p in players:
+        pieces = [f"{header} {chain(key, p)}" for header, key in areas]
+        pieces += [f"{mark} on {q} {chain('visty', p, q)}" for q in players if q != p]
+        lines.append(lit(f"  {p}: " + "; ".join(pieces)))
+    return Group(*parts, *lines)
+
+
+def totals_tables(s: dict[str, Any], title: str, width: int | None = None) -> list[RenderableType]:
+    """One row per player with the **final** totals (pulya, gora, visty written on each other player;
+    Croatian: contract column and juha) and the settlement (exact, method 1, method 2, and money when
+    the whist price is not 1). ``width``: the terminal's columns; the settlement moves to a table of
+    its own when one table would not fit (names and numbers are never cut)."""
+    players: list[str] = s["players"]
+    terms = family_named(s.get("family")).sheet
     totals = s["totals"]
     st = s["settlement"]
     areas = [(terms.pulya, "pulya")] + ([(terms.gora, "gora")] if terms.gora else [])
@@ -205,51 +230,16 @@ def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
         return t
 
     together = sheet_cols + settle_cols
-    parts: list[RenderableType]
     if width is None or _table_width([col_width(h, c) for h, c in together]) <= width:
-        parts = [table(title, together)]
-    else:
-        parts = [table(title, sheet_cols), table("settlement", [sheet_cols[0], *settle_cols])]
-
-    def chain(key: str, p: str, q: str | None = None) -> str:
-        first = s.get("start", {}).get(key, {}).get(p)
-        first = first if q is None or first is None else first.get(q)
-        vals: list[Any] = [first] if first else []
-        for d in s["deals"]:
-            v = d[key][p] if q is None else d[key][p].get(q)
-            if v is not None and v != 0 and (not vals or vals[-1] != v):
-                vals.append(v)
-        return ".".join(map(str, vals)) or "0"
-
-    lines = [Text("running totals, deal by deal:", style="dim")]
-    for p in players:
-        pieces = [f"{header} {chain(key, p)}" for header, key in areas]
-        pieces += [f"{mark} on {q} {chain('visty', p, q)}" for q in players if q != p]
-        lines.append(lit(f"  {p}: " + "; ".join(pieces)))
-    return Group(*parts, *lines)
+        return [table(title, together)]
+    return [table(title, sheet_cols), table("settlement", [sheet_cols[0], *settle_cols])]
 
 
-def settle_view(s: dict[str, Any]) -> Table:
-    """A sheet given as totals and its settlement (``settle``): one row per player."""
-    players: list[str] = s["players"]
-    terms = family_named(s.get("family")).sheet
+def settle_view(s: dict[str, Any], width: int | None = None) -> Group:
+    """A sheet given as totals and its settlement (``settle``): :func:`totals_tables`."""
     price = s.get("whist_price")
-    t = Table(title=titled(f"settlement of {s['id']} — {s.get('rules')} (pool {s.get('pool')}, "
-                           f"a vist at {price if price is not None else '—'})"))
-    t.add_column("player")
-    t.add_column(terms.pulya, justify="right")
-    if terms.gora:
-        t.add_column(terms.gora, justify="right")
-    for q in players:
-        t.add_column(lit(f"{terms.visty} on {q}"), justify="right")
-    for col in ("exact", "method 1", "method 2", "money"):
-        t.add_column(col, justify="right")
-    tot, st = s["totals"], s["settlement"]
-    for p in players:
-        t.add_row(lit(p), str(tot["pulya"][p]), *([str(tot["gora"][p])] if terms.gora else []),
-                  *[("—" if q == p else str(tot["visty"][p][q])) for q in players],
-                  *[str(st[k].get(p, "")) for k in ("exact", "method1", "method2", "money")])
-    return t
+    return Group(*totals_tables(s, f"settlement of {s['id']} — {s.get('rules')} (pool {s.get('pool')}, a vist at "
+                                   f"{price if price is not None else '—'})", width))
 
 
 def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Panel:

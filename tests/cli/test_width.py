@@ -169,3 +169,15 @@ def test_sql_table_prints_dates_and_lists(store: Path) -> None:
     assert code == 0, text
     assert "demo-croatian-3p-001" in text and "2023-04-27" in text
     readable(text)
+
+
+def test_settle_keeps_names_and_numbers_at_80_columns() -> None:
+    """Seed 003's totals (price 100): too wide for one table, so the settlement gets its own; no name
+    or number is cut, and the money row is the seed's 3100 / −3000 / −100."""
+    path = str(Path(__file__).resolve().parents[1] / "golden" / "seed003-totals.pref")
+    code, text = run("settle", path, "--store", "nowhere")
+    assert code == 0
+    lines = readable(text)
+    for p, money in (("Запад", "3100"), ("Восток", "-3000"), ("Юг", "-100")):
+        rows = [line for line in lines if line.startswith(f"│ {p} ")]
+        assert len(rows) == 2 and rows[1].rstrip("│ ").endswith(money)
