@@ -47,6 +47,8 @@ from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
 
 if TYPE_CHECKING:
+    from filelock import ReadWriteLock
+
     from .importer import FileResult
     from .store.delta import DeltaStore
 
@@ -142,7 +144,7 @@ class Workspace:
     def __init__(self, root: str | Path | None = None) -> None:
         self.root = Path(root) if root is not None else default_store()
         self._store: DeltaStore | None = None
-        self._importing: int | None = None  # descriptor of the "import in progress" mark, once committing
+        self._importing: ReadWriteLock | None = None  # the "import in progress" mark, once committing
 
     # --- store --------------------------------------------------------------------------
     @property

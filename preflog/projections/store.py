@@ -28,14 +28,14 @@ Crash safety: files are written to a temp name that does not end in ``.parquet``
 ``os.replace``-d. Before touching segments the manifest marks the affected pulkas *pending*
 (empty fingerprint), and only the final manifest records their new fingerprints and files, so a
 crash in between leaves the previous files listed and only causes a rebuild of those pulkas.
-Writers are serialised by an ``flock`` on ``projections/.lock``. Stores written with the older
+Writers are serialised by an exclusive lock on ``projections/.lock`` (``filelock.FileLock``: ``flock``
+on Linux and macOS, ``LockFileEx`` on Windows). Stores written with the older
 layouts (one file per table; segments rewritten in place) are read as they are and converted on
 the next write.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -52,6 +52,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from filelock import FileLock
+from filelock import ReadWriteLock
+from filelock import Timeout
 
 from . import build
 from .facts import PROJECTION_VERSION
@@ -510,18 +513,25 @@ def _migrate(pdir: Path) -> _Manifest:
     return m
 
 
-def import_begins(store_dir: str | os.PathLike[str]) -> int:
-    """Mark an import in progress (until :func:`import_ends`, or the process dies: a shared ``flock``
-    on ``projections/.importing``, released by the kernel). Returns the descriptor to pass back."""
+def import_begins(store_dir: str | os.PathLike[str]) -> ReadWriteLock:
+    """Mark an import in progress (until :func:`import_ends`, or the process dies). Returns the mark to
+    pass back.
+
+    The mark is a *shared* hold of ``projections/.importing`` through ``filelock.ReadWriteLock``: a
+    read transaction on an (empty) SQLite database, so any number of imports hold it at once, and the
+    operating system drops it with the process (SQLite locks by ``fcntl`` on Linux and macOS and by
+    ``LockFileEx`` on Windows). :func:`import_running` asks for the *exclusive* hold without waiting:
+    refused while any import holds its mark."""
     pdir = projections_dir(store_dir)
     pdir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(pdir / ".importing", os.O_RDWR | os.O_CREAT, 0o644)
-    fcntl.flock(fd, fcntl.LOCK_SH)
-    return fd
+    mark = ReadWriteLock(pdir / ".importing", is_singleton=False)
+    mark.acquire_read()
+    return mark
 
 
-def import_ends(fd: int) -> None:
-    os.close(fd)
+def import_ends(mark: ReadWriteLock) -> None:
+    mark.release()
+    mark.close()
 
 
 def import_running(store_dir: str | os.PathLike[str]) -> bool:
@@ -530,21 +540,19 @@ def import_running(store_dir: str | os.PathLike[str]) -> bool:
     path = projections_dir(store_dir) / ".importing"
     if not path.exists():
         return False
-    fd = os.open(path, os.O_RDWR)
+    probe = ReadWriteLock(path, is_singleton=False, blocking=False)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        probe.acquire_write(timeout=0, blocking=False)
+    except Timeout:
         return True
+    else:
+        probe.release()
     finally:
-        os.close(fd)
+        probe.close()
     return False
 
 
 @contextmanager
 def _lock(pdir: Path) -> Iterator[None]:
-    with open(pdir / ".lock", "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    with FileLock(pdir / ".lock"):
+        yield

@@ -3,14 +3,14 @@
 * Atomicity: a batch of any number of pulkas is one Parquet file and one Delta commit;
   a killed writer leaves at most an unreferenced file, removed by :meth:`DeltaStore.cleanup`.
 * Optimistic concurrency per pulka: Delta blind appends never conflict, so the
-  expected-seq check and the commit run under an exclusive ``fcntl.flock`` on
-  ``<table>/_preflog.lock`` (files starting with ``_`` are ignored by Delta and vacuum).
+  expected-seq check and the commit run under an exclusive lock on ``<table>/_preflog.lock``
+  (``filelock.FileLock``: ``flock`` on Linux and macOS, ``LockFileEx`` on Windows, released by the
+  operating system if the process dies; files starting with ``_`` are ignored by Delta and vacuum).
 * Reads go through the table's live file list (never a directory glob) into DuckDB.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import hmac
 import json
@@ -31,6 +31,7 @@ from deltalake import CommitProperties
 from deltalake import DeltaTable
 from deltalake import WriterProperties
 from deltalake import write_deltalake
+from filelock import FileLock
 
 from ..model.events import Row
 from .base import Batch
@@ -134,12 +135,8 @@ class DeltaStore(EventStore):
     # --- plumbing --------------------------------------------------------------------------
     @contextmanager
     def _write_lock(self) -> Iterator[None]:
-        fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # released by the kernel if the process dies
+        with FileLock(self.path / LOCK_NAME):  # released by the operating system if the process dies
             yield
-        finally:
-            os.close(fd)
 
     def _table(self) -> DeltaTable:
         if self._pinned is None:
