@@ -110,11 +110,13 @@ class Loaded:
     events: list[Event]
     source: str
     lines: tuple[int, ...] = ()
-    """For a text record file: the line each event was read from (findings point into the file)."""
+    """For a text record file: the line each event was read from, by position (event ``seq`` is at
+    ``lines[seq - 1]``; findings point into the file)."""
 
     def where(self, seq: int) -> str | None:
-        """``file:line`` of event ``seq`` when the pulka was read from a text record, else ``None``."""
-        line = self.lines[seq] if 0 <= seq < len(self.lines) else 0
+        """``file:line`` of event ``seq`` (the store's numbering: 1 = the first event) when the pulka was read
+        from a text record, else ``None``."""
+        line = self.lines[seq - 1] if 1 <= seq <= len(self.lines) else 0
         return f"{self.source}:{line}" if line else None
 
 

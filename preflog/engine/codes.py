@@ -265,7 +265,7 @@ HEADER = """\
 <!-- generated from preflog/engine/codes.py by `python -m preflog.engine.codes`; do not edit -->
 
 Every rule check raises `IllegalAction(code, message)`; `audit()` turns it into a `Finding` with the
-deal number (1-based), `seq` (0-based position of the event in the log), the event and a one-sentence
+deal number (1-based), `seq` (the event's number in the store: 1 for the first event), the event and a one-sentence
 message naming the rule and what was expected. Codes are stable snake_case and never renamed; the
 registry is the `Code` enum of `preflog/engine/codes.py`.
 After a finding inside a deal the audit skips to the next `DealStarted`; the next written score line of
@@ -286,7 +286,8 @@ Engine choices where the spec is silent:
 - Paper deals: the contract may come without an auction (`ContractDeclared` first), a raspasy may be written
   as a bare `PaperResult`; discard and talon are optional. A paper half-whist may stop at the half-whist
   (the sheet form): it ends as a half-whist when the next deal, a score line or the end arrives.
-- The end of the log closes an open deal as the next deal would (`deal_incomplete` with seq = the log's length).
+- The end of the log closes an open deal as the next deal would (`deal_incomplete` with seq = the log's
+  length + 1, where that event would be).
 """
 
 

@@ -44,7 +44,8 @@ class IllegalAction(PreflogError):
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One audit finding: where (deal, seq, event), which rule (code, message) and, when known, whose
-    action it was (``seat``)."""
+    action it was (``seat``). ``seq`` is the event's number as the store keeps it (1 = the first event
+    of the log; ``preflog sql "… WHERE seq = …"`` selects it)."""
 
     code: str
     deal: int

@@ -10,7 +10,13 @@
 All three go through :meth:`Auditor.step`, which applies deal events by ``Event.CODE``
 (:data:`preflog.engine.deal.STEPS`); runs of card rows go to the trick kernel whole
 (:meth:`preflog.engine.tricks.TrickPlay.play_cards`) and a card it refuses takes the same step, so
-findings are the same on every path. ``seq`` is the 0-based position of the event in the log.
+findings are the same on every path.
+
+Numbering: what the auditor hands out — :attr:`Finding.seq`, :attr:`DealSummary.seq`,
+:attr:`ReplayStep.seq` — is the event's **seq as the store numbers it**: 1 for the first event of the
+log (so ``WHERE seq = …`` in ``preflog sql`` selects it; ``events[f.seq - 1]`` in a Python list). The
+methods inside take the 0-based position ``i`` of the event in the log (their ``seq`` argument); the
+one conversion is :meth:`Auditor._find` and the two constructors below (``position + 1``).
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ class DealSummary:
 
     deal: int
     dealer: int
-    seq: int                                   # seq of its DealStarted
+    seq: int                                   # seq of its DealStarted (1-based, the store's)
     outcome: DealOutcome | None = None
     score: DealScore | None = None
     findings: list[Finding] = field(default_factory=list)
@@ -88,7 +94,7 @@ class AuditResult:
 
 @dataclass(frozen=True, slots=True)
 class ReplayStep:
-    """The state right after one event (``pulka`` and ``deal`` are live objects)."""
+    """The state right after event ``seq`` (1-based, the store's; ``pulka`` and ``deal`` are live objects)."""
 
     seq: int
     event: Event
@@ -124,7 +130,7 @@ class Auditor:
             deal = self.pulka.deal_no if self.pulka is not None else 0
         if seat is None and ev is not None:
             seat = getattr(ev, "player", None)
-        f = Finding(code, deal, seq, message, ev, seat)
+        f = Finding(code, deal, seq + 1, message, ev, seat)  # position -> the store's 1-based seq
         self.findings.append(f)
         if self.summary is not None and self.summary.deal == deal:
             self.summary.findings.append(f)
@@ -310,7 +316,7 @@ class Auditor:
             p.verify_deal_start(dealer)
         except IllegalAction as exc:
             self._find(exc.code, seq, exc.message, ev, row, deal=p.deal_no + 1)
-        summary = DealSummary(p.deal_no + 1, dealer, seq)
+        summary = DealSummary(p.deal_no + 1, dealer, seq + 1)
         self.deals.append(summary)
         self.summary = summary
         try:
@@ -405,14 +411,14 @@ def audit_rows(rows: Iterable[Row], strict: bool = False) -> AuditResult:
 def replay(events: Iterable[Event]) -> Iterator[ReplayStep]:
     """Apply events one by one and yield the state after each; raises :class:`AuditFailed` when one is illegal."""
     a = Auditor(strict=True)
-    for seq, ev in enumerate(events):
-        a.step(seq, ev.to_row(), ev)
+    for i, ev in enumerate(events):
+        a.step(i, ev.to_row(), ev)
         assert a.pulka is not None
-        yield ReplayStep(seq, ev, a.pulka, a.pulka.deal)
+        yield ReplayStep(i + 1, ev, a.pulka, a.pulka.deal)
 
 
 def state_at(events: Iterable[Event], seq: int) -> PulkaState:
-    """The pulka state right after event ``seq`` (replayed strictly)."""
+    """The pulka state right after event ``seq`` (1-based, the store's numbering; replayed strictly)."""
     last: PulkaState | None = None
     for step in replay(events):
         last = step.pulka

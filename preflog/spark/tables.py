@@ -8,7 +8,7 @@ on that one pulka: no rule is re-derived here, so every table equals the single-
 
 Tables (one row per …):
 
-* ``findings`` — finding of the audit: pulka, deal, seq (0-based position in the log), code, seat, message;
+* ``findings`` — finding of the audit: pulka, deal, seq (the store's seq: 1 = the first event), code, seat, message;
 * ``settlements`` — player of a pulka with a scorer: exact settlement (float and ``"n/d"`` text), the two
   paper methods and money;
 * ``audits`` — pulka: events, deals, broken deals, findings, whether it ended, and ``error`` (a

@@ -113,18 +113,18 @@ def viewer_data(loaded: Loaded) -> dict[str, Any]:
     last_trick: list[list[int]] = []
     winner = -1
     deal_index = 0
-    for seq, ev in enumerate(loaded.events):
+    for i, ev in enumerate(loaded.events):
         d_before = a.pulka.deal if a.pulka is not None else None
         before = list(zip(d_before.trick_seats, d_before.trick_cards, strict=False)) if d_before else []
         tricks_before = list(d_before.tricks) if d_before else []
-        a.step(seq, ev.to_row(), ev)
+        a.step(i, ev.to_row(), ev)
         p = a.pulka
         players = p.players if p is not None else ()
         d = p.deal if p is not None else None
         if isinstance(ev, DealStarted):
             deal_index += 1
             last_trick, winner = [], -1
-        step: dict[str, Any] = {"seq": seq, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
+        step: dict[str, Any] = {"seq": i + 1, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
         if isinstance(ev, CardPlayed) and d is not None and d is d_before and not d.trick_cards and before:
             last_trick = [[s, c] for s, c in before] + [[ev.player, ev.card]]
             winner = next((s for s in range(len(d.tricks)) if d.tricks[s] > tricks_before[s]), -1)
@@ -159,9 +159,9 @@ def viewer_data(loaded: Loaded) -> dict[str, Any]:
     final = sheet_json(Audited(loaded, result))
     findings = [{"code": f.code, "deal": f.deal, "seq": f.seq, "message": f.message} for f in result.findings]
     for k, found in enumerate(result.findings):
-        seq = found.seq
-        if 0 <= seq < len(steps):
-            steps[seq].setdefault("findings", []).append(k)
+        seq = found.seq  # the store's numbering: steps[seq - 1] is that event
+        if 1 <= seq <= len(steps):
+            steps[seq - 1].setdefault("findings", []).append(k)
     return {"id": loaded.id, "players": list(result.players), "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "svg": render_svg(final)}

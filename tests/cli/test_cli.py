@@ -71,7 +71,8 @@ def test_export_reproduces_the_canonical_text(tmp_path: Path, game: Path) -> Non
 
 def _illegal_copy(game: Path, tmp_path: Path) -> tuple[Path, int]:
     """Swap the second card of the first trick for another card of the same player that does not
-    follow suit although he holds the suit led: an illegal play ("must_follow_suit")."""
+    follow suit although he holds the suit led: an illegal play ("must_follow_suit"). Returns the copy and
+    the seq of the illegal card (the store's numbering: position + 1)."""
     events = read_text(game.read_text(encoding="utf-8"))
     deal = next(e for e in events if isinstance(e, DealStarted))
     cards = [(k, e) for k, e in enumerate(events) if isinstance(e, CardPlayed)]
@@ -89,7 +90,7 @@ def _illegal_copy(game: Path, tmp_path: Path) -> tuple[Path, int]:
         events[k2], events[k3] = CardPlayed(second.player, other), CardPlayed(second.player, second.card)
         out = tmp_path / "illegal.pref"
         out.write_text(write_text(events), encoding="utf-8")
-        return out, k2
+        return out, k2 + 1
     raise AssertionError("no trick to corrupt")
 
 

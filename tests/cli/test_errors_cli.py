@@ -38,14 +38,14 @@ def test_replay_of_an_illegal_event_is_one_line_naming_the_player(tmp_path: Path
     record = tmp_path / "friday.pref"
     record.write_text(ILLEGAL, encoding="utf-8")
     line = one_error_line(invoke("replay", str(record), "--store", str(tmp_path / "st")))
-    assert line == ("error: friday: deal 1, event 5: miser_not_first_call: Anna (seat 0) has already bid; "
+    assert line == ("error: friday: deal 1, event 6: miser_not_first_call: Anna (seat 0) has already bid; "
                     "miser is only allowed as a player's first call (мизер кабальный)")
 
 
 def test_replay_of_the_shipped_illegal_examples_is_one_line() -> None:
     record = Path(__file__).resolve().parents[2] / "data" / "examples" / "seed001-bidding-illegal.pref"
     line = one_error_line(invoke("replay", str(record), "--store", "no-store-here"))
-    assert "deal 1, event 3: jump_bid:" in line
+    assert "deal 1, event 4: jump_bid:" in line
 
 
 def test_a_missing_file_is_one_line_naming_it(tmp_path: Path) -> None:

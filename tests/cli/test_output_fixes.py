@@ -200,7 +200,8 @@ def test_compact_says_what_it_merged(tmp_path: Path) -> None:
 
 def test_findings_of_a_record_file_point_into_it(tmp_path: Path) -> None:
     """A finding of a pulka read from a text record starts with the file and the line of the event it
-    is about (line 12 holds Boris's Qc, played while he holds 8s)."""
+    is about (line 12 holds Boris's Qc, played while he holds 8s: event 14, the store's numbering — PulkaStarted,
+    DealStarted, 3 calls, the discard, the contract, 2 whist calls, trick 1's 3 cards, then Ks and Qc)."""
     record = tmp_path / "game.pref"
     record.write_text('[Players "Anna, Boris, Vera"]\nDeal 1: dealer C\n'
                       "A: As Ks Qs Js 10s Ac Kc Ad Kd 7h\nB: 9s 8s Qc Jc 10c Qd Jd 10d Ah Kh\n"
@@ -209,4 +210,4 @@ def test_findings_of_a_record_file_point_into_it(tmp_path: Path) -> None:
                       encoding="utf-8")
     res = CliRunner().invoke(app, ["audit", str(record)], env={"COLUMNS": "200"})
     line = next(x for x in res.output.splitlines() if "must_follow_suit" in x)
-    assert line.startswith(f"{record}:12: deal 1, event 13: must_follow_suit: Boris (seat 1) plays Qc")
+    assert line.startswith(f"{record}:12: deal 1, event 14: must_follow_suit: Boris (seat 1) plays Qc")

@@ -114,7 +114,7 @@ def test_a_record_with_findings_is_refused_in_one_line(tmp_path: Path) -> None:
     bad.write_text('[Players "A, B, C"]\n[Pool "10"]\nStart: A pulya 4\n\nDeal 1: dealer A\nContract: B 6s\n'
                    "Whist: C pass, A pass\nScore: B pulya 0\n", encoding="utf-8")
     line = one_error_line(invoke("settle", str(bad), "--store", str(tmp_path / "st")))
-    assert "bad: deal 1, event 5: score_mismatch:" in line
+    assert "bad: deal 1, event 6: score_mismatch:" in line
 
 
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:

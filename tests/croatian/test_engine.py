@@ -181,10 +181,10 @@ def test_claim_respects_the_stop() -> None:
     for step in replay(events):  # live objects: read the state while replaying
         d = step.deal
         if isinstance(d, CroatianDeal) and d.completed == 6 and not d.trick_cards:
-            idx, side = step.seq, sum(d.tricks) - d.tricks[B]
+            seq, side = step.seq, sum(d.tricks) - d.tricks[B]
             break
     assert side < 5
-    head = events[:idx + 1]
+    head = events[:seq]  # up to and including event seq (the store's 1-based numbering)
     need = 5 - side  # tricks the defenders still need to stop play
     ok = [0, 0, 0]
     ok[A] = need

@@ -59,7 +59,7 @@ def test_score_mismatch_names_player_field_and_values() -> None:
     res = audit(log)
     assert res.codes() == ["score_mismatch"]
     f = res.findings[0]
-    assert f.deal == 1 and f.seq == 9 and "Ann" in f.message and "pulya" in f.message
+    assert f.deal == 1 and f.seq == 10 and "Ann" in f.message and "pulya" in f.message
     assert "4" in f.message and "2" in f.message
 
 
@@ -71,11 +71,11 @@ def test_illegal_card_location_and_skip_to_next_deal() -> None:
     res = audit(log)
     assert res.codes() == ["must_trump"]
     f = res.findings[0]
-    assert f.deal == 1 and f.seq == 10 and isinstance(f.event, CardPlayed)
+    assert f.deal == 1 and f.seq == 11 and isinstance(f.event, CardPlayed)  # log[10]: seq = position + 1
     assert res.deals[0].broken and res.deals[0].outcome is None
     assert res.deals[1].outcome is not None and not res.deals[1].findings
     rows = audit_rows(rows_of(log))
-    assert rows.codes() == ["must_trump"] and rows.findings[0].seq == 10
+    assert rows.codes() == ["must_trump"] and rows.findings[0].seq == 11
     assert rows.findings[0].event == CardPlayed(1, parse_card("Ah"))  # built lazily from the row
 
 
@@ -84,7 +84,7 @@ def test_strict_raises_on_first_finding() -> None:
     log[3] = BidMade(1, 63)  # jump over 6♣
     with pytest.raises(AuditFailed) as exc:
         audit(log, strict=True)
-    assert exc.value.finding.code == "jump_bid" and exc.value.finding.seq == 3
+    assert exc.value.finding.code == "jump_bid" and exc.value.finding.seq == 4  # log[3]
     with pytest.raises(AuditFailed):
         list(replay(log))
 

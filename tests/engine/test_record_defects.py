@@ -49,11 +49,11 @@ OPEN_DEAL = HEAD + "Deal 1: dealer C\nContract: A 6s\nWhist: B whist, C pass\n"
 
 def test_a_record_ending_mid_deal_is_deal_incomplete() -> None:
     """No outcome and no ``End:``: the end of the log closes the open deal, with the finding the same deal gets
-    before another deal (code, deal and message), at seq = the length of the log (where the closing event
-    would stand). Every way of auditing agrees; a strict audit stops there."""
+    before another deal (code, deal and message), at seq = the length of the log + 1 (the store's numbering:
+    where the closing event would stand). Every way of auditing agrees; a strict audit stops there."""
     events = read_text(OPEN_DEAL)
     res = audit(events)
-    assert _where(res) == [("deal_incomplete", 1, len(events))]
+    assert _where(res) == [("deal_incomplete", 1, len(events) + 1)]
     assert res.deals[0].outcome is None and res.deals[0].score is None
     before = audit(read_text(OPEN_DEAL + "Deal 2: dealer A\nAuction: all pass\nTricks: A 4, B 3, C 3\n"))
     assert [(f.code, f.deal, f.message) for f in before.findings] == [(f.code, f.deal, f.message)
@@ -117,7 +117,7 @@ def test_min_bid_after_raspasy_holds_for_a_paper_contract() -> None:
     a paper 6♠ without its auction is refused with the code the auction uses; 7♠ and miser (above every
     minimum) are accepted."""
     events = read_text(HEAD + RASPASY_TWICE + "Contract: C 6s\nWhist: A pass, B pass\n")
-    seq = next(i for i, e in enumerate(events) if isinstance(e, ContractDeclared))
+    seq = next(i for i, e in enumerate(events, 1) if isinstance(e, ContractDeclared))  # the store's seq
     res = audit(events)
     assert _where(res) == [("below_min_level", 3, seq)]
     auction = audit(read_text(HEAD + RASPASY_TWICE + "Auction: C 6s\n"))
@@ -175,7 +175,7 @@ def test_score_lines_take_halves_and_fractions() -> None:
     assert lines[0].pulya == 2 and type(lines[0].pulya) is int and lines[1].visty == (4, 0, 0)
     assert lines[2].visty == (Fraction(25, 2), 0, Fraction(25, 2))
     res = audit(events)
-    assert [(f.code, f.seq) for f in res.findings] == [("score_mismatch", len(events) - 1)] * 2
+    assert [(f.code, f.seq) for f in res.findings] == [("score_mismatch", len(events))] * 2  # the last event
     assert "written as 25/2" in res.findings[0].message
     off = audit(read_text(text.replace("A=8/2", "A=4.5")))
     assert "score_mismatch" in off.codes() and any("written as 9/2" in f.message for f in off.findings)
@@ -216,7 +216,7 @@ def test_deals_after_the_end_of_the_pulka_are_flagged_and_not_scored() -> None:
     more = ("Deal 4: dealer C\nContract: A 6s\nWhist: B pass, C pass\n"
             "Deal 5: dealer A\nAuction: all pass\nTricks: A 4, B 3, C 3\nEnd: closed\n")
     events = read_text(FINISHED + more)
-    starts = [i for i, e in enumerate(events) if type(e).__name__ == "DealStarted"]
+    starts = [i for i, e in enumerate(events, 1) if type(e).__name__ == "DealStarted"]  # the store's seq
     res = audit(events)
     assert _where(res) == [("pulka_already_finished", 4, starts[3]), ("pulka_already_finished", 5, starts[4])]
     assert [d.outcome is not None for d in res.deals] == [True] * 5

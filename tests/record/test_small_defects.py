@@ -59,14 +59,14 @@ def test_a_paper_discard_of_the_wrong_size_is_still_the_audits_finding() -> None
     """Without hands the reader has nothing to keep track of: the audit names the rule."""
     text = '[Players "Anna, Boris, Vera"]\nDeal 1: dealer C\nAuction: A 6s, B pass, C pass\nDiscard: A 8h 7h Kd\n'
     findings = audit(read_text(text)).findings
-    assert [(f.code, f.deal, f.seq) for f in findings][:1] == [("discard_not_two", 1, 5)]
+    assert [(f.code, f.deal, f.seq) for f in findings][:1] == [("discard_not_two", 1, 6)]
 
 
 def test_a_bid_after_the_auction_is_auction_over() -> None:
     text = doc_blocks("pref")[0]
     auction = "Auction: A 6s, B 6c, C pass, A hold, B pass"
     findings = audit(read_text(text.replace(auction, auction + ", A 7s"))).findings
-    assert [(f.code, f.deal, f.seq) for f in findings] == [("auction_over", 1, 7)]
+    assert [(f.code, f.deal, f.seq) for f in findings] == [("auction_over", 1, 8)]
     assert findings[0].message == ("bid 7s by Anna (seat 0) after the auction of deal 1 has ended; expected the "
                                    "discard of Anna (seat 0)")
 
@@ -76,5 +76,5 @@ def test_a_call_after_a_croatian_auction_is_auction_over() -> None:
     auction = "Auction: A 2, B igra, C pass"
     assert auction in text
     findings = audit(read_text(text.replace(auction, auction + ", B 3"))).findings
-    assert [(f.code, f.deal, f.seq) for f in findings] == [("auction_over", 1, 5)]
+    assert [(f.code, f.deal, f.seq) for f in findings] == [("auction_over", 1, 6)]
     assert findings[0].message.startswith("call 3 by Branko (seat 1) after the auction of deal 1 has ended")
