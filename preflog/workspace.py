@@ -112,11 +112,18 @@ class Loaded:
     lines: tuple[int, ...] = ()
     """For a text record file: the line each event was read from, by position (event ``seq`` is at
     ``lines[seq - 1]``; findings point into the file)."""
+    from_file: bool = False
+    """Read from a record file (``source`` is its path, ``-`` for standard input), not from the store."""
+
+    def line_of(self, seq: int) -> int | None:
+        """The record line of event ``seq`` (the store's numbering: 1 = the first event) when the pulka was
+        read from a text record, else ``None`` (a stored pulka, a JSON record, a seq past the log's end)."""
+        line = self.lines[seq - 1] if 1 <= seq <= len(self.lines) else 0
+        return line or None
 
     def where(self, seq: int) -> str | None:
-        """``file:line`` of event ``seq`` (the store's numbering: 1 = the first event) when the pulka was read
-        from a text record, else ``None``."""
-        line = self.lines[seq - 1] if 1 <= seq <= len(self.lines) else 0
+        """``file:line`` of event ``seq`` when the pulka was read from a text record, else ``None``."""
+        line = self.line_of(seq)
         return f"{self.source}:{line}" if line else None
 
 
@@ -312,8 +319,8 @@ class Workspace:
             if not records:  # refused as import refuses it: an empty file is not a clean pulka
                 raise FileError(target, 'holds no pulka (expected tag pairs such as [Players "…"] followed by deals)')
             stem = path.stem
-            return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target, r.lines)
-                    for i, r in enumerate(records)]
+            return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target, r.lines,
+                           from_file=True) for i, r in enumerate(records)]
         if not self.exists() and (path.suffix.lower() in RECORD_SUFFIXES or os.sep in target):
             raise FileError(target, f"no such file (and no preflog store at {self.root} to hold a pulka of that id)")
         return [self._load_stored(target)]

@@ -331,14 +331,19 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
         except AuditFailed as exc:
             f = exc.finding
             if as_json:
-                _print_json({"pulkas": [{"id": ld.id, "findings": [f.as_dict()], "settlement": None}]})
+                from ..views.json import audit_doc
+                from ..views.json import finding_json
+
+                _print_json(audit_doc([{"id": ld.id, "findings": [finding_json(f, ld)], "settlement": None}]))
             else:
                 err.print(f"{escape(ld.id)}: deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}",
                           highlight=False, soft_wrap=True)
             raise typer.Exit(1) from None
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
-        _print_json({"pulkas": [audit_json(a) for a in audited]})
+        from ..views.json import audit_doc
+
+        _print_json(audit_doc([audit_json(a) for a in audited]))
     elif len(audited) > views.DETAIL_ROWS and not details:
         out.print(views.audit_overview(audited))
     else:

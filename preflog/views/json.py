@@ -22,6 +22,7 @@ from ..scoring.sheet import Settlement
 
 if TYPE_CHECKING:
     from ..workspace import Audited
+    from ..workspace import Loaded
 
 
 def frac(x: Fraction | int) -> str | int:
@@ -129,17 +130,31 @@ def settlement_json(players: Sequence[str], st: Settlement | None) -> dict[str, 
     }
 
 
-def finding_json(f: Finding) -> dict[str, Any]:
-    """A finding as JSON (its message already names the players: the engine knows them)."""
-    return f.as_dict()
+def finding_json(f: Finding, loaded: Loaded | None = None) -> dict[str, Any]:
+    """A finding as JSON (its message already names the players: the engine knows them). With the pulka's
+    :class:`~preflog.workspace.Loaded`, ``file`` is the record file it was read from and ``line`` the record
+    line of the event (``null`` for a stored pulka; ``line`` also for a JSON record or the log's end)."""
+    d = f.as_dict()
+    d["file"] = loaded.source if loaded is not None and loaded.from_file else None
+    d["line"] = loaded.line_of(f.seq) if loaded is not None else None
+    return d
 
 
 def audit_json(audited: Audited) -> dict[str, Any]:
+    """One pulka of ``audit --json`` (docs/cli.md): id, findings, settlement."""
     return {
         "id": audited.loaded.id,
-        "findings": [finding_json(f) for f in audited.result.findings],
+        "findings": [finding_json(f, audited.loaded) for f in audited.result.findings],
         "settlement": settlement_json(audited.result.players, audited.result.settlement),
     }
+
+
+AUDIT_JSON_VERSION = 2  # 1: {"pulkas"} alone, seq counted from 0; 2: the envelope, the store's seq, file/line
+
+
+def audit_doc(pulkas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The whole ``audit --json`` document: the envelope of the versioned shapes around :func:`audit_json`'s."""
+    return {"kind": "audit", "version": AUDIT_JSON_VERSION, "pulkas": list(pulkas)}
 
 
 # --- the versioned ``--json`` shapes of ls, import, verify, compare and stats (docs/cli.md) -------------

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from preflog.cli.app import app
 from preflog.store.base import IntegrityProblem
+from preflog.views.json import AUDIT_JSON_VERSION
 from preflog.views.json import CLI_JSON_VERSION
 from preflog.views.json import verify_json
 
@@ -108,3 +109,33 @@ def test_stats_rows_carry_every_column_of_the_report(store: Path, kind: str) -> 
     res = runner.invoke(app, ["stats", kind, "--format", "csv", "--pulka", "seed003-settlement",
                               "--store", str(store / "st")])
     assert list(got["rows"][0]) == res.stdout.splitlines()[0].split(",")
+
+
+def test_audit_json_is_the_documented_shape_and_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example under "## `audit --json`" is, key for key and value for value, the first pulka of
+    ``preflog audit data/examples/seed001-bidding-illegal.pref --json`` (run in a folder holding data/examples,
+    so the file is named as documented): version 2, the store's seq (4: PulkaStarted, DealStarted, 6s, then 7s) and
+    the record line of the event (line 8 of the file holds the auction). A stored copy of the same pulka
+    has the same findings with ``file`` and ``line`` null. ``--strict`` prints the same envelope."""
+    text = DOC.read_text(encoding="utf-8")
+    m = re.search(r"^## `audit --json`\n.*?^```json\n(.*?)^```", text, re.M | re.S)
+    assert m is not None
+    doc = json.loads(m.group(1))
+    assert doc["version"] == AUDIT_JSON_VERSION == 2
+    rel = "data/examples/seed001-bidding-illegal.pref"
+    assert (ROOT / rel).read_text(encoding="utf-8").splitlines()[7].startswith("Auction:")
+    monkeypatch.chdir(tmp_path)  # the file is named as the doc names it, relative to the folder
+    shutil.copytree(ROOT / "data" / "examples", tmp_path / "data" / "examples")
+    store = str(tmp_path / "st")
+    res = runner.invoke(app, ["audit", rel, "--json", "--store", store])
+    assert res.exit_code == 1, res.output
+    printed = json.loads(res.stdout)
+    assert {k: v for k, v in printed.items() if k != "pulkas"} == {"kind": "audit", "version": 2}
+    assert printed["pulkas"][0] == doc["pulkas"][0]
+    same_shape(shape(doc), shape(printed))
+    strict = json.loads(runner.invoke(app, ["audit", rel, "--json", "--strict", "--store", store]).stdout)
+    assert strict == {**doc, "pulkas": [{**doc["pulkas"][0], "settlement": None}]}
+    assert runner.invoke(app, ["import", rel, "--store", store]).exit_code == 0
+    stored = json.loads(runner.invoke(app, ["audit", "seed001-illegal-jump", "--json", "--store", store]).stdout)
+    [finding] = stored["pulkas"][0]["findings"]
+    assert finding == {**doc["pulkas"][0]["findings"][0], "file": None, "line": None}

@@ -161,7 +161,8 @@ def test_strict_audit_names_the_pulka_of_its_finding(tmp_path: Path) -> None:
     assert res.stderr.strip() == f"{first['id']}: deal {f['deal']}, event {f['seq']}: {f['code']}: {f['message']}"
     res = invoke("audit", str(path), "--strict", "--json", "--store", str(tmp_path / "st"))
     assert res.exit_code == 1
-    assert json.loads(res.stdout) == {"pulkas": [{"id": first["id"], "findings": [f], "settlement": None}]}
+    assert json.loads(res.stdout) == {"kind": "audit", "version": 2,  # the audit --json envelope (docs/cli.md)
+                                      "pulkas": [{"id": first["id"], "findings": [f], "settlement": None}]}
 
 
 def test_ls_filters(tmp_path: Path) -> None:
