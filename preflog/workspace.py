@@ -147,13 +147,25 @@ class Audited:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class Workspace:
-    """A store folder with its event table and projections."""
+Report = Callable[[str, int, int | None], None]
+"""``report(stage, done, total)``: how far a long step is (``total`` None while unknown)."""
 
-    def __init__(self, root: str | Path | None = None) -> None:
+
+class Workspace:
+    """A store folder with its event table and projections.
+
+    ``progress``, when set, is told how far the long steps are (``report(stage, done, total)``): auditing
+    every pulka, projection rebuilds, ``verify``'s hash chains; the CLI draws it as progress bars."""
+
+    def __init__(self, root: str | Path | None = None, progress: Report | None = None) -> None:
         self.root = Path(root) if root is not None else default_store()
+        self.progress = progress
         self._store: DeltaStore | None = None
         self._importing: ReadWriteLock | None = None  # the "import in progress" mark, once committing
+
+    def _report(self, stage: str, done: int, total: int | None) -> None:
+        if self.progress is not None:
+            self.progress(stage, done, total)
 
     # --- store --------------------------------------------------------------------------
     @property
@@ -346,7 +358,12 @@ class Workspace:
 
     @_file_errors_at_root
     def audit(self, target: str | None, strict: bool = False) -> list[Audited]:
-        return [Audited(ld, audit(ld.events, strict=strict)) for ld in self.load(target)]
+        loaded = self.load(target)
+        out = []
+        for ld in loaded:
+            out.append(Audited(ld, audit(ld.events, strict=strict)))
+            self._report("auditing", len(out), len(loaded))
+        return out
 
     @_file_errors_at_root
     def export(self, pulka: str, fmt: str = "text") -> str:
@@ -374,6 +391,7 @@ class Workspace:
         version = _version_of(store)
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in self.audit(None)]
+        self._report("writing projections", 0, None)
         rebuild(self.root, facts, heads=heads, events_version=version)
         return len(facts)
 
@@ -406,12 +424,14 @@ class Workspace:
             return []
         facts: dict[str, PulkaFacts] = {}
         if need.stale:
-            for pid, rows in store.pulka_rows(list(need.stale)):
+            for n, (pid, rows) in enumerate(store.pulka_rows(list(need.stale)), 1):
                 events = [from_row(*r) for r in rows]
                 try:
                     facts[pid] = facts_of(pid, events, audit(events))
                 except FactsError:
                     continue  # cannot be projected (verify names it); the others still are
+                finally:
+                    self._report("projecting", n, len(need.stale))
         refresh(self.root, facts, removed=need.gone, heads=need.heads, force=need.stale,
                 events_version=version if len(facts) == len(need.stale) else None)
         return sorted(facts)
@@ -436,7 +456,7 @@ class Workspace:
         from .projections.store import check
 
         store = self.store()
-        problems = list(store.verify())
+        problems = list(store.verify(lambda done, total: self._report("checking hash chains", done, total)))
         if any(p.kind == "file" for p in problems):
             return problems  # damaged data files: nothing else can be read to be checked
         try:
@@ -444,6 +464,7 @@ class Workspace:
         except WorkspaceError as exc:
             problems.append(IntegrityProblem("", 0, "log", exc.message))
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
+        self._report("checking projections", 0, None)
         problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
         return problems
 
@@ -480,9 +501,11 @@ def _version_of(store: EventStore) -> int | None:
 
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
-                output: Path | None, workspace: Workspace | None, workers: int, stdout: Any) -> int:
+                output: Path | None, workspace: Workspace | None, workers: int, stdout: Any,
+                progress: Report | None = None) -> int:
     """Bots play ``pulkas`` pulkas; each goes to a record file in ``output``, into ``workspace``'s
-    store, or (neither given) as records to ``stdout``. Returns the number of pulkas."""
+    store, or (neither given) as records to ``stdout``. Returns the number of pulkas. ``progress`` is told
+    each pulka played (``"simulating"``)."""
     from .sim import simulate_many
 
     if fmt not in ("text", "json"):
@@ -497,6 +520,8 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
     for index, events in simulate_many([spec], pulkas, seed, workers=workers or None):
         pid = f"sim-{rules.replace('+', '-')}-{players}p-{seed}-{index:05d}"
         n += 1
+        if progress is not None:
+            progress("simulating", n, pulkas)
         if workspace is not None:
             batch.append((pid, 0, events))
             if len(batch) >= IMPORT_CHUNK:

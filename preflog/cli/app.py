@@ -12,6 +12,8 @@ import importlib
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,14 +31,17 @@ from ..errors import PreflogError
 # when a command first needs them (tests/cli/test_conventions.py checks that importing this module
 # loads none of them).
 if TYPE_CHECKING:
+    from ..engine.findings import Finding
     from ..projections.facts import facts_of
     from ..views.json import audit_json
     from ..views.json import settle_json
     from ..views.json import sheet_json
+    from ..workspace import Loaded
     from ..workspace import Workspace
     from ..workspace import file_errors
     from ..workspace import simulate_to
     from . import views
+    from .progress import Report
 else:
     class _LazyModule:
         def __init__(self, name: str) -> None:
@@ -189,6 +194,26 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+@contextmanager
+def _bars(as_json: bool = False) -> Iterator[Report | None]:
+    from .progress import bars
+
+    with bars(as_json) as report:
+        yield report
+
+
+@contextmanager
+def _watching(ws: Workspace, as_json: bool = False) -> Iterator[Report | None]:
+    """Progress bars on standard error for the workspace's long steps while the block runs (when someone
+    watches: :mod:`preflog.cli.progress`); the report is also yielded for the command's own steps."""
+    with _bars(as_json) as report:
+        ws.progress = report
+        try:
+            yield report
+        finally:
+            ws.progress = None
+
+
 def _print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
 
@@ -205,16 +230,9 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
             store: StoreOpt = None) -> None:
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
-    files = sum(1 for p in paths if p != "-" and Path(p).is_dir())
-    if files and err.is_terminal:  # a progress bar only where someone watches (it leaves a line in logs)
-        from rich.progress import Progress
-
-        with Progress(console=err, transient=True) as progress:
-            task = progress.add_task("importing", total=None)
-            items = ws.import_paths(paths, progress=lambda d, t: progress.update(task, completed=d, total=t),
-                                    workers=workers)
-    else:
-        items = ws.import_paths(paths, workers=workers)
+    with _watching(ws, as_json) as report:  # bars only where someone watches (docs/cli.md, "Progress")
+        files_done = None if report is None else lambda d, t: report("importing files", d, t)
+        items = ws.import_paths(paths, progress=files_done, workers=workers)
     if as_json:
         from ..views.json import import_json
 
@@ -236,7 +254,8 @@ def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.m
     """The stored pulkas: rules, date, deals, players, events."""
     ws = _ws(store)
     infos = ws.store().pulkas()
-    summaries = _pulka_summaries(ws)
+    with _watching(ws, as_json):  # the projections may be rebuilt first
+        summaries = _pulka_summaries(ws)
     filters = _filters(player, preset, date_from, date_to, None)
     if any(v is not None for v in filters.values()):
         infos = [i for i in infos if _summary_matches(summaries.get(i.pulka), filters)]
@@ -325,20 +344,32 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
 
     ws = _ws(store)
     audited = []
-    for ld in ws.load(None if all_ else target):  # pulka by pulka: a --strict stop names its pulka
-        try:
-            audited.append(Audited(ld, audit_log(ld.events, strict=strict)))
-        except AuditFailed as exc:
-            f = exc.finding
-            if as_json:
-                from ..views.json import audit_doc
-                from ..views.json import finding_json
+    stopped: tuple[Loaded, Finding] | None = None
+    with _watching(ws, as_json) as report:
+        if report is not None:
+            report("reading pulkas", 0, None)
+        loaded = ws.load(None if all_ else target)
+        if report is not None:
+            report("reading pulkas", len(loaded), len(loaded))
+        for ld in loaded:  # pulka by pulka: a --strict stop names its pulka
+            try:
+                audited.append(Audited(ld, audit_log(ld.events, strict=strict)))
+            except AuditFailed as exc:
+                stopped = ld, exc.finding
+                break
+            if report is not None:
+                report("auditing", len(audited), len(loaded))
+    if stopped is not None:
+        ld, f = stopped
+        if as_json:
+            from ..views.json import audit_doc
+            from ..views.json import finding_json
 
-                _print_json(audit_doc([{"id": ld.id, "findings": [finding_json(f, ld)], "settlement": None}]))
-            else:
-                err.print(f"{escape(ld.id)}: deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}",
-                          highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from None
+            _print_json(audit_doc([{"id": ld.id, "findings": [finding_json(f, ld)], "settlement": None}]))
+        else:
+            err.print(f"{escape(ld.id)}: deal {f.deal}, event {f.seq}: [bold]{f.code}[/bold]: {escape(f.message)}",
+                      highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
     found = sum(len(a.result.findings) for a in audited)
     if as_json:
         from ..views.json import audit_doc
@@ -404,7 +435,8 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
     """Check every pulka's hash chain and sequence numbers, and the projections against the events; exit 1 on
     damage."""
     ws = _ws(store)
-    problems = ws.verify()
+    with _watching(ws, as_json):
+        problems = ws.verify()
     if as_json:
         from ..views.json import verify_json
 
@@ -456,13 +488,14 @@ def _date(text: str | None, flag: str) -> str | None:
     return iso
 
 
-def _connect(store: Path | None, sandbox: bool = False) -> Any:
+def _connect(store: Path | None, sandbox: bool = False, as_json: bool = False) -> Any:
     """The reports' DuckDB connection; a folder holding neither events nor projections is refused by name
     (a mistyped ``--store`` would otherwise report on nothing). ``sandbox``: the views only, no file access."""
     ws = _ws(store)
     if not (ws.root / "projections").is_dir():
         ws.store()  # raises "no preflog store at …" when there are no events either
-    return ws.connect(sandbox=sandbox)
+    with _watching(ws, as_json):  # the projections may be rebuilt first
+        return ws.connect(sandbox=sandbox)
 
 
 def _explain_empty(con: Any, filters: dict[str, Any]) -> None:
@@ -560,7 +593,7 @@ def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters
            as_json: bool = False) -> None:
     from .. import reports
 
-    con = _connect(store)
+    con = _connect(store, as_json=as_json)
     df = getattr(reports, kind)(con, **filters)
     if df.empty:
         _explain_empty(con, filters)
@@ -685,9 +718,12 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              workers: Annotated[int, typer.Option(min=0, help="Processes (0 = all cores).")] = 0,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
-    n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
-                    output=output, workspace=_ws(store) if to_store else None, workers=workers,
-                    stdout=sys.stdout)
+    ws = _ws(store) if to_store else None
+    # records written to a terminal would scroll through the bar: none then
+    on_screen = output is None and ws is None and sys.stdout.isatty()
+    with (_watching(ws, on_screen) if ws is not None else _bars(on_screen)) as report:
+        n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
+                        output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
     err.print(f"simulated {n} pulkas")
 
 
@@ -704,7 +740,8 @@ def demo(data: Annotated[Path | None, typer.Option(
         if data.is_relative_to(Path.cwd()):  # in a checkout: data/demo/…, not the absolute path
             data = data.relative_to(Path.cwd())
     ws = _ws(store)
-    items = ws.import_paths([data])
+    with _watching(ws):
+        items = ws.import_paths([data])
     if not any(i.status != "error" for i in items):  # nothing to show: refused before printing anything
         errors = [i.error for i in items]
         _fail(f"{data}: no record file to import" if not errors else errors[0] + (
@@ -712,7 +749,8 @@ def demo(data: Annotated[Path | None, typer.Option(
     out.rule("import")
     out.print(views.import_by_file(items))
     out.rule("audit")
-    audited = ws.audit(None)
+    with _watching(ws):
+        audited = ws.audit(None)
     out.print(views.audit_overview(audited))
     out.rule("sheets of the seed examples")
     for a in audited:
@@ -721,7 +759,8 @@ def demo(data: Annotated[Path | None, typer.Option(
     out.rule("players")
     from .. import reports
 
-    con = ws.connect()
+    with _watching(ws):
+        con = ws.connect()
     out.print(views.frame_table(reports.players(con), "players", limit=12, width=out.width))
     out.rule("contracts")
     out.print(views.frame_table(reports.contracts(con), "contracts", limit=20, width=out.width))

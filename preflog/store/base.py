@@ -16,6 +16,7 @@ import stat
 import zlib
 from abc import ABC
 from abc import abstractmethod
+from collections.abc import Callable
 from collections.abc import Container
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -346,8 +347,9 @@ class EventStore(ABC):
         """Raise :class:`DamagedFileError` naming a damaged data file (a backend without files has none)."""
 
     @abstractmethod
-    def verify(self) -> list[IntegrityProblem]:
-        """Check seq continuity, event decoding, deal numbering and the hash chain of every pulka."""
+    def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
+        """Check seq continuity, event decoding, deal numbering and the hash chain of every pulka;
+        ``progress(events checked, events in all)`` is told as the check goes."""
 
     @abstractmethod
     def compact(self) -> dict[str, Any]:

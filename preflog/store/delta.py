@@ -16,6 +16,7 @@ import hmac
 import json
 import os
 import threading
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -427,13 +428,13 @@ class DeltaStore(EventStore):
         return None
 
     # --- maintenance -----------------------------------------------------------------------
-    def verify(self) -> list[IntegrityProblem]:
+    def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
         """The hash chain of every pulka (:func:`~.chain.check_pulka`), then the table against its log
-        (:meth:`verify_log`)."""
+        (:meth:`verify_log`); ``progress(rows checked, rows in all)`` after each batch of rows."""
         damaged = self.damaged_files()
         if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
             return [IntegrityProblem("", 0, "file", f"{path}: {problem}") for path, problem in damaged]
-        problems = self._verify_rows()
+        problems = self._verify_rows(progress)
         if self.heads_log:
             problems.extend(self.verify_log())
         return problems
@@ -486,17 +487,24 @@ class DeltaStore(EventStore):
                                              "was not signed with the key)"))
         return problems
 
-    def _verify_rows(self) -> list[IntegrityProblem]:
+    def _verify_rows(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
         problems: list[IntegrityProblem] = []
         con = duckdb.connect()
         try:
             src = self._source(con, self._table())
             if src is None:
                 return []
+            total = done = 0
+            if progress is not None:
+                [(counted,)] = con.execute(f"SELECT count(*) FROM {src}").fetchall()  # from the Parquet footers
+                total = int(counted)
             reader = con.sql(f"SELECT {_ALL} FROM {src} ORDER BY pulka, seq").to_arrow_reader(65_536)
             cur: str | None = None
             rows: list[StoredRow] = []
             for b in reader:
+                if progress is not None:
+                    done += b.num_rows
+                    progress(done, total)
                 for r in zip(*(c.to_pylist() for c in b.columns), strict=True):
                     if r[0] != cur:
                         if cur is not None:

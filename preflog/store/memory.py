@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -112,8 +113,15 @@ class MemoryStore(EventStore):
 
         return con.from_arrow(stored_table([(p, *r) for p, rs in sorted(self._rows.items()) for r in rs]))
 
-    def verify(self) -> list[IntegrityProblem]:
-        return [p for name, rs in sorted(self._rows.items()) for p in check_pulka(name, rs)]
+    def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
+        total, done = sum(len(rs) for rs in self._rows.values()), 0
+        problems: list[IntegrityProblem] = []
+        for name, rs in sorted(self._rows.items()):
+            problems.extend(check_pulka(name, rs))
+            done += len(rs)
+            if progress is not None:
+                progress(done, total)
+        return problems
 
     def compact(self) -> dict[str, Any]:
         return {}  # nothing to merge: no files
