@@ -50,8 +50,9 @@ LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards',
 
 
 # ------------------------------------------------------------------------------------- parsing
-def _blank_comments(text: str, source: str) -> str:
-    """Replace comments by spaces (newlines kept) so that line and column numbers stay true."""
+def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
+    """Replace comments by spaces (newlines kept) so that line and column numbers stay true
+    (``text`` starts at line ``first_line`` of its file)."""
     if ";" not in text and "{" not in text and "}" not in text:
         return text  # nothing to blank and nothing to complain about
     out = list(text)
@@ -75,20 +76,21 @@ def _blank_comments(text: str, source: str) -> str:
         elif ch == "{":
             j = text.find("}", i)
             if j < 0:
-                raise RecordError(source, _loc_at(text, i), "{", "opens a comment that is never closed", "'}'")
+                raise RecordError(source, _loc_at(text, i, first_line), "{", "opens a comment that is never closed",
+                                  "'}'")
             for k in range(i, j + 1):
                 if out[k] != "\n":
                     out[k] = " "
             i = j + 1
             continue
         elif ch == "}":
-            raise RecordError(source, _loc_at(text, i), "}", "closes a comment that was never opened")
+            raise RecordError(source, _loc_at(text, i, first_line), "}", "closes a comment that was never opened")
         i += 1
     return "".join(out)
 
 
-def _loc_at(text: str, i: int) -> Loc:
-    return Loc(text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1)
+def _loc_at(text: str, i: int, first_line: int = 1) -> Loc:
+    return Loc(text.count("\n", 0, i) + first_line, i - (text.rfind("\n", 0, i) + 1) + 1)
 
 
 def _visty_entry(seg: str, pos: int) -> tuple[int, str, int, str, int] | None:
@@ -138,10 +140,10 @@ class _Parser:
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
 
-    def parse(self, text: str) -> list[PulkaSyn]:
-        text = _blank_comments(text.replace("\ufeff", " "), self.source)
+    def parse(self, text: str, first_line: int = 1) -> list[PulkaSyn]:
+        text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line)
         fast_trick = _FAST_TRICK.fullmatch
-        for lineno, raw in enumerate(text.split("\n"), 1):
+        for lineno, raw in enumerate(text.split("\n"), first_line):
             # Fast paths for the two commonest canonical lines, trick "N: cards" and hand "A: cards"
             # (no padding; inside a deal of an open pulka): exactly what line() would make of them.
             if raw and self.deal is not None and not raw[-1].isspace() and self.pulka is not None \
@@ -395,9 +397,10 @@ class _Parser:
         deal.steps.append(Step("trick", tok.loc, number=number, raw=cards))
 
 
-def parse_text(text: str, source: str = "<string>") -> list[PulkaSyn]:
-    """Split a text record into its syntax tree (no resolution yet)."""
-    return _Parser(source).parse(text)
+def parse_text(text: str, source: str = "<string>", first_line: int = 1) -> list[PulkaSyn]:
+    """Split a text record into its syntax tree (no resolution yet); ``text`` starts at line
+    ``first_line`` of ``source`` (a block of a streamed file: :mod:`preflog.record.stream`)."""
+    return _Parser(source).parse(text, first_line)
 
 
 # ------------------------------------------------------------------------------------- rendering
