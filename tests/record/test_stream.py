@@ -16,14 +16,14 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from benchmarks import fuzz
-from preflog.record import RecordError
 from preflog.record import Record
+from preflog.record import RecordError
 from preflog.record import iter_records
 from preflog.record import read_file_records
 from preflog.record import read_records
+from preflog.record import stream
 from preflog.record import write_json
 from preflog.record import write_text
-from preflog.record import stream
 from preflog.record.build import build_records
 from preflog.record.textfmt import parse_text
 from preflog.sim import simulate_many
