@@ -64,6 +64,7 @@ from .syntax import DealSyn
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
+from .syntax import TrickLine
 from .syntax import trick_pairs
 
 LETTERS = "ABCD"
@@ -87,6 +88,7 @@ _CARD_TOKENS: dict[str, int] = {format_card(c, style): c for c in range(32) for 
 assert all(parse_card(t) == c for t, c in _CARD_TOKENS.items())
 _PLAYED = [[CardPlayed(seat, c) for c in range(32)] for seat in range(4)]
 _BIDS: dict[tuple[int, int], BidMade] = {}  # filled as met: bid codes are a small closed set
+_NUMBERS = tuple(str(i) for i in range(64))  # trick numbers as the canonical text writes them
 
 
 def _fast_cards(text: str) -> list[int] | None:
@@ -532,8 +534,21 @@ class _Reader:
         events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
         lines.append(syn.loc.line)
         st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon), dealer)
+        numbers = _NUMBERS
+        fast_trick = self.fast_trick
         for step in syn.steps:
             before = len(events)
+            if type(step) is TrickLine:
+                # the text form's trick line: straight to the fast path, tokens only if it fails
+                n = st.trick_no + 1
+                if n < len(numbers) and step.number == numbers[n] and st.cards.hands is not None \
+                        and fast_trick(step.cards, st, events):
+                    st.trick_no = n
+                    line = step.line
+                    lines.extend([line] * (len(events) - before))
+                    continue
+                step = step.step()
+            assert isinstance(step, Step)
             self.step(step, st, events)
             lines.extend([step.loc.line] * (len(events) - before))
         return events
@@ -541,7 +556,7 @@ class _Reader:
     def step(self, step: Step, st: _DealReading, out: list[Event]) -> None:
         kind = step.kind
         if kind != "trick":
-            st.last_trick = None
+            st.last_trick = -1
         if kind == "auction":
             for pair in step.pairs:
                 seat = self.seat(pair.player, pair.value)
@@ -661,13 +676,13 @@ class _Reader:
             name = self.names[holder]
             if holder in seats:
                 raise self.fail(pair.value, f"is {name}'s, but {name} already played to trick {st.trick_no}")
-            if not seats and st.last_trick is not None and holder not in st.last_trick:
+            if not seats and st.last_trick >= 0 and not st.last_trick >> holder & 1:
                 raise self.fail(pair.value, f"is {name}'s, who has not played to trick {st.trick_no - 1} yet",
                                 f"it on the line of trick {st.trick_no - 1}")
             seats.append(holder)
             st.cards.play(c)
             out.append(CardPlayed(holder, c))
-        st.last_trick = set(seats)
+        st.last_trick = sum(1 << s for s in seats)
 
     def fast_trick(self, text: str, st: _DealReading, out: list[Event]) -> bool:
         """A canonical trick line (held cards, single spaces, no talon marks) applied without token
@@ -675,27 +690,33 @@ class _Reader:
         reads the line again and raises the exact error."""
         tokens, owner = _CARD_TOKENS, st.cards.owner
         cards: list[int] = []
-        seats: list[int] = []
+        seats = 0   # mask of the seats that played
+        first = -1
         for t in text.split(" "):
             c = tokens.get(t)
             if c is None:
                 return False
             holder = owner[c]
-            if holder < 0 or holder in seats:
+            if holder < 0 or seats >> holder & 1:
                 return False
+            if first < 0:
+                first = holder
             cards.append(c)
-            seats.append(holder)
-        if st.last_trick is not None and seats[0] not in st.last_trick:
+            seats |= 1 << holder
+        if st.last_trick >= 0 and not st.last_trick >> first & 1:
             return False
         hands = st.cards.hands
         assert hands is not None
         played = _PLAYED
-        for c, seat in zip(cards, seats, strict=True):
+        bits = 0
+        for c in cards:
+            seat = owner[c]
             hands[seat] &= ~(1 << c)
             owner[c] = -1
             out.append(played[seat][c])
-            st.cards.played |= 1 << c
-        st.last_trick = set(seats)
+            bits |= 1 << c
+        st.cards.played |= bits
+        st.last_trick = seats
         return True
 
     def counts(self, step: Step) -> tuple[int, ...]:
@@ -724,7 +745,7 @@ class _DealReading:
         self.current: int | None = None   # highest bid so far, for "hold"
         self.bidder: int | None = None    # who made it (the declarer, for a discard without a name)
         self.trick_no = 0
-        self.last_trick: set[int] | None = None
+        self.last_trick = -1  # mask of the seats that played to the last trick line; -1 after another step
         self.marked = 0
 
 
@@ -789,8 +810,9 @@ class _Writer:
             for d in p.deals:
                 passes = [LETTERS[s] for s in bidding_order(LETTERS.index(d.dealer.text if d.dealer else "A"), n)]
                 for step in d.steps:
-                    if step.kind == "auction" and [(q.player.text if q.player else "", q.value.text)
-                                                   for q in step.pairs] == [(x, "pass") for x in passes]:
+                    if isinstance(step, Step) and step.kind == "auction" and [
+                            (q.player.text if q.player else "", q.value.text) for q in step.pairs] == [
+                            (x, "pass") for x in passes]:
                         step.kind, step.pairs = "all_pass", []
         return out
 
@@ -854,7 +876,7 @@ class _Writer:
         return deal
 
     def step(self, ev: Event, prev: Event | None, deal: DealSyn) -> None:
-        steps = deal.steps
+        steps: list[Step] = deal.steps  # type: ignore[assignment]  # the writer makes Steps only
         if isinstance(ev, BidMade):
             hold = ev.bid != B.PASS and ev.bid == self.current and ev.bid not in self.bids.not_holds
             pair = Pair(self.who(ev.player), Tok("hold" if hold else self.bid_text(ev.bid)))

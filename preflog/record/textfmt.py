@@ -24,6 +24,8 @@ from .syntax import DealSyn
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
+from .syntax import TrickLine
+from .syntax import as_step
 
 # Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
 # fails in one pass, so a long line of spaces cannot make the reader quadratic.
@@ -34,6 +36,9 @@ _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?!
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
 _KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
 _FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
+# Keys of canonical keyed lines (as the writer spells them) → step kind: read without the line patterns.
+_CANONICAL_KEYS = {k: KEYWORDS[k.lower()] for k in ("Auction", "Whist", "Contract", "Discard", "Talon", "Talon shown",
+                                                     "Claim", "Check", "Tricks", "Score")}
 _SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
 _SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",
                 "mountain": "gora", "visty": "visty", "висты": "visty", "whists": "visty"}
@@ -143,28 +148,37 @@ class _Parser:
     def parse(self, text: str, first_line: int = 1) -> list[PulkaSyn]:
         text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line)
         fast_trick = _FAST_TRICK.fullmatch
+        canonical = _CANONICAL_KEYS.get
+        line = self.line
+        # Fast paths for the commonest canonical lines, trick "N: cards", hand "A: cards" and keyed
+        # "Auction: …" (no padding; inside a deal of an open pulka): exactly what line() makes of them.
+        # ``deal`` and ``letters`` change only in line() (tags, deal headers, End): refreshed after it.
+        deal: DealSyn | None = None
+        letters = ""
         for lineno, raw in enumerate(text.split("\n"), first_line):
-            # Fast paths for the two commonest canonical lines, trick "N: cards" and hand "A: cards"
-            # (no padding; inside a deal of an open pulka): exactly what line() would make of them.
-            if raw and self.deal is not None and not raw[-1].isspace() and self.pulka is not None \
-                    and self.pulka.end is None:
+            if deal is not None and raw and not raw[-1].isspace():
                 c0 = raw[0]
                 if c0.isdigit():
                     m = fast_trick(raw)
                     if m:
-                        loc = Loc(lineno, 1)
-                        self.deal.steps.append(Step("trick", loc, number=Tok(m.group(1), loc),
-                                                    raw=Tok(m.group(2), Loc(lineno, m.start(2) + 1))))
+                        deal.steps.append(TrickLine(lineno, m[1], m[2], m.start(2) + 1))
                         continue
-                elif raw[1:3] == ": " and c0 in self.hand_letters and not raw[3:4].isspace() \
-                        and not self.deal.steps:
+                elif raw[1:3] == ": " and c0 in letters and not raw[3:4].isspace() and not deal.steps:
                     loc = Loc(lineno, 1)
-                    self.deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
+                    deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
                     continue
-            raw = raw.rstrip("\r")
+                else:
+                    key, sep, rest = raw.partition(": ")
+                    kind = canonical(key)
+                    if kind is not None and sep and not rest[:1].isspace():
+                        self.keyed(kind, Tok(key, Loc(lineno, 1)), Tok(rest, Loc(lineno, len(key) + 3)))
+                        continue
             body = raw.strip()
             if body:
-                self.line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
+                line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
+                p = self.pulka
+                deal = self.deal if p is not None and p.end is None else None
+                letters = self.hand_letters
         return self.pulkas
 
     @property
@@ -434,7 +448,7 @@ def _render_deal(number: int, d: DealSyn) -> list[str]:
     if d.talon is not None:
         lines.append(f"Talon: {d.talon.text}")
     trick = 0
-    for s in d.steps:
+    for s in map(as_step, d.steps):
         key = CANONICAL.get(s.kind, "")
         if s.kind == "auction" or s.kind == "calls":
             lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
