@@ -91,6 +91,30 @@ _BIDS: dict[tuple[int, int], BidMade] = {}  # filled as met: bid codes are a sma
 _NUMBERS = tuple(str(i) for i in range(64))  # trick numbers as the canonical text writes them
 
 
+def _fast_mask(text: str) -> tuple[int, int] | None:
+    """``(mask, count)`` of a canonical single-space card list without repeats, or None (then the
+    careful path decides)."""
+    tokens = _CARD_TOKENS
+    seen = 0
+    n = 0
+    for t in text.split(" "):
+        c = tokens.get(t)
+        if c is None or seen >> c & 1:
+            return None
+        seen |= 1 << c
+        n += 1
+    return seen, n
+
+
+# the cards of each byte of a card mask: _BYTE_CARDS[k][m] = cards 8k … 8k+7 whose bits are set in m
+_BYTE_CARDS = [[tuple(8 * k + c for c in range(8) if m >> c & 1) for m in range(256)] for k in range(4)]
+
+
+def _cards_in(mask: int) -> tuple[int, ...]:
+    b0, b1, b2, b3 = _BYTE_CARDS
+    return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
+
+
 def _fast_cards(text: str) -> list[int] | None:
     """The cards of a canonical single-space card list, or None (then the careful path decides)."""
     tokens = _CARD_TOKENS
@@ -208,7 +232,7 @@ def bidding_order(dealer: int, n: int) -> list[int]:
 class _Holdings:
     """Who holds which card during a deal, so that play lines need no player names."""
 
-    def __init__(self, hands: tuple[int, ...] | None, talon: int | None) -> None:
+    def __init__(self, hands: tuple[int, ...] | None, talon: int | None, owner: list[int] | None = None) -> None:
         self.hands = list(hands) if hands is not None else None
         union = 0
         for h in hands or ():
@@ -219,6 +243,9 @@ class _Holdings:
         self.discarded = 0
         # card -> seat, kept in step with ``hands``; equals holder() whenever hands are disjoint,
         # which the reader guarantees (the writer, given arbitrary events, uses holder() only)
+        if owner is not None:  # the reader's, made as it read the hands (disjoint)
+            self.owner = owner
+            return
         owner = self.owner = [-1] * 32
         for seat, h in enumerate(self.hands or ()):
             while h:
@@ -495,7 +522,8 @@ class _Reader:
             raise RecordError(self.source, syn.loc, "", "the deal names no dealer", "'Deal N: dealer A'")
         dealer = self.seat(syn.dealer)
         hands: list[int] | None = None
-        owner: dict[int, int] = {}
+        owner = [-1] * 32   # card -> seat holding it
+        taken = 0           # mask of the cards in a hand so far
         if syn.hands:
             hands = [0] * self.n
             given: set[int] = set()
@@ -504,36 +532,39 @@ class _Reader:
                 if seat in given:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
-                fast = _fast_cards(pair.value.text)
-                if fast is not None and len(fast) == HAND_CARDS and not any(c in owner for c in fast):
-                    for c in fast:
+                fast = _fast_mask(pair.value.text)
+                if fast is not None and fast[1] == HAND_CARDS and not fast[0] & taken:
+                    mask = fast[0]
+                    hands[seat] = mask
+                    taken |= mask
+                    for c in _cards_in(mask):
                         owner[c] = seat
-                        hands[seat] |= 1 << c
                     continue
                 cards = self.cards(pair.value)
                 for c, piece in cards:
-                    if c in owner:
+                    if taken >> c & 1:
                         raise self.fail(piece, f"is already in {self.names[owner[c]]}'s hand")
                     owner[c] = seat
+                    taken |= 1 << c
                     hands[seat] |= 1 << c
                 if cards and len(cards) != HAND_CARDS:  # said here, not where a card of it turns up later
                     raise self.fail(pair.value, f"is a hand of {len(cards)} card{'' if len(cards) == 1 else 's'}",
                                     f"{HAND_CARDS} cards in a hand")
         talon: int | None = None
         if syn.talon is not None:
-            talon = 0
-            fast = _fast_cards(syn.talon.text)
-            if fast is not None and not any(c in owner for c in fast):
-                for c in fast:
-                    talon |= 1 << c
+            fast = _fast_mask(syn.talon.text)
+            if fast is not None and not fast[0] & taken:
+                talon = fast[0]
             else:
+                talon = 0
                 for c, piece in self.cards(syn.talon):
-                    if c in owner:
+                    if taken >> c & 1:
                         raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
                     talon |= 1 << c
         events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
         lines.append(syn.loc.line)
-        st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon), dealer)
+        st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon,
+                                    owner if hands is not None else None), dealer)
         numbers = _NUMBERS
         fast_trick = self.fast_trick
         for step in syn.steps:
