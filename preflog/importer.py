@@ -13,19 +13,27 @@ importing the reader, the engine and the store) costs about as much as reading a
 from __future__ import annotations
 
 import os
+import pickle
 from collections import deque
 from collections.abc import Collection
 from collections.abc import Container
 from collections.abc import Generator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+from typing import Any
 from typing import NamedTuple
 
 from .errors import FileError
 from .model.events import DealStarted
+from .record.api import Piece
 from .record.api import gc_paused
+from .record.api import parse_piece
 from .record.api import read_any
+from .record.api import record_pieces
+from .record.build import Record
 from .record.errors import RecordError
 from .store.chain import GENESIS
 from .store.chain import StoredRow
@@ -34,8 +42,16 @@ from .store.chain import seal
 if TYPE_CHECKING:
     from .projections.facts import PulkaFacts
 
-# A pool pays off from about this much record text (≈ 6 k deals) spread over at least two files.
+# A pool pays off from about this much record text (≈ 6 k deals) spread over at least two files
+# (or one file big enough to be read in parts).
 PARALLEL_MIN_BYTES = 2_000_000
+# A file bigger than this is read here one pulka at a time and handed out in parts of about
+# PART_BYTES of text, so that one big file uses every worker and memory stays that of a few parts.
+SPLIT_MIN_BYTES = 1_000_000
+PART_BYTES = 400_000
+# Pickled parts of one file kept in memory before they go to a temporary file (a file's pulkas are
+# committed only once the whole file has been read without error).
+SPILL_MEMORY_BYTES = 32 << 20
 # Files handed out ahead of the one the parent waits for, per worker: keeps every worker busy
 # while bounding the results held in memory when the parent falls behind.
 AHEAD_PER_WORKER = 2
@@ -57,10 +73,35 @@ class Prepared(NamedTuple):
 
 
 class FileResult(NamedTuple):
-    """A file's pulkas in file order, or the error that refuses the whole file."""
+    """A file's pulkas in file order, or the error that refuses the whole file. ``pulkas`` of a big
+    file read in parts is an iterator over its parts, each loaded when reached (see :class:`_Spill`)."""
 
     source: str
-    pulkas: list[Prepared]
+    pulkas: Iterable[Prepared]
+    error: str = ""
+
+
+class Unit(NamedTuple):
+    """One request to a worker: a whole file (``pieces`` None: the worker reads it), or one part of a
+    big file or of standard input, read here as runs of pieces (pulkas) of a few hundred kilobytes.
+    ``error`` is the file's error met while reading it here (it ends the file)."""
+
+    source: str
+    part: int
+    last: bool
+    pieces: list[Piece] | None = None
+    error: str = ""
+
+
+class PartResult(NamedTuple):
+    """A worker's answer to a :class:`Unit`: its pulkas (pickled when the file has several parts, so
+    the parent can keep them on disk until the file has been read to its end), or an error."""
+
+    source: str
+    part: int
+    last: bool
+    pulkas: list[Prepared] | bytes
+    n: int
     error: str = ""
 
 
@@ -88,9 +129,11 @@ def unexpected_failure(source: str, exc: BaseException) -> str:
     return f"{source}: could not be imported ({type(exc).__name__}: {exc}); please report this record"
 
 
-def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Container[int]) -> FileResult:
-    from .projections.facts import facts_of
+def no_pulka(source: str) -> str:
+    return f"{source}: holds no pulka (expected tag pairs such as [Players \"…\"] followed by deals)"
 
+
+def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Container[int]) -> FileResult:
     try:
         records = read_any(source)
     except (RecordError, FileError) as exc:  # bad text; not a regular file, or over a size limit
@@ -98,9 +141,37 @@ def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Containe
     except OSError as exc:
         return FileResult(source, [], f"{source}: {exc.strerror or exc}")
     if not records:
-        return FileResult(source, [], f"{source}: holds no pulka (expected tag pairs such as "
-                                      '[Players "…"] followed by deals)')
-    stem = source_stem(source)
+        return FileResult(source, [], no_pulka(source))
+    return FileResult(source, _prepared(records, source, 0, hash_every, run_audit, known))
+
+
+def prepare_unit(unit: Unit, hash_every: int, run_audit: bool, known: Container[int]) -> PartResult:
+    """A worker's answer to one :class:`Unit` (never raises: a failure is the part's error)."""
+    if unit.pieces is None:
+        fr = prepare_file(unit.source, hash_every, run_audit, known)
+        pulkas = list(fr.pulkas)
+        return PartResult(unit.source, unit.part, unit.last, pulkas, len(pulkas), fr.error)
+    if unit.error:
+        return PartResult(unit.source, unit.part, unit.last, [], 0, unit.error)
+    name = "<stdin>" if unit.source == "-" else unit.source
+    try:
+        with gc_paused():
+            records = [r for piece in unit.pieces for r in parse_piece(piece, name)]
+        prepared = _prepared(records, unit.source, unit.part, hash_every, run_audit, known)
+    except RecordError as exc:
+        return PartResult(unit.source, unit.part, unit.last, [], 0, str(exc))
+    except Exception as exc:  # not bad input the reader caught, but still this file's problem alone
+        return PartResult(unit.source, unit.part, unit.last, [], 0, unexpected_failure(unit.source, exc))
+    return PartResult(unit.source, unit.part, unit.last, pickle.dumps(prepared, pickle.HIGHEST_PROTOCOL),
+                      len(prepared))
+
+
+def _prepared(records: list[Record], source: str, part: int, hash_every: int, run_audit: bool,
+              known: Container[int]) -> list[Prepared]:
+    """Seal and audit the records of a file (or of one part of it: the parent gives the final ids)."""
+    from .projections.facts import facts_of
+
+    stem = source_stem(source) if part == 0 else f"{source_stem(source)}.part{part}"
     out: list[Prepared] = []
     seen: set[int] = set()
     with gc_paused():  # acyclic bulk work: see gc_paused
@@ -123,7 +194,7 @@ def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Containe
                 facts = facts_of(file_pulka_id(stem, i, rec.id), events, result)
             seen.add(h)
             out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts))
-    return FileResult(source, out)
+    return out
 
 
 # --- worker processes --------------------------------------------------------------------------
@@ -155,13 +226,13 @@ def serve(rfd: int, wfd: int) -> None:
     sender.start()
     hash_every, run_audit, known = inp.recv()
     try:
-        while (source := inp.recv()) is not None:
+        while (unit := inp.recv()) is not None:
             try:
-                answers.put(prepare_file(source, hash_every, run_audit, known))
+                answers.put(prepare_unit(unit, hash_every, run_audit, known))
             except Exception as exc:  # a bug, not bad input: the parent reports it as the file's error
                 import traceback
 
-                answers.put(_WorkerFailure(source, "".join(traceback.format_exception(exc))))
+                answers.put(_WorkerFailure(unit, "".join(traceback.format_exception(exc))))
     except EOFError:
         pass  # the parent went away
     answers.put(None)
@@ -169,7 +240,7 @@ def serve(rfd: int, wfd: int) -> None:
 
 
 class _WorkerFailure(NamedTuple):
-    source: str
+    unit: Unit
     trace: str
 
 
@@ -195,19 +266,20 @@ class _Worker:
         self.busy = 0
         self.out.send(init)
 
-    def submit(self, source: str) -> None:
-        self.out.send(source)
+    def submit(self, unit: Unit) -> None:
+        self.out.send(unit)
         self.busy += 1
 
-    def result(self) -> FileResult:
+    def result(self) -> PartResult:
         try:
-            got: FileResult | _WorkerFailure = self.inp.recv()
+            got: PartResult | _WorkerFailure = self.inp.recv()
         except EOFError:
             raise RuntimeError(f"import worker {self.proc.pid} stopped (exit code {self.proc.poll()})") from None
         self.busy -= 1
         if isinstance(got, _WorkerFailure):  # the file's error row, not the batch's
-            return FileResult(got.source, [], f"{got.source}: could not be imported; please report this record:\n"
-                                              f"{got.trace}")
+            u = got.unit
+            return PartResult(u.source, u.part, u.last, [], 0,
+                              f"{u.source}: could not be imported; please report this record:\n{got.trace}")
         return got
 
     def close(self) -> None:
@@ -227,44 +299,169 @@ class _Worker:
         self.inp.close()
 
 
+def _size(f: Path | str) -> int:
+    try:
+        return os.path.getsize(f)
+    except OSError:
+        return 0  # reported as the file's error when it is read
+
+
 def use_pool(files: Sequence[Path | str], workers: int) -> bool:
-    """Whether workers pay off: several cores, several files, and enough text to read."""
-    if workers < 2 or len(files) < 2 or any(str(f) == "-" for f in files):
+    """Whether workers pay off: several cores, several files or one big enough to be read in parts,
+    and enough text to read. Standard input is read here (streamed, one part at a time)."""
+    if workers < 2 or any(str(f) == "-" for f in files):
+        return False
+    if len(files) < 2 and not any(_size(f) >= max(SPLIT_MIN_BYTES, 2 * PART_BYTES) for f in files):
         return False
     total = 0
     for f in files:
-        try:
-            total += os.path.getsize(f)
-        except OSError:
-            continue  # reported as the file's error when it is read
+        total += _size(f)
         if total >= PARALLEL_MIN_BYTES:
             return True
     return False
+
+
+def units(files: Sequence[Path | str], failed: Container[str] = ()) -> Iterator[Unit]:
+    """The requests for ``files``, in file order: a small file whole (its worker reads it), a big file
+    or standard input as parts read here one pulka at a time. A file in ``failed`` (an earlier part
+    of it had an error) is read no further: its next unit is its last, empty one."""
+    for f in files:
+        source = str(f)
+        if source != "-" and _size(f) < SPLIT_MIN_BYTES:
+            yield Unit(source, 0, True)
+            continue
+        part, batch, size = 0, [], 0
+        try:
+            for piece in record_pieces(source):
+                batch.append(piece)
+                size += len(piece.text)
+                if size >= PART_BYTES:
+                    yield Unit(source, part, False, batch)
+                    part, batch, size = part + 1, [], 0
+                    if source in failed:
+                        break
+        except (RecordError, FileError) as exc:
+            yield Unit(source, part, True, batch, str(exc))
+            continue
+        except OSError as exc:
+            yield Unit(source, part, True, batch, f"{source}: {exc.strerror or exc}")
+            continue
+        yield Unit(source, part, True, batch)
+
+
+class _Spill:
+    """The pickled parts of one file, in memory up to :data:`SPILL_MEMORY_BYTES`, beyond that in an
+    anonymous temporary file; read back in order, one part at a time."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes | tuple[int, int]] = []
+        self.held = 0
+        self.file: Any = None
+
+    def add(self, data: bytes) -> None:
+        if self.held + len(data) <= SPILL_MEMORY_BYTES:
+            self.parts.append(data)
+            self.held += len(data)
+            return
+        if self.file is None:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile()
+        at = self.file.seek(0, os.SEEK_END)
+        self.file.write(data)
+        self.parts.append((at, len(data)))
+
+    def pulkas(self) -> Iterator[Prepared]:
+        try:
+            for i, part in enumerate(self.parts):
+                if isinstance(part, tuple):
+                    self.file.seek(part[0])
+                    data = self.file.read(part[1])
+                else:
+                    data = part
+                self.parts[i] = b""
+                got: list[Prepared] = pickle.loads(data)
+                del data
+                yield from got
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.parts = []
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def _files_of(results: Iterable[PartResult], failed: set[str]) -> Generator[FileResult, None, None]:
+    """Each file's :class:`FileResult` from its parts (in order): the first part's error refuses the
+    whole file (and marks it ``failed``, so it is read no further); a file without error yields its
+    pulkas part by part."""
+    spill: _Spill | None = None
+    error = ""
+    count = 0
+    direct: list[Prepared] | None = None
+    try:
+        for r in results:
+            if r.part == 0:
+                spill, error, count, direct = _Spill(), "", 0, None
+            assert spill is not None
+            if not error and r.error:
+                error = r.error
+                failed.add(r.source)
+                spill.close()
+            elif not error:
+                count += r.n
+                if isinstance(r.pulkas, list):
+                    if r.part == 0 and r.last:
+                        direct = r.pulkas
+                    else:
+                        spill.add(pickle.dumps(r.pulkas, pickle.HIGHEST_PROTOCOL))
+                else:
+                    spill.add(r.pulkas)
+            if not r.last:
+                continue
+            if error:
+                yield FileResult(r.source, [], error)
+            elif count == 0:
+                yield FileResult(r.source, [], no_pulka(r.source))
+            else:
+                yield FileResult(r.source, direct if direct is not None else spill.pulkas())
+            spill = None
+    finally:
+        if spill is not None:
+            spill.close()
 
 
 def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Collection[int],
                    workers: int) -> Generator[FileResult, None, None]:
     """Each file's :class:`FileResult`, in file order; on ``workers`` processes when
     :func:`use_pool` says so, else here (where ``known`` may grow as the caller imports)."""
+    failed: set[str] = set()
     if not use_pool(files, workers):
-        for f in files:
-            yield prepare_file(str(f), hash_every, run_audit, known)
+        yield from _files_of((prepare_unit(u, hash_every, run_audit, known) for u in units(files, failed)), failed)
         return
-    n = min(workers, len(files))
+    yield from _files_of(_pooled(files, hash_every, run_audit, known, workers, failed), failed)
+
+
+def _pooled(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Collection[int],
+            workers: int, failed: set[str]) -> Generator[PartResult, None, None]:
+    split = any(str(f) != "-" and _size(f) >= SPLIT_MIN_BYTES for f in files)
+    n = workers if split else min(workers, len(files))
     init = (hash_every, run_audit, frozenset(known))
     pool: list[_Worker] = []
     try:
         pool.extend(_Worker(init) for _ in range(n))
-        order: deque[_Worker] = deque()   # the worker holding each outstanding file, in file order
-        todo = iter(files)
+        order: deque[_Worker] = deque()   # the worker holding each outstanding unit, in file order
+        todo = units(files, failed)
 
         def hand_out() -> None:
             while len(order) < n * AHEAD_PER_WORKER:
-                f = next(todo, None)
-                if f is None:
+                u = next(todo, None)
+                if u is None:
                     return
                 w = min(pool, key=lambda w: w.busy)
-                w.submit(str(f))
+                w.submit(u)
                 order.append(w)
 
         hand_out()

@@ -56,7 +56,8 @@ STORE_ENV = "PREFLOG_STORE"
 KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
 KEY_FILE_ENV = "PREFLOG_KEY_FILE"  # or a file holding it
 DEFAULT_STORE = "preflog-store"
-IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import
+IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import (at the end of a file) …
+IMPORT_ROWS = 200_000  # … or event rows (inside a big file), so that memory stays flat
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -241,6 +242,7 @@ class Workspace:
         pending: list[tuple[str, list[StoredRow], ImportItem]] = []
         facts: dict[str, PulkaFacts] = {}
         heads: dict[str, int] = {}
+        rows_pending = 0
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
@@ -263,8 +265,13 @@ class Workspace:
                     heads[pid] = h
                 pending.append((pid, pp.rows, item))
                 items.append(item)
+                rows_pending += len(pp.rows)
+                if rows_pending >= IMPORT_ROWS:  # a big file: commit within it, memory stays flat
+                    self._flush(pending, facts, heads, known_hash, known_ids)
+                    rows_pending = 0
             if len(pending) >= IMPORT_CHUNK:
                 self._flush(pending, facts, heads, known_hash, known_ids)
+                rows_pending = 0
             if progress:
                 progress(n_done, n_files)
         self._flush(pending, facts, heads, known_hash, known_ids)

@@ -8,6 +8,7 @@ the same events. The format is documented in docs/record-format.md.
 """
 
 from .api import RECORD_SUFFIXES
+from .api import iter_records
 from .api import read_any
 from .api import read_file
 from .api import read_file_records
@@ -24,6 +25,6 @@ from .build import Record
 from .errors import RecordError
 from .errors import RecordWriteError
 
-__all__ = ["RECORD_SUFFIXES", "Record", "RecordError", "RecordWriteError", "read_any", "read_file",
+__all__ = ["RECORD_SUFFIXES", "Record", "RecordError", "RecordWriteError", "iter_records", "read_any", "read_file",
            "read_file_records", "read_json", "read_json_records", "read_records", "read_text", "record_files",
            "write_file", "write_json", "write_json_obj", "write_text"]

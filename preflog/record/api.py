@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import os
 import stat
@@ -12,7 +13,9 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from typing import BinaryIO
 from typing import NamedTuple
+from typing import TextIO
 
 from preflog.errors import FileError
 from preflog.errors import PreflogError
@@ -26,6 +29,10 @@ from .errors import RecordError
 from .errors import excerpt
 from .jsonfmt import parse_json
 from .jsonfmt import render_obj
+from .stream import byte_chunks
+from .stream import decoded_chunks
+from .stream import json_documents
+from .stream import text_blocks
 from .textfmt import parse_text
 from .textfmt import render_text
 
@@ -131,19 +138,125 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def read_any(path: Path | str, limits: Limits | None = None) -> list[Record]:
     """Records of one file, text or JSON; ``-`` reads standard input (both within ``limits``,
-    default :meth:`Limits.from_env`)."""
+    default :meth:`Limits.from_env`). A file with any error raises and yields nothing; to read a
+    big file one pulka at a time, see :func:`iter_records`."""
+    source = "<stdin>" if str(path) == "-" else str(path)
+    with gc_paused():
+        return [r for piece in record_pieces(path, limits) for r in parse_piece(piece, source)]
+
+
+def iter_records(target: str | Path | BinaryIO | TextIO, source: str | None = None,
+                 limits: Limits | None = None) -> Iterator[Record]:
+    """The pulkas of a record, one at a time, as they are read: memory stays that of one pulka
+    however big the file (python-chess reads PGN games this way).
+
+    ``target`` is a path (``-`` for standard input) or an open file (binary or text); ``source``
+    names it in errors (default: the path, or the handle's ``name``). Text records and JSON (one
+    document, or several one after another: JSON lines) are told apart as :func:`read_file_records`
+    does. Every location is the file's own (``Record.lines``, the ``file:line:column`` of an error).
+    An error raises :class:`RecordError` when its pulka is reached, after the pulkas before it."""
+    if isinstance(target, (str, Path)):
+        name = source or ("<stdin>" if str(target) == "-" else str(target))
+        pieces = record_pieces(target, limits)
+    else:
+        name = source or str(getattr(target, "name", "<stream>"))
+        lim = limits or Limits.from_env()
+        binary: Any = target if _is_binary(target) else _TextAsBytes(target)  # type: ignore[arg-type]
+        pieces = handle_pieces(binary, name, lim, name.lower().endswith(".json"))
+    for piece in pieces:
+        yield from parse_piece(piece, name)
+
+
+def _is_binary(handle: Any) -> bool:
+    """Whether an open file reads bytes (a text handle reads str)."""
+    if isinstance(getattr(handle, "mode", None), str):
+        return "b" in handle.mode
+    return not hasattr(handle, "encoding")
+
+
+class _TextAsBytes:
+    """A text handle read as UTF-8 bytes (for :func:`iter_records`)."""
+
+    def __init__(self, handle: TextIO) -> None:
+        self.handle = handle
+
+    def read(self, size: int = -1) -> bytes:
+        return self.handle.read(size).encode("utf-8", "surrogatepass")
+
+
+class Piece(NamedTuple):
+    """A unit of a record file read on its own: one text block (one pulka, see
+    :func:`preflog.record.stream.text_blocks`) or one JSON document; ``line`` is where it starts in
+    the file and ``doc`` counts JSON documents (text blocks: 0)."""
+
+    kind: str  # "text" | "json"
+    line: int
+    text: str
+    doc: int = 0
+
+
+def parse_piece(piece: Piece, source: str) -> list[Record]:
+    """The records of one piece of ``source`` (raises :class:`RecordError` located in the file)."""
+    if piece.kind == "text":
+        return build_records(parse_text(piece.text, source, piece.line), source)
+    located = piece.doc > 0
+    return build_records(parse_json(piece.text, source, piece.line, located),
+                         f"{source}:{piece.line}" if located else source)
+
+
+def record_pieces(path: str | Path, limits: Limits | None = None) -> Iterator[Piece]:
+    """The pieces of a record file (``-``: standard input) as they are read, within ``limits``: a
+    file that is not a regular file or is over the size limit is refused before anything is read
+    (:class:`~preflog.errors.FileError`), bytes that are not UTF-8 and over-long lines where they
+    stand."""
+    lim = limits or Limits.from_env()
     if str(path) == "-":
         import sys
 
-        lim = limits or Limits.from_env()
-        raw = sys.stdin.buffer.read(lim.max_file_bytes + 1) if hasattr(sys.stdin, "buffer") else \
-            sys.stdin.read(lim.max_file_bytes + 1).encode("utf-8", "surrogatepass")
-        text = _decoded(raw, "<stdin>", lim)
-        _check_lines(text, "<stdin>", lim)
-        if text.lstrip().startswith("{"):  # a JSON record (``export --format json | preflog import -``)
-            return read_json_records(text, "<stdin>")
-        return read_records(text, "<stdin>")
-    return read_file_records(path, limits)
+        stdin: Any = sys.stdin
+        handle: BinaryIO = stdin.buffer if hasattr(stdin, "buffer") else _TextAsBytes(stdin)  # type: ignore[assignment]
+        yield from handle_pieces(handle, "<stdin>", lim, False, lim.max_file_bytes)
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise FileError.of(exc, path) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileError(path, f"is {_kind(st.st_mode)}, not a record file")
+        if st.st_size > lim.max_file_bytes:
+            raise FileError(path, _too_big(st.st_size, lim))
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            try:
+                yield from handle_pieces(f, str(path), lim, Path(path).suffix.lower() == ".json",
+                                         lim.max_file_bytes)
+            except OSError as exc:
+                raise FileError.of(exc, path) from None
+    finally:
+        os.close(fd)
+
+
+def handle_pieces(handle: BinaryIO, source: str, lim: Limits, json_name: bool,
+                  max_bytes: int | None = None) -> Iterator[Piece]:
+    """The pieces of an open binary stream: JSON documents when ``json_name`` or when the text starts
+    with ``{``, else text blocks."""
+    too_big = FileError(source, _too_big(None, lim))
+    raw = byte_chunks(handle, max_bytes=max_bytes, too_big=too_big, max_line_bytes=4 * lim.max_line_chars + 4)
+    first = next(raw, None)
+    if first is None:
+        return
+    try:
+        head = first[1].decode("utf-8")
+    except UnicodeDecodeError:
+        head = ""  # decoded_chunks says where
+    chunks = itertools.chain([first], raw)
+    if json_name or head.lstrip().startswith("{"):
+        for i, (line, text) in enumerate(json_documents(decoded_chunks(chunks, source, None, MAX_LINE_CHARS_ENV))):
+            yield Piece("json", line, text, i)
+    else:
+        for block in text_blocks(decoded_chunks(chunks, source, lim.max_line_chars, MAX_LINE_CHARS_ENV)):
+            yield Piece("text", block.line, block.text)
 
 
 def _kind(mode: int) -> str:
@@ -220,7 +333,8 @@ def _check_lines(text: str, source: str, lim: Limits) -> None:
 def read_records(text: str, source: str = "<string>") -> list[Record]:
     """Every pulka of a text record; a file with any error raises :class:`RecordError` and yields nothing."""
     with gc_paused():
-        return build_records(parse_text(text, source), source)
+        return [r for block in text_blocks((text,)) for r in
+                build_records(parse_text(block.text, source, block.line), source)]
 
 
 def read_text(text: str, source: str = "<string>") -> list[Event]:
@@ -243,14 +357,8 @@ def read_file_records(path: str | Path, limits: Limits | None = None) -> list[Re
     """Every pulka of a record file: JSON when it ends in ``.json`` or starts with ``{``, else text.
 
     The file must be a regular file within ``limits`` (default :meth:`Limits.from_env`; a text
-    record's lines too): see :func:`read_bounded`."""
-    p = Path(path)
-    lim = limits or Limits.from_env()
-    text = read_bounded(p, lim)
-    if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        return read_json_records(text, str(path))
-    _check_lines(text, str(path), lim)
-    return read_records(text, str(path))
+    record's lines too): see :func:`record_pieces`."""
+    return read_any(Path(path), limits)
 
 
 def read_file(path: str | Path) -> list[Event]:

@@ -64,6 +64,7 @@ from .syntax import DealSyn
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
+from .syntax import TrickLine
 from .syntax import trick_pairs
 
 LETTERS = "ABCD"
@@ -87,6 +88,31 @@ _CARD_TOKENS: dict[str, int] = {format_card(c, style): c for c in range(32) for 
 assert all(parse_card(t) == c for t, c in _CARD_TOKENS.items())
 _PLAYED = [[CardPlayed(seat, c) for c in range(32)] for seat in range(4)]
 _BIDS: dict[tuple[int, int], BidMade] = {}  # filled as met: bid codes are a small closed set
+_NUMBERS = tuple(str(i) for i in range(64))  # trick numbers as the canonical text writes them
+
+
+def _fast_mask(text: str) -> tuple[int, int] | None:
+    """``(mask, count)`` of a canonical single-space card list without repeats, or None (then the
+    careful path decides)."""
+    tokens = _CARD_TOKENS
+    seen = 0
+    n = 0
+    for t in text.split(" "):
+        c = tokens.get(t)
+        if c is None or seen >> c & 1:
+            return None
+        seen |= 1 << c
+        n += 1
+    return seen, n
+
+
+# the cards of each byte of a card mask: _BYTE_CARDS[k][m] = cards 8k … 8k+7 whose bits are set in m
+_BYTE_CARDS = [[tuple(8 * k + c for c in range(8) if m >> c & 1) for m in range(256)] for k in range(4)]
+
+
+def _cards_in(mask: int) -> tuple[int, ...]:
+    b0, b1, b2, b3 = _BYTE_CARDS
+    return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
 
 
 def _fast_cards(text: str) -> list[int] | None:
@@ -206,7 +232,7 @@ def bidding_order(dealer: int, n: int) -> list[int]:
 class _Holdings:
     """Who holds which card during a deal, so that play lines need no player names."""
 
-    def __init__(self, hands: tuple[int, ...] | None, talon: int | None) -> None:
+    def __init__(self, hands: tuple[int, ...] | None, talon: int | None, owner: list[int] | None = None) -> None:
         self.hands = list(hands) if hands is not None else None
         union = 0
         for h in hands or ():
@@ -217,6 +243,9 @@ class _Holdings:
         self.discarded = 0
         # card -> seat, kept in step with ``hands``; equals holder() whenever hands are disjoint,
         # which the reader guarantees (the writer, given arbitrary events, uses holder() only)
+        if owner is not None:  # the reader's, made as it read the hands (disjoint)
+            self.owner = owner
+            return
         owner = self.owner = [-1] * 32
         for seat, h in enumerate(self.hands or ()):
             while h:
@@ -493,7 +522,8 @@ class _Reader:
             raise RecordError(self.source, syn.loc, "", "the deal names no dealer", "'Deal N: dealer A'")
         dealer = self.seat(syn.dealer)
         hands: list[int] | None = None
-        owner: dict[int, int] = {}
+        owner = [-1] * 32   # card -> seat holding it
+        taken = 0           # mask of the cards in a hand so far
         if syn.hands:
             hands = [0] * self.n
             given: set[int] = set()
@@ -502,38 +532,54 @@ class _Reader:
                 if seat in given:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
-                fast = _fast_cards(pair.value.text)
-                if fast is not None and len(fast) == HAND_CARDS and not any(c in owner for c in fast):
-                    for c in fast:
+                fast = _fast_mask(pair.value.text)
+                if fast is not None and fast[1] == HAND_CARDS and not fast[0] & taken:
+                    mask = fast[0]
+                    hands[seat] = mask
+                    taken |= mask
+                    for c in _cards_in(mask):
                         owner[c] = seat
-                        hands[seat] |= 1 << c
                     continue
                 cards = self.cards(pair.value)
                 for c, piece in cards:
-                    if c in owner:
+                    if taken >> c & 1:
                         raise self.fail(piece, f"is already in {self.names[owner[c]]}'s hand")
                     owner[c] = seat
+                    taken |= 1 << c
                     hands[seat] |= 1 << c
                 if cards and len(cards) != HAND_CARDS:  # said here, not where a card of it turns up later
                     raise self.fail(pair.value, f"is a hand of {len(cards)} card{'' if len(cards) == 1 else 's'}",
                                     f"{HAND_CARDS} cards in a hand")
         talon: int | None = None
         if syn.talon is not None:
-            talon = 0
-            fast = _fast_cards(syn.talon.text)
-            if fast is not None and not any(c in owner for c in fast):
-                for c in fast:
-                    talon |= 1 << c
+            fast = _fast_mask(syn.talon.text)
+            if fast is not None and not fast[0] & taken:
+                talon = fast[0]
             else:
+                talon = 0
                 for c, piece in self.cards(syn.talon):
-                    if c in owner:
+                    if taken >> c & 1:
                         raise self.fail(piece, f"is in {self.names[owner[c]]}'s hand, not in the talon")
                     talon |= 1 << c
         events: list[Event] = [DealStarted(dealer, None if hands is None else tuple(hands), talon)]
         lines.append(syn.loc.line)
-        st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon), dealer)
+        st = _DealReading(_Holdings(None if hands is None else tuple(hands), talon,
+                                    owner if hands is not None else None), dealer)
+        numbers = _NUMBERS
+        fast_trick = self.fast_trick
         for step in syn.steps:
             before = len(events)
+            if type(step) is TrickLine:
+                # the text form's trick line: straight to the fast path, tokens only if it fails
+                n = st.trick_no + 1
+                if n < len(numbers) and step.number == numbers[n] and st.cards.hands is not None \
+                        and fast_trick(step.cards, st, events):
+                    st.trick_no = n
+                    line = step.line
+                    lines.extend([line] * (len(events) - before))
+                    continue
+                step = step.step()
+            assert isinstance(step, Step)
             self.step(step, st, events)
             lines.extend([step.loc.line] * (len(events) - before))
         return events
@@ -541,7 +587,7 @@ class _Reader:
     def step(self, step: Step, st: _DealReading, out: list[Event]) -> None:
         kind = step.kind
         if kind != "trick":
-            st.last_trick = None
+            st.last_trick = -1
         if kind == "auction":
             for pair in step.pairs:
                 seat = self.seat(pair.player, pair.value)
@@ -661,13 +707,13 @@ class _Reader:
             name = self.names[holder]
             if holder in seats:
                 raise self.fail(pair.value, f"is {name}'s, but {name} already played to trick {st.trick_no}")
-            if not seats and st.last_trick is not None and holder not in st.last_trick:
+            if not seats and st.last_trick >= 0 and not st.last_trick >> holder & 1:
                 raise self.fail(pair.value, f"is {name}'s, who has not played to trick {st.trick_no - 1} yet",
                                 f"it on the line of trick {st.trick_no - 1}")
             seats.append(holder)
             st.cards.play(c)
             out.append(CardPlayed(holder, c))
-        st.last_trick = set(seats)
+        st.last_trick = sum(1 << s for s in seats)
 
     def fast_trick(self, text: str, st: _DealReading, out: list[Event]) -> bool:
         """A canonical trick line (held cards, single spaces, no talon marks) applied without token
@@ -675,27 +721,33 @@ class _Reader:
         reads the line again and raises the exact error."""
         tokens, owner = _CARD_TOKENS, st.cards.owner
         cards: list[int] = []
-        seats: list[int] = []
+        seats = 0   # mask of the seats that played
+        first = -1
         for t in text.split(" "):
             c = tokens.get(t)
             if c is None:
                 return False
             holder = owner[c]
-            if holder < 0 or holder in seats:
+            if holder < 0 or seats >> holder & 1:
                 return False
+            if first < 0:
+                first = holder
             cards.append(c)
-            seats.append(holder)
-        if st.last_trick is not None and seats[0] not in st.last_trick:
+            seats |= 1 << holder
+        if st.last_trick >= 0 and not st.last_trick >> first & 1:
             return False
         hands = st.cards.hands
         assert hands is not None
         played = _PLAYED
-        for c, seat in zip(cards, seats, strict=True):
+        bits = 0
+        for c in cards:
+            seat = owner[c]
             hands[seat] &= ~(1 << c)
             owner[c] = -1
             out.append(played[seat][c])
-            st.cards.played |= 1 << c
-        st.last_trick = set(seats)
+            bits |= 1 << c
+        st.cards.played |= bits
+        st.last_trick = seats
         return True
 
     def counts(self, step: Step) -> tuple[int, ...]:
@@ -724,7 +776,7 @@ class _DealReading:
         self.current: int | None = None   # highest bid so far, for "hold"
         self.bidder: int | None = None    # who made it (the declarer, for a discard without a name)
         self.trick_no = 0
-        self.last_trick: set[int] | None = None
+        self.last_trick = -1  # mask of the seats that played to the last trick line; -1 after another step
         self.marked = 0
 
 
@@ -789,8 +841,9 @@ class _Writer:
             for d in p.deals:
                 passes = [LETTERS[s] for s in bidding_order(LETTERS.index(d.dealer.text if d.dealer else "A"), n)]
                 for step in d.steps:
-                    if step.kind == "auction" and [(q.player.text if q.player else "", q.value.text)
-                                                   for q in step.pairs] == [(x, "pass") for x in passes]:
+                    if isinstance(step, Step) and step.kind == "auction" and [
+                            (q.player.text if q.player else "", q.value.text) for q in step.pairs] == [
+                            (x, "pass") for x in passes]:
                         step.kind, step.pairs = "all_pass", []
         return out
 
@@ -854,7 +907,7 @@ class _Writer:
         return deal
 
     def step(self, ev: Event, prev: Event | None, deal: DealSyn) -> None:
-        steps = deal.steps
+        steps: list[Step] = deal.steps  # type: ignore[assignment]  # the writer makes Steps only
         if isinstance(ev, BidMade):
             hold = ev.bid != B.PASS and ev.bid == self.current and ev.bid not in self.bids.not_holds
             pair = Pair(self.who(ev.player), Tok("hold" if hold else self.bid_text(ev.bid)))

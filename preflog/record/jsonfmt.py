@@ -35,6 +35,7 @@ from .syntax import DealSyn
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
+from .syntax import as_step
 
 FORMAT = "preflog-record"
 VERSION = 1
@@ -200,28 +201,31 @@ class _JsonReader:
 _LONG_DIGITS = re.compile(r"[0-9]{4301,}")
 
 
-def parse_json(data: str | bytes | dict[str, Any], source: str = "<json>") -> list[PulkaSyn]:
-    """JSON text (or an already decoded object) → syntax tree."""
+def parse_json(data: str | bytes | dict[str, Any], source: str = "<json>", first_line: int = 1,
+               located: bool = False) -> list[PulkaSyn]:
+    """JSON text (or an already decoded object) → syntax tree. ``first_line``: the line of ``source``
+    where the text starts (one of several documents in a file); ``located``: name that line in the
+    errors that give a JSON path (``game.jsonl:3: $.deals[0]…``), to tell documents apart."""
     if isinstance(data, (str, bytes)):
         raw = data
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise RecordError(source, Loc(exc.lineno, exc.colno), exc.doc[exc.pos:exc.pos + 10],
+            raise RecordError(source, Loc(exc.lineno + first_line - 1, exc.colno), exc.doc[exc.pos:exc.pos + 10],
                               f"is not valid JSON: {exc.msg}") from None
         except (UnicodeDecodeError, RecursionError) as exc:
             raise RecordError(source, Loc(path="$"), "", f"is not valid JSON: {exc}") from None
         except ValueError:  # an integer of more digits than int() reads (4,300)
-            raise _long_number(raw, source) from None
-    return _JsonReader(source).document(data)
+            raise _long_number(raw, source, first_line) from None
+    return _JsonReader(f"{source}:{first_line}" if located else source).document(data)
 
 
-def _long_number(data: str | bytes, source: str) -> RecordError:
+def _long_number(data: str | bytes, source: str, first_line: int = 1) -> RecordError:
     """The error for JSON whose integer has more digits than Python reads, located at that number."""
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
     m = _LONG_DIGITS.search(text)
     at = m.start() if m else 0
-    line = text.count("\n", 0, at) + 1
+    line = text.count("\n", 0, at) + first_line
     loc = Loc(line, at - (text.rfind("\n", 0, at) + 1) + 1)
     return RecordError(source, loc, text[at:at + 10] + "…" if m else "",
                        f"is a number of {len(m.group()) if m else 'too many'} digits", "at most 4300 digits")
@@ -272,7 +276,7 @@ def _deal_obj(deal: DealSyn) -> dict[str, Any]:
     if deal.talon is not None:
         d["talon"] = deal.talon.text
     steps: list[dict[str, Any]] = []
-    for s in deal.steps:
+    for s in map(as_step, deal.steps):
         pairs = [[p.player.text if p.player else None, p.value.text] for p in s.pairs]
         if s.kind == "all_pass":
             steps.append({"auction": "all pass"})

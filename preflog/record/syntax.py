@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field
+from typing import NamedTuple
 
 from .errors import NOWHERE
 from .errors import Loc
@@ -69,6 +70,26 @@ def trick_pairs(step: Step) -> list[Pair]:
     return pairs
 
 
+class TrickLine(NamedTuple):
+    """A canonical trick line of the text form, ``N: c1 c2 c3`` (no padding), as read: plain strings
+    and numbers, no token objects (most of a record is such lines). :meth:`step` gives the general
+    :class:`Step`, for the careful path that locates an error."""
+
+    line: int
+    number: str
+    cards: str
+    column: int   # where the cards start
+    kind: str = "trick"
+
+    def step(self) -> Step:
+        loc = Loc(self.line, 1)
+        return Step("trick", loc, number=Tok(self.number, loc), raw=Tok(self.cards, Loc(self.line, self.column)))
+
+
+def as_step(s: Step | TrickLine) -> Step:
+    return s.step() if isinstance(s, TrickLine) else s
+
+
 @dataclass(slots=True)
 class DealSyn:
     loc: Loc = NOWHERE
@@ -76,7 +97,7 @@ class DealSyn:
     dealer: Tok | None = None
     hands: list[Pair] = field(default_factory=list)
     talon: Tok | None = None
-    steps: list[Step] = field(default_factory=list)
+    steps: list[Step | TrickLine] = field(default_factory=list)
 
 
 @dataclass(slots=True)

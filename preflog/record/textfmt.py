@@ -24,6 +24,8 @@ from .syntax import DealSyn
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
+from .syntax import TrickLine
+from .syntax import as_step
 
 # Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
 # fails in one pass, so a long line of spaces cannot make the reader quadratic.
@@ -34,6 +36,9 @@ _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?!
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
 _KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
 _FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
+# Keys of canonical keyed lines (as the writer spells them) → step kind: read without the line patterns.
+_CANONICAL_KEYS = {k: KEYWORDS[k.lower()] for k in ("Auction", "Whist", "Contract", "Discard", "Talon", "Talon shown",
+                                                     "Claim", "Check", "Tricks", "Score")}
 _SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
 _SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",
                 "mountain": "gora", "visty": "visty", "висты": "visty", "whists": "visty"}
@@ -50,8 +55,9 @@ LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards',
 
 
 # ------------------------------------------------------------------------------------- parsing
-def _blank_comments(text: str, source: str) -> str:
-    """Replace comments by spaces (newlines kept) so that line and column numbers stay true."""
+def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
+    """Replace comments by spaces (newlines kept) so that line and column numbers stay true
+    (``text`` starts at line ``first_line`` of its file)."""
     if ";" not in text and "{" not in text and "}" not in text:
         return text  # nothing to blank and nothing to complain about
     out = list(text)
@@ -75,20 +81,21 @@ def _blank_comments(text: str, source: str) -> str:
         elif ch == "{":
             j = text.find("}", i)
             if j < 0:
-                raise RecordError(source, _loc_at(text, i), "{", "opens a comment that is never closed", "'}'")
+                raise RecordError(source, _loc_at(text, i, first_line), "{", "opens a comment that is never closed",
+                                  "'}'")
             for k in range(i, j + 1):
                 if out[k] != "\n":
                     out[k] = " "
             i = j + 1
             continue
         elif ch == "}":
-            raise RecordError(source, _loc_at(text, i), "}", "closes a comment that was never opened")
+            raise RecordError(source, _loc_at(text, i, first_line), "}", "closes a comment that was never opened")
         i += 1
     return "".join(out)
 
 
-def _loc_at(text: str, i: int) -> Loc:
-    return Loc(text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1)
+def _loc_at(text: str, i: int, first_line: int = 1) -> Loc:
+    return Loc(text.count("\n", 0, i) + first_line, i - (text.rfind("\n", 0, i) + 1) + 1)
 
 
 def _visty_entry(seg: str, pos: int) -> tuple[int, str, int, str, int] | None:
@@ -138,31 +145,40 @@ class _Parser:
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
 
-    def parse(self, text: str) -> list[PulkaSyn]:
-        text = _blank_comments(text.replace("\ufeff", " "), self.source)
+    def parse(self, text: str, first_line: int = 1) -> list[PulkaSyn]:
+        text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line)
         fast_trick = _FAST_TRICK.fullmatch
-        for lineno, raw in enumerate(text.split("\n"), 1):
-            # Fast paths for the two commonest canonical lines, trick "N: cards" and hand "A: cards"
-            # (no padding; inside a deal of an open pulka): exactly what line() would make of them.
-            if raw and self.deal is not None and not raw[-1].isspace() and self.pulka is not None \
-                    and self.pulka.end is None:
+        canonical = _CANONICAL_KEYS.get
+        line = self.line
+        # Fast paths for the commonest canonical lines, trick "N: cards", hand "A: cards" and keyed
+        # "Auction: …" (no padding; inside a deal of an open pulka): exactly what line() makes of them.
+        # ``deal`` and ``letters`` change only in line() (tags, deal headers, End): refreshed after it.
+        deal: DealSyn | None = None
+        letters = ""
+        for lineno, raw in enumerate(text.split("\n"), first_line):
+            if deal is not None and raw and not raw[-1].isspace():
                 c0 = raw[0]
                 if c0.isdigit():
                     m = fast_trick(raw)
                     if m:
-                        loc = Loc(lineno, 1)
-                        self.deal.steps.append(Step("trick", loc, number=Tok(m.group(1), loc),
-                                                    raw=Tok(m.group(2), Loc(lineno, m.start(2) + 1))))
+                        deal.steps.append(TrickLine(lineno, m[1], m[2], m.start(2) + 1))
                         continue
-                elif raw[1:3] == ": " and c0 in self.hand_letters and not raw[3:4].isspace() \
-                        and not self.deal.steps:
+                elif raw[1:3] == ": " and c0 in letters and not raw[3:4].isspace() and not deal.steps:
                     loc = Loc(lineno, 1)
-                    self.deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
+                    deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
                     continue
-            raw = raw.rstrip("\r")
+                else:
+                    key, sep, rest = raw.partition(": ")
+                    kind = canonical(key)
+                    if kind is not None and sep and not rest[:1].isspace():
+                        self.keyed(kind, Tok(key, Loc(lineno, 1)), Tok(rest, Loc(lineno, len(key) + 3)))
+                        continue
             body = raw.strip()
             if body:
-                self.line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
+                line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
+                p = self.pulka
+                deal = self.deal if p is not None and p.end is None else None
+                letters = self.hand_letters
         return self.pulkas
 
     @property
@@ -395,9 +411,10 @@ class _Parser:
         deal.steps.append(Step("trick", tok.loc, number=number, raw=cards))
 
 
-def parse_text(text: str, source: str = "<string>") -> list[PulkaSyn]:
-    """Split a text record into its syntax tree (no resolution yet)."""
-    return _Parser(source).parse(text)
+def parse_text(text: str, source: str = "<string>", first_line: int = 1) -> list[PulkaSyn]:
+    """Split a text record into its syntax tree (no resolution yet); ``text`` starts at line
+    ``first_line`` of ``source`` (a block of a streamed file: :mod:`preflog.record.stream`)."""
+    return _Parser(source).parse(text, first_line)
 
 
 # ------------------------------------------------------------------------------------- rendering
@@ -431,7 +448,7 @@ def _render_deal(number: int, d: DealSyn) -> list[str]:
     if d.talon is not None:
         lines.append(f"Talon: {d.talon.text}")
     trick = 0
-    for s in d.steps:
+    for s in map(as_step, d.steps):
         key = CANONICAL.get(s.kind, "")
         if s.kind == "auction" or s.kind == "calls":
             lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
