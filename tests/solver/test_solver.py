@@ -71,6 +71,14 @@ def test_equals_plain_minimax_thousands(pos: Position) -> None:
         assert solver.solve(pos) == best(pos, want), (native, pos)
 
 
+@pytest.mark.skipif(not NATIVE, reason="the compiled search is not built")
+@QUICK
+@given(pos=positions(max_tricks=7))
+def test_compiled_search_equals_python_search(pos: Position) -> None:
+    """The differential test on positions too big for the plain minimax: both searches, every card."""
+    assert Solver(native=True).card_values(pos) == Solver(native=False).card_values(pos), pos
+
+
 @pytest.mark.parametrize("native", SOLVERS)
 @QUICK
 @given(data=st.data())
