@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from setuptools import Extension
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
@@ -25,4 +26,11 @@ class BuildWithShipped(build_py):
                     shutil.copyfile(src, dest)
 
 
-setup(cmdclass={"build_py": BuildWithShipped})
+# The compiled double-dummy search (plain CPython C API, no dependency). Optional: where it cannot be
+# compiled the package still installs and preflog.solver runs its pure-Python search (NATIVE is False).
+SOLVER_EXTENSIONS = [
+    Extension("preflog.solver._dd", ["preflog/solver/_dd.c"], extra_compile_args=["-O3"], optional=True),
+]
+
+
+setup(cmdclass={"build_py": BuildWithShipped}, ext_modules=SOLVER_EXTENSIONS)

@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "shipped": 0,       # where the shipped records and schemas are: imports nothing from preflog
     "model": 1,         # cards, bids, calls, events, outcome
     "rules": 2,         # Rules, presets, option docs
+    "solver": 2,        # the double-dummy solver (beside rules: cards in, tricks out)
     "scoring": 3,       # sheets, settlement, the families' scorers
     "engine": 4,        # auctions, deals, pulka, replay and audit (above scoring: it scores as it replays)
     "record": 5,        # text and JSON records (above engine: a record is read with its family's bid codec)

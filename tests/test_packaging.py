@@ -47,6 +47,8 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
                      if p.suffix in (".pref", ".json"))
     assert records and {f"preflog/_shipped/{r}" for r in records} <= names
     assert "preflog/_shipped/schemas/record.schema.json" in names and "preflog/py.typed" in names
+    # the compiled double-dummy search is built into the wheel (preflog/solver/_dd.c)
+    assert any(n.startswith("preflog/solver/_dd.") and n.endswith(".so") for n in names), sorted(names)
     assert any(n.endswith("dist-info/LICENSE") or "licenses/LICENSE" in n for n in names)
 
     work = tmp_path / "elsewhere"

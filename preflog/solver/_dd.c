@@ -1,0 +1,555 @@
+/* The compiled double-dummy search: the algorithm of preflog/solver/search.py on machine ints.
+ *
+ * A card is suit * 8 + rank (0..31), a hand a 32-bit mask. The seats in play are 0..m-1 in play
+ * order (m = 2 or 3); the declarer is one of them, every other seat is the other side. The search
+ * answers "does the declarer take at least k tricks from here?" (null-window alpha-beta: a node of
+ * the side that wants "yes" is an OR over its moves, the other side's an AND), and the value is found
+ * by bisection on k. Speed comes from
+ *   - a transposition table at trick starts: a fixed-size hash table of 4-entry buckets keyed on the
+ *     hands by relative rank (each suit's remaining cards renumbered, so played cards drop out), the
+ *     leader, the caps still to run and the deal's context, holding lower and upper bounds;
+ *   - equivalent cards: cards of one hand with no remaining card between them are one move;
+ *   - move ordering: the cheapest card that wins, or the lowest when the partner wins (reversed for
+ *     the declarer of a misere), and the card that cut last time at this trick start first;
+ *   - quick bounds: the tricks the side on lead can cash at once;
+ *   - the last trick counted directly.
+ * The Python module keeps the positions' checks; this file trusts its arguments' shapes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t COMP[256][256]; /* COMP[present][hand]: hand's cards renumbered among present ones */
+
+static const uint32_t SUITM[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
+
+#define MOST 0
+#define FEWEST 1
+#define BUCKET 4
+#define DEFAULT_BUCKETS (1u << 17) /* 2^17 buckets of 4 entries of 16 bytes: 8 MB */
+
+/* An entry: a = compressed hands of seats 0 and 1; b = seat 2's (bits 0..31), the key's context
+ * (bits 32..50), the tricks left (51..55), the bounds lo (56..59) and hi (60..63). b == 0: empty. */
+typedef struct {
+    uint64_t a, b;
+} Entry;
+
+#define KEY_MASK ((1ull << 51) - 1)
+
+typedef struct {
+    uint32_t h[3];
+    int m, decl, trump, goal, must_trump, equivalence;
+    uint32_t tmask;
+    uint64_t ctx; /* decl, trump + 1, goal, must_trump, m: bits 0..8 of the key's context */
+    Entry *tt;    /* NULL: no table */
+    uint32_t tt_mask;
+    uint8_t *best_move; /* per bucket entry: the card that answered last time (255: none) */
+    unsigned long long nodes;
+} Ctx;
+
+static inline int top_bit(uint32_t x) { return 31 - __builtin_clz(x); }
+static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+
+static inline int beats(const Ctx *c, int card, int best) {
+    if ((card >> 3) == (best >> 3)) return card > best;
+    return (card >> 3) == c->trump;
+}
+
+static inline uint32_t legal_of(const Ctx *c, int i, int led) {
+    uint32_t hand = c->h[i], x;
+    if (led < 0) return hand;
+    x = hand & SUITM[led];
+    if (x) return x;
+    if (c->must_trump) {
+        x = hand & c->tmask;
+        if (x) return x;
+    }
+    return hand;
+}
+
+static inline uint32_t present_of(const Ctx *c) {
+    uint32_t p = 0;
+    for (int j = 0; j < c->m; j++) p |= c->h[j];
+    return p;
+}
+
+/* ------------------------------------------------------------------------------------ moves */
+static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint32_t present) {
+    int rank = card & 7;
+    int declarer = i == c->decl;
+    if (led < 0) {
+        int top = top_bit(present & SUITM[card >> 3]) == card;
+        if (c->goal == MOST) return (top ? 0 : 100) - rank;
+        return declarer ? rank : (top ? 0 : 100) + rank;
+    }
+    int wins = beats(c, card, best);
+    if (c->goal == MOST) {
+        int mine = (bi == c->decl) == declarer;
+        if (mine) return (wins ? 100 : 0) + rank;
+        return (wins ? 0 : 100) + rank;
+    }
+    if (declarer) return (wins ? 100 : 0) - rank;
+    if (bi == c->decl) return (wins ? 100 : 0) - rank;
+    return rank;
+}
+
+/* The cards to search, one per class of equivalent cards (the lowest of it), best-looking first. */
+static int moves_of(const Ctx *c, int i, uint32_t legal, int led, int best, int bi, uint32_t tcards, int *out,
+                    int first) {
+    uint32_t present = present_of(c) | tcards;
+    int n = 0, sc[16];
+    for (int s = 0; s < 4; s++) {
+        uint32_t ls = legal & SUITM[s];
+        int prev = -1;
+        while (ls) {
+            int card = top_bit(ls);
+            ls ^= 1u << card;
+            if (c->equivalence && prev >= 0 && !(present & ((1u << prev) - (1u << (card + 1)))))
+                out[n - 1] = card;
+            else
+                out[n++] = card;
+            prev = card;
+        }
+    }
+    for (int j = 0; j < n; j++) sc[j] = score(c, i, out[j], led, best, bi, present);
+    if (first >= 0) { /* the move that answered last time at this trick start goes first */
+        for (int j = 0; j < n; j++)
+            if (out[j] == first) {
+                sc[j] = -1000;
+                break;
+            }
+    }
+    for (int a = 1; a < n; a++) { /* insertion sort, stable */
+        int mv = out[a], s = sc[a], b = a - 1;
+        while (b >= 0 && sc[b] > s) {
+            out[b + 1] = out[b];
+            sc[b + 1] = sc[b];
+            b--;
+        }
+        out[b + 1] = mv;
+        sc[b + 1] = s;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------ bounds */
+static int quick_tricks(const Ctx *c, int i) {
+    uint32_t hand = c->h[i], present = present_of(c);
+    int total = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t hs = hand & SUITM[s], ps = present & SUITM[s];
+        int top = 0;
+        if (!hs) continue;
+        while (ps) {
+            int card = top_bit(ps);
+            if (!((hs >> card) & 1)) break;
+            top++;
+            ps ^= 1u << card;
+        }
+        if (!top) continue;
+        if (c->tmask && s != c->trump) {
+            for (int j = 0; j < c->m; j++) {
+                if (j != i && (c->h[j] & c->tmask)) {
+                    int len = popc(c->h[j] & SUITM[s]);
+                    if (len < top) top = len;
+                }
+            }
+        }
+        total += top;
+    }
+    return total;
+}
+
+/* ------------------------------------------------------------------------------------ table */
+static inline void make_key(const Ctx *c, int leader, int n, int dcn, int scn, uint64_t *a, uint64_t *b) {
+    uint32_t present = present_of(c), k[3] = {0, 0, 0};
+    for (int s = 0; s < 4; s++) {
+        unsigned p = (present >> (8 * s)) & 255u;
+        if (!p) continue;
+        for (int j = 0; j < c->m; j++) k[j] |= (uint32_t)COMP[p][(c->h[j] >> (8 * s)) & 255u] << (8 * s);
+    }
+    *a = (uint64_t)k[0] | ((uint64_t)k[1] << 32);
+    uint64_t meta = c->ctx | ((uint64_t)leader << 9) | ((uint64_t)dcn << 11) | ((uint64_t)scn << 15);
+    *b = (uint64_t)k[2] | (meta << 32) | ((uint64_t)n << 51);
+}
+
+static inline uint32_t bucket_of(const Ctx *c, uint64_t a, uint64_t b) {
+    uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b & KEY_MASK) * 0xC2B2AE3D27D4EB4Full;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return (uint32_t)x & c->tt_mask;
+}
+
+static Entry *tt_find(Ctx *c, uint32_t bucket, uint64_t a, uint64_t b) {
+    Entry *e = c->tt + (size_t)bucket * BUCKET;
+    for (int j = 0; j < BUCKET; j++)
+        if (e[j].a == a && (e[j].b & KEY_MASK) == (b & KEY_MASK) && e[j].b) return e + j;
+    return NULL;
+}
+
+static void tt_store(Ctx *c, uint32_t bucket, uint64_t a, uint64_t b, int lo, int hi, int n, int move) {
+    Entry *e = c->tt + (size_t)bucket * BUCKET, *slot = NULL;
+    int j, slot_n = 99;
+    for (j = 0; j < BUCKET; j++) {
+        if (e[j].b == 0 || (e[j].a == a && (e[j].b & KEY_MASK) == (b & KEY_MASK))) {
+            slot = e + j;
+            break;
+        }
+        int en = (int)((e[j].b >> 51) & 31);
+        if (en < slot_n) { /* replace the entry with the fewest tricks left: the cheapest to redo */
+            slot_n = en;
+            slot = e + j;
+        }
+    }
+    slot->a = a;
+    slot->b = (b & ((1ull << 56) - 1)) | ((uint64_t)(n & 31) << 51) | ((uint64_t)lo << 56) | ((uint64_t)hi << 60);
+    c->best_move[slot - c->tt] = (uint8_t)(move < 0 ? 255 : move);
+}
+
+/* A card as its suit and its rank among the present cards of the suit (the table's terms), and back. */
+static inline int relative_of(uint32_t present, int card) {
+    return (card & ~7) | popc(present & SUITM[card >> 3] & ((1u << card) - 1));
+}
+
+static inline int card_of_relative(uint32_t present, int rel) {
+    uint32_t ps = present & SUITM[rel >> 3];
+    for (int r = rel & 7; r > 0 && ps; r--) ps &= ps - 1;
+    return ps ? __builtin_ctz(ps) : -1;
+}
+
+/* ------------------------------------------------------------------------------------ search */
+static int node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc, int k);
+
+static int after(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc,
+                 int k) {
+    uint32_t bit = 1u << card;
+    int r;
+    c->h[i] ^= bit;
+    if (t == 0) {
+        led = card >> 3;
+        best = card;
+        bi = i;
+    } else if (beats(c, card, best)) {
+        best = card;
+        bi = i;
+    }
+    if (t + 1 < c->m)
+        r = node(c, i + 1 < c->m ? i + 1 : 0, led, best, bi, t + 1, tcards | bit, dc, sc, k);
+    else if (bi == c->decl)
+        r = dc <= 1 ? k <= 1 : node(c, bi, -1, -1, -1, 0, 0, dc - 1, sc, k - 1);
+    else
+        r = sc <= 1 ? k <= 0 : node(c, bi, -1, -1, -1, 0, 0, dc, sc - 1, k);
+    c->h[i] ^= bit;
+    return r;
+}
+
+static int expand(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc, int k,
+                  int first, int *cut) {
+    int mv[16];
+    int is_or = (i == c->decl) == (c->goal == MOST);
+    int n = moves_of(c, i, legal_of(c, i, led), led, best, bi, tcards, mv, first);
+    for (int j = 0; j < n; j++) {
+        if (after(c, i, mv[j], led, best, bi, t, tcards, dc, sc, k) == is_or) {
+            *cut = mv[j];
+            return is_or;
+        }
+    }
+    *cut = -1;
+    return !is_or;
+}
+
+static int node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc, int k) {
+    int cut;
+    c->nodes++;
+    if (k <= 0) return 1;
+    int n = popc(c->h[i]);
+    if (k > (dc < n ? dc : n)) return 0;
+    if (t) return expand(c, i, led, best, bi, t, tcards, dc, sc, k, -1, &cut);
+    if (n == 1) { /* the last trick: count it */
+        int w = i, wc = top_bit(c->h[i]), j = i;
+        for (int x = 1; x < c->m; x++) {
+            j = j + 1 < c->m ? j + 1 : 0;
+            int cj = top_bit(c->h[j]);
+            if (beats(c, cj, wc)) {
+                w = j;
+                wc = cj;
+            }
+        }
+        return w == c->decl;
+    }
+    int dcn = dc < n ? dc : n, scn = sc < n ? sc : n;
+    int lo = 0, hi = dcn, first = -1, result;
+    uint64_t a = 0, b = 0;
+    uint32_t bucket = 0;
+    if (c->tt) {
+        make_key(c, i, n, dcn, scn, &a, &b);
+        bucket = bucket_of(c, a, b);
+        Entry *e = tt_find(c, bucket, a, b);
+        if (e) {
+            lo = (int)((e->b >> 56) & 15);
+            hi = (int)((e->b >> 60) & 15);
+            if (lo >= k) return 1;
+            if (hi < k) return 0;
+            uint8_t f = c->best_move[e - c->tt];
+            if (f != 255) first = card_of_relative(present_of(c), f);
+        }
+    }
+    if (c->goal == MOST) {
+        int q = quick_tricks(c, i);
+        if (i == c->decl) {
+            int bq = q < dcn ? q : dcn;
+            if (bq > lo) lo = bq;
+        } else {
+            int bq = q >= scn ? 0 : (dcn < n - q ? dcn : n - q);
+            if (bq < hi) hi = bq;
+        }
+    }
+    cut = -1;
+    if (lo >= k)
+        result = 1;
+    else if (hi < k)
+        result = 0;
+    else
+        result = expand(c, i, -1, -1, -1, 0, 0, dc, sc, k, first, &cut);
+    if (result) {
+        if (k > lo) lo = k;
+    } else {
+        if (k - 1 < hi) hi = k - 1;
+    }
+    if (c->tt) {
+        if (cut < 0) cut = first;
+        tt_store(c, bucket, a, b, lo, hi, n, cut < 0 ? -1 : relative_of(present_of(c), cut));
+    }
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ Python type */
+typedef struct {
+    PyObject_HEAD
+    int transposition, equivalence;
+    unsigned long long nodes;
+    Entry *tt;
+    uint8_t *best_move;
+    uint32_t buckets;
+} SearchObject;
+
+static void Search_dealloc(SearchObject *self) {
+    free(self->tt);
+    free(self->best_move);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"transposition", "equivalence", "buckets", NULL};
+    int transposition = 1, equivalence = 1;
+    unsigned int buckets = DEFAULT_BUCKETS;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|ppI", kwlist, &transposition, &equivalence, &buckets))
+        return -1;
+    if (buckets == 0 || (buckets & (buckets - 1))) {
+        PyErr_SetString(PyExc_ValueError, "buckets must be a power of two");
+        return -1;
+    }
+    self->transposition = transposition;
+    self->equivalence = equivalence;
+    self->nodes = 0;
+    free(self->tt);
+    free(self->best_move);
+    self->tt = NULL;
+    self->best_move = NULL;
+    self->buckets = buckets;
+    if (transposition) {
+        self->tt = calloc((size_t)buckets * BUCKET, sizeof(Entry));
+        self->best_move = malloc((size_t)buckets * BUCKET);
+        if (!self->tt || !self->best_move) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(self->best_move, 255, (size_t)buckets * BUCKET);
+    }
+    return 0;
+}
+
+/* Read the common arguments: hands, decl, trump, goal, must_trump, i, led, best, bi, t, tcards, dc, sc. */
+static int read_ctx(SearchObject *self, PyObject *args, Ctx *c, int *i, int *led, int *best, int *bi, int *t,
+                    uint32_t *tcards, int *dc, int *sc, PyObject **extra) {
+    PyObject *hands;
+    unsigned long tc;
+    memset(c, 0, sizeof(*c));
+    *extra = NULL;
+    if (!PyArg_ParseTuple(args, "Oiiipiiiiikii|O", &hands, &c->decl, &c->trump, &c->goal, &c->must_trump, i, led,
+                          best, bi, t, &tc, dc, sc, extra))
+        return -1;
+    PyObject *seq = PySequence_Fast(hands, "hands must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    if (m < 2 || m > 3) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "2 or 3 hands");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        c->h[j] = (uint32_t)v;
+    }
+    Py_DECREF(seq);
+    c->m = (int)m;
+    *tcards = (uint32_t)tc;
+    if (*dc > 15) *dc = 15; /* more than the tricks there are: no cap (the table holds 4 bits) */
+    if (*sc > 15) *sc = 15;
+    c->tmask = c->trump >= 0 ? SUITM[c->trump] : 0;
+    c->equivalence = self->equivalence;
+    c->ctx = (uint64_t)c->decl | ((uint64_t)(c->trump + 1) << 2) | ((uint64_t)c->goal << 5) |
+             ((uint64_t)(c->must_trump ? 1 : 0) << 6) | ((uint64_t)c->m << 7);
+    c->tt = self->tt;
+    c->best_move = self->best_move;
+    c->tt_mask = self->buckets - 1;
+    return 0;
+}
+
+static int bisect_node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
+    int lo = 0, hi = popc(c->h[i]);
+    if (dc < hi) hi = dc;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (node(c, i, led, best, bi, t, tcards, dc, sc, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static int bisect_after(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
+    int lo = 0, hi = popc(c->h[i]);
+    if (dc < hi) hi = dc;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (after(c, i, card, led, best, bi, t, tcards, dc, sc, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static PyObject *Search_solve(SearchObject *self, PyObject *args) {
+    Ctx c;
+    int i, led, best, bi, t, dc, sc, v;
+    uint32_t tcards;
+    PyObject *extra;
+    if (read_ctx(self, args, &c, &i, &led, &best, &bi, &t, &tcards, &dc, &sc, &extra) < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    v = bisect_node(&c, i, led, best, bi, t, tcards, dc, sc);
+    Py_END_ALLOW_THREADS
+    self->nodes += c.nodes;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Search_card_values(SearchObject *self, PyObject *args) {
+    Ctx c;
+    int i, led, best, bi, t, dc, sc;
+    uint32_t tcards;
+    PyObject *cards;
+    if (read_ctx(self, args, &c, &i, &led, &best, &bi, &t, &tcards, &dc, &sc, &cards) < 0) return NULL;
+    if (!cards) {
+        PyErr_SetString(PyExc_TypeError, "card_values needs the cards to value");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(cards, "cards must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int list[32], vals[32];
+    if (n > 32) n = 32;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v > 31 || !((c.h[i] >> v) & 1)) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card not in the hand on turn");
+            return NULL;
+        }
+        list[j] = (int)v;
+    }
+    Py_DECREF(seq);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < n; j++) vals[j] = bisect_after(&c, i, list[j], led, best, bi, t, tcards, dc, sc);
+    Py_END_ALLOW_THREADS
+    self->nodes += c.nodes;
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *key = PyLong_FromLong(list[j]), *val = PyLong_FromLong(vals[j]);
+        if (!key || !val || PyDict_SetItem(out, key, val) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(val);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(val);
+    }
+    return out;
+}
+
+static PyObject *Search_get_nodes(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->nodes);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"solve", (PyCFunction)Search_solve, METH_VARARGS, "The declarer's tricks from here."},
+    {"card_values", (PyCFunction)Search_card_values, METH_VARARGS, "Each given card -> the declarer's tricks."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "nodes searched since creation", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "preflog.solver._dd.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The compiled double-dummy search with its transposition table.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef ddmodule = {
+    PyModuleDef_HEAD_INIT, "_dd", "The compiled double-dummy search of preflog.solver.", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dd(void) {
+    for (int p = 0; p < 256; p++)
+        for (int h = 0; h < 256; h++) {
+            int out = 0, j = 0;
+            if (h & ~p) continue;
+            for (int r = 0; r < 8; r++)
+                if ((p >> r) & 1) {
+                    if ((h >> r) & 1) out |= 1 << j;
+                    j++;
+                }
+            COMP[p][h] = (uint8_t)out;
+        }
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&ddmodule);
+    if (!mod) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(mod, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}

@@ -1,0 +1,328 @@
+"""The search in pure Python: the reference for the compiled one (``_dd.c`` does the same on ints).
+
+The value of a position is the declarer's tricks from here. The search answers one question at a
+time, "does the declarer take at least ``k`` tricks?" (a null-window alpha-beta: a node of the side
+that wants the answer *yes* is an OR over its moves, the other side's an AND), and :func:`solve`
+narrows ``k`` by bisection between the bounds. What makes it fast:
+
+* a **transposition table** at the start of each trick: the remaining cards of each seat, who leads
+  and the caps still to run → the lower and upper bound known for the value. The cards are keyed by
+  *relative* rank: in each suit only the order of the remaining cards and who holds each matters, so
+  the played cards are squeezed out (a ♠K–♠Q split with the ace gone is the same as ♠A–♠K);
+* **equivalent cards**: cards of one hand that are adjacent in rank once the cards between them are
+  gone (played in earlier tricks) win or lose the same, so only one of them is searched;
+* **move ordering**: the cheapest card that takes the trick, or the lowest when the partner wins it
+  (and the reverse for the declarer of a misère), so the cut comes from the first or second move;
+* **quick bounds**: the tricks the side on lead can cash at once (top cards it holds in a row, in
+  suits where nobody can ruff before they run out) bound the value before any move is searched;
+* the last trick is counted directly.
+"""
+
+from __future__ import annotations
+
+SUIT = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
+MOST, FEWEST = 0, 1
+
+
+def _build_compress() -> list[int]:
+    """``COMPRESS[present << 8 | hand]``: the hand's cards of one suit renumbered among the present
+    cards of the suit (the lowest present card becomes rank 0), so played cards drop out."""
+    table = [0] * 65536
+    for present in range(256):
+        for hand in range(256):
+            if hand & ~present:
+                continue
+            out = 0
+            j = 0
+            for r in range(8):
+                if present >> r & 1:
+                    if hand >> r & 1:
+                        out |= 1 << j
+                    j += 1
+            table[present << 8 | hand] = out
+    return table
+
+
+COMPRESS = _build_compress()
+
+
+def relative_key(hands: list[int]) -> int:
+    """One int naming the hands up to played cards: each suit's remaining cards renumbered by rank
+    (byte ``s * m + j`` holds seat ``j``'s cards of suit ``s``)."""
+    present = 0
+    for h in hands:
+        present |= h
+    key = 0
+    shift = 0
+    for s in range(0, 32, 8):
+        p = (present >> s) & 0xFF
+        if p:
+            p <<= 8
+            for h in hands:
+                key |= COMPRESS[p | ((h >> s) & 0xFF)] << shift
+                shift += 8
+        else:
+            shift += 8 * len(hands)
+    return key
+
+
+class Search:
+    """One question-answering search over one deal's context (seats, declarer, trump, goal, rule).
+
+    ``hands`` is indexed by the position of the seat in the play order (0 .. m-1), ``decl`` likewise.
+    ``tt`` maps a trick-start key to ``(lo, hi)`` bounds of the declarer's tricks from there; ``None``
+    switches the table off. ``nodes`` counts the nodes entered.
+    """
+
+    def __init__(self, hands: list[int], decl: int, trump: int, goal: int, must_trump: bool,
+                 tt: dict[tuple[int, int, int, int], tuple[int, int]] | None, equivalence: bool) -> None:
+        self.h = hands
+        self.m = len(hands)
+        self.decl = decl
+        self.trump = trump
+        self.tmask = SUIT[trump] if trump >= 0 else 0
+        self.goal = goal
+        self.must_trump = must_trump
+        self.tt = tt
+        self.equivalence = equivalence
+        self.nodes = 0
+
+    # ------------------------------------------------------------------ helpers
+    def _beats(self, c: int, best: int) -> bool:
+        if c >> 3 == best >> 3:
+            return c > best
+        return c >> 3 == self.trump
+
+    def legal(self, i: int, led: int) -> int:
+        hand = self.h[i]
+        if led < 0:
+            return hand
+        m = hand & SUIT[led]
+        if m:
+            return m
+        if self.must_trump:
+            m = hand & self.tmask
+            if m:
+                return m
+        return hand
+
+    def _moves(self, i: int, legal: int, led: int, best: int, bi: int, t: int, tcards: int) -> list[int]:
+        """The cards to search, one per class of equivalent cards, best-looking first."""
+        present = tcards
+        for h in self.h:
+            present |= h
+        reps: list[int] = []
+        if self.equivalence:
+            for s in range(4):
+                ls = legal & SUIT[s]
+                prev = -1
+                while ls:
+                    c = ls.bit_length() - 1
+                    ls ^= 1 << c
+                    # c joins the group of prev when no remaining card lies between them
+                    if prev >= 0 and not present & ((1 << prev) - (1 << (c + 1))):
+                        reps[-1] = c  # keep the lowest of the group
+                    else:
+                        reps.append(c)
+                    prev = c
+        else:
+            ls = legal
+            while ls:
+                c = ls.bit_length() - 1
+                ls ^= 1 << c
+                reps.append(c)
+        if len(reps) > 1:
+            reps.sort(key=lambda c: self._score(i, c, led, best, bi, t, present))
+        return reps
+
+    def _score(self, i: int, c: int, led: int, best: int, bi: int, t: int, present: int) -> int:
+        """Lower is tried first."""
+        rank = c & 7
+        declarer = i == self.decl
+        if led < 0:  # leading
+            top = (present & SUIT[c >> 3]).bit_length() - 1 == c
+            if self.goal == MOST:
+                return (0 if top else 100) - rank
+            return rank if declarer else (0 if top else 100) + rank
+        wins = self._beats(c, best)
+        mine_winning = (bi == self.decl) == declarer
+        if self.goal == MOST:
+            if mine_winning:
+                return (100 if wins else 0) + rank
+            return (0 if wins else 100) + rank
+        if declarer:  # misère: duck under with the highest card that loses
+            return (0 if not wins else 100) - rank
+        # a defender of the misère: let the declarer take the trick, shed high cards that do
+        if bi == self.decl:
+            return (0 if not wins else 100) - rank
+        return rank
+
+    def quick_tricks(self, i: int) -> int:
+        """Tricks the side of ``i``, on lead, can cash at once: ``i``'s top cards in a row of each suit,
+        in a side suit only as many rounds as every other seat holding a trump must still follow."""
+        h = self.h
+        hand = h[i]
+        present = 0
+        for x in h:
+            present |= x
+        total = 0
+        for s in range(4):
+            hs = hand & SUIT[s]
+            if not hs:
+                continue
+            ps = present & SUIT[s]
+            top = 0
+            while ps:
+                c = ps.bit_length() - 1
+                if not hs >> c & 1:
+                    break
+                top += 1
+                ps ^= 1 << c
+            if not top:
+                continue
+            if self.tmask and s != self.trump:
+                for j in range(self.m):
+                    if j != i and h[j] & self.tmask:
+                        top = min(top, (h[j] & SUIT[s]).bit_count())
+            total += top
+        return total
+
+    # ------------------------------------------------------------------ the search
+    def node(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int, k: int) -> bool:
+        """Does the declarer take at least ``k`` tricks from here (``i`` to play, ``t`` cards of the trick
+        down, ``led``/``best``/``bi`` the suit led, winning card and its player, ``dc``/``sc`` the caps)?"""
+        self.nodes += 1
+        if k <= 0:
+            return True
+        h = self.h
+        n = h[i].bit_count()
+        if k > min(dc, n):
+            return False
+        if t:
+            return self._expand(i, led, best, bi, t, tcards, dc, sc, k)
+        m = self.m
+        if n == 1:  # the last trick: count it
+            w = i
+            wc = h[i]
+            j = i
+            for _ in range(m - 1):
+                j = j + 1 if j + 1 < m else 0
+                if self._beats(h[j].bit_length() - 1, wc.bit_length() - 1):
+                    w, wc = j, h[j]
+            return w == self.decl  # k == 1 here
+        dcn = dc if dc < n else n
+        scn = sc if sc < n else n
+        tt = self.tt
+        key = (relative_key(h), i, dcn, scn)
+        lo, hi = 0, dcn
+        if tt is not None:
+            got = tt.get(key)
+            if got is not None:
+                lo, hi = got
+                if lo >= k:
+                    return True
+                if hi < k:
+                    return False
+        if self.goal == MOST:
+            q = self.quick_tricks(i)
+            if i == self.decl:
+                b = min(q, dcn)
+                if b > lo:
+                    lo = b
+            else:
+                b = 0 if q >= scn else min(dcn, n - q)
+                if b < hi:
+                    hi = b
+        if lo >= k:
+            result = True
+        elif hi < k:
+            result = False
+        else:
+            result = self._expand(i, -1, -1, -1, 0, 0, dc, sc, k)
+        if result:
+            lo = max(lo, k)
+        else:
+            hi = min(hi, k - 1)
+        if tt is not None:
+            tt[key] = (lo, hi)
+        return result
+
+    def _expand(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int, k: int) -> bool:
+        is_or = (i == self.decl) == (self.goal == MOST)
+        for c in self._moves(i, self.legal(i, led), led, best, bi, t, tcards):
+            if self.after(i, c, led, best, bi, t, tcards, dc, sc, k) == is_or:
+                return is_or
+        return not is_or
+
+    def after(self, i: int, c: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int,
+              k: int) -> bool:
+        """Does the declarer take at least ``k`` tricks from here when ``i`` plays ``c`` now?"""
+        h = self.h
+        bit = 1 << c
+        h[i] ^= bit
+        if t == 0:
+            led, best, bi = c >> 3, c, i
+        elif self._beats(c, best):
+            best, bi = c, i
+        if t + 1 < self.m:
+            r = self.node(i + 1 if i + 1 < self.m else 0, led, best, bi, t + 1, tcards | bit, dc, sc, k)
+        elif bi == self.decl:
+            r = k <= 1 if dc <= 1 else self.node(bi, -1, -1, -1, 0, 0, dc - 1, sc, k - 1)
+        else:
+            r = k <= 0 if sc <= 1 else self.node(bi, -1, -1, -1, 0, 0, dc, sc - 1, k)
+        h[i] ^= bit
+        return r
+
+    def value_after(self, i: int, c: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int,
+                    sc: int) -> int:
+        """The declarer's tricks from here when ``i`` plays ``c`` now (bisection on :meth:`after`)."""
+        lo, hi = 0, min(dc, self.h[i].bit_count())
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.after(i, c, led, best, bi, t, tcards, dc, sc, mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def value(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int) -> int:
+        """The declarer's tricks from here with ``i`` to play (bisection on :meth:`node`)."""
+        lo, hi = 0, min(dc, self.h[i].bit_count())
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.node(i, led, best, bi, t, tcards, dc, sc, mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def representatives(self, i: int, led: int, best: int, bi: int, t: int, tcards: int) -> dict[int, int]:
+        """Each legal card of ``i`` → the card searched for its class of equivalent cards."""
+        legal = self.legal(i, led)
+        out: dict[int, int] = {}
+        if not self.equivalence:
+            ls = legal
+            while ls:
+                c = ls.bit_length() - 1
+                ls ^= 1 << c
+                out[c] = c
+            return out
+        present = tcards
+        for h in self.h:
+            present |= h
+        for s in range(4):
+            ls = legal & SUIT[s]
+            group: list[int] = []
+            prev = -1
+            while ls:
+                c = ls.bit_length() - 1
+                ls ^= 1 << c
+                if prev >= 0 and present & ((1 << prev) - (1 << (c + 1))):
+                    for g in group:
+                        out[g] = group[-1]
+                    group = []
+                group.append(c)
+                prev = c
+            for g in group:
+                out[g] = group[-1]
+        return out
