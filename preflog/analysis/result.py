@@ -195,7 +195,7 @@ class PulkaAnalysis:
     deals: list[DealAnalysis] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": ANALYSIS_VERSION, "pulka": self.pulka, "players": list(self.players),
+        return {"pulka": self.pulka, "players": list(self.players),
                 "rules": self.rules, "whist_price": number_json(self.whist_price), "solver": self.solver,
                 "deals": [d.to_json() for d in self.deals]}
 
