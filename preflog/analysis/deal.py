@@ -328,6 +328,8 @@ class _Deal:
                 first = False
             best = self.best_of(vals, seat, decl, goal)
             lost = abs(best - vals[card]) if card in vals else 0
+            who = self.answerer(seat)
+            a.cards[who] = a.cards.get(who, 0) + 1
             if lost:
                 a.losses.append(self.loss(d, seq, seat, card, vals, best, lost, decl, goal))
             d.play(seat, card)
@@ -525,6 +527,7 @@ class _Deal:
                 bounds_done = True
             pos = self.position(d, seat, Goal.FEWEST)
             vals = self.solver.card_values(pos)
+            a.cards[seat] = a.cards.get(seat, 0) + 1
             best = min(vals.values())
             lost = vals.get(card, best) - best
             if lost:

@@ -17,7 +17,8 @@ from ..model.cards import format_card
 from ..model.cards import format_cards
 
 ANALYSIS_VERSION = 1
-"""The shape of :meth:`PulkaAnalysis.to_json` (``preflog analyze --json``), raised on a change."""
+"""The analysis's definitions and figures; raised when one changes, so that stored ``play_analysis``
+tables are built again (:mod:`preflog.analysis.table`)."""
 
 
 def number_json(x: Fraction | int | None) -> int | str | None:
@@ -165,6 +166,7 @@ class DealAnalysis:
     par: ParResult | None = None
     bounds: list[Bound] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    cards: dict[int, int] = field(default_factory=dict)   # seat → cards analysed that he answered for
 
     def to_json(self) -> dict[str, Any]:
         return {

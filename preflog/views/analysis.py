@@ -7,18 +7,19 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import ANALYSIS_VERSION
 from ..analysis import CardLoss
 from ..analysis import DealAnalysis
 from ..analysis import PulkaAnalysis
 from ..analysis import solver_name
 from ..model.cards import format_card
 from ..model.cards import format_cards
+from .json import CLI_JSON_VERSION
 
 
 def analysis_json(analyses: Sequence[PulkaAnalysis]) -> dict[str, Any]:
-    """``preflog analyze --json`` (docs/cli.md): ``{"version", "solver", "pulkas": [...]}``."""
-    return {"version": ANALYSIS_VERSION, "solver": solver_name(), "pulkas": [a.to_json() for a in analyses]}
+    """``preflog analyze --json`` (docs/cli.md): ``{"kind", "version", "solver", "pulkas": [...]}``."""
+    return {"kind": "analyze", "version": CLI_JSON_VERSION, "solver": solver_name(),
+            "pulkas": [a.to_json() for a in analyses]}
 
 
 def number(x: Fraction | int | None) -> str:
@@ -127,3 +128,10 @@ def mistake_marks(a: PulkaAnalysis) -> dict[int, str]:
         for x in d.losses:
             marks[x.seq] = loss_text(x, d.unit)
     return marks
+
+
+def analysis_report_json(built: Any, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``preflog analyze --all --json`` (docs/cli.md): what the run analysed, and the report per player."""
+    return {"kind": "analyze --all", "version": CLI_JSON_VERSION, "solver": solver_name(),
+            "analysed": built.analysed, "dropped": built.dropped, "current": built.current,
+            "rows": [dict(r) for r in rows]}
