@@ -353,7 +353,7 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
     if as_json:
         _print_json(analysis_json([result]))
     elif html is None:
-        out.print(views.lit(analysis_text(result, min(out.width, 100))), soft_wrap=True)
+        out.print(views.lit(analysis_text(result, min(out.width, 80))), soft_wrap=True)
 
 
 @app.command("audit")

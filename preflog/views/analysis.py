@@ -23,7 +23,7 @@ def analysis_json(analyses: Sequence[PulkaAnalysis]) -> dict[str, Any]:
 
 
 def number(x: Fraction | int | None) -> str:
-    """An exact number for people: ``8``, ``-20/3``, ``32 2/3``."""
+    """An exact number for people: ``8``, ``-20/3``, ``32 2/3`` (with a no-break space)."""
     if x is None:
         return "?"
     f = Fraction(x)
@@ -31,7 +31,8 @@ def number(x: Fraction | int | None) -> str:
         return str(f.numerator)
     whole, rest = divmod(abs(f.numerator), f.denominator)
     sign = "-" if f < 0 else ""
-    return f"{sign}{whole} {rest}/{f.denominator}" if whole else f"{sign}{rest}/{f.denominator}"
+    # a no-break space: a wrapped line never splits "38 2/3"
+    return f"{sign}{whole}\u00a0{rest}/{f.denominator}" if whole else f"{sign}{rest}/{f.denominator}"
 
 
 def _tricks(n: int) -> str:
