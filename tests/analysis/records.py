@@ -66,3 +66,53 @@ Whist: B whist, C pass
 1: As 7s 7c
 Claim: A 8, B 1, C 0
 """
+
+# DOWN_ONE with diamonds and spades swapped, as a Croatian 3 (diamonds trumps): after the club ace is ruffed
+# Boris cashes four spades, the defenders' fifth trick, and play stops.
+CROATIAN_STOP = """[Players "Anna, Boris, Vera"]
+[Rules "croatian"]
+[Pool "30"]
+[Id "croatian-stop"]
+
+Deal 1: dealer C
+A: Ad Kd Qd Jd 10d Ac 10s 9s 8s 7s
+B: 9d 8d 7d As Ks Qs Js Ah Kh Qh
+C: Kc Qc Jc 10c 9c 8c 7c Jh 10h 9h
+Talon: 8h 7h
+Auction: A 2, B pass, C pass
+Discard: A 8h 7h
+Contract: A 3
+Whist: B whist, C whist
+1: Ac 7d 7c
+2: As 9h 7s
+3: Ks 10h 8s
+4: Qs Jh 9s
+5: Js 8c 10s
+"""
+
+# Raspasy (Rostov: the talon stays closed): Anna holds all eight spades and ♣AK, so she wins every trick
+# whatever she plays.
+RASPASY = HEAD.replace("sochi", "rostov").format(id="raspasy") + """
+Deal 1: dealer C
+A: As Ks Qs Js 10s 9s 8s 7s Ac Kc
+B: Qc Jc 10c 9c 8c 7c Ad Kd Qd Jd
+C: 10d 9d 8d 7d Ah Kh Qh Jh 10h 9h
+Talon: 8h 7h
+Auction: A pass, B pass, C pass
+1: 7s Qc 10d
+Claim: A 9, B 0, C 0
+"""
+
+# The same hands under Sochi, where the talon is turned: its hearts lead the first two tricks and Vera's
+# hearts take them.
+RASPASY_OPEN = HEAD.format(id="raspasy-open") + """
+Deal 1: dealer C
+A: As Ks Qs Js 10s 9s 8s 7s Ac Kc
+B: Qc Jc 10c 9c 8c 7c Ad Kd Qd Jd
+C: 10d 9d 8d 7d Ah Kh Qh Jh 10h 9h
+Talon: 8h 7h
+Auction: A pass, B pass, C pass
+1: 7s Qc 9h
+2: 8s Jc 10h
+Claim: A 8, B 0, C 0
+"""

@@ -22,8 +22,11 @@ from preflog.model.cards import parse_card
 from preflog.model.cards import parse_cards
 from preflog.record.api import read_text
 
+from .records import CROATIAN_STOP
 from .records import DOWN_ONE
 from .records import MISER
+from .records import RASPASY
+from .records import RASPASY_OPEN
 from .records import WRONG_WHIST
 
 
@@ -117,3 +120,37 @@ def test_unknown_deal_and_paper_deal() -> None:
                       'Whist: B whist, C pass\nTricks: A 6, B 3, C 1\n')
     (d,) = analyze_events("paper", paper).deals
     assert d.skipped.startswith("paper-level deal")
+
+
+def test_croatian_stop_counts_tricks_up_to_the_defenders_fifth() -> None:
+    """Croatian 3 (diamonds) on DOWN_ONE's hands with ♠ and ♦ swapped: drawing trumps Anna takes five
+    trumps and ♣A (6, the Croatian contract's six: made), Boris his four spades. Leading ♣A at trick 1,
+    Boris ruffs and cashes his four spades: the defenders' fifth trick stops play with Anna at 0. Every
+    trump and every spade keeps the 6 (after a spade lead Boris has four spade tricks only, then Anna ruffs
+    or draws trumps); ♣A loses all 6 at once."""
+    (d,) = analyze_events("croatian-stop", read_text(CROATIAN_STOP)).deals
+    assert (d.unit, d.double_dummy, d.needed, d.makeable, d.actual, d.made) == ("points", 6, 6, True, 0, False)
+    (loss,) = d.losses
+    assert (loss.player, loss.card, loss.lost) == ("Anna", parse_card("Ac"), 6)
+    assert set(loss.best) == set(parse_card(c) for c in "Ad Kd Qd Jd 10d As Ks Qs Js".split()) - \
+        set(parse_card(c) for c in "As Ks Qs Js".split()) | set(parse_card(c) for c in "10s 9s 8s 7s".split())
+    assert loss.cost is not None and loss.cost > 0
+
+
+def test_raspasy_bounds() -> None:
+    """Raspasy: Anna leads and wins every trick (her spades nobody can follow, her ♣AK top Boris's
+    clubs): she cannot hold herself below 10, the others take none; no card changes that."""
+    (d,) = analyze_events("raspasy", read_text(RASPASY)).deals
+    assert d.kind == "raspasy" and d.goal == ""
+    assert [(b.player, b.bound, b.actual) for b in d.bounds] == [("Anna", 10, 10), ("Boris", 0, 0), ("Vera", 0, 0)]
+    assert d.losses == [] and d.first_trick == 1
+
+
+def test_open_raspasy_starts_after_the_talon_tricks() -> None:
+    """Sochi turns the talon: ♥7 and ♥8 lead tricks 1 and 2, Vera follows with her hearts and takes both.
+    The solver knows no talon-led trick, so the analysis starts at trick 3: Anna, on lead with six spades
+    and ♣AK, takes the remaining 8; Vera keeps her 2."""
+    (d,) = analyze_events("raspasy-open", read_text(RASPASY_OPEN)).deals
+    assert d.first_trick == 3
+    assert [(b.player, b.bound, b.actual) for b in d.bounds] == [("Anna", 8, 8), ("Boris", 0, 0), ("Vera", 2, 2)]
+    assert any("talon" in n for n in d.notes)
