@@ -116,3 +116,19 @@ Auction: A pass, B pass, C pass
 2: 8s Jc 10h
 Claim: A 8, B 0, C 0
 """
+
+# DOWN_ONE's hands with Boris dealing, so Vera (first hand) leads; Boris whists alone and plays open, so
+# he plays Vera's cards too.
+OPEN_WHIST = HEAD.format(id="open-whist") + """
+Deal 1: dealer B
+A: As Ks Qs Js 10s Ac 10d 9d 8d 7d
+B: 9s 8s 7s Ad Kd Qd Jd Ah Kh Qh
+C: Kc Qc Jc 10c 9c 8c 7c Jh 10h 9h
+Talon: 8h 7h
+Auction: C pass, A 6s, B pass
+Discard: A 8h 7h
+Contract: A 6s
+Whist: B whist, C pass, B open
+1: 9h 10s Qh
+Claim: A 5, B 4, C 0
+"""

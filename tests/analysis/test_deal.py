@@ -25,6 +25,7 @@ from preflog.record.api import read_text
 from .records import CROATIAN_STOP
 from .records import DOWN_ONE
 from .records import MISER
+from .records import OPEN_WHIST
 from .records import RASPASY
 from .records import RASPASY_OPEN
 from .records import WRONG_WHIST
@@ -154,3 +155,20 @@ def test_open_raspasy_starts_after_the_talon_tricks() -> None:
     assert d.first_trick == 3
     assert [(b.player, b.bound, b.actual) for b in d.bounds] == [("Anna", 8, 8), ("Boris", 0, 0), ("Vera", 2, 2)]
     assert any("talon" in n for n in d.notes)
+
+
+def test_the_lone_whister_answers_for_the_passers_cards_in_open_play() -> None:
+    """Vera leads to Anna's 6♠. A club beats it: Anna must play her lone ♣A, Boris (void in clubs) ruffs
+    and cashes his four diamonds: 5 tricks for the side. A heart lets Anna ruff, draw trumps and make 6.
+    Boris whists alone and open, so he plays Vera's ♥9: the lost trick is his.
+
+    Cost for Boris: after a club, 6♠ down one: Anna 2 gora; Boris writes for the side's 5 tricks 5 × 2 and
+    2 consolation = 12, Vera her 2 consolation; effective gora 2 / 0 / 0, his worth 12 + 10 × 2/3 = 56/3.
+    After the heart, made: Anna 2 pulya, Boris 4 × 2 = 8 visty, worth 8 + 10 × (4/3 − 2) = 4/3. The card
+    cost him 52/3."""
+    (d,) = analyze_events("open-whist", read_text(OPEN_WHIST)).deals
+    (loss,) = d.losses
+    assert (loss.holder, loss.seat, loss.player, loss.card, loss.lost) == (2, 1, "Boris", parse_card("9h"), 1)
+    assert set(loss.best) == set(parse_card(c) for c in "Kc Qc Jc 10c 9c 8c 7c".split())
+    assert loss.cost == Fraction(52, 3)
+    assert d.cards == {0: 1, 1: 2}   # Anna's ruff; Boris's ♥Q and Vera's ♥9, both his
