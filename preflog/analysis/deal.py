@@ -76,11 +76,12 @@ class Options:
     discard: bool = True
     par: bool = False
     cost: bool = True     # the sheet cost of each mistake (two double-dummy playouts per mistake)
+    native: bool | None = None   # the compiled search (None: when it is built), or the pure-Python one
 
 
-def solver_name() -> str:
+def solver_name(native: bool | None = None) -> str:
     """Which search the numbers come from: ``native`` (compiled) or ``python``."""
-    return "native" if NATIVE else "python"
+    return "native" if (NATIVE if native is None else native) else "python"
 
 
 @dataclass(slots=True)
@@ -167,7 +168,7 @@ def analyze_events(pulka: str, events: Sequence[Event], deal: int | None = None,
     if p is not None:
         ov = ",".join(f"{k}={v}" for k, v in p.started.overrides)
         spec = p.started.rules + (f" ({ov})" if ov else "")
-    out = PulkaAnalysis(pulka, players, spec, price, solver_name())
+    out = PulkaAnalysis(pulka, players, spec, price, solver_name(opts.native))
     if deal is not None and not any(s.deal == deal for s in res.deals):
         raise AnalysisError(f"pulka {pulka!r} has no deal {deal} (it has {len(res.deals)})")
     if rules is None:
@@ -203,7 +204,7 @@ def _analyze(pulka: str, summary: DealSummary, cap: _Capture | None, rules: Rule
     if cap.scorer is None:
         a.skipped = "the pulka has no scorer"
         return a
-    ctx = _Deal(summary, cap, o, rules, players, price, opts, Solver())
+    ctx = _Deal(summary, cap, o, rules, players, price, opts, Solver(native=opts.native))
     if o.declarer == NO_SEAT:
         if o.kind != DealKind.RASPASY:
             a.skipped = "all passed: no play"

@@ -172,3 +172,14 @@ def test_the_lone_whister_answers_for_the_passers_cards_in_open_play() -> None:
     assert set(loss.best) == set(parse_card(c) for c in "Kc Qc Jc 10c 9c 8c 7c".split())
     assert loss.cost == Fraction(52, 3)
     assert d.cards == {0: 1, 1: 2}   # Anna's ruff; Boris's ♥Q and Vera's ♥9, both his
+
+
+@pytest.mark.parametrize("record", [DOWN_ONE, MISER, WRONG_WHIST, CROATIAN_STOP, OPEN_WHIST])
+def test_the_python_search_gives_the_same_analysis(record: str) -> None:
+    """The numbers do not depend on which search the solver used: the pure-Python one against the default
+    (the compiled one where it is built)."""
+    events = read_text(record)
+    python = analyze_events("x", events, options=Options(native=False))
+    assert python.solver == "python"
+    default = analyze_events("x", events)
+    assert [d.to_json() for d in python.deals] == [d.to_json() for d in default.deals]
