@@ -127,7 +127,7 @@ def mistake_marks(a: PulkaAnalysis) -> dict[int, str]:
     marks: dict[int, str] = {}
     for d in a.deals:
         for x in d.losses:
-            marks[x.seq] = loss_text(x, d.unit)
+            marks[x.seq] = loss_text(x, d.unit).replace("\u00a0", " ")
     return marks
 
 
