@@ -73,3 +73,13 @@ def test_incremental_by_head_and_rebuilt_on_a_new_version(store: Path) -> None:
     manifest.write_text(json.dumps(data), encoding="utf-8")
     assert run(store)["analysed"] == 3
     assert len(list((store / "analysis").glob("deals-*.parquet"))) == 1
+
+
+@pytest.mark.slow
+def test_workers_give_the_same_tables(store: Path) -> None:
+    """Two worker processes (a fork server) build the same report as one process."""
+    one = run(store)
+    (store / "analysis" / MANIFEST).unlink()
+    res = runner.invoke(app, ["analyze", "--all", "--json", "--workers", "2", "--store", str(store)])
+    two = json.loads(res.stdout)
+    assert two["analysed"] == 3 and two["rows"] == one["rows"]
