@@ -55,6 +55,7 @@ from ..solver import NATIVE
 from ..solver import Goal
 from ..solver import Position
 from ..solver import Solver
+from ..solver import SolverError
 from .result import Bound
 from .result import CardLoss
 from .result import ClaimCheck
@@ -205,13 +206,18 @@ def _analyze(pulka: str, summary: DealSummary, cap: _Capture | None, rules: Rule
         a.skipped = "the pulka has no scorer"
         return a
     ctx = _Deal(summary, cap, o, rules, players, price, opts, Solver(native=opts.native))
-    if o.declarer == NO_SEAT:
-        if o.kind != DealKind.RASPASY:
-            a.skipped = "all passed: no play"
-            return a
-        ctx.raspasy(a)
+    if o.declarer == NO_SEAT and o.kind != DealKind.RASPASY:
+        a.skipped = "all passed: no play"
         return a
-    ctx.contract(a)
+    try:
+        if o.declarer == NO_SEAT:
+            ctx.raspasy(a)
+        else:
+            ctx.contract(a)
+    except (SolverError, IllegalAction) as exc:   # a position the solver or the engine refuses: say so
+        skipped = DealAnalysis(pulka, summary.deal, kind, unit=unit)
+        skipped.skipped = f"the analysis stopped: {exc}"
+        return skipped
     return a
 
 

@@ -183,3 +183,15 @@ def test_the_python_search_gives_the_same_analysis(record: str) -> None:
     assert python.solver == "python"
     default = analyze_events("x", events)
     assert [d.to_json() for d in python.deals] == [d.to_json() for d in default.deals]
+
+
+def test_a_position_the_solver_refuses_skips_the_deal_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    from preflog.solver import Solver
+    from preflog.solver import SolverError
+
+    def refuse(self: Solver, pos: object) -> dict[int, int]:
+        raise SolverError("hands of unequal length")
+
+    monkeypatch.setattr(Solver, "card_values", refuse)
+    (d,) = analyze_events("down-one", read_text(DOWN_ONE)).deals
+    assert d.skipped == "the analysis stopped: hands of unequal length" and d.losses == []
