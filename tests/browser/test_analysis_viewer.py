@@ -34,10 +34,11 @@ def test_the_card_that_lost_a_trick_is_marked_with_its_cost(page: Any, tmp_path:
     assert card.count() == 1
     assert card.inner_text() == "A♣"
     assert "32 2/3 visty" in (card.get_attribute("title") or "")
+    assert "cost Anna 32 2/3 visty" in page.locator("#current .mistake").inner_text()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "viewer-analysis-mark.png"), full_page=True)
     page.keyboard.press("ArrowRight")   # Boris ruffs: the club ace stays marked in the trick
     assert page.locator("#trick .card.mistake").count() == 1
     page.keyboard.press("Home")
     assert page.locator(".card.mistake").count() == 0
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "viewer-analysis-mark.png"), full_page=True)
     assert not leaked
