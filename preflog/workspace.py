@@ -456,6 +456,27 @@ class Workspace:
                                  "(run `preflog verify`; restore the log from a backup)")
 
     @_file_errors_at_root
+    def analyze_all(self, workers: int | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> Any:
+        """Bring the ``play_analysis`` tables (:mod:`preflog.analysis.table`) level with the store: the
+        double-dummy analysis of every new or changed pulka, on ``workers`` processes (default: all cores).
+        Returns the :class:`~preflog.analysis.table.BuildResult`."""
+        from .analysis.table import update
+
+        store = self.store()
+        heads = {i.pulka: i.content_hash for i in store.pulkas()}
+        n = workers if workers is not None else (os.cpu_count() or 1)
+        return update(self.root, heads, lambda ids: store.pulka_rows(ids) if ids else iter(()), n, progress)
+
+    @_file_errors_at_root
+    def analysis_report(self) -> list[dict[str, Any]]:
+        """The per-player report of the ``play_analysis`` tables (empty before ``analyze --all``)."""
+        from .analysis.table import report_rows
+
+        self.store()   # a folder that holds no store is refused as everywhere
+        return report_rows(self.root)
+
+    @_file_errors_at_root
     def verify(self) -> list[IntegrityProblem]:
         """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
         each pulka projected from exactly the stored events, nothing pending, no projection file

@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "reports": 6,       # SQL, DataFrames, HTML over the projections
     "render": 6,        # sheet SVG
     "importer": 6,      # bulk import: read, seal, audit, facts (on worker processes)
+    "analysis": 6,      # double-dummy analysis of deals (engine + scorer + solver) and its play_analysis table
     "spark": 7,         # the Spark job (beside reports, one layer up: it runs the reports' SQL on Spark)
     "workspace": 7,     # the façade: store, import, load, audit, projections
     "views": 8,         # JSON shapes of audited pulkas

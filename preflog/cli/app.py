@@ -325,6 +325,56 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
     out.print(view)
 
 
+@app.command()
+@_guard
+def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or record file (its first pulka).")] = None,
+            all_: Annotated[bool, typer.Option("--all", help="Every stored pulka into the play_analysis tables "
+                                                             "(new and changed pulkas only), then the report.")]
+            = False,
+            workers: Annotated[int | None, typer.Option(min=1, help="Processes for --all (default: all cores).")]
+            = None,
+            deal: Annotated[int | None, typer.Option(min=1, help="Deal number (default: every deal).")] = None,
+            as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+            html: Annotated[Path | None, typer.Option(help="Write the deal viewer with the cards that lost "
+                                                           "tricks marked.")] = None,
+            par: Annotated[bool, typer.Option("--par", help="Also the par contract (every contract, every "
+                                                            "discard: slow).")] = False,
+            store: StoreOpt = None) -> None:
+    """Double-dummy analysis: makeable or not, the cards that lost tricks and what each cost on the
+    sheet, the whist decisions, the best discard (docs/analysis.md)."""
+    from ..analysis import Options
+    from ..analysis import analyze_events
+    from ..views.analysis import analysis_json
+    from ..views.analysis import analysis_text
+    from ..views.analysis import mistake_marks
+
+    if all_:
+        if target is not None:
+            _fail("analyze --all takes no pulka or file (it analyses the whole store)")
+        ws = _ws(store)
+        built = ws.analyze_all(workers)
+        rows = ws.analysis_report()
+        if as_json:
+            from ..views.analysis import analysis_report_json
+
+            _print_json(analysis_report_json(built, rows))
+        else:
+            out.print(views.analysis_report(built, rows))
+        return
+    if target is None:
+        _fail("name a pulka or a record file, or pass --all")
+    loaded = _ws(store).load(target)[0]
+    result = analyze_events(loaded.id, loaded.events, deal, Options(discard=True, par=par))
+    if html is not None:
+        from ..views.viewer import viewer_html
+
+        _write(html, viewer_html(loaded, mistake_marks(result)))
+    if as_json:
+        _print_json(analysis_json([result]))
+    elif html is None:
+        out.print(views.lit(analysis_text(result, min(out.width, 80))), soft_wrap=True)
+
+
 @app.command("audit")
 @_guard
 def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record file.")] = None,

@@ -571,3 +571,28 @@ def audit_overview(audited: Sequence[Audited], limit: int | None = DETAIL_ROWS) 
         more = Text(f"… and {len(lines) - limit} more (--details prints every pulka)", style="dim")
         return Group(t, head, *lines[:limit], more)
     return Group(t, head, *lines)
+
+
+def analysis_report(built: Any, rows: Sequence[dict[str, Any]]) -> RenderableType:
+    """``analyze --all``: what the run did, then per player the play-analysis report (docs/analysis.md)."""
+    from ..analysis import solver_name
+
+    head = Text(f"play_analysis: {plural(built.analysed, 'pulka')} analysed ({plural(built.deals, 'deal')}), "
+                f"{built.current} already current, {built.dropped} dropped · solver {solver_name()}")
+    from rich import box
+
+    t = Table(title="Play by double dummy, per player", title_justify="left", box=box.SIMPLE_HEAD,
+              pad_edge=False, collapse_padding=True)
+    for name in ("player", "unit", "lost/100\ndecl.", "lost/100\ndef.", "made/\nmakeable", "misère\ncaught/\ncatchable",
+                 "whists\nright/\nwrong", "cost"):
+        t.add_column(name, justify="left" if name in ("player", "unit") else "right", overflow="fold",
+                     min_width=max(len(w) for w in name.split("\n")))
+
+    def per100(x: Any) -> str:
+        return "-" if x is None else f"{x:.1f}"
+    for r in rows:
+        t.add_row(lit(r["player"]), r["unit"], per100(r["declarer_lost_per_100"]), per100(r["defender_lost_per_100"]),
+                  f"{r['contracts_made_of_makeable']}/{r['contracts_makeable']}",
+                  f"{r['misers_caught']}/{r['misers_catchable']}", f"{r['whists_right']}/{r['whists_wrong']}",
+                  f"{r['cost']:.1f}")
+    return Group(head, t) if rows else Group(head, Text("no analysed deals"))

@@ -445,6 +445,13 @@ class Deal(TrickPlay):
             self._begin_play()
         self.play_card(seat, card)
 
+    def begin_play(self) -> None:
+        """Start play now on a deal whose next event may be its first card (the Russian open/closed choice
+        left to its default, the Croatian defence closed), as the first card would; nothing once play has
+        begun. For analysis, which asks the play state (trump, leader, hands) before any card."""
+        if not self.paper and (self.phase == MODE or (self.phase == WHIST and self.legal_cards(self.to_move))):
+            self._begin_play()
+
     def _begin_play(self) -> None:
         """Start play on a card that arrives before the play phase (verified by the family)."""
         raise AssertionError("no card may start play here")

@@ -124,6 +124,16 @@ class TrickPlay:
         """Who takes a leading talon card that nobody beats (the 4-player dealer; NO_SEAT: nobody)."""
         return self._talon_owner
 
+    @property
+    def stop_caps(self) -> tuple[int, int]:
+        """(the declarer's tricks, the other side's tricks) at which play stops before 10 tricks;
+        ``N_TRICKS + 1`` = never (for analysis, which plays positions on with a solver)."""
+        return (self._declarer_cap, self._side_cap) if self._stops else (_NEVER, _NEVER)
+
+    def next_seat(self, seat: int) -> int:
+        """The seat that plays after ``seat`` in this deal's tricks (NO_SEAT for a seat out of play)."""
+        return self._next[seat]
+
     # ------------------------------------------------------------------ the talon of open raspasy
     def _talon_suits(self) -> int:
         talon = self._talon or 0

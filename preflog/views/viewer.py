@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -104,8 +105,10 @@ def _score(score: DealScore) -> dict[str, Any]:
             "v": [[str(frac(v)) for v in row] for row in score.visty], "note": score.note}
 
 
-def viewer_data(loaded: Loaded) -> dict[str, Any]:
-    """The steps of the viewer: the table after every event of the log, with the audit's findings."""
+def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[str, Any]:
+    """The steps of the viewer: the table after every event of the log, with the audit's findings.
+    ``marks``: event seq of a card → a title (``preflog analyze --html`` marks the cards that lost
+    tricks, the title naming what each cost)."""
     a = Auditor(strict=False)
     steps: list[dict[str, Any]] = []
     sheets: list[dict[str, Any]] = []
@@ -117,6 +120,7 @@ def viewer_data(loaded: Loaded) -> dict[str, Any]:
         d_before = a.pulka.deal if a.pulka is not None else None
         before = list(zip(d_before.trick_seats, d_before.trick_cards, strict=False)) if d_before else []
         tricks_before = list(d_before.tricks) if d_before else []
+        seq = i + 1   # the store's numbering
         a.step(i, ev.to_row(), ev)
         p = a.pulka
         players = p.players if p is not None else ()
@@ -124,7 +128,10 @@ def viewer_data(loaded: Loaded) -> dict[str, Any]:
         if isinstance(ev, DealStarted):
             deal_index += 1
             last_trick, winner = [], -1
-        step: dict[str, Any] = {"seq": i + 1, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
+        step: dict[str, Any] = {"seq": seq, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
+        if marks and seq in marks and isinstance(ev, CardPlayed):
+            step["mark"] = marks[seq]
+            step["card"] = ev.card
         if isinstance(ev, CardPlayed) and d is not None and d is d_before and not d.trick_cards and before:
             last_trick = [[s, c] for s, c in before] + [[ev.player, ev.card]]
             winner = next((s for s in range(len(d.tricks)) if d.tricks[s] > tricks_before[s]), -1)
@@ -167,9 +174,9 @@ def viewer_data(loaded: Loaded) -> dict[str, Any]:
             "svg": render_svg(final)}
 
 
-def viewer_html(loaded: Loaded) -> str:
-    """The self-contained deal viewer page of one pulka."""
-    data = viewer_data(loaded)
+def viewer_html(loaded: Loaded, marks: Mapping[int, str] | None = None) -> str:
+    """The self-contained deal viewer page of one pulka (``marks``: see :func:`viewer_data`)."""
+    data = viewer_data(loaded, marks)
     svg = data.pop("svg")
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     title = escape(f"preflog · {loaded.id}")
@@ -229,6 +236,7 @@ table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;paddin
 th{background:#f2f2f2}.finding{display:block;color:#900;margin:2px 0}
 #svg{grid-column:1/3;background:#fff;border-radius:8px;padding:8px;overflow:auto}
 #svg summary{cursor:pointer;font-weight:bold}
+.card.mistake{outline:3px solid #e0218a;outline-offset:1px}#log div.mistake,#current .mistake{color:#a0115f;font-weight:bold}
 </style></head><body>
 <header><h1>{{title}}</h1>
 <div id="nav">
@@ -267,8 +275,11 @@ function cardsOf(mask) { const out = []; if (mask === null || mask === undefined
   for (let s = 0; s < 4; s++) for (let r = 7; r >= 0; r--) { const c = s * 8 + r;
     if (Math.floor(mask / 2 ** c) % 2 === 1) out.push(c); } return out; }
 function cardRow(cards) { const r = el("div", "cards"); for (const c of cards) r.appendChild(cardEl(c)); return r; }
+const MK = new Map(); for (const s of S) if (s.mark) MK.set(`${s.deal}:${s.card}`, s.mark);
+function markedCard(c) { const e = cardEl(c), m = MK.get(`${S[at].deal}:${c}`);
+  if (m) { e.classList.add("mistake"); e.title = m; } return e; }
 function playedRow(pairs, id) { const r = el("div", "cards"); r.id = id;
-  for (const [p, c] of pairs) { const w = el("span", "played"); w.appendChild(cardEl(c));
+  for (const [p, c] of pairs) { const w = el("span", "played"); w.appendChild(markedCard(c));
     w.appendChild(el("span", "", P[p])); r.appendChild(w); } return r; }
 function box(title, content) { const b = el("div", "box"); b.appendChild(el("h3", "", title));
   if (typeof content === "string") b.appendChild(el("div", "", content)); else b.appendChild(content); return b; }
@@ -315,6 +326,7 @@ function draw() {
   } else { t.appendChild(el("div", "", s.text)); }
   const cur = document.getElementById("current"); cur.textContent = s.text;
   cur.className = s.findings ? "bad" : "";
+  if (s.mark) cur.appendChild(el("div", "mistake", s.mark));
   if (s.findings) for (const k of s.findings) { const f = D.findings[k];
     cur.appendChild(el("div", "finding", `${f.code}: ${f.message}`)); }
   const sc = document.getElementById("score"); sc.innerHTML = "";
@@ -353,6 +365,7 @@ const KEYS = {ArrowRight: "nextEvent", ArrowLeft: "prevEvent", ArrowDown: "nextT
 document.addEventListener("keydown", e => { const a = KEYS[e.key]; if (a) { e.preventDefault(); acts[a](); } });
 const log = document.getElementById("log");
 S.forEach((s, i) => { const d = el("div", s.findings ? "bad" : "", `${s.seq}: ${s.text}`); d.dataset.i = i;
+  if (s.mark) { d.classList.add("mistake"); d.title = s.mark; }
   d.addEventListener("click", () => go(i)); log.appendChild(d); });
 const fl = document.getElementById("findings");
 if (!D.findings.length) fl.textContent = "none";

@@ -17,11 +17,12 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "seed003-s
 runner = CliRunner()
 
 TARGET_COMMANDS = [["replay"], ["audit"], ["audit", "--json"], ["sheet"], ["sheet", "--json"],
-                   ["compare", "--rules", "rostov"]]
+                   ["compare", "--rules", "rostov"], ["analyze"], ["analyze", "--json"]]
 STORE_COMMANDS = [["ls"], ["ls", "--json"], ["verify"], ["verify", "--json"], ["compact"], ["stats", "players"],
                   ["stats", "contracts", "--json"], ["stats", "variants"], ["audit", "--all"],
                   ["export", "seed003-settlement"], ["replay", "seed003-settlement"], ["sheet", "seed003-settlement"],
-                  ["audit", "seed003-settlement"], ["sql", "SELECT 1"], ["report", "--html", "report.html"]]
+                  ["audit", "seed003-settlement"], ["sql", "SELECT 1"], ["report", "--html", "report.html"],
+                  ["analyze", "seed003-settlement"], ["analyze", "--all"], ["analyze", "--all", "--json"]]
 
 CASES: list[tuple[list[str], str]] = [
     # missing, empty and binary record files, for every command that reads one
@@ -50,6 +51,10 @@ CASES: list[tuple[list[str], str]] = [
     (["replay", "seed003-settlement", "--deal", "0", "--store", "club"], "--deal"),
     (["replay", "seed003-settlement", "--deal", "99", "--store", "club"], "no deal 99"),
     (["replay", "seed003-settlement", "--deal", "1", "--trick", "11", "--store", "club"], "no point after 11"),
+    (["analyze", "seed003-settlement", "--deal", "0", "--store", "club"], "--deal"),
+    (["analyze", "seed003-settlement", "--deal", "99", "--store", "club"], "no deal 99"),
+    (["analyze"], "name a pulka or a record file, or pass --all"),
+    (["analyze", "good.pref", "--all"], "analyze --all takes no pulka"),
     (["compare", "good.pref", "--rules", "nosuch"], "unknown rules preset 'nosuch'"),
     (["compare", "good.pref"], "Missing option '--rules'"),
     (["sql", "SELECT nope FROM deals", "--store", "club"], "SQL error"),

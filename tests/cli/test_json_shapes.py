@@ -24,6 +24,8 @@ from preflog.views.json import AUDIT_JSON_VERSION
 from preflog.views.json import CLI_JSON_VERSION
 from preflog.views.json import verify_json
 
+from ..analysis.records import DOWN_ONE
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "cli.md"
 runner = CliRunner()
@@ -33,7 +35,7 @@ def documented() -> dict[str, Any]:
     """The JSON example after each ``### `… --json``` heading of docs/cli.md, by command."""
     text = DOC.read_text(encoding="utf-8")
     found = {}
-    for m in re.finditer(r"^### `([a-z |]+?) --json`\n(.*?)^```json\n(.*?)^```", text, re.M | re.S):
+    for m in re.finditer(r"^### `([a-z |-]+?) --json`\n(.*?)^```json\n(.*?)^```", text, re.M | re.S):
         found[m.group(1)] = json.loads(m.group(3))
     return found
 
@@ -80,7 +82,9 @@ def cli_json(store: Path, *args: str, code: int = 0) -> Any:
 
 def test_every_documented_shape_is_printed(store: Path) -> None:
     docs = documented()
-    assert set(docs) == {"ls", "import", "verify", "compare", "stats players|contracts|variants"}
+    assert set(docs) == {"ls", "import", "verify", "compare", "stats players|contracts|variants", "analyze",
+                         "analyze --all"}
+    (store / "down-one.pref").write_text(DOWN_ONE, encoding="utf-8")
     imported = cli_json(store, "import", str(store / "bad.pref"), str(store / "seed003-settlement.pref"), code=2)
     printed = {
         "import": imported,
@@ -88,7 +92,10 @@ def test_every_documented_shape_is_printed(store: Path) -> None:
         "verify": cli_json(store, "verify"),
         "compare": cli_json(store, "compare", "seed003-settlement", "--rules", "leningrad"),
         "stats players|contracts|variants": cli_json(store, "stats", "variants", "--preset", "sochi"),
+        "analyze": cli_json(store, "analyze", str(store / "down-one.pref")),
     }
+    cli_json(store, "import", str(store / "down-one.pref"))
+    printed["analyze --all"] = cli_json(store, "analyze", "--all", "--workers", "1")
     for name, doc in docs.items():
         assert doc["version"] == CLI_JSON_VERSION == printed[name]["version"]
         same_shape(shape(doc), shape(printed[name]), name)

@@ -181,3 +181,31 @@ def test_settle_keeps_names_and_numbers_at_80_columns() -> None:
     for p, money in (("Запад", "3100"), ("Восток", "-3000"), ("Юг", "-100")):
         rows = [line for line in lines if line.startswith(f"│ {p} ")]
         assert len(rows) == 2 and rows[1].rstrip("│ ").endswith(money)
+
+
+def test_analyze_prints_every_finding_within_80_columns(tmp_path: Path) -> None:
+    """``analyze FILE`` (the first pulka of data/demo/sochi-3p.pref, 35 deals) and ``analyze --all``: no line
+    wider than the terminal, nothing cut, and the figures of ``--json`` are all there (every deal, every card
+    that lost tricks with its cost)."""
+    record = str(DATA / "demo" / "sochi-3p.pref")
+    code, text = run("analyze", record, "--store", str(tmp_path / "st"))
+    assert code == 0
+    lines = readable(text)
+    got = json.loads(runner.invoke(cli.app, ["analyze", record, "--json", "--store", str(tmp_path / "st")]).stdout)
+    deals = got["pulkas"][0]["deals"]
+    flat = " ".join(" ".join(lines).split())
+    for d in deals:
+        assert f"Deal {d['deal']}:" in flat
+        for x in d["losses"]:
+            assert f"at trick {x['trick']} lost {x['lost']} trick" in flat
+    costs = sum(1 for d in deals for x in d["losses"] if x["cost"] is not None)
+    assert costs and flat.count("; it cost ") == costs
+    store = tmp_path / "club"
+    run("import", str(DATA / "examples" / "seed000-sample-sheet-cards.pref"), "--store", str(store))
+    code, text = run("analyze", "--all", "--workers", "1", "--store", str(store))
+    assert code == 0
+    lines = readable(text)
+    got = json.loads(runner.invoke(cli.app, ["analyze", "--all", "--json", "--store", str(store)]).stdout)
+    for r in got["rows"]:
+        row = next(line for line in lines if line.split()[:2] == [r["player"], r["unit"]])
+        assert f"{r['whists_right']}/{r['whists_wrong']}" in row and f"{r['cost']:.1f}" in row
