@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import ABC
 from abc import abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 from ..model.outcome import NO_SEAT
 from ..rules.config import Rules
@@ -22,7 +23,7 @@ from .findings import seat_name
 class AuctionBase(ABC):
     """Bidding of one deal; subclasses keep their own state and implement the family's checks."""
 
-    CANDIDATES: tuple[int, ...] = ()
+    CANDIDATES: ClassVar[tuple[int, ...]] = ()
     """Every call code of the family, in the order :meth:`legal_bids` lists them."""
 
     __slots__ = ("rules", "order", "min_level", "_n", "_turn", "history", "names")

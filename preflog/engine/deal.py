@@ -138,7 +138,7 @@ class Deal(TrickPlay):
 
     # starting values of the scalar fields: a deal is opened per DealStarted, and these need no
     # per-instance store until they change
-    phase: Phase = AUCTION
+    phase: int = AUCTION          # a Phase value (held as an int: the compiled kernel keeps it unboxed)
     declarer = NO_SEAT
     contract = 0
     discard_mask: int | None = None
