@@ -13,7 +13,10 @@ table) it measures:
   audit, store commits, projection refresh (the 1 M-deal target is 5 minutes);
 * ``store_append`` — the same pulkas appended as rows to a fresh Delta store, 2000 a commit;
 * ``replay_audit_1`` / ``replay_audit_n`` — read every event back from the store and run the full
-  audit (``audit_rows``) on one core, then on every core sharded by pulka;
+  audit (``audit_rows``) on one core, then on every core sharded by pulka, with the kernel this process
+  loaded (compiled when built, see ``kernel`` in the results);
+* ``replay_audit_pure`` — ``replay_audit_1`` again in a subprocess with ``PREFLOG_PURE=1`` (the
+  pure-Python reference kernel), right after it: both paths' ratios in the same run;
 * ``projection_build`` — facts of every audited pulka → the three projection tables;
 * ``report_*`` — latency of the players, contracts and variants reports (cold, warm median);
 * ``bytes_per_event`` — live Parquet bytes of the event table per event;
@@ -37,6 +40,7 @@ import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +58,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 import duckdb  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
+from preflog import _native  # noqa: E402
 from preflog.engine.replay import audit_rows  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
 from preflog.model.events import CardPlayed  # noqa: E402
@@ -241,6 +246,25 @@ def replay_audit(store_path: str, shard: tuple[int, int] | None = None, keep_fac
     return n_p, n_e, n_f, facts
 
 
+def replay_audit_pure(store_path: str) -> tuple[float, int, int]:
+    """:func:`replay_audit` on one core in a fresh process with ``PREFLOG_PURE=1``: (seconds, events,
+    findings), timed inside that process (imports and start-up excluded)."""
+    env = dict(os.environ, PREFLOG_PURE="1")
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--replay-audit", store_path], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    if got["native"]:
+        raise SystemExit("the pure replay subprocess loaded the compiled kernel")
+    return got["seconds"], got["events"], got["findings"]
+
+
+def _replay_audit_main(store_path: str) -> None:
+    """``--replay-audit STORE``: one timed single-core replay + audit, as one JSON line."""
+    gc.collect()
+    t, (n_p, n_e, n_f, _) = _timed(lambda: replay_audit(store_path))
+    print(json.dumps({"seconds": t, "events": n_e, "findings": n_f, "pulkas": n_p, "native": _native.loaded()}))
+
+
 def _warm(_: int) -> int:
     return os.getpid()
 
@@ -323,7 +347,13 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
     if n_e != events:
         raise SystemExit(f"store read back {n_e} events, {events} appended")
     res["replay_audit_1"] = _stage(t, deals, events, findings=n_f)
-    print(f"  replay + audit, 1 core: {_rate(events, t):,.0f} events/s", flush=True)
+    res["kernel"] = {"compiled": _native.loaded(), "why": _native.REASON}
+    print(f"  replay + audit, 1 core: {_rate(events, t):,.0f} events/s ({_native.REASON})", flush=True)
+    t, n_e, n_fp = replay_audit_pure(str(store_root / "events"))
+    if (n_e, n_fp) != (events, n_f):
+        raise SystemExit(f"the pure kernel saw {n_e} events and {n_fp} findings, the loaded one {events} and {n_f}")
+    res["replay_audit_pure"] = _stage(t, deals, events, findings=n_fp)
+    print(f"  replay + audit, 1 core, pure Python: {_rate(events, t):,.0f} events/s", flush=True)
 
     cores = workers
     # spawn: the Delta reader's runtime does not survive a fork; workers are warmed up (imports
@@ -381,6 +411,11 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
     speedup = rn / r1 if r1 else 0.0
     res["ratios"] = {
         "replay_audit_1_vs_fold": _ratio(r1, fold),
+        "replay_audit_1_vs_parquet_decode": _ratio(r1, res["ceiling_parquet_decode"]["rows_per_s"]),
+        "replay_audit_pure_vs_fold": _ratio(res["replay_audit_pure"]["events_per_s"], fold),
+        "replay_audit_pure_vs_parquet_decode": _ratio(res["replay_audit_pure"]["events_per_s"],
+                                                      res["ceiling_parquet_decode"]["rows_per_s"]),
+        "replay_audit_1_vs_pure": _ratio(r1, res["replay_audit_pure"]["events_per_s"]),
         "replay_audit_n_vs_fold_x_cores": _ratio(rn, fold * cores),
         "replay_audit_n_speedup": round(speedup, 3),
         "replay_audit_n_efficiency": round(speedup / cores, 3),
@@ -425,8 +460,8 @@ def spark_stage(store_root: str, events: int, res: dict[str, Any]) -> dict[str, 
 
 
 # ---------------------------------------------------------------------------------- reporting
-STAGES = ("text_write", "text_parse", "import_full", "store_append", "replay_audit_1", "replay_audit_n",
-          "projection_build")
+STAGES = ("text_write", "text_parse", "import_full", "store_append", "replay_audit_1", "replay_audit_pure",
+          "replay_audit_n", "projection_build")
 
 
 def growth(sizes: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -451,7 +486,13 @@ def print_summary(results: dict[str, Any]) -> None:
             if stage == "text_parse":
                 note = f"{r['ratios']['text_parse_vs_target']:.2f} of 270 k target"
             elif stage == "replay_audit_1":
-                note = f"{r['ratios']['replay_audit_1_vs_fold']:.2f} of fold ceiling (target 0.30)"
+                kind = "compiled" if r.get("kernel", {}).get("compiled") else "pure"
+                note = (f"{r['ratios']['replay_audit_1_vs_fold']:.2f} of fold ceiling (target 0.30), "
+                        f"{r['ratios']['replay_audit_1_vs_parquet_decode']:.3f} of Parquet decode; {kind} kernel")
+            elif stage == "replay_audit_pure":
+                note = (f"{r['ratios']['replay_audit_pure_vs_fold']:.2f} of fold, "
+                        f"{r['ratios']['replay_audit_pure_vs_parquet_decode']:.3f} of Parquet decode; "
+                        f"loaded kernel {r['ratios']['replay_audit_1_vs_pure']:.2f}x pure")
             elif stage == "replay_audit_n":
                 note = (f"{r['ratios']['replay_audit_n_speedup']:.2f}x on {s['cores']} cores, "
                         f"{r['ratios']['replay_audit_n_vs_fold_x_cores']:.2f} of fold x cores")
@@ -528,7 +569,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--keep", action="store_true", help="keep the records and stores")
     ap.add_argument("--repeat", type=int, default=3, help="warm runs per report")
     ap.add_argument("--spark", action="store_true", help="add the Spark stage (needs the spark extra)")
+    ap.add_argument("--replay-audit", default=None, metavar="STORE", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.replay_audit:
+        _replay_audit_main(a.replay_audit)
+        return
     if a.sizes:
         sizes = [int(s.replace("_", "")) for s in a.sizes.split(",") if s.strip()]
         sizes = sizes[:1] if a.quick else sizes

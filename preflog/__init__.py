@@ -24,6 +24,11 @@ import importlib
 from typing import TYPE_CHECKING
 from typing import Any
 
+from . import _native
+
+# before any kernel module loads: the compiled kernel, or the pure-Python one (PREFLOG_PURE=1, not built, stale)
+_native.select()
+
 __version__ = "0.1.0"
 
 # name → the module that defines it today (one table; the names are what users rely on)

@@ -11,10 +11,14 @@ from __future__ import annotations
 from abc import ABC
 from abc import abstractmethod
 from collections.abc import Sequence
+from typing import Any
+from typing import ClassVar
+from typing import Self
 
 from ..model.outcome import NO_SEAT
 from ..rules.config import Rules
 from .codes import Code
+from .copying import copy_fields
 from .findings import IllegalAction
 from .findings import seat_name
 
@@ -22,7 +26,7 @@ from .findings import seat_name
 class AuctionBase(ABC):
     """Bidding of one deal; subclasses keep their own state and implement the family's checks."""
 
-    CANDIDATES: tuple[int, ...] = ()
+    CANDIDATES: ClassVar[tuple[int, ...]] = ()
     """Every call code of the family, in the order :meth:`legal_bids` lists them."""
 
     __slots__ = ("rules", "order", "min_level", "_n", "_turn", "history", "names")
@@ -35,6 +39,11 @@ class AuctionBase(ABC):
         self._turn = 0                                  # position (index into order) to move
         self.history: list[tuple[int, int]] = []        # (seat, code) in order
         self.names: Sequence[str] | None = None          # the players' names, for findings (set by the deal)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        new = type(self)(self.rules, self.order, self.min_level)
+        copy_fields(self, new, memo)
+        return new
 
     # -- state ---------------------------------------------------------
     @property

@@ -22,7 +22,9 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from enum import IntEnum
 from functools import cache
+from typing import Any
 from typing import ClassVar
+from typing import Self
 
 from ..model.cards import FULL_DECK
 from ..model.cards import format_card
@@ -49,6 +51,7 @@ from ..rules.config import Rules
 from ..scoring.base import Scorer
 from .auction import AuctionBase
 from .codes import Code
+from .copying import copy_fields
 from .findings import IllegalAction
 from .tricks import N_TRICKS
 from .tricks import TrickPlay
@@ -136,9 +139,15 @@ class Deal(TrickPlay):
         self.whist_order: list[int] = []
         # every other field starts at its class-level default below (set on the instance when it changes)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy to play on (bots play a deal out on one); the rules object is shared when ``memo`` says so."""
+        new = type(self)(self.rules, self.n, self.dealer, self.deal)
+        copy_fields(self, new, memo)
+        return new
+
     # starting values of the scalar fields: a deal is opened per DealStarted, and these need no
     # per-instance store until they change
-    phase: Phase = AUCTION
+    phase: int = AUCTION          # a Phase value (held as an int: the compiled kernel keeps it unboxed)
     declarer = NO_SEAT
     contract = 0
     discard_mask: int | None = None

@@ -15,6 +15,7 @@ Cards are ints 0..31 (``suit * 8 + rank``); a suit's cards are ``SUIT_MASKS[suit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from ..model.cards import SUIT_MASKS
 from ..model.cards import format_card
@@ -44,7 +45,7 @@ class TrickPlay:
     :meth:`_tricks_over`, called once when play ends (10 tricks, or a stop).
     """
 
-    PLAYING = -1   # overridden by the deal: the phase value during play
+    PLAYING: ClassVar[int] = -1   # overridden by the deal: the phase value during play
     hands: list[int]
     tricks: list[int]
     phase: int

@@ -95,6 +95,14 @@ _COLS = "pulka, seq, code, player, card, value, payload"
 _ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
 
 
+
+def _pylist(col: pa.Array) -> list[Any]:
+    """A column as Python values: integer columns without nulls through NumPy (about twice as fast as
+    ``to_pylist``, the same ints), everything else through ``to_pylist``."""
+    if col.null_count == 0 and pa.types.is_integer(col.type):
+        return col.to_numpy().tolist()  # type: ignore[no-any-return]
+    return col.to_pylist()  # type: ignore[no-any-return]
+
 class DeltaStore(EventStore):
     """Event store on a Delta table at ``path`` (created on first use).
 
@@ -345,7 +353,7 @@ class DeltaStore(EventStore):
         rows: list[Row] = []
         for b in self._scan(pulkas, batch_size, shard):
             ids = b.column(0)
-            body = list(zip(*(b.column(i).to_pylist() for i in range(2, 7)), strict=True))
+            body = list(zip(*(_pylist(b.column(i)) for i in range(2, 7)), strict=True))
             cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if len(ids) > 1 else []
             start = 0
             for end in [c + 1 for c in cuts] + [len(body)]:

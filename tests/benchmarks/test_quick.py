@@ -13,13 +13,14 @@ pytestmark = pytest.mark.slow  # the benchmark runs in worker processes
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = ("simulate", "text_write", "text_parse", "import_full", "store_append", "replay_audit_1",
-          "replay_audit_n", "projection_build")
+          "replay_audit_pure", "replay_audit_n", "projection_build")
 CEILINGS = {"ceiling_parquet_decode": "rows_per_s", "ceiling_duckdb_tuples": "rows_per_s",
             "ceiling_fold": "events_per_s", "store_read": "rows_per_s"}
 RATIOS = ("replay_audit_1_vs_fold", "replay_audit_n_vs_fold_x_cores", "replay_audit_n_speedup",
           "replay_audit_n_efficiency", "store_read_vs_duckdb_tuples", "store_read_vs_parquet_decode",
           "text_parse_vs_fold", "text_parse_vs_target", "store_append_vs_parquet_decode",
-          "bytes_per_event_vs_target", "import_1m_projected_vs_target")
+          "bytes_per_event_vs_target", "import_1m_projected_vs_target", "replay_audit_1_vs_parquet_decode",
+          "replay_audit_pure_vs_fold", "replay_audit_pure_vs_parquet_decode", "replay_audit_1_vs_pure")
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +53,7 @@ def test_import_and_audit_agree(results: dict) -> None:
     assert r["import_full"]["statuses"] == {"imported": r["pulkas"], "duplicate": 0, "error": 0}
     assert r["import_full"]["findings"] == 0
     assert r["replay_audit_1"]["findings"] == 0 and r["replay_audit_n"]["findings"] == 0
+    assert r["replay_audit_pure"]["findings"] == 0 and r["kernel"]["why"]
     assert r["replay_audit_n"]["cores"] == 2
     assert r["store_append"]["commits"] == 1
 

@@ -1,0 +1,131 @@
+"""Which implementation of the replay/audit kernel runs: compiled or pure Python.
+
+The modules in :data:`MODULES` (the trick kernel, the deal machines and auctions, the pulka, the auditor
+and the scorers) are compiled with mypyc when the package is built (setup.py); the ``.py`` files stay the
+source and the pure-Python reference. :func:`select` runs once, when ``preflog`` is first imported, before
+any of those modules loads, and decides for the whole process:
+
+* ``PREFLOG_PURE=1`` in the environment: the pure-Python modules, whatever is built;
+* the compiled modules when every one of them is built and its source is the one it was built from (the
+  build writes the SHA-256 of each source to :data:`MANIFEST`);
+* otherwise the pure-Python modules. When a build exists but a source changed since (a developer edited
+  ``engine/deal.py`` in an editable checkout and did not rebuild), a :class:`RuntimeWarning` names the
+  file: Python would otherwise import the old compiled ``.so`` before the edited ``.py``.
+
+All or nothing: compiled modules call each other directly, so a mix would run old code beside new.
+:data:`NATIVE` tells which path runs and :data:`REASON` why (``preflog --version``-style diagnostics and
+the test that fails when ``PREFLOG_REQUIRE_NATIVE=1`` and the compiled path is not loaded).
+
+This module imports nothing from preflog (layer 0).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+MODULES: tuple[str, ...] = (
+    "preflog.engine.tricks",
+    "preflog.engine.auction",
+    "preflog.engine.russian.auction",
+    "preflog.engine.croatian.auction",
+    "preflog.engine.croatian.defence",
+    "preflog.engine.deal",
+    "preflog.engine.russian.deal",
+    "preflog.engine.croatian.deal",
+    "preflog.engine.pulka",
+    "preflog.engine.replay",
+    "preflog.scoring.base",
+    "preflog.scoring.russian",
+    "preflog.scoring.croatian",
+)
+"""The compiled modules (dotted names). setup.py compiles exactly these. Modules that define exceptions or
+values that cross process boundaries (cards, bids, calls, findings, sheet, events, outcome) stay
+interpreted: a compiled class has no ``__dict__`` (pickling of errors) and checks argument types at run
+time (``DealOutcome`` takes the kind's plain string)."""
+
+GROUP = "preflog.kernel__mypyc"
+"""The shared library that holds the compiled code of every module in :data:`MODULES` (mypyc's group)."""
+
+PACKAGE = Path(__file__).resolve().parent
+MANIFEST = PACKAGE / "_native_manifest.json"
+"""Written by the build: ``{module: sha256 of its source}`` of the sources the compiled modules came from."""
+
+NATIVE = False
+"""True when the compiled modules run in this process."""
+REASON = "not selected yet"
+"""Why :data:`NATIVE` is what it is (one line)."""
+
+
+def source_of(module: str) -> Path:
+    """The ``.py`` file of a module of :data:`MODULES`."""
+    return PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _built(module: str) -> bool:
+    """Whether the compiled extension of ``module`` (or of the group) sits beside its source."""
+    parts = module.split(".")
+    folder = PACKAGE.joinpath(*parts[1:-1])
+    return any((folder / (parts[-1] + suffix)).is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+class _PureFinder(importlib.abc.MetaPathFinder):
+    """Loads the ``.py`` source of the compiled modules, ahead of their extension files."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+                  ) -> ModuleSpec | None:
+        if fullname not in MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_of(fullname))
+
+
+def _decide() -> tuple[bool, str]:
+    if os.environ.get("PREFLOG_PURE", "") not in ("", "0"):
+        return False, "PREFLOG_PURE is set: the pure-Python kernel"
+    if not MANIFEST.is_file():
+        return False, "the compiled kernel is not built (pip install -e . builds it)"
+    try:
+        built = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False, f"{MANIFEST.name} does not read: the pure-Python kernel"
+    missing = [m for m in (*MODULES, GROUP) if not _built(m)]
+    if missing or set(built) != set(MODULES):
+        return False, f"the compiled kernel is incomplete ({', '.join(missing) or 'module list changed'})"
+    changed = [source_of(m).relative_to(PACKAGE.parent).as_posix() for m in MODULES
+               if digest(source_of(m)) != built[m]]
+    if changed:
+        warnings.warn(f"preflog: {', '.join(changed)} changed since the compiled kernel was built; running the "
+                      "pure-Python kernel (rebuild with `pip install -e .`, or set PREFLOG_PURE=1)",
+                      RuntimeWarning, stacklevel=3)
+        return False, f"stale compiled kernel ({', '.join(changed)} changed since the build)"
+    return True, "the compiled kernel (mypyc)"
+
+
+def select() -> None:
+    """Decide once per process (see the module doc); the pure path installs :class:`_PureFinder`."""
+    global NATIVE, REASON
+    if REASON != "not selected yet":
+        return
+    NATIVE, REASON = _decide()
+    if not NATIVE and not any(isinstance(f, _PureFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _PureFinder())
+
+
+def loaded() -> bool:
+    """Whether the kernel modules imported so far are the compiled ones (checks the modules themselves)."""
+    mods = [sys.modules[m] for m in MODULES if m in sys.modules]
+    return bool(mods) and all(not (getattr(m, "__file__", "") or "").endswith(".py") for m in mods)
