@@ -74,7 +74,10 @@ def _native_extensions() -> list[Any]:
     cwd = os.getcwd()
     os.chdir(ROOT)   # mypyc names modules by their paths relative to the working folder
     try:
-        exts = mypycify([str(_source(m).relative_to(ROOT)) for m in NATIVE_MODULES], opt_level="3",
+        # Only the kernel's own modules must type-check here: pip's build environment holds mypy alone,
+        # not the runtime dependencies (duckdb, filelock, ...) that other preflog modules import.
+        flags = ["--follow-imports=silent", "--ignore-missing-imports"]
+        exts = mypycify(flags + [str(_source(m).relative_to(ROOT)) for m in NATIVE_MODULES], opt_level="3",
                         group_name="preflog.kernel", verbose=False)
     finally:
         os.chdir(cwd)
