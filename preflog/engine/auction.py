@@ -15,10 +15,10 @@ from typing import Any
 from typing import ClassVar
 from typing import Self
 
+from ..model.copying import copy_fields
 from ..model.outcome import NO_SEAT
 from ..rules.config import Rules
 from .codes import Code
-from .copying import copy_fields
 from .findings import IllegalAction
 from .findings import seat_name
 

@@ -29,6 +29,7 @@ from typing import Self
 from ..model.cards import FULL_DECK
 from ..model.cards import format_card
 from ..model.cards import format_cards
+from ..model.copying import copy_fields
 from ..model.events import BidMade
 from ..model.events import CardPlayed
 from ..model.events import Claimed
@@ -51,7 +52,6 @@ from ..rules.config import Rules
 from ..scoring.base import Scorer
 from .auction import AuctionBase
 from .codes import Code
-from .copying import copy_fields
 from .findings import IllegalAction
 from .tricks import N_TRICKS
 from .tricks import TrickPlay

@@ -55,12 +55,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+from typing import Self
 
 from ..errors import ScoringError
 from ..model.bids import HR_BETTEL
 from ..model.bids import HR_SANAC
 from ..model.calls import CALL_INVITE
 from ..model.calls import CALL_WHIST
+from ..model.copying import copy_fields
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
@@ -131,6 +134,12 @@ class CroatianScorer:
         self.hat_marks: list[HatMark] = []
         self.deals: list[DealScore] = []
         self._finished = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy to score what-ifs on (the play analysis); the rules object is shared when ``memo`` says so."""
+        new = type(self)(self.rules, self.n, start=self.start)
+        copy_fields(self, new, memo)
+        return new
 
     def start_from(self, start: Sheet) -> None:
         """Refused: a Croatian pulka's state is more than its totals (the queued refes, the hats drawn and

@@ -37,6 +37,8 @@ Choices where the sources are silent (also in the report / docs):
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
+from typing import Self
 
 from ..errors import ScoringError
 from ..model.bids import MISER as MISER_BID
@@ -45,6 +47,7 @@ from ..model.bids import is_trick_contract
 from ..model.bids import level_of
 from ..model.bids import strain_of
 from ..model.calls import CALL_WHIST
+from ..model.copying import copy_fields
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
@@ -196,6 +199,12 @@ class RussianScorer:
             type(getattr(rules, k)) is int for k in _INT_OPTIONS) and all(type(x) is int for x in self._values.values())
         if self._half_tricks is not None and any(type(x) is not int for x in self._half_tricks.values()):
             self._ints = False  # a fractional half-whist credit (7:3/2) may leave a fraction of a vist
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy to score what-ifs on (the play analysis); the rules object is shared when ``memo`` says so."""
+        new = type(self)(self.rules, self.n, self.pool, whist_price=self.whist_price)
+        copy_fields(self, new, memo)
+        return new
 
     # ------------------------------------------------------------------ protocol
     def score(self, outcome: DealOutcome) -> DealScore:

@@ -1,9 +1,10 @@
-"""Deep copies of engine objects that work the same compiled (mypyc) and interpreted.
+"""Deep copies of engine and scoring objects that work the same compiled (mypyc) and interpreted.
 
 A compiled class keeps its fields in fixed slots listed by ``__mypyc_attrs__`` and its ``__new__`` runs
 ``__init__``, so the default :func:`copy.deepcopy` (a bare ``__new__``, then the instance ``__dict__``)
-cannot copy it. The deal and the auction copy themselves instead (a bot plays a deal out on a copy):
-a fresh object from the constructor, then every field deep-copied over it.
+cannot copy it. The deal, the auction and the scorers copy themselves instead (a bot plays a deal out on
+a copy; the play analysis scores what-ifs on a copy of the scorer): a fresh object from the constructor,
+then every field deep-copied over it.
 """
 
 from __future__ import annotations
