@@ -7,12 +7,15 @@ Whist calls, the invitation and the contra chain (seed 000; the digest's A8 and 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+from typing import Self
 
 from ...model.bids import HR_BETTEL
 from ...model.bids import HR_SANAC
 from ...model.calls import CALL_INVITE
 from ...model.calls import CALL_PASS
 from ...model.calls import CALL_WHIST
+from ...model.copying import copy_fields
 from ...model.outcome import NO_SEAT
 from ...model.outcome import DealKind
 from ...rules.config import Rules
@@ -62,6 +65,13 @@ class CroatianDefence:
         self._invited = NO_SEAT
         self._closed = False
         self._spoke = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy to play on, like the deal's (the play analysis replays a deal on copies)."""
+        new = type(self)(self.rules, self.declarer, self.defenders, self.contract, self.needs_contra, self.n,
+                         self.names)
+        copy_fields(self, new, memo)
+        return new
 
     def who(self, seat: int) -> str:
         """A seat as findings name it."""
