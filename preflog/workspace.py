@@ -47,6 +47,8 @@ from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
 
 if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
     from filelock import ReadWriteLock
 
     from .importer import FileResult
@@ -495,6 +497,39 @@ class Workspace:
         self._report("checking projections", 0, None)
         problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
         return problems
+
+    @_file_errors_at_root
+    def stats(self, report: str, **options: Any) -> pd.DataFrame:
+        """A report of ``preflog stats`` as a pandas DataFrame: ``report`` is ``players``,
+        ``players_by_level``, ``contracts`` or ``variants``; ``options`` the filters (``player``,
+        ``preset``, ``date_from``, ``date_to``, ``pulka``) and, for ``contracts``, ``by``. The projections
+        are brought level with the events first (:meth:`connect`)."""
+        from . import reports
+
+        con = self._report_connection(report)
+        try:
+            return getattr(reports, report)(con, **options)
+        finally:
+            con.close()
+
+    @_file_errors_at_root
+    def stats_arrow(self, report: str, **options: Any) -> pa.Table:
+        """:meth:`stats` as a pyarrow Table (DuckDB's Arrow output: no pandas in between)."""
+        from . import reports
+
+        con = self._report_connection(report)
+        try:
+            return reports.arrow(con, report, **options)
+        finally:
+            con.close()
+
+    def _report_connection(self, report: str) -> Any:
+        from .reports import REPORTS
+
+        if report not in REPORTS:
+            raise WorkspaceError(f"no report {report!r} (known: {', '.join(REPORTS)})")
+        self.store()  # "no preflog store at …" rather than an empty report
+        return self.connect()
 
     @_file_errors_at_root
     def connect(self, *, sandbox: bool = False) -> Any:

@@ -12,3 +12,9 @@ def test_api_guide_examples_run() -> None:
     result = doctest.testfile(str(API_DOC), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.attempted >= 20  # the guide's examples were found, not skipped
     assert result.failed == 0
+
+
+def test_the_readme_links_the_api_guide() -> None:
+    readme = (API_DOC.parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "](docs/api.md)" in readme
+    assert "## Statistics as DataFrames and Arrow" in API_DOC.read_text(encoding="utf-8")

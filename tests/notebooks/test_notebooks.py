@@ -1,5 +1,6 @@
 """Every notebook in notebooks/ runs top to bottom on the shipped data (python3 kernel of this venv),
-and its closing check cell prints the numbers asserted below.
+its closing check cell prints the numbers asserted below, and the outputs stored in the notebook (so
+that it reads on GitHub) are the ones the run produces (``python notebooks/refresh.py`` rewrites them).
 
 Expected numbers: ``data/demo/generate.py`` writes 80 + 60 + 60 + 40 + 60 = 300 pulkas, six club
 players; any seed examples in ``data/examples/`` add pulkas, so counts are read from the records
@@ -9,6 +10,7 @@ takes in, so the per-player totals, and the differences under another convention
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -17,8 +19,8 @@ import nbformat
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.kernelspec import NoSuchKernel
-from nbclient import NotebookClient
 
+from notebooks import refresh
 from preflog.record import record_files
 from preflog.record.api import read_file_records
 
@@ -39,12 +41,15 @@ def _kernel_ok() -> str:
 
 
 def _run(path: Path) -> str:
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, kernel_name=_kernel_ok(), timeout=120, startup_timeout=60,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    """Run the notebook; its outputs must be the stored ones, cell by cell. Returns its printed text."""
+    nb = refresh.execute(path, kernel=_kernel_ok())
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors, errors
+    fresh, stored = refresh.comparable(nb), refresh.comparable(nbformat.read(path, as_version=4))
+    assert len(fresh) == len(stored)
+    for i, (got, kept) in enumerate(zip(fresh, stored, strict=True), 1):
+        assert got == kept, f"{path.name}, code cell {i}: the stored outputs are stale (python notebooks/refresh.py)"
     return "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
                      if o.get("output_type") == "stream")
 
@@ -58,6 +63,25 @@ def _shipped() -> tuple[int, int]:
 
 def test_there_are_three_notebooks():
     assert [p.name for p in NOTEBOOKS][:3] == ["01-players.ipynb", "02-contracts.ipynb", "03-variants.ipynb"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_stored_outputs_read_on_github(path: Path) -> None:
+    """Every code cell keeps its outputs (no error among them), numbered 1, 2, … in order; nothing that
+    changes from run to run or machine to machine is stored (timings, kernel version, a path of the
+    machine); the file stays small. (That they are a fresh run's outputs: the slow tests below.)"""
+    text = path.read_text(encoding="utf-8")
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(c.outputs for c in code), [c.source[:60] for c in code if not c.outputs]
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1))
+    assert not [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert nb.metadata == refresh.METADATA
+    assert not any("execution" in c.metadata for c in nb.cells)
+    outputs = json.dumps([c.outputs for c in code])
+    for fragment in ("/tmp/", "/home/", "/root/", "/work/", "/Users/", "\\\\Users", "preflog-nb-"):
+        assert fragment not in outputs, fragment
+    assert len(text) < 100_000
 
 
 @pytest.mark.slow
