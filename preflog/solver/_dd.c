@@ -4,7 +4,7 @@
  * order (m = 2 or 3); the declarer is one of them, every other seat is the other side. The search
  * answers "does the declarer take at least k tricks from here?" (null-window alpha-beta: a node of
  * the side that wants "yes" is an OR over its moves, the other side's an AND), and the value is found
- * by bisection on k. Speed comes from
+ * by a run of tests on k (downwards for a trick contract, upwards for a misere). Speed comes from
  *   - a transposition table at trick starts: a fixed-size hash table of 4-entry buckets keyed on the
  *     hands by relative rank (each suit's remaining cards renumbered, so played cards drop out), the
  *     leader, the caps still to run and the deal's context, holding lower and upper bounds;
@@ -28,7 +28,7 @@ static const uint32_t SUITM[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
 #define MOST 0
 #define FEWEST 1
 #define BUCKET 4
-#define DEFAULT_BUCKETS (1u << 17) /* 2^17 buckets of 4 entries of 16 bytes: 8 MB */
+#define DEFAULT_BUCKETS (1u << 16) /* 2^16 buckets of 4 entries of 16 + 1 bytes: 4.25 MB */
 
 /* An entry: a = compressed hands of seats 0 and 1; b = seat 2's (bits 0..31), the key's context
  * (bits 32..50), the tricks left (51..55), the bounds lo (56..59) and hi (60..63). b == 0: empty. */
@@ -45,7 +45,7 @@ typedef struct {
     uint64_t ctx; /* decl, trump + 1, goal, must_trump, m: bits 0..8 of the key's context */
     Entry *tt;    /* NULL: no table */
     uint32_t tt_mask;
-    uint8_t *best_move; /* per bucket entry: the card that answered last time (255: none) */
+    uint8_t *best_move; /* per entry: 1 + the relative card that answered last time (0: none) */
     unsigned long long nodes;
 } Ctx;
 
@@ -206,7 +206,7 @@ static void tt_store(Ctx *c, uint32_t bucket, uint64_t a, uint64_t b, int lo, in
     }
     slot->a = a;
     slot->b = (b & ((1ull << 56) - 1)) | ((uint64_t)(n & 31) << 51) | ((uint64_t)lo << 56) | ((uint64_t)hi << 60);
-    c->best_move[slot - c->tt] = (uint8_t)(move < 0 ? 255 : move);
+    c->best_move[slot - c->tt] = (uint8_t)(move < 0 ? 0 : move + 1);
 }
 
 /* A card as its suit and its rank among the present cards of the suit (the table's terms), and back. */
@@ -294,7 +294,25 @@ static int node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards
             if (lo >= k) return 1;
             if (hi < k) return 0;
             uint8_t f = c->best_move[e - c->tt];
-            if (f != 255) first = card_of_relative(present_of(c), f);
+            if (f) first = card_of_relative(present_of(c), f - 1);
+        }
+    }
+    if (c->tmask) { /* a run of top trumps in one hand wins a trick each, whenever played */
+        uint32_t tp = present_of(c) & c->tmask;
+        int holder = -1, run = 0;
+        while (tp) {
+            int card = top_bit(tp);
+            int j = 0;
+            while (!((c->h[j] >> card) & 1)) j++;
+            if (holder >= 0 && j != holder) break;
+            holder = j;
+            run++;
+            tp ^= 1u << card;
+        }
+        if (holder == c->decl) {
+            if (sc > n - run && (run < dcn ? run : dcn) > lo) lo = run < dcn ? run : dcn;
+        } else if (holder >= 0 && n - run < hi) {
+            hi = n - run;
         }
     }
     if (c->goal == MOST) {
@@ -362,12 +380,11 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->buckets = buckets;
     if (transposition) {
         self->tt = calloc((size_t)buckets * BUCKET, sizeof(Entry));
-        self->best_move = malloc((size_t)buckets * BUCKET);
+        self->best_move = calloc((size_t)buckets * BUCKET, 1);
         if (!self->tt || !self->best_move) {
             PyErr_NoMemory();
             return -1;
         }
-        memset(self->best_move, 255, (size_t)buckets * BUCKET);
     }
     return 0;
 }
@@ -413,28 +430,25 @@ static int read_ctx(SearchObject *self, PyObject *args, Ctx *c, int *i, int *led
     return 0;
 }
 
-static int bisect_node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
-    int lo = 0, hi = popc(c->h[i]);
-    if (dc < hi) hi = dc;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (node(c, i, led, best, bi, t, tcards, dc, sc, mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+/* Does the declarer take at least k tricks from here (card < 0) or after `card` is played now? */
+static inline int test_k(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc,
+                         int k) {
+    if (card < 0) return node(c, i, led, best, bi, t, tcards, dc, sc, k);
+    return after(c, i, card, led, best, bi, t, tcards, dc, sc, k);
 }
 
-static int bisect_after(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
+/* The value, by a run of tests from the end the value is rarely at: a misère's (mostly 0 or 1) upwards
+ * from 0, a trick contract's downwards from the tricks left (each failed test is cheap, and they fill
+ * the table for the next). */
+static int value_of(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
     int lo = 0, hi = popc(c->h[i]);
     if (dc < hi) hi = dc;
     while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (after(c, i, card, led, best, bi, t, tcards, dc, sc, mid))
-            lo = mid;
+        int k = c->goal == FEWEST ? lo + 1 : hi;
+        if (test_k(c, i, card, led, best, bi, t, tcards, dc, sc, k))
+            lo = k;
         else
-            hi = mid - 1;
+            hi = k - 1;
     }
     return lo;
 }
@@ -446,7 +460,7 @@ static PyObject *Search_solve(SearchObject *self, PyObject *args) {
     PyObject *extra;
     if (read_ctx(self, args, &c, &i, &led, &best, &bi, &t, &tcards, &dc, &sc, &extra) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
-    v = bisect_node(&c, i, led, best, bi, t, tcards, dc, sc);
+    v = value_of(&c, i, -1, led, best, bi, t, tcards, dc, sc);
     Py_END_ALLOW_THREADS
     self->nodes += c.nodes;
     return PyLong_FromLong(v);
@@ -478,7 +492,7 @@ static PyObject *Search_card_values(SearchObject *self, PyObject *args) {
     }
     Py_DECREF(seq);
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t j = 0; j < n; j++) vals[j] = bisect_after(&c, i, list[j], led, best, bi, t, tcards, dc, sc);
+    for (Py_ssize_t j = 0; j < n; j++) vals[j] = value_of(&c, i, list[j], led, best, bi, t, tcards, dc, sc);
     Py_END_ALLOW_THREADS
     self->nodes += c.nodes;
     PyObject *out = PyDict_New();
