@@ -10,8 +10,8 @@ Stages (the compiled search and the pure-Python one; the Python one on the first
 * ``full_deal_solve``: ``solve`` of each trick contract at the opening lead (10 tricks), one
   :class:`Solver` for the whole stage (as an analysis of many deals uses it);
 * ``misere_solve``: the same for the misères (``Goal.FEWEST``);
-* ``deal_analysis``: ``card_values`` at every card of the actual play of a deal (30 positions), one
-  solver per deal: the work ``preflog analyze`` does per deal;
+* ``deal_analysis``: ``card_values`` at every card of the actual play of a trick contract (30
+  positions), one solver per deal: the work ``preflog analyze`` does per deal;
 * ``search_size``: nodes searched on the first deals with the table and the equivalent-card
   reduction on and off (each deal a fresh solver, the compiled search), and the ratio.
 
@@ -179,7 +179,8 @@ def size_stage(deals: list[PlayedDeal]) -> dict[str, Any]:
     return out
 
 
-def run(pulkas: int, seed: int, python_deals: int, size_deals: int, analysis_deals: int) -> dict[str, Any]:
+def run(pulkas: int, seed: int, python_deals: int, python_miseres: int, size_deals: int,
+        analysis_deals: int) -> dict[str, Any]:
     t = time.perf_counter()
     deals = collect(pulkas, seed)
     tricks = [d for d in deals if not d.misere]
@@ -195,11 +196,10 @@ def run(pulkas: int, seed: int, python_deals: int, size_deals: int, analysis_dea
     engines = [("native", True)] if NATIVE else []
     engines.append(("python", False))
     for name, native in engines:
-        limit = None if native else python_deals
-        result["full_deal_solve"][name] = solve_stage(tricks[:limit], native)
-        result["misere_solve"][name] = solve_stage(miseres[:limit], native)
+        result["full_deal_solve"][name] = solve_stage(tricks[:None if native else python_deals], native)
+        result["misere_solve"][name] = solve_stage(miseres[:None if native else python_miseres], native)
         n = analysis_deals if native else max(1, min(analysis_deals, python_deals // 4))
-        result["deal_analysis"][name] = analysis_stage(deals[:n], native)
+        result["deal_analysis"][name] = analysis_stage(tricks[:n], native)
     result["search_size"] = size_stage(tricks[:size_deals])
     best = result["full_deal_solve"]["native" if NATIVE else "python"]
     analysis = result["deal_analysis"]["native" if NATIVE else "python"]
@@ -217,15 +217,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pulkas", type=int, default=24, help="bot pulkas to take the deals from")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--python-deals", type=int, default=40, help="deals for the pure-Python search")
-    ap.add_argument("--size-deals", type=int, default=30, help="deals for the search-size comparison")
+    ap.add_argument("--python-deals", type=int, default=40, help="trick contracts for the pure-Python search")
+    ap.add_argument("--python-miseres", type=int, default=5, help="misères for the pure-Python search")
+    ap.add_argument("--size-deals", type=int, default=20, help="deals for the search-size comparison")
     ap.add_argument("--analysis-deals", type=int, default=60, help="deals for the per-card analysis")
     ap.add_argument("--quick", action="store_true", help="tiny: 2 pulkas, a few deals per stage")
     ap.add_argument("--out", default=None, help="write the JSON here")
     args = ap.parse_args(argv)
     if args.quick:
-        args.pulkas, args.python_deals, args.size_deals, args.analysis_deals = 2, 2, 2, 2
-    result = run(args.pulkas, args.seed, args.python_deals, args.size_deals, args.analysis_deals)
+        args.pulkas, args.python_deals, args.python_miseres, args.size_deals, args.analysis_deals = 1, 2, 0, 2, 2
+    result = run(args.pulkas, args.seed, args.python_deals, args.python_miseres, args.size_deals,
+                 args.analysis_deals)
     text = json.dumps(result, indent=2)
     if args.out:
         Path(args.out).write_text(text + "\n")

@@ -11,7 +11,8 @@
  *   - equivalent cards: cards of one hand with no remaining card between them are one move;
  *   - move ordering: the cheapest card that wins, or the lowest when the partner wins (reversed for
  *     the declarer of a misere), and the card that cut last time at this trick start first;
- *   - quick bounds: the tricks the side on lead can cash at once;
+ *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), and a run of top
+ *     trumps in one hand, each a sure trick for its side (both goals);
  *   - the last trick counted directly.
  * The Python module keeps the positions' checks; this file trusts its arguments' shapes.
  */

@@ -12,9 +12,12 @@ narrows ``k`` by a run of such tests (downwards for a trick contract, upwards fo
 * **equivalent cards**: cards of one hand that are adjacent in rank once the cards between them are
   gone (played in earlier tricks) win or lose the same, so only one of them is searched;
 * **move ordering**: the cheapest card that takes the trick, or the lowest when the partner wins it
-  (and the reverse for the declarer of a misère), so the cut comes from the first or second move;
-* **quick bounds**: the tricks the side on lead can cash at once (top cards it holds in a row, in
-  suits where nobody can ruff before they run out) bound the value before any move is searched;
+  (and the reverse for the declarer of a misère), so the cut comes from the first or second move
+  (the compiled search also tries first the card that cut the last time at the same trick start);
+* **quick bounds**: in a trick contract the tricks the side on lead can cash at once (top cards it
+  holds in a row, in suits where nobody can ruff before they run out), and for either goal a run of
+  top trumps in one hand (each wins a trick whenever it is played) bound the value before any move
+  is searched;
 * the last trick is counted directly.
 """
 
