@@ -235,7 +235,8 @@ table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;paddin
 th{background:#f2f2f2}.finding{display:block;color:#900;margin:2px 0}
 #svg{grid-column:1/3;background:#fff;border-radius:8px;padding:8px;overflow:auto}
 #svg summary{cursor:pointer;font-weight:bold}
-.card.mistake{outline:3px solid #e0218a;outline-offset:1px}#log div.mistake,#current .mistake{color:#a0115f;font-weight:bold}
+.card.mistake{outline:3px solid #e0218a;outline-offset:1px}
+#log div.mistake,#current .mistake{color:#a0115f;font-weight:bold}
 </style></head><body>
 <header><h1>{{title}}</h1>
 <div id="nav">
