@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from filelock import ReadWriteLock
 
+    from .analysis.table import BuildResult
     from .importer import FileResult
     from .store.delta import DeltaStore
 
@@ -459,10 +460,9 @@ class Workspace:
 
     @_file_errors_at_root
     def analyze_all(self, workers: int | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> Any:
+                    progress: Callable[[int, int], None] | None = None) -> BuildResult:
         """Bring the ``play_analysis`` tables (:mod:`preflog.analysis.table`) level with the store: the
-        double-dummy analysis of every new or changed pulka, on ``workers`` processes (default: all cores).
-        Returns the :class:`~preflog.analysis.table.BuildResult`."""
+        double-dummy analysis of every new or changed pulka, on ``workers`` processes (default: all cores)."""
         from .analysis.table import update
 
         store = self.store()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from typing import Any
 
 from rich.console import Group
@@ -27,6 +28,9 @@ from ..views.json import sheet_json
 from ..workspace import Audited
 from ..workspace import ImportItem
 from ..workspace import Loaded
+
+if TYPE_CHECKING:
+    from ..analysis.table import BuildResult
 
 
 def lit(value: object, style: str = "") -> Text:
@@ -573,7 +577,7 @@ def audit_overview(audited: Sequence[Audited], limit: int | None = DETAIL_ROWS) 
     return Group(t, head, *lines)
 
 
-def analysis_report(built: Any, rows: Sequence[dict[str, Any]]) -> RenderableType:
+def analysis_report(built: BuildResult, rows: Sequence[dict[str, Any]]) -> RenderableType:
     """``analyze --all``: what the run did, then per player the play-analysis report (docs/analysis.md)."""
     from ..analysis import solver_name
 

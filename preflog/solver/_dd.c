@@ -4,14 +4,15 @@
  * order (m = 2 or 3); the declarer is one of them, every other seat is the other side. The search
  * answers "does the declarer take at least k tricks from here?" (null-window alpha-beta: a node of
  * the side that wants "yes" is an OR over its moves, the other side's an AND), and the value is found
- * by bisection on k. Speed comes from
+ * by a run of tests on k (downwards for a trick contract, upwards for a misere). Speed comes from
  *   - a transposition table at trick starts: a fixed-size hash table of 4-entry buckets keyed on the
  *     hands by relative rank (each suit's remaining cards renumbered, so played cards drop out), the
  *     leader, the caps still to run and the deal's context, holding lower and upper bounds;
  *   - equivalent cards: cards of one hand with no remaining card between them are one move;
  *   - move ordering: the cheapest card that wins, or the lowest when the partner wins (reversed for
  *     the declarer of a misere), and the card that cut last time at this trick start first;
- *   - quick bounds: the tricks the side on lead can cash at once;
+ *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), and a run of top
+ *     trumps in one hand, each a sure trick for its side (both goals);
  *   - the last trick counted directly.
  * The Python module keeps the positions' checks; this file trusts its arguments' shapes.
  */
@@ -27,14 +28,18 @@ static const uint32_t SUITM[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
 
 #define MOST 0
 #define FEWEST 1
-#define BUCKET 4
-#define DEFAULT_BUCKETS (1u << 17) /* 2^17 buckets of 4 entries of 16 bytes: 8 MB */
+#define BUCKET 3
+#define DEFAULT_BUCKETS (1u << 14) /* 2^14 buckets of one 64-byte cache line: 1 MB */
 
 /* An entry: a = compressed hands of seats 0 and 1; b = seat 2's (bits 0..31), the key's context
- * (bits 32..50), the tricks left (51..55), the bounds lo (56..59) and hi (60..63). b == 0: empty. */
+ * (bits 32..50), the tricks left (51..55), the bounds lo (56..59) and hi (60..63). b == 0: empty.
+ * move: 1 + the relative card that answered last time (0: none); gen: the root call that wrote it. */
 typedef struct {
-    uint64_t a, b;
-} Entry;
+    uint64_t a[BUCKET], b[BUCKET];
+    uint8_t move[BUCKET], gen[BUCKET];
+    uint8_t pad[64 - 18 * BUCKET];
+} Bucket;
+_Static_assert(sizeof(Bucket) == 64, "a bucket is one cache line");
 
 #define KEY_MASK ((1ull << 51) - 1)
 
@@ -43,14 +48,18 @@ typedef struct {
     int m, decl, trump, goal, must_trump, equivalence;
     uint32_t tmask;
     uint64_t ctx; /* decl, trump + 1, goal, must_trump, m: bits 0..8 of the key's context */
-    Entry *tt;    /* NULL: no table */
+    Bucket *tt; /* NULL: no table */
     uint32_t tt_mask;
-    uint8_t *best_move; /* per bucket entry: the card that answered last time (255: none) */
+    uint8_t gen;
     unsigned long long nodes;
 } Ctx;
 
 static inline int top_bit(uint32_t x) { return 31 - __builtin_clz(x); }
-static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int popc(uint32_t x) { /* no popcnt instruction in the x86-64 baseline: SWAR */
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 
 static inline int beats(const Ctx *c, int card, int best) {
     if ((card >> 3) == (best >> 3)) return card > best;
@@ -183,30 +192,32 @@ static inline uint32_t bucket_of(const Ctx *c, uint64_t a, uint64_t b) {
     return (uint32_t)x & c->tt_mask;
 }
 
-static Entry *tt_find(Ctx *c, uint32_t bucket, uint64_t a, uint64_t b) {
-    Entry *e = c->tt + (size_t)bucket * BUCKET;
+static inline int tt_find(const Bucket *e, uint64_t a, uint64_t b) {
     for (int j = 0; j < BUCKET; j++)
-        if (e[j].a == a && (e[j].b & KEY_MASK) == (b & KEY_MASK) && e[j].b) return e + j;
-    return NULL;
+        if (e->a[j] == a && (e->b[j] & KEY_MASK) == (b & KEY_MASK) && e->b[j]) return j;
+    return -1;
 }
 
-static void tt_store(Ctx *c, uint32_t bucket, uint64_t a, uint64_t b, int lo, int hi, int n, int move) {
-    Entry *e = c->tt + (size_t)bucket * BUCKET, *slot = NULL;
-    int j, slot_n = 99;
-    for (j = 0; j < BUCKET; j++) {
-        if (e[j].b == 0 || (e[j].a == a && (e[j].b & KEY_MASK) == (b & KEY_MASK))) {
-            slot = e + j;
+/* Store in the matching or an empty entry, else replace the oldest, of those the one with the fewest
+ * tricks left (the cheapest to redo). */
+static void tt_store(Ctx *c, Bucket *e, uint64_t a, uint64_t b, int lo, int hi, int n, int move) {
+    int slot = -1, worst = -1;
+    for (int j = 0; j < BUCKET; j++) {
+        if (e->b[j] == 0 || (e->a[j] == a && (e->b[j] & KEY_MASK) == (b & KEY_MASK))) {
+            slot = j;
             break;
         }
-        int en = (int)((e[j].b >> 51) & 31);
-        if (en < slot_n) { /* replace the entry with the fewest tricks left: the cheapest to redo */
-            slot_n = en;
-            slot = e + j;
+        int age = (uint8_t)(c->gen - e->gen[j]);
+        int cost = (age ? 0 : 1 << 16) - (age << 5) + (int)((e->b[j] >> 51) & 31);
+        if (slot < 0 || cost < worst) {
+            worst = cost;
+            slot = j;
         }
     }
-    slot->a = a;
-    slot->b = (b & ((1ull << 56) - 1)) | ((uint64_t)(n & 31) << 51) | ((uint64_t)lo << 56) | ((uint64_t)hi << 60);
-    c->best_move[slot - c->tt] = (uint8_t)(move < 0 ? 255 : move);
+    e->a[slot] = a;
+    e->b[slot] = (b & ((1ull << 51) - 1)) | ((uint64_t)(n & 31) << 51) | ((uint64_t)lo << 56) | ((uint64_t)hi << 60);
+    e->move[slot] = (uint8_t)(move < 0 ? 0 : move + 1);
+    e->gen[slot] = c->gen;
 }
 
 /* A card as its suit and its rank among the present cards of the suit (the table's terms), and back. */
@@ -283,18 +294,36 @@ static int node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards
     int dcn = dc < n ? dc : n, scn = sc < n ? sc : n;
     int lo = 0, hi = dcn, first = -1, result;
     uint64_t a = 0, b = 0;
-    uint32_t bucket = 0;
+    Bucket *bucket = NULL;
     if (c->tt) {
         make_key(c, i, n, dcn, scn, &a, &b);
-        bucket = bucket_of(c, a, b);
-        Entry *e = tt_find(c, bucket, a, b);
-        if (e) {
-            lo = (int)((e->b >> 56) & 15);
-            hi = (int)((e->b >> 60) & 15);
+        bucket = c->tt + bucket_of(c, a, b);
+        int j = tt_find(bucket, a, b);
+        if (j >= 0) {
+            lo = (int)((bucket->b[j] >> 56) & 15);
+            hi = (int)((bucket->b[j] >> 60) & 15);
             if (lo >= k) return 1;
             if (hi < k) return 0;
-            uint8_t f = c->best_move[e - c->tt];
-            if (f != 255) first = card_of_relative(present_of(c), f);
+            uint8_t f = bucket->move[j];
+            if (f) first = card_of_relative(present_of(c), f - 1);
+        }
+    }
+    if (c->tmask) { /* a run of top trumps in one hand wins a trick each, whenever played */
+        uint32_t tp = present_of(c) & c->tmask;
+        int holder = -1, run = 0;
+        while (tp) {
+            int card = top_bit(tp);
+            int j = 0;
+            while (!((c->h[j] >> card) & 1)) j++;
+            if (holder >= 0 && j != holder) break;
+            holder = j;
+            run++;
+            tp ^= 1u << card;
+        }
+        if (holder == c->decl) {
+            if (sc > n - run && (run < dcn ? run : dcn) > lo) lo = run < dcn ? run : dcn;
+        } else if (holder >= 0 && n - run < hi) {
+            hi = n - run;
         }
     }
     if (c->goal == MOST) {
@@ -331,14 +360,13 @@ typedef struct {
     PyObject_HEAD
     int transposition, equivalence;
     unsigned long long nodes;
-    Entry *tt;
-    uint8_t *best_move;
+    Bucket *tt;
     uint32_t buckets;
+    uint8_t gen;
 } SearchObject;
 
 static void Search_dealloc(SearchObject *self) {
     free(self->tt);
-    free(self->best_move);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -356,18 +384,16 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->equivalence = equivalence;
     self->nodes = 0;
     free(self->tt);
-    free(self->best_move);
     self->tt = NULL;
-    self->best_move = NULL;
+    self->gen = 0;
     self->buckets = buckets;
     if (transposition) {
-        self->tt = calloc((size_t)buckets * BUCKET, sizeof(Entry));
-        self->best_move = malloc((size_t)buckets * BUCKET);
-        if (!self->tt || !self->best_move) {
+        self->tt = aligned_alloc(64, (size_t)buckets * sizeof(Bucket));
+        if (self->tt) memset(self->tt, 0, (size_t)buckets * sizeof(Bucket));
+        if (!self->tt) {
             PyErr_NoMemory();
             return -1;
         }
-        memset(self->best_move, 255, (size_t)buckets * BUCKET);
     }
     return 0;
 }
@@ -408,33 +434,30 @@ static int read_ctx(SearchObject *self, PyObject *args, Ctx *c, int *i, int *led
     c->ctx = (uint64_t)c->decl | ((uint64_t)(c->trump + 1) << 2) | ((uint64_t)c->goal << 5) |
              ((uint64_t)(c->must_trump ? 1 : 0) << 6) | ((uint64_t)c->m << 7);
     c->tt = self->tt;
-    c->best_move = self->best_move;
     c->tt_mask = self->buckets - 1;
+    c->gen = ++self->gen;
     return 0;
 }
 
-static int bisect_node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
-    int lo = 0, hi = popc(c->h[i]);
-    if (dc < hi) hi = dc;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (node(c, i, led, best, bi, t, tcards, dc, sc, mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+/* Does the declarer take at least k tricks from here (card < 0) or after `card` is played now? */
+static inline int test_k(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc,
+                         int k) {
+    if (card < 0) return node(c, i, led, best, bi, t, tcards, dc, sc, k);
+    return after(c, i, card, led, best, bi, t, tcards, dc, sc, k);
 }
 
-static int bisect_after(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
+/* The value, by a run of tests from the end the value is rarely at: a misère's (mostly 0 or 1) upwards
+ * from 0, a trick contract's downwards from the tricks left (each failed test is cheap, and they fill
+ * the table for the next). */
+static int value_of(Ctx *c, int i, int card, int led, int best, int bi, int t, uint32_t tcards, int dc, int sc) {
     int lo = 0, hi = popc(c->h[i]);
     if (dc < hi) hi = dc;
     while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (after(c, i, card, led, best, bi, t, tcards, dc, sc, mid))
-            lo = mid;
+        int k = c->goal == FEWEST ? lo + 1 : hi;
+        if (test_k(c, i, card, led, best, bi, t, tcards, dc, sc, k))
+            lo = k;
         else
-            hi = mid - 1;
+            hi = k - 1;
     }
     return lo;
 }
@@ -446,7 +469,7 @@ static PyObject *Search_solve(SearchObject *self, PyObject *args) {
     PyObject *extra;
     if (read_ctx(self, args, &c, &i, &led, &best, &bi, &t, &tcards, &dc, &sc, &extra) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
-    v = bisect_node(&c, i, led, best, bi, t, tcards, dc, sc);
+    v = value_of(&c, i, -1, led, best, bi, t, tcards, dc, sc);
     Py_END_ALLOW_THREADS
     self->nodes += c.nodes;
     return PyLong_FromLong(v);
@@ -478,7 +501,7 @@ static PyObject *Search_card_values(SearchObject *self, PyObject *args) {
     }
     Py_DECREF(seq);
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t j = 0; j < n; j++) vals[j] = bisect_after(&c, i, list[j], led, best, bi, t, tcards, dc, sc);
+    for (Py_ssize_t j = 0; j < n; j++) vals[j] = value_of(&c, i, list[j], led, best, bi, t, tcards, dc, sc);
     Py_END_ALLOW_THREADS
     self->nodes += c.nodes;
     PyObject *out = PyDict_New();

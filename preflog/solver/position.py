@@ -24,6 +24,8 @@ from ..model.cards import FULL_DECK
 from ..model.cards import SUIT_MASKS
 from ..model.cards import format_card
 
+MAX_TRICKS = 15  # the compiled search's table holds trick counts in 4 bits (a preferans hand has 10 cards)
+
 
 class SolverError(PreflogError):
     """A position the solver cannot search: it cannot arise in play (the message says why)."""
@@ -124,6 +126,8 @@ def check(pos: Position) -> None:
     at = order.index(pos.to_play)
     played = [order[(at - len(pos.trick) + j) % m] for j in range(len(pos.trick))]
     size = hands[pos.to_play].bit_count()
+    if size > MAX_TRICKS:
+        raise SolverError(f"solver: at most {MAX_TRICKS} cards a hand, seat {pos.to_play} holds {size}")
     for seat in order:
         want = size - 1 if seat in played else size
         if hands[seat].bit_count() != want:

@@ -3,7 +3,7 @@
 The value of a position is the declarer's tricks from here. The search answers one question at a
 time, "does the declarer take at least ``k`` tricks?" (a null-window alpha-beta: a node of the side
 that wants the answer *yes* is an OR over its moves, the other side's an AND), and :func:`solve`
-narrows ``k`` by bisection between the bounds. What makes it fast:
+narrows ``k`` by a run of such tests (downwards for a trick contract, upwards for a misère). What makes it fast:
 
 * a **transposition table** at the start of each trick: the remaining cards of each seat, who leads
   and the caps still to run → the lower and upper bound known for the value. The cards are keyed by
@@ -12,9 +12,12 @@ narrows ``k`` by bisection between the bounds. What makes it fast:
 * **equivalent cards**: cards of one hand that are adjacent in rank once the cards between them are
   gone (played in earlier tricks) win or lose the same, so only one of them is searched;
 * **move ordering**: the cheapest card that takes the trick, or the lowest when the partner wins it
-  (and the reverse for the declarer of a misère), so the cut comes from the first or second move;
-* **quick bounds**: the tricks the side on lead can cash at once (top cards it holds in a row, in
-  suits where nobody can ruff before they run out) bound the value before any move is searched;
+  (and the reverse for the declarer of a misère), so the cut comes from the first or second move
+  (the compiled search also tries first the card that cut the last time at the same trick start);
+* **quick bounds**: in a trick contract the tricks the side on lead can cash at once (top cards it
+  holds in a row, in suits where nobody can ruff before they run out), and for either goal a run of
+  top trumps in one hand (each wins a trick whenever it is played) bound the value before any move
+  is searched;
 * the last trick is counted directly.
 """
 
@@ -187,6 +190,31 @@ class Search:
             total += top
         return total
 
+    def trump_run_bounds(self, n: int, dcn: int, sc: int, lo: int, hi: int) -> tuple[int, int]:
+        """The top trumps held in a row by one hand each win a trick whenever they are played (whoever
+        leads, whatever either side wants): the declarer's raise the lower bound (unless the other side
+        could reach its cap first), another seat's lower the upper bound."""
+        h = self.h
+        present = 0
+        for x in h:
+            present |= x
+        tp = present & self.tmask
+        holder, run = -1, 0
+        while tp:
+            c = tp.bit_length() - 1
+            j = next(j for j in range(self.m) if h[j] >> c & 1)
+            if holder >= 0 and j != holder:
+                break
+            holder = j
+            run += 1
+            tp ^= 1 << c
+        if holder == self.decl:
+            if sc > n - run:
+                lo = max(lo, min(run, dcn))
+        elif holder >= 0:
+            hi = min(hi, n - run)
+        return lo, hi
+
     # ------------------------------------------------------------------ the search
     def node(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int, k: int) -> bool:
         """Does the declarer take at least ``k`` tricks from here (``i`` to play, ``t`` cards of the trick
@@ -223,6 +251,8 @@ class Search:
                     return True
                 if hi < k:
                     return False
+        if self.tmask:
+            lo, hi = self.trump_run_bounds(n, dcn, sc, lo, hi)
         if self.goal == MOST:
             q = self.quick_tricks(i)
             if i == self.decl:
@@ -275,25 +305,27 @@ class Search:
 
     def value_after(self, i: int, c: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int,
                     sc: int) -> int:
-        """The declarer's tricks from here when ``i`` plays ``c`` now (bisection on :meth:`after`)."""
+        """The declarer's tricks from here when ``i`` plays ``c`` now (a run of :meth:`after` tests)."""
         lo, hi = 0, min(dc, self.h[i].bit_count())
         while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.after(i, c, led, best, bi, t, tcards, dc, sc, mid):
-                lo = mid
+            k = lo + 1 if self.goal == FEWEST else hi
+            if self.after(i, c, led, best, bi, t, tcards, dc, sc, k):
+                lo = k
             else:
-                hi = mid - 1
+                hi = k - 1
         return lo
 
     def value(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int) -> int:
-        """The declarer's tricks from here with ``i`` to play (bisection on :meth:`node`)."""
+        """The declarer's tricks from here with ``i`` to play: a run of :meth:`node` tests from the end the
+        value is rarely at, a misère's (mostly 0 or 1) upwards from 0, a trick contract's downwards from
+        the tricks left (each failed test is cheap and fills the table for the next)."""
         lo, hi = 0, min(dc, self.h[i].bit_count())
         while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.node(i, led, best, bi, t, tcards, dc, sc, mid):
-                lo = mid
+            k = lo + 1 if self.goal == FEWEST else hi
+            if self.node(i, led, best, bi, t, tcards, dc, sc, k):
+                lo = k
             else:
-                hi = mid - 1
+                hi = k - 1
         return lo
 
     def representatives(self, i: int, led: int, best: int, bi: int, t: int, tcards: int) -> dict[int, int]:

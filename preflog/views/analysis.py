@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 from typing import Any
 
 from ..analysis import CardLoss
@@ -14,6 +15,9 @@ from ..analysis import solver_name
 from ..model.cards import format_card
 from ..model.cards import format_cards
 from .json import CLI_JSON_VERSION
+
+if TYPE_CHECKING:
+    from ..analysis.table import BuildResult
 
 
 def analysis_json(analyses: Sequence[PulkaAnalysis]) -> dict[str, Any]:
@@ -131,7 +135,7 @@ def mistake_marks(a: PulkaAnalysis) -> dict[int, str]:
     return marks
 
 
-def analysis_report_json(built: Any, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def analysis_report_json(built: BuildResult, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """``preflog analyze --all --json`` (docs/cli.md): what the run analysed, and the report per player."""
     return {"kind": "analyze --all", "version": CLI_JSON_VERSION, "solver": solver_name(),
             "analysed": built.analysed, "dropped": built.dropped, "current": built.current,
