@@ -15,7 +15,7 @@ Stages (the compiled search and the pure-Python one; the Python one on the first
 * ``search_size``: nodes searched on the first deals with the table and the equivalent-card
   reduction on and off (each deal a fresh solver, the compiled search), and the ratio.
 
-    python benchmarks/solver.py                    # ≈ 1 minute on one core
+    python benchmarks/solver.py                    # ≈ 1–2 minutes on one core
     python benchmarks/solver.py --quick            # tiny (tests/benchmarks/test_solver_quick.py)
     python benchmarks/solver.py --out benchmarks/results-solver.json
 """
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--python-deals", type=int, default=40, help="trick contracts for the pure-Python search")
     ap.add_argument("--python-miseres", type=int, default=5, help="misères for the pure-Python search")
-    ap.add_argument("--size-deals", type=int, default=20, help="deals for the search-size comparison")
+    ap.add_argument("--size-deals", type=int, default=10, help="deals for the search-size comparison")
     ap.add_argument("--analysis-deals", type=int, default=60, help="deals for the per-card analysis")
     ap.add_argument("--quick", action="store_true", help="tiny: 2 pulkas, a few deals per stage")
     ap.add_argument("--out", default=None, help="write the JSON here")

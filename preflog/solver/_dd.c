@@ -9,8 +9,9 @@
  *     hands by relative rank (each suit's remaining cards renumbered, so played cards drop out), the
  *     leader, the caps still to run and the deal's context, holding lower and upper bounds;
  *   - equivalent cards: cards of one hand with no remaining card between them are one move;
- *   - move ordering: the cheapest card that wins, or the lowest when the partner wins (reversed for
- *     the declarer of a misere), and the card that cut last time at this trick start first;
+ *   - move ordering: on the lead a top card nobody can ruff, then a low card to the partner's top
+ *     card; following, the cheapest card that wins, or the lowest when the partner wins (reversed for
+ *     the declarer of a misere); and the card that cut last time at this trick start first;
  *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), and a run of top
  *     trumps in one hand, each a sure trick for its side (both goals);
  *   - the last trick counted directly.
@@ -89,8 +90,22 @@ static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint3
     int rank = card & 7;
     int declarer = i == c->decl;
     if (led < 0) {
-        int top = top_bit(present & SUITM[card >> 3]) == card;
-        if (c->goal == MOST) return (top ? 0 : 100) - rank;
+        int suit = card >> 3;
+        int topcard = top_bit(present & SUITM[suit]);
+        int top = topcard == card;
+        if (c->goal == MOST) {
+            int ruffable = 0, partner_top = 0;
+            for (int j = 0; j < c->m; j++) {
+                if (j == i) continue;
+                int same_side = (j == c->decl) == declarer;
+                if (!same_side && suit != c->trump && c->tmask && (c->h[j] & c->tmask) && !(c->h[j] & SUITM[suit]))
+                    ruffable = 1;
+                if (same_side && ((c->h[j] >> topcard) & 1)) partner_top = 1;
+            }
+            if (top) return (ruffable ? 50 : 0) - rank;
+            if (partner_top && !ruffable) return 20 + rank;
+            return 100 - rank;
+        }
         return declarer ? rank : (top ? 0 : 100) + rank;
     }
     int wins = beats(c, card, best);

@@ -11,8 +11,9 @@ narrows ``k`` by a run of such tests (downwards for a trick contract, upwards fo
   the played cards are squeezed out (a ♠K–♠Q split with the ace gone is the same as ♠A–♠K);
 * **equivalent cards**: cards of one hand that are adjacent in rank once the cards between them are
   gone (played in earlier tricks) win or lose the same, so only one of them is searched;
-* **move ordering**: the cheapest card that takes the trick, or the lowest when the partner wins it
-  (and the reverse for the declarer of a misère), so the cut comes from the first or second move
+* **move ordering**: on the lead a top card nobody can ruff, then a low card to the partner's top card;
+  following, the cheapest card that takes the trick, or the lowest when the partner wins it (and the
+  reverse for the declarer of a misère), so the cut comes from the first or second move
   (the compiled search also tries first the card that cut the last time at the same trick start);
 * **quick bounds**: in a trick contract the tricks the side on lead can cash at once (top cards it
   holds in a row, in suits where nobody can ruff before they run out), and for either goal a run of
@@ -143,9 +144,24 @@ class Search:
         rank = c & 7
         declarer = i == self.decl
         if led < 0:  # leading
-            top = (present & SUIT[c >> 3]).bit_length() - 1 == c
+            suit = c >> 3
+            topcard = (present & SUIT[suit]).bit_length() - 1
+            top = topcard == c
             if self.goal == MOST:
-                return (0 if top else 100) - rank
+                # cash a top card nobody can ruff, else lead low to the partner's top card, else high
+                ruffable = partner_top = False
+                for j in range(self.m):
+                    if j == i:
+                        continue
+                    if (j == self.decl) == declarer:
+                        partner_top = partner_top or bool(self.h[j] >> topcard & 1)
+                    elif suit != self.trump and self.h[j] & self.tmask and not self.h[j] & SUIT[suit]:
+                        ruffable = True
+                if top:
+                    return (50 if ruffable else 0) - rank
+                if partner_top and not ruffable:
+                    return 20 + rank
+                return 100 - rank
             return rank if declarer else (0 if top else 100) + rank
         wins = self._beats(c, best)
         mine_winning = (bi == self.decl) == declarer
