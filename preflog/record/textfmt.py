@@ -8,19 +8,23 @@ that columns stay true. See docs/record-format.md for the grammar.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
 
 from .build import LETTERS
+from .build import trailing_ok
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
 from .syntax import ALL_PASS_WORDS
 from .syntax import CANONICAL
 from .syntax import KEYWORDS
+from .syntax import Comment
 from .syntax import DealSyn
+from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
@@ -55,12 +59,19 @@ LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards',
 
 
 # ------------------------------------------------------------------------------------- parsing
-def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
+def _blank_comments(text: str, source: str, first_line: int = 1, comments: list[Comment] | None = None) -> str:
     """Replace comments by spaces (newlines kept) so that line and column numbers stay true
-    (``text`` starts at line ``first_line`` of its file)."""
+    (``text`` starts at line ``first_line`` of its file); each comment with text goes to ``comments``."""
     if ";" not in text and "{" not in text and "}" not in text:
         return text  # nothing to blank and nothing to complain about
     out = list(text)
+
+    def keep(i: int, body: str) -> None:
+        if comments is not None and body.strip():
+            start = text.rfind("\n", 0, i) + 1
+            own = not "".join(out[start:i]).strip()
+            comments.append(Comment(text.count("\n", 0, i) + first_line, own, body.strip()))
+
     i, n, quoted = 0, len(text), False
     while i < n:
         ch = text[i]
@@ -75,6 +86,7 @@ def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
         elif ch == ";":
             j = text.find("\n", i)
             j = n if j < 0 else j
+            keep(i, text[i + 1:j])
             out[i:j] = " " * (j - i)
             i = j
             continue
@@ -83,6 +95,7 @@ def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
             if j < 0:
                 raise RecordError(source, _loc_at(text, i, first_line), "{", "opens a comment that is never closed",
                                   "'}'")
+            keep(i, text[i + 1:j])
             for k in range(i, j + 1):
                 if out[k] != "\n":
                     out[k] = " "
@@ -146,7 +159,8 @@ class _Parser:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
 
     def parse(self, text: str, first_line: int = 1) -> list[PulkaSyn]:
-        text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line)
+        comments: list[Comment] = []
+        text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line, comments)
         fast_trick = _FAST_TRICK.fullmatch
         canonical = _CANONICAL_KEYS.get
         line = self.line
@@ -179,6 +193,10 @@ class _Parser:
                 p = self.pulka
                 deal = self.deal if p is not None and p.end is None else None
                 letters = self.hand_letters
+        if comments and self.pulkas:  # each to the pulka it stands in (or leads up to)
+            starts = [p.loc.line for p in self.pulkas]
+            for c in comments:
+                self.pulkas[max(0, bisect.bisect_right(starts, c.line) - 1)].comments.append(c)
         return self.pulkas
 
     @property
@@ -426,7 +444,7 @@ def render_text(pulkas: list[PulkaSyn]) -> str:
     """The canonical text of a syntax tree made by :func:`~preflog.record.build.unbuild`."""
     blocks: list[str] = []
     for p in pulkas:
-        lines = [f"[Players {_quote(', '.join(t.text for t in p.players or ()))}]",
+        lines = [*_noted(f"[Players {_quote(', '.join(t.text for t in p.players or ()))}]", p.tag_notes),
                  f"[Rules {_quote(p.rules.text if p.rules else 'sochi')}]"]
         lines += [f"[Option {_quote(t.text)}]" for t in p.options]
         lines.append(f"[Pool {_quote(p.pool.text if p.pool else '50')}]")
@@ -438,36 +456,64 @@ def render_text(pulkas: list[PulkaSyn]) -> str:
         for number, d in enumerate(p.deals, 1):
             blocks.append("\n".join(_render_deal(number, d)))
         if p.end is not None:
-            blocks.append(f"End: {p.end.text}")
+            blocks.append("\n".join(_noted(f"End: {p.end.text}", p.end_notes)))
     return "\n\n".join(blocks) + "\n"
 
 
+def _own_line(text: str) -> str:
+    return f"{{ {text} }}" if "\n" in text else f"; {text}"
+
+
+def _noted(line: str, notes: Notes | None) -> list[str]:
+    """A record line with its notes: own-line comments before it, comments at its end."""
+    if notes is None or not (notes.before or notes.after):
+        return [line]
+    out = [_own_line(t) for t in notes.before]
+    if not notes.trailing:
+        return [*out, line, *(_own_line(t) for t in notes.after)]
+    if not trailing_ok(notes.after):  # as the reader places such notes (canonical_notes)
+        return [*out, *(_own_line(t) for t in notes.after), line]
+    for t in notes.after:
+        line += f" {{ {t} }}" if "}" not in t else f" ; {t}"
+    out.append(line)
+    return out
+
+
 def _render_deal(number: int, d: DealSyn) -> list[str]:
-    lines = [f"Deal {number}: dealer {d.dealer.text if d.dealer else ''}"]
+    lines = _noted(f"Deal {number}: dealer {d.dealer.text if d.dealer else ''}", d.notes)
     lines += [f"{h.player.text if h.player else ''}: {h.value.text}" for h in d.hands]
     if d.talon is not None:
         lines.append(f"Talon: {d.talon.text}")
     trick = 0
     for s in map(as_step, d.steps):
-        key = CANONICAL.get(s.kind, "")
-        if s.kind == "auction" or s.kind == "calls":
-            lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
-                                                for p in s.pairs))
-        elif s.kind == "all_pass":
-            lines.append(f"{key}: all pass")
-        elif s.kind == "talon_shown":
-            lines.append(f"{key}: {s.value.text if s.value else ''}")
-        elif s.kind in ("discard", "contract"):
-            lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")
-        elif s.kind == "trick":
+        at = len(lines)
+        _render_step(s, lines, trick)
+        if s.kind == "trick":
             trick += 1
-            lines.append(f"{trick}: " + " ".join(f"({p.value.text})" if p.mark else p.value.text for p in s.pairs))
-        elif s.kind in ("claim", "check", "tricks"):
-            lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
-                                                for p in s.pairs))
-        elif s.kind == "score":
-            lines.append(_score_line(key, s))
+        if s.notes is not None and len(lines) > at:
+            lines[at:] = _noted(lines[at], s.notes)
     return lines
+
+
+def _render_step(s: Step, lines: list[str], trick: int) -> None:
+    """The canonical line of one step (``trick``: tricks of the deal before it)."""
+    key = CANONICAL.get(s.kind, "")
+    if s.kind == "auction" or s.kind == "calls":
+        lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
+                                            for p in s.pairs))
+    elif s.kind == "all_pass":
+        lines.append(f"{key}: all pass")
+    elif s.kind == "talon_shown":
+        lines.append(f"{key}: {s.value.text if s.value else ''}")
+    elif s.kind in ("discard", "contract"):
+        lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")
+    elif s.kind == "trick":
+        lines.append(f"{trick + 1}: " + " ".join(f"({p.value.text})" if p.mark else p.value.text for p in s.pairs))
+    elif s.kind in ("claim", "check", "tricks"):
+        lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
+                                            for p in s.pairs))
+    elif s.kind == "score":
+        lines.append(_score_line(key, s))
 
 
 def _score_line(key: str, s: Step) -> str:

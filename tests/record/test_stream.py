@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck
+from hypothesis import assume
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -124,6 +125,7 @@ def test_mutated_records_stream_as_they_read(data: st.DataObject, which: int, n:
     base = (SEEDS + [MIXED])[which]
     text = fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
     text = text.replace("\r", "\n")  # a file's CR is a line break; the string readers take it as is
+    assume(not text.lstrip().startswith("{"))  # a file that starts so is read as JSON
     ref = outcome(whole, text)
     got = outcome(lambda t: read_records(t, "f.pref"), text)
     assert outcome(lambda t: streamed(t, chunk=chunk), text) == got
