@@ -21,6 +21,7 @@ from collections.abc import Generator
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -28,6 +29,8 @@ from typing import NamedTuple
 
 from .errors import FileError
 from .model.events import DealStarted
+from .model.events import Event
+from .model.events import PulkaStarted
 from .record.api import Piece
 from .record.api import gc_paused
 from .record.api import parse_piece
@@ -70,6 +73,9 @@ class Prepared(NamedTuple):
     findings: int
     rows: list[StoredRow]
     facts: PulkaFacts | None
+    plain_hash: int | None = None
+    """For a pulka with annotations (comments, names in moves): the content hash of its game alone,
+    as it was stored before annotations were kept, so that importing an archive again finds it."""
 
 
 class FileResult(NamedTuple):
@@ -193,8 +199,17 @@ def _prepared(records: list[Record], source: str, part: int, hash_every: int, ru
                 findings = len(result.findings)
                 facts = facts_of(file_pulka_id(stem, i, rec.id), events, result)
             seen.add(h)
-            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts))
+            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts, _plain_hash(events, hash_every)))
     return out
+
+
+def _plain_hash(events: Sequence[Event], hash_every: int) -> int | None:
+    first = events[0] if events else None
+    if not isinstance(first, PulkaStarted) or not (first.notes or first.by_name):
+        return None
+    rows = seal([replace(first, notes=(), by_name=False).to_row(), *(e.to_row() for e in events[1:])],
+                0, GENESIS, 0, hash_every)
+    return rows[-1][7]
 
 
 # --- worker processes --------------------------------------------------------------------------
