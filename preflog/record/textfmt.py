@@ -309,16 +309,39 @@ class _Parser:
         return any(n.lower() == low for n in self.names) or (
             len(text) == 1 and text.upper() in LETTERS[: max(len(self.names), 3)])
 
+    def _refresh(self) -> None:
+        """Player spellings to look for: longest names first, then seat letters; once per pulka."""
+        letters = list(LETTERS[: max(len(self.names), 3)])
+        self._cands = [c.lower() for c in sorted(self.names, key=len, reverse=True) + letters]
+        self._cands_of = self.names
+        # seat letters no name can shadow ("A 6s" is seat A unless a name starts "A ")
+        self._safe = "".join(x for x in letters if not any(n.lower().startswith(x.lower() + " ")
+                                                             for n in self.names))
+
+    def letter_pairs(self, value: Tok) -> list[Pair] | None:
+        """The pairs of a canonical list ``A 6s, B pass`` (seat letters, ``", "`` between items, no
+        padding), made without the general splitting; None when the text is anything else. Exactly
+        what :func:`_split` and :meth:`split_player` make of it."""
+        if self._cands_of is not self.names:
+            self._refresh()
+        line, col = value.loc.line, value.loc.column
+        if not line or not value.text:
+            return None
+        safe = self._safe
+        out = []
+        for item in value.text.split(", "):
+            if len(item) < 3 or item[1] != " " or item[0] not in safe or item[2] in " \t:=" or "," in item \
+                    or item[-1].isspace():
+                return None
+            out.append(Pair(Tok(item[0], Loc(line, col)), Tok(item[2:], Loc(line, col + 2))))
+            col += len(item) + 2
+        return out
+
     def split_player(self, tok: Tok) -> tuple[Tok | None, Tok]:
         """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
         text = tok.text
-        if self._cands_of is not self.names:  # longest names first, then seat letters; once per pulka
-            letters = list(LETTERS[: max(len(self.names), 3)])
-            self._cands = [c.lower() for c in sorted(self.names, key=len, reverse=True) + letters]
-            self._cands_of = self.names
-            # seat letters no name can shadow ("A 6s" is seat A unless a name starts "A ")
-            self._safe = "".join(x for x in letters if not any(n.lower().startswith(x.lower() + " ")
-                                                                 for n in self.names))
+        if self._cands_of is not self.names:
+            self._refresh()
         if len(text) > 2 and text[1] == " " and text[0] in self._safe and text[2] not in " \t:=":
             return Tok(text[0], tok.loc), Tok(text[2:], tok.loc.shifted(2))
         low = text.lower()
@@ -368,6 +391,10 @@ class _Parser:
         elif kind == "calls":
             deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
         elif kind in ("claim", "check", "tricks"):
+            fast = self.letter_pairs(value)
+            if fast is not None:
+                deal.steps.append(Step(kind, key.loc, pairs=fast))
+                return
             items = _split(value.text, value.loc)
             if len(items) == 1 and not self.split_player(items[0])[0]:
                 items = [Tok(m.group(), value.loc.shifted(m.start())) for m in _ITEM.finditer(value.text)]
@@ -380,6 +407,9 @@ class _Parser:
             deal.steps.append(self.score(key, value))
 
     def pairs(self, value: Tok) -> list[Pair]:
+        fast = self.letter_pairs(value)
+        if fast is not None:
+            return fast
         out = []
         for item in _split(value.text, value.loc):
             who, rest = self.split_player(item)
