@@ -247,7 +247,7 @@ def serve(rfd: int, wfd: int) -> None:
             except Exception as exc:  # a bug, not bad input: the parent reports it as the file's error
                 import traceback
 
-                answers.put(_WorkerFailure(unit, "".join(traceback.format_exception(exc))))
+                answers.put(_WorkerFailure(unit.source, "".join(traceback.format_exception(exc)), unit.part, unit.last))
     except EOFError:
         pass  # the parent went away
     answers.put(None)
@@ -255,8 +255,10 @@ def serve(rfd: int, wfd: int) -> None:
 
 
 class _WorkerFailure(NamedTuple):
-    unit: Unit
+    source: str
     trace: str
+    part: int = 0
+    last: bool = True
 
 
 class _Worker:
@@ -292,9 +294,8 @@ class _Worker:
             raise RuntimeError(f"import worker {self.proc.pid} stopped (exit code {self.proc.poll()})") from None
         self.busy -= 1
         if isinstance(got, _WorkerFailure):  # the file's error row, not the batch's
-            u = got.unit
-            return PartResult(u.source, u.part, u.last, [], 0,
-                              f"{u.source}: could not be imported; please report this record:\n{got.trace}")
+            return PartResult(got.source, got.part, got.last, [], 0,
+                              f"{got.source}: could not be imported; please report this record:\n{got.trace}")
         return got
 
     def close(self) -> None:
