@@ -21,6 +21,7 @@ from collections.abc import Generator
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -28,6 +29,8 @@ from typing import NamedTuple
 
 from .errors import FileError
 from .model.events import DealStarted
+from .model.events import Event
+from .model.events import PulkaStarted
 from .record.api import Piece
 from .record.api import gc_paused
 from .record.api import parse_piece
@@ -70,6 +73,9 @@ class Prepared(NamedTuple):
     findings: int
     rows: list[StoredRow]
     facts: PulkaFacts | None
+    plain_hash: int | None = None
+    """For a pulka with annotations (comments, names in moves): the content hash of its game alone,
+    as it was stored before annotations were kept, so that importing an archive again finds it."""
 
 
 class FileResult(NamedTuple):
@@ -193,8 +199,17 @@ def _prepared(records: list[Record], source: str, part: int, hash_every: int, ru
                 findings = len(result.findings)
                 facts = facts_of(file_pulka_id(stem, i, rec.id), events, result)
             seen.add(h)
-            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts))
+            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts, _plain_hash(events, hash_every)))
     return out
+
+
+def _plain_hash(events: Sequence[Event], hash_every: int) -> int | None:
+    first = events[0] if events else None
+    if not isinstance(first, PulkaStarted) or not (first.notes or first.by_name):
+        return None
+    rows = seal([replace(first, notes=(), by_name=False).to_row(), *(e.to_row() for e in events[1:])],
+                0, GENESIS, 0, hash_every)
+    return rows[-1][7]
 
 
 # --- worker processes --------------------------------------------------------------------------
@@ -232,7 +247,7 @@ def serve(rfd: int, wfd: int) -> None:
             except Exception as exc:  # a bug, not bad input: the parent reports it as the file's error
                 import traceback
 
-                answers.put(_WorkerFailure(unit, "".join(traceback.format_exception(exc))))
+                answers.put(_WorkerFailure(unit.source, "".join(traceback.format_exception(exc)), unit.part, unit.last))
     except EOFError:
         pass  # the parent went away
     answers.put(None)
@@ -240,8 +255,10 @@ def serve(rfd: int, wfd: int) -> None:
 
 
 class _WorkerFailure(NamedTuple):
-    unit: Unit
+    source: str
     trace: str
+    part: int = 0
+    last: bool = True
 
 
 class _Worker:
@@ -277,9 +294,8 @@ class _Worker:
             raise RuntimeError(f"import worker {self.proc.pid} stopped (exit code {self.proc.poll()})") from None
         self.busy -= 1
         if isinstance(got, _WorkerFailure):  # the file's error row, not the batch's
-            u = got.unit
-            return PartResult(u.source, u.part, u.last, [], 0,
-                              f"{u.source}: could not be imported; please report this record:\n{got.trace}")
+            return PartResult(got.source, got.part, got.last, [], 0,
+                              f"{got.source}: could not be imported; please report this record:\n{got.trace}")
         return got
 
     def close(self) -> None:

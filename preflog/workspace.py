@@ -254,6 +254,8 @@ class Workspace:
             for i, pp in enumerate(fr.pulkas):
                 h = pp.content_hash
                 item = ImportItem(src, deals=pp.deals, events=pp.events)
+                if h not in known_hash and pp.plain_hash in known_hash:  # stored before its notes were kept
+                    h = pp.plain_hash
                 if h in known_hash:
                     item.pulka, item.status = known_hash[h], "duplicate"
                     items.append(item)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from dataclasses import field
 from dataclasses import fields
 from fractions import Fraction
 from typing import Any
@@ -103,9 +104,22 @@ class PulkaStarted(Event):
     row per seat in seat order, ``(pulya, gora, visty on seat 0, …, visty on seat n−1)``; ``()`` = a
     blank sheet. The payload names it only when it is not empty, so pulkas without one keep their
     bytes and content hashes."""
+    notes: tuple[tuple[int, str, str], ...] = field(default=(), compare=False)
+    """What the record's comments said, as annotations ``(seq, place, text)``: ``text`` written on its
+    own lines before the record line of event ``seq`` of this pulka (``place`` ``"before"``) or at the
+    end of that line (``"after"``). Not part of the game: the engine ignores them, and events
+    compare equal without them (the content hash and the store keep them: they are in the payload). The payload names
+    them only when there are some (pulkas without comments keep their bytes and content hashes)."""
+    by_name: bool = field(default=False, compare=False)
+    """The record named the players in its moves (``Anna: 7s …``, ``Auction: Anna 6s``) rather than by
+    seat letter; the writer does the same. Named in the payload only when true."""
 
     def to_row(self) -> Row:
         skip = ("player", "rules_version") if self.rules_version == LEGACY_RULES_VERSION else ("player",)
+        if not self.notes:
+            skip = (*skip, "notes")
+        if not self.by_name:
+            skip = (*skip, "by_name")
         if not self.start:
             return (self.CODE, NO_PLAYER, NO_CARD, 0, _payload(self, (*skip, "start")))
         data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in skip}
@@ -129,6 +143,9 @@ class PulkaStarted(Event):
             if f.name == "start":
                 if self.start:
                     d["start"] = _start_plain(self.start)
+            elif f.name in ("notes", "by_name"):
+                if getattr(self, f.name):
+                    d[f.name] = _plain(getattr(self, f.name))
             else:
                 d[f.name] = _plain(getattr(self, f.name))
         return d

@@ -9,6 +9,7 @@ a trick is won or a score is right is the engine's and the scorer's business.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import unicodedata
@@ -16,6 +17,7 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -61,6 +63,7 @@ from .errors import RecordWriteError
 from .errors import Tok
 from .syntax import KEYWORDS
 from .syntax import DealSyn
+from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
@@ -185,6 +188,28 @@ def end_problem(reason: str) -> str | None:
     return None
 
 
+_NOT_IN_MOVES = re.compile(r"(?i)(?:deal|сдача|раздача)(?!\w)|(?:(?:trick|взятка)\s*)?\d+\s*[:.)]"
+                           r"|.*(?<!\w)(?:pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?!\w)")
+
+
+def move_safe(name: str) -> bool:
+    """Whether ``name`` reads back as its player wherever a record line names one (``Anna: cards``,
+    ``Auction: Anna 6s``, ``Score: Anna pulya 4 … visty Boris=2``): not a deal header's or a trick
+    line's start, no score word. Only a pulka whose names all are is written with names in its moves."""
+    return _NOT_IN_MOVES.match(name) is None
+
+
+def note_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a comment of a record (written back as it was read), or None."""
+    if not text.strip() or text != text.strip():
+        return "is not a usable note (blank or padded)"
+    if "\r" in text or "\ufeff" in text:
+        return "is not a usable note (it holds a carriage return or U+FEFF)"
+    if "\n" in text and "}" in text:
+        return "is not a usable note (a note of several lines may not hold '}')"
+    return None
+
+
 def name_problem(name: str, seat: int, names: Sequence[str]) -> str | None:
     """Why ``name`` cannot be a player's name in a record, or None."""
     low = name.lower()
@@ -306,6 +331,8 @@ class _Reader:
         self.n = 0
         self._lower: dict[str, int] = {}
         self._seats: dict[str, int] = {}
+        self._by_name: frozenset[str] = frozenset()
+        self.named = False   # a move named a player (not by seat letter)
         self.bids = B.RUSSIAN_BIDS
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
@@ -329,6 +356,9 @@ class _Reader:
         self._lower = {n.lower(): i for i, n in enumerate(names)}
         self._seats = {}
         self._seats = {t: self.seat(Tok(t)) for t in (*LETTERS[: self.n], *names)}  # as written: no lookups
+        # spellings that name a player rather than give a seat letter (a player called "A" sits first)
+        self._by_name = frozenset(t for t in names if not (len(t) == 1 and t.upper() in LETTERS))
+        self.named = False
         spec, inline = self.rules_spec(syn.rules or Tok("sochi"))
         try:
             base = resolve(spec.text)
@@ -375,7 +405,40 @@ class _Reader:
                 raise self.fail(syn.end, f"is not an end reason: it {problem}")
             events.append(PulkaEnded(reason or "closed"))
             lines.append(syn.end.loc.line)
+        notes = self.notes(syn, lines)
+        if notes:  # placed on the canonical lines, so that writing and reading back keeps them
+            notes = canonical_notes(notes, line_starts(events))
+        by_name = self.named and all(move_safe(n) for n in names)
+        if notes or by_name:
+            first = events[0]
+            assert isinstance(first, PulkaStarted)
+            events[0] = replace(first, notes=notes, by_name=by_name)
         return Record(tuple(events), tuple(lines))
+
+    def notes(self, syn: PulkaSyn, lines: list[int]) -> tuple[tuple[int, str, str], ...]:
+        """The annotations of a pulka: the JSON form's as given (checked), or the text form's comments
+        placed by their lines: a comment at the end of a line that holds an event goes after that
+        event's line; any other comment goes before the next line that holds an event (after the last
+        one when none follows)."""
+        if syn.notes is not None:
+            for i, (seq, place, text) in enumerate(syn.notes):
+                where = Tok(str(seq), syn.loc._replace(path=f"{syn.loc.path}.notes[{i}]"))
+                if not 0 <= seq < len(lines) or place not in ("before", "after"):
+                    raise self.fail(where, "is not a place for a note",
+                                    f"[seq, \"before\" or \"after\", text] with seq 0..{len(lines) - 1}")
+                problem = note_problem(text)
+                if problem is not None:
+                    raise self.fail(Tok(text, where.loc), problem)
+            return tuple((seq, place, text) for seq, place, text in syn.notes)
+        out: list[tuple[int, str, str]] = []
+        for c in syn.comments:
+            k = bisect.bisect_left(lines, c.line)
+            if not c.own_line and k < len(lines) and lines[k] == c.line:
+                out.append((k, "after", c.text))
+                continue
+            k = bisect.bisect_right(lines, c.line)
+            out.append((k, "before", c.text) if k < len(lines) else (len(lines) - 1, "after", c.text))
+        return tuple(out)
 
     def start_sheet(self, syn: PulkaSyn, rules: Rules, pool: int) -> tuple[tuple[ScoreValue, ...], ...]:
         """The starting sheet of ``Start:`` lines: one row per seat ``(pulya, gora, visty on each seat)``, a
@@ -458,9 +521,13 @@ class _Reader:
             raise self.fail(where, "names no player", "a player's name or seat letter first")
         fast = self._seats.get(tok.text)
         if fast is not None:
+            if not self.named and tok.text in self._by_name:
+                self.named = True
             return fast
         t = tok.text.strip()
         seat = self._lower.get(t.lower())
+        if seat is not None and not self.named and not (len(t) == 1 and t.upper() in LETTERS):
+            self.named = True
         if seat is None and len(t) == 1 and t.upper() in LETTERS[: self.n]:
             seat = LETTERS.index(t.upper())
         if seat is None:
@@ -793,11 +860,13 @@ class _Writer:
         self.bids = B.RUSSIAN_BIDS
         self.index = 0
         self.event: Event = PulkaEnded()
+        self.labels = list(LETTERS)
+        self.line_of: list[Notes] = []
 
     def who(self, seat: int) -> Tok:
         if not 0 <= seat < self.n:
             raise self.bad(f"seat {seat} is not a seat of this {self.n}-player table")
-        return Tok(LETTERS[seat])
+        return Tok(self.labels[seat])
 
     def bad(self, problem: str) -> RecordWriteError:
         return RecordWriteError(f"event #{self.index} ({self.event.KIND}): {problem}")
@@ -817,35 +886,68 @@ class _Writer:
         pulka: PulkaSyn | None = None
         deal: DealSyn | None = None
         prev: Event | None = None
+        labels: list[list[str]] = []
+        lines: list[Notes] = []   # the notes of the record line of each event of the current pulka
+        start: PulkaStarted | None = None
         for self.index, self.event in enumerate(events):
             ev = self.event
             if isinstance(ev, PulkaStarted):
-                pulka, deal = self.start(ev), None
+                self.attach(start, lines)
+                pulka, deal, start = self.start(ev), None, ev
                 out.append(pulka)
+                labels.append(self.labels)
+                pulka.tag_notes = Notes()
+                lines = [pulka.tag_notes]
+                continue
             elif pulka is None or pulka.end is not None:
                 raise self.bad("comes before a pulka_started event" if pulka is None else "comes after pulka_ended")
             elif isinstance(ev, PulkaEnded):
                 if end_problem(ev.reason) is not None:
                     raise self.bad(f"the reason {end_problem(ev.reason)}")
                 pulka.end = Tok(ev.reason)
+                pulka.end_notes = Notes()
+                lines.append(pulka.end_notes)
             elif isinstance(ev, DealStarted):
                 deal = self.deal(ev)
+                deal.notes = Notes()
                 pulka.deals.append(deal)
+                lines.append(deal.notes)
             elif deal is None:
                 raise self.bad("comes outside a deal")
             else:
                 self.step(ev, prev, deal)
+                last = deal.steps[-1]
+                assert isinstance(last, Step)
+                if last.notes is None:
+                    last.notes = Notes()
+                lines.append(last.notes)
             prev = ev
-        for p in out:  # a whole auction of passes in bidding order is written "all pass"
+        self.attach(start, lines)
+        self.line_of = lines  # the last pulka's: see line_starts
+        for p, names in zip(out, labels, strict=True):  # a whole auction of passes in bidding order: "all pass"
             n = len(p.players or ())
             for d in p.deals:
-                passes = [LETTERS[s] for s in bidding_order(LETTERS.index(d.dealer.text if d.dealer else "A"), n)]
+                dealer = names.index(d.dealer.text) if d.dealer else 0
+                passes = [names[s] for s in bidding_order(dealer, n)]
                 for step in d.steps:
                     if isinstance(step, Step) and step.kind == "auction" and [
                             (q.player.text if q.player else "", q.value.text) for q in step.pairs] == [
                             (x, "pass") for x in passes]:
                         step.kind, step.pairs = "all_pass", []
         return out
+
+    def attach(self, start: PulkaStarted | None, lines: list[Notes]) -> None:
+        """Put a pulka's notes on the record lines of their events."""
+        if start is None:
+            return
+        lines[-1].trailing = False  # a comment after the last line reads back as one after its event
+        for seq, place, text in start.notes:
+            if not (isinstance(seq, int) and 0 <= seq < len(lines)) or place not in ("before", "after") \
+                    or not isinstance(text, str) or note_problem(text) is not None:
+                raise RecordWriteError(f"note {[seq, place, text]!r} of the pulka is not [seq of one of its "
+                                       f"{len(lines)} events, \"before\" or \"after\", text of one line or "
+                                       "several without '}']")
+            (lines[seq].before if place == "before" else lines[seq].after).append(text)
 
     def start(self, ev: PulkaStarted) -> PulkaSyn:
         names = list(ev.players)
@@ -858,6 +960,7 @@ class _Writer:
             if problem:
                 raise self.bad(f"{name!r} {problem}")
         self.n = len(names)
+        self.labels = names if ev.by_name and all(move_safe(n) for n in names) else list(LETTERS[: self.n])
         try:
             rules = resolve(ev.rules, dict(ev.overrides))
         except (RulesError, ValueError, TypeError) as exc:
@@ -871,7 +974,8 @@ class _Writer:
             meta.append((key, Tok(str(value))))
         if "\n" in ev.rules or "\n" in ev.whist_price:
             raise self.bad("rules and whist price must be one line")
-        return PulkaSyn(players=[Tok(n) for n in names], rules=Tok(ev.rules),
+        return PulkaSyn(notes=[tuple(x) for x in ev.notes] or None,  # type: ignore[misc]  # (seq, place, text)
+                        players=[Tok(n) for n in names], rules=Tok(ev.rules),
                         options=[Tok(f"{k}={option_text(v)}") for k, v in ev.overrides],
                         pool=Tok(str(ev.pool)), whist_price=Tok(ev.whist_price), meta=meta,
                         start=self.start_lines(ev.start))
@@ -987,6 +1091,43 @@ class _Writer:
         elif ev.call == C.CALL_WHIST and ev.player in self.passers:
             return "return"  # a passer's whist is a return ("вернуть вист")
         return C.CALL_NAMES[ev.call]
+
+
+def trailing_ok(texts: Sequence[str]) -> bool:
+    """Whether these notes can all be written at the end of one line: ``{ … }`` each, the last
+    perhaps ``; …`` (a note holding ``}``, of one line)."""
+    return all("}" not in t for t in texts[:-1]) and (not texts or "}" not in texts[-1] or "\n" not in texts[-1])
+
+
+def canonical_notes(notes: Sequence[tuple[int, str, str]], starts: Sequence[int]) -> tuple[tuple[int, str, str], ...]:
+    """Notes as the writer writes them back: each on the first event of its canonical line
+    (``starts``), before-notes ahead of after-notes of a line, and a line's after-notes made
+    before-notes when they cannot all stand at its end (the last line's stand on lines of their own)."""
+    moved = sorted(((starts[seq], place, text) for seq, place, text in notes), key=lambda x: (x[0], x[1] == "after"))
+    last = starts[-1]
+    out: list[tuple[int, str, str]] = []
+    by_line: dict[int, list[str]] = {}
+    for seq, place, text in moved:
+        if place == "after":
+            by_line.setdefault(seq, []).append(text)
+    for seq, place, text in moved:
+        if place == "after" and seq != last and not trailing_ok(by_line[seq]):
+            place = "before"
+        out.append((seq, place, text))
+    return tuple(out)
+
+
+def line_starts(events: Sequence[Event]) -> list[int]:
+    """For each event of one pulka, the first event on its canonical record line (the writer puts a
+    run of bids, of whist calls, or one trick's cards on one line). An event the writer refuses
+    stays its own line."""
+    w = _Writer("latin")
+    try:
+        w.write(events)
+    except RecordWriteError:
+        return list(range(len(events)))
+    first: dict[int, int] = {}
+    return [first.setdefault(id(n), i) for i, n in enumerate(w.line_of)]
 
 
 def unbuild(events: Sequence[Event], style: str = "latin") -> list[PulkaSyn]:

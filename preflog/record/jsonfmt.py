@@ -115,7 +115,7 @@ class _JsonReader:
 
     def pulka(self, v: Any, path: str) -> PulkaSyn:
         d = self.obj(v, path, ("players",),
-                     ("players", "rules", "options", "pool", "whist_price", "meta", "start", "deals", "end"))
+                     ("players", "rules", "options", "pool", "whist_price", "meta", "start", "deals", "end", "notes"))
         p = PulkaSyn(loc=Loc(path=path), players_loc=Loc(path=f"{path}.players"))
         p.players = [self.tok(n, q) for n, q in self.each(d["players"], f"{path}.players")]
         if "rules" in d:
@@ -139,6 +139,14 @@ class _JsonReader:
         p.deals = [self.deal(x, q) for x, q in self.each(d.get("deals", []), f"{path}.deals")]
         if "end" in d:
             p.end = self.tok(d["end"], f"{path}.end")
+        if "notes" in d:
+            p.notes = []
+            for n, q in self.each(d["notes"], f"{path}.notes"):
+                a = self.arr(n, q)
+                if len(a) != 3 or not isinstance(a[0], int) or isinstance(a[0], bool) \
+                        or not isinstance(a[1], str) or not isinstance(a[2], str):
+                    raise self.fail(q, n, "is not a note", '[seq, "before" or "after", text]')
+                p.notes.append((a[0], a[1], a[2]))
         return p
 
     def deal(self, v: Any, path: str) -> DealSyn:
@@ -265,6 +273,8 @@ def render_obj(pulkas: list[PulkaSyn]) -> dict[str, Any]:
         d["deals"] = [_deal_obj(x) for x in p.deals]
         if p.end is not None:
             d["end"] = p.end.text
+        if p.notes:
+            d["notes"] = [list(n) for n in p.notes]
         out.append(d)
     return {"format": FORMAT, "version": VERSION, "pulkas": out}
 

@@ -51,6 +51,7 @@ class Step:
     # Text-form trick: the cards as written, split into ``pairs`` only when needed
     # (:func:`trick_pairs`), since most trick lines are read without ever making a token object.
     raw: Tok | None = None
+    notes: Notes | None = None   # comments written around this line (writing only)
 
 
 _ITEM = re.compile(r"[^\s,]+")
@@ -98,6 +99,7 @@ class DealSyn:
     hands: list[Pair] = field(default_factory=list)
     talon: Tok | None = None
     steps: list[Step | TrickLine] = field(default_factory=list)
+    notes: Notes | None = None   # comments around the deal header (writing only)
 
 
 @dataclass(slots=True)
@@ -113,6 +115,28 @@ class PulkaSyn:
     start: list[Step] = field(default_factory=list)         # the starting sheet: "score" steps, one per player
     deals: list[DealSyn] = field(default_factory=list)
     end: Tok | None = None
+    comments: list[Comment] = field(default_factory=list)   # read from the text form
+    notes: list[tuple[int, str, str]] | None = None         # the JSON form's, or the writer's: (seq, place, text)
+    tag_notes: Notes | None = None   # comments around the first tag line (writing only)
+    end_notes: Notes | None = None   # comments around the End line (writing only)
+
+
+class Comment(NamedTuple):
+    """A comment of the text form: the line it starts on, whether it stands on its own line (nothing
+    but other comments before it there), and its text without delimiters and outer blanks."""
+
+    line: int
+    own_line: bool
+    text: str
+
+
+@dataclass(slots=True)
+class Notes:
+    """Comments the writer puts on their own lines before a record line, and at its end."""
+
+    before: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+    trailing: bool = True   # False: ``after`` goes on lines of its own after the line (the pulka's last line)
 
 # Line keywords of the text form (lower case, single spaces) → step kind. Player names may not be
 # one of these, so "Name: cards" hand lines stay unambiguous.

@@ -8,19 +8,23 @@ that columns stay true. See docs/record-format.md for the grammar.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
 
 from .build import LETTERS
+from .build import trailing_ok
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
 from .syntax import ALL_PASS_WORDS
 from .syntax import CANONICAL
 from .syntax import KEYWORDS
+from .syntax import Comment
 from .syntax import DealSyn
+from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
@@ -55,12 +59,19 @@ LINE_EXPECTED = ("a tag [Name \"value\"], 'Deal N: dealer A', a hand 'A: cards',
 
 
 # ------------------------------------------------------------------------------------- parsing
-def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
+def _blank_comments(text: str, source: str, first_line: int = 1, comments: list[Comment] | None = None) -> str:
     """Replace comments by spaces (newlines kept) so that line and column numbers stay true
-    (``text`` starts at line ``first_line`` of its file)."""
+    (``text`` starts at line ``first_line`` of its file); each comment with text goes to ``comments``."""
     if ";" not in text and "{" not in text and "}" not in text:
         return text  # nothing to blank and nothing to complain about
     out = list(text)
+
+    def keep(i: int, body: str) -> None:
+        if comments is not None and body.strip():
+            start = text.rfind("\n", 0, i) + 1
+            own = not "".join(out[start:i]).strip()
+            comments.append(Comment(text.count("\n", 0, i) + first_line, own, body.strip()))
+
     i, n, quoted = 0, len(text), False
     while i < n:
         ch = text[i]
@@ -75,6 +86,7 @@ def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
         elif ch == ";":
             j = text.find("\n", i)
             j = n if j < 0 else j
+            keep(i, text[i + 1:j])
             out[i:j] = " " * (j - i)
             i = j
             continue
@@ -83,6 +95,7 @@ def _blank_comments(text: str, source: str, first_line: int = 1) -> str:
             if j < 0:
                 raise RecordError(source, _loc_at(text, i, first_line), "{", "opens a comment that is never closed",
                                   "'}'")
+            keep(i, text[i + 1:j])
             for k in range(i, j + 1):
                 if out[k] != "\n":
                     out[k] = " "
@@ -146,7 +159,8 @@ class _Parser:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
 
     def parse(self, text: str, first_line: int = 1) -> list[PulkaSyn]:
-        text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line)
+        comments: list[Comment] = []
+        text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line, comments)
         fast_trick = _FAST_TRICK.fullmatch
         canonical = _CANONICAL_KEYS.get
         line = self.line
@@ -179,6 +193,10 @@ class _Parser:
                 p = self.pulka
                 deal = self.deal if p is not None and p.end is None else None
                 letters = self.hand_letters
+        if comments and self.pulkas:  # each to the pulka it stands in (or leads up to)
+            starts = [p.loc.line for p in self.pulkas]
+            for c in comments:
+                self.pulkas[max(0, bisect.bisect_right(starts, c.line) - 1)].comments.append(c)
         return self.pulkas
 
     @property
@@ -291,16 +309,39 @@ class _Parser:
         return any(n.lower() == low for n in self.names) or (
             len(text) == 1 and text.upper() in LETTERS[: max(len(self.names), 3)])
 
+    def _refresh(self) -> None:
+        """Player spellings to look for: longest names first, then seat letters; once per pulka."""
+        letters = list(LETTERS[: max(len(self.names), 3)])
+        self._cands = [c.lower() for c in sorted(self.names, key=len, reverse=True) + letters]
+        self._cands_of = self.names
+        # seat letters no name can shadow ("A 6s" is seat A unless a name starts "A ")
+        self._safe = "".join(x for x in letters if not any(n.lower().startswith(x.lower() + " ")
+                                                             for n in self.names))
+
+    def letter_pairs(self, value: Tok) -> list[Pair] | None:
+        """The pairs of a canonical list ``A 6s, B pass`` (seat letters, ``", "`` between items, no
+        padding), made without the general splitting; None when the text is anything else. Exactly
+        what :func:`_split` and :meth:`split_player` make of it."""
+        if self._cands_of is not self.names:
+            self._refresh()
+        line, col = value.loc.line, value.loc.column
+        if not line or not value.text:
+            return None
+        safe = self._safe
+        out = []
+        for item in value.text.split(", "):
+            if len(item) < 3 or item[1] != " " or item[0] not in safe or item[2] in " \t:=" or "," in item \
+                    or item[-1].isspace():
+                return None
+            out.append(Pair(Tok(item[0], Loc(line, col)), Tok(item[2:], Loc(line, col + 2))))
+            col += len(item) + 2
+        return out
+
     def split_player(self, tok: Tok) -> tuple[Tok | None, Tok]:
         """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
         text = tok.text
-        if self._cands_of is not self.names:  # longest names first, then seat letters; once per pulka
-            letters = list(LETTERS[: max(len(self.names), 3)])
-            self._cands = [c.lower() for c in sorted(self.names, key=len, reverse=True) + letters]
-            self._cands_of = self.names
-            # seat letters no name can shadow ("A 6s" is seat A unless a name starts "A ")
-            self._safe = "".join(x for x in letters if not any(n.lower().startswith(x.lower() + " ")
-                                                                 for n in self.names))
+        if self._cands_of is not self.names:
+            self._refresh()
         if len(text) > 2 and text[1] == " " and text[0] in self._safe and text[2] not in " \t:=":
             return Tok(text[0], tok.loc), Tok(text[2:], tok.loc.shifted(2))
         low = text.lower()
@@ -350,6 +391,10 @@ class _Parser:
         elif kind == "calls":
             deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
         elif kind in ("claim", "check", "tricks"):
+            fast = self.letter_pairs(value)
+            if fast is not None:
+                deal.steps.append(Step(kind, key.loc, pairs=fast))
+                return
             items = _split(value.text, value.loc)
             if len(items) == 1 and not self.split_player(items[0])[0]:
                 items = [Tok(m.group(), value.loc.shifted(m.start())) for m in _ITEM.finditer(value.text)]
@@ -362,6 +407,9 @@ class _Parser:
             deal.steps.append(self.score(key, value))
 
     def pairs(self, value: Tok) -> list[Pair]:
+        fast = self.letter_pairs(value)
+        if fast is not None:
+            return fast
         out = []
         for item in _split(value.text, value.loc):
             who, rest = self.split_player(item)
@@ -426,7 +474,7 @@ def render_text(pulkas: list[PulkaSyn]) -> str:
     """The canonical text of a syntax tree made by :func:`~preflog.record.build.unbuild`."""
     blocks: list[str] = []
     for p in pulkas:
-        lines = [f"[Players {_quote(', '.join(t.text for t in p.players or ()))}]",
+        lines = [*_noted(f"[Players {_quote(', '.join(t.text for t in p.players or ()))}]", p.tag_notes),
                  f"[Rules {_quote(p.rules.text if p.rules else 'sochi')}]"]
         lines += [f"[Option {_quote(t.text)}]" for t in p.options]
         lines.append(f"[Pool {_quote(p.pool.text if p.pool else '50')}]")
@@ -438,36 +486,64 @@ def render_text(pulkas: list[PulkaSyn]) -> str:
         for number, d in enumerate(p.deals, 1):
             blocks.append("\n".join(_render_deal(number, d)))
         if p.end is not None:
-            blocks.append(f"End: {p.end.text}")
+            blocks.append("\n".join(_noted(f"End: {p.end.text}", p.end_notes)))
     return "\n\n".join(blocks) + "\n"
 
 
+def _own_line(text: str) -> str:
+    return f"{{ {text} }}" if "\n" in text else f"; {text}"
+
+
+def _noted(line: str, notes: Notes | None) -> list[str]:
+    """A record line with its notes: own-line comments before it, comments at its end."""
+    if notes is None or not (notes.before or notes.after):
+        return [line]
+    out = [_own_line(t) for t in notes.before]
+    if not notes.trailing:
+        return [*out, line, *(_own_line(t) for t in notes.after)]
+    if not trailing_ok(notes.after):  # as the reader places such notes (canonical_notes)
+        return [*out, *(_own_line(t) for t in notes.after), line]
+    for t in notes.after:
+        line += f" {{ {t} }}" if "}" not in t else f" ; {t}"
+    out.append(line)
+    return out
+
+
 def _render_deal(number: int, d: DealSyn) -> list[str]:
-    lines = [f"Deal {number}: dealer {d.dealer.text if d.dealer else ''}"]
+    lines = _noted(f"Deal {number}: dealer {d.dealer.text if d.dealer else ''}", d.notes)
     lines += [f"{h.player.text if h.player else ''}: {h.value.text}" for h in d.hands]
     if d.talon is not None:
         lines.append(f"Talon: {d.talon.text}")
     trick = 0
     for s in map(as_step, d.steps):
-        key = CANONICAL.get(s.kind, "")
-        if s.kind == "auction" or s.kind == "calls":
-            lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
-                                                for p in s.pairs))
-        elif s.kind == "all_pass":
-            lines.append(f"{key}: all pass")
-        elif s.kind == "talon_shown":
-            lines.append(f"{key}: {s.value.text if s.value else ''}")
-        elif s.kind in ("discard", "contract"):
-            lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")
-        elif s.kind == "trick":
+        at = len(lines)
+        _render_step(s, lines, trick)
+        if s.kind == "trick":
             trick += 1
-            lines.append(f"{trick}: " + " ".join(f"({p.value.text})" if p.mark else p.value.text for p in s.pairs))
-        elif s.kind in ("claim", "check", "tricks"):
-            lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
-                                                for p in s.pairs))
-        elif s.kind == "score":
-            lines.append(_score_line(key, s))
+        if s.notes is not None and len(lines) > at:
+            lines[at:] = _noted(lines[at], s.notes)
     return lines
+
+
+def _render_step(s: Step, lines: list[str], trick: int) -> None:
+    """The canonical line of one step (``trick``: tricks of the deal before it)."""
+    key = CANONICAL.get(s.kind, "")
+    if s.kind == "auction" or s.kind == "calls":
+        lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
+                                            for p in s.pairs))
+    elif s.kind == "all_pass":
+        lines.append(f"{key}: all pass")
+    elif s.kind == "talon_shown":
+        lines.append(f"{key}: {s.value.text if s.value else ''}")
+    elif s.kind in ("discard", "contract"):
+        lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")
+    elif s.kind == "trick":
+        lines.append(f"{trick + 1}: " + " ".join(f"({p.value.text})" if p.mark else p.value.text for p in s.pairs))
+    elif s.kind in ("claim", "check", "tricks"):
+        lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
+                                            for p in s.pairs))
+    elif s.kind == "score":
+        lines.append(_score_line(key, s))
 
 
 def _score_line(key: str, s: Step) -> str:

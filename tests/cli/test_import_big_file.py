@@ -13,6 +13,9 @@ import pytest
 from preflog import importer
 from preflog import workspace
 from preflog.model.events import PulkaStarted
+from preflog.projections.store import SORT_KEYS
+from preflog.projections.store import TABLES
+from preflog.projections.store import read_table
 from preflog.record.api import write_text
 from preflog.workspace import Workspace
 
@@ -41,6 +44,12 @@ def _big(n: int, seed: int = 0, bad_at: int | None = None) -> str:
     return "\n".join(out)
 
 
+def _snapshot(ws: Workspace) -> tuple[list[tuple[object, ...]], dict[str, list[dict[str, object]]]]:
+    rows = [tuple(r) for batch in ws.store().read_rows() for r in batch]
+    proj = {t: read_table(ws.root, t).sort_by(SORT_KEYS[t]).to_pylist() for t in TABLES}
+    return rows, proj
+
+
 def _items(ws: Workspace, path: str, workers: int) -> list[tuple[object, ...]]:
     return [(i.source, i.pulka, i.status, i.deals, i.events, i.findings, i.error)
             for i in ws.import_paths([path], workers=workers)]
@@ -67,6 +76,7 @@ def test_a_file_in_parts_on_workers_stores_what_one_reading_stores(tmp_path: Pat
     assert [g[1] for g in got][:4] == ["t0", "big-2", "big-3", "t3"]
     assert len(got) == 24 and {g[2] for g in got} == {"imported"}
     assert [parted.export(g[1]) for g in got] == [whole.export(g[1]) for g in got]  # type: ignore[arg-type]
+    assert _snapshot(parted) == _snapshot(whole)  # stored rows and projection rows alike
 
 
 def test_a_bad_pulka_in_a_late_part_refuses_the_whole_file(tmp_path: Path, small_parts: None) -> None:
