@@ -27,6 +27,7 @@ def test_checkout_folders_are_the_shipped_ones() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1500)  # the wheel build compiles the kernel (mypyc), then the demo imports every record
 def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     """Build the wheel, unpack it into a bare folder, and run ``preflog demo`` from an empty working
     directory with only that folder on the path: every shipped record is imported (the demo data
@@ -37,8 +38,9 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache",
         ".mypy_cache", "preflog-store", "screenshots"))
+    # (the build compiles the replay/audit kernel with mypyc: 2-4 minutes of one core on a 2-core machine)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(source)],
-                   check=True, capture_output=True, timeout=240)
+                   check=True, capture_output=True, timeout=900)
     (wheel,) = wheels.glob("preflog-*.whl")
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
@@ -49,6 +51,10 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     assert "preflog/_shipped/schemas/record.schema.json" in names and "preflog/py.typed" in names
     # the compiled double-dummy search is built into the wheel (preflog/solver/_dd.c)
     assert any(n.startswith("preflog/solver/_dd.") and n.endswith(".so") for n in names), sorted(names)
+    # the compiled kernel: its group library, one extension per module beside its source, the manifest
+    assert any(n.startswith("preflog/kernel__mypyc.") and n.endswith(".so") for n in names)
+    assert "preflog/_native_manifest.json" in names and "preflog/engine/tricks.py" in names
+    assert any(n.startswith("preflog/engine/tricks.") and n.endswith(".so") for n in names)
     assert any(n.endswith("dist-info/LICENSE") or "licenses/LICENSE" in n for n in names)
 
     work = tmp_path / "elsewhere"
@@ -58,6 +64,10 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     where = subprocess.run([sys.executable, "-c", "import preflog.shipped as s; print(s.shipped('data'))"],
                            cwd=work, env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert where == str(tmp_path / "site" / "preflog" / "_shipped" / "data")
+    native = subprocess.run([sys.executable, "-c", "import preflog._native as n, preflog.engine.replay; "
+                             "print(n.NATIVE, n.loaded(), n.REASON)"], cwd=work, env=env, capture_output=True,
+                            text=True, check=True).stdout.strip()
+    assert native == "True True the compiled kernel (mypyc)"
     demo = subprocess.run([sys.executable, "-c", "from preflog.cli.app import main; main()", "demo",
                            "--store", str(work / "store")], cwd=work, env=env, capture_output=True, text=True,
                           timeout=240)

@@ -24,6 +24,7 @@ from enum import IntEnum
 from functools import cache
 from typing import Any
 from typing import ClassVar
+from typing import Final
 from typing import Self
 
 from ..model.cards import FULL_DECK
@@ -74,7 +75,15 @@ class Phase(IntEnum):
         return "play_mode" if self is Phase.MODE else self.name.lower()
 
 
-AUCTION, DISCARD, CONTRACT, WHIST, MODE, PLAY, RESULT, DONE = Phase   # (plain names for the hot paths)
+# plain names for the hot paths (Final: the compiled kernel holds them as native ints)
+AUCTION: Final[int] = Phase.AUCTION
+DISCARD: Final[int] = Phase.DISCARD
+CONTRACT: Final[int] = Phase.CONTRACT
+WHIST: Final[int] = Phase.WHIST
+MODE: Final[int] = Phase.MODE
+PLAY: Final[int] = Phase.PLAY
+RESULT: Final[int] = Phase.RESULT
+DONE: Final[int] = Phase.DONE
 
 
 # the events the hot actions return, interned: they are immutable values, and building one is
@@ -98,7 +107,7 @@ def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return active, tuple(nxt)
 
 
-_SEATING = {(n, d): _seating(n, d) for n in (3, 4) for d in range(n)}
+_SEATING: Final = {(n, d): _seating(n, d) for n in (3, 4) for d in range(n)}
 
 
 class Deal(TrickPlay):

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Final
 
 from ..model.events import CardPlayed
 from ..model.events import DealStarted
@@ -54,8 +55,8 @@ from .findings import Finding
 from .findings import IllegalAction
 from .pulka import PulkaState
 
-_CARD = CardPlayed.CODE
-_DEAL = DealStarted.CODE
+_CARD: Final = CardPlayed.CODE
+_DEAL: Final = DealStarted.CODE
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
+from typing import Final
 
 from ..model.cards import SUIT_MASKS
 from ..model.cards import format_card
@@ -27,11 +28,11 @@ from .codes import Code
 from .findings import IllegalAction
 from .findings import seat_name
 
-N_TRICKS = 10
+N_TRICKS: Final = 10
 """Tricks in a deal."""
 
-_CARD = CardPlayed.CODE
-_NEVER = N_TRICKS + 1   # a trick cap that never stops play
+_CARD: Final = CardPlayed.CODE
+_NEVER: Final = N_TRICKS + 1   # a trick cap that never stops play
 
 
 def _cards_text(mask: int) -> str:
@@ -224,6 +225,7 @@ class TrickPlay:
         seat = self.to_play
         led, best, bseat = self._led, self._best, self._best_seat
         completed = self.completed
+        suit_masks = SUIT_MASKS     # (a local: one lookup per run, not per card)
         k = len(self.trick_cards)   # cards in the trick so far
         start = i                   # first row of the current trick inside this run
         j = i
@@ -247,7 +249,7 @@ class TrickPlay:
             elif s == led:
                 if best < 0 or (card > best and best >> 3 == s):
                     best, bseat = card, seat
-            elif hand & SUIT_MASKS[led]:
+            elif hand & suit_masks[led]:
                 break                                # must follow suit
             elif s == trump:
                 if best >> 3 != s or card > best:

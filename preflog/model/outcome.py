@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 
 class DealKind(StrEnum):
@@ -24,7 +25,7 @@ class DealKind(StrEnum):
     CONCEDED = "conceded"        # Croatian 2♠ won without play, or declarer conceded
 
 
-NO_SEAT = -1
+NO_SEAT: Final = -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
+from typing import Final
 from typing import Self
 
 from ..errors import ScoringError
@@ -68,15 +69,15 @@ from .terms import Liability
 from .terms import ValueRates
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_CONCEDED = DealKind.CONCEDED
-_GAME = DealKind.GAME
-_HALF_WHIST = DealKind.HALF_WHIST
-_MISER = DealKind.MISER
-_NOT_WHISTED = DealKind.NOT_WHISTED
-_RASPASY = DealKind.RASPASY
+_CONCEDED: Final = DealKind.CONCEDED
+_GAME: Final = DealKind.GAME
+_HALF_WHIST: Final = DealKind.HALF_WHIST
+_MISER: Final = DealKind.MISER
+_NOT_WHISTED: Final = DealKind.NOT_WHISTED
+_RASPASY: Final = DealKind.RASPASY
 
-TRICKS_PER_DEAL = 10
-CONCEDED_UNDERTRICKS = 3  # a deal conceded before play is "down three" (allow_concede_down3)
+TRICKS_PER_DEAL: Final = 10
+CONCEDED_UNDERTRICKS: Final = 3  # a deal conceded before play is "down three" (allow_concede_down3)
 
 
 def _norm(x: Number) -> Number:
@@ -144,10 +145,10 @@ def _seats(n: int, dealer: int) -> tuple[int, ...]:
     return tuple(s for s in range(n) if n == 3 or s != dealer)
 
 
-_SEATS = {(n, d): _seats(n, d) for n in (3, 4) for d in range(n)}
+_SEATS: Final = {(n, d): _seats(n, d) for n in (3, 4) for d in range(n)}
 
 
-_DEFENDERS = {(n, dl, d): tuple(s for s in seats if s != d) for (n, dl), seats in _SEATS.items() for d in seats}
+_DEFENDERS: Final = {(n, dl, d): tuple(s for s in seats if s != d) for (n, dl), seats in _SEATS.items() for d in seats}
 
 
 def _seats_of(o: DealOutcome) -> tuple[int, ...]:
@@ -160,14 +161,14 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     return _DEFENDERS.get((o.n_players, o.dealer, o.declarer)) or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
-_KINDS = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
+_KINDS: Final = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
                    _CONCEDED))
-_PLAYED_KINDS = frozenset((_GAME, _MISER, _RASPASY))
-_CONTRACT_KINDS = frozenset((_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED))
-_LIABLE_KINDS = frozenset((_GAME, _CONCEDED))
-_CAPPED = ShortfallSplit.CAPPED
-_PROPORTIONAL = ShortfallSplit.PROPORTIONAL
-_ALWAYS = ShortfallSplit.PERSONAL_ALWAYS
+_PLAYED_KINDS: Final = frozenset((_GAME, _MISER, _RASPASY))
+_CONTRACT_KINDS: Final = frozenset((_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED))
+_LIABLE_KINDS: Final = frozenset((_GAME, _CONCEDED))
+_CAPPED: Final = ShortfallSplit.CAPPED
+_PROPORTIONAL: Final = ShortfallSplit.PROPORTIONAL
+_ALWAYS: Final = ShortfallSplit.PERSONAL_ALWAYS
 _STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")

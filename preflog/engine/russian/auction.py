@@ -15,6 +15,7 @@ Each action has ``verify_bid`` (raises :class:`IllegalAction`), ``can_bid`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ...model.bids import MISER
 from ...model.bids import PASS
@@ -29,9 +30,9 @@ from ..auction import AuctionBase
 from ..codes import Code
 from ..findings import IllegalAction
 
-_LADDER_INDEX = {b: i for i, b in enumerate(RU_LADDER)}
-_TRICK_BIDS = tuple(b for b in RU_LADDER if b != MISER)
-_CANDIDATES = (PASS, TAKE_TALON) + RU_LADDER
+_LADDER_INDEX: Final = {b: i for i, b in enumerate(RU_LADDER)}
+_TRICK_BIDS: Final = tuple(b for b in RU_LADDER if b != MISER)
+_CANDIDATES: Final = (PASS, TAKE_TALON) + RU_LADDER
 
 
 def _forbidden_holds(rules: Rules) -> frozenset[int]:

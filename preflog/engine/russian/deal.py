@@ -23,6 +23,8 @@ Choices where the spec is silent (see docs/findings.md):
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...model.bids import MISER
 from ...model.bids import RU_LADDER
 from ...model.bids import format_ru_bid
@@ -56,12 +58,12 @@ from ..tricks import N_TRICKS
 from .auction import RussianAuction
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_CONCEDED = DealKind.CONCEDED
-_GAME = DealKind.GAME
-_HALF_WHIST = DealKind.HALF_WHIST
-_MISER = DealKind.MISER
-_NOT_WHISTED = DealKind.NOT_WHISTED
-_RASPASY = DealKind.RASPASY
+_CONCEDED: Final = DealKind.CONCEDED
+_GAME: Final = DealKind.GAME
+_HALF_WHIST: Final = DealKind.HALF_WHIST
+_MISER: Final = DealKind.MISER
+_NOT_WHISTED: Final = DealKind.NOT_WHISTED
+_RASPASY: Final = DealKind.RASPASY
 
 # whist sub-steps
 _W_D1, _W_D2, _W_RETURN, _W_DEALER = range(4)
