@@ -483,9 +483,8 @@ static PyObject *Search_solve(SearchObject *self, PyObject *args) {
     uint32_t tcards;
     PyObject *extra;
     if (read_ctx(self, args, &c, &i, &led, &best, &bi, &t, &tcards, &dc, &sc, &extra) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    /* the GIL stays held: one Search (its table) must not be searched by two threads at once */
     v = value_of(&c, i, -1, led, best, bi, t, tcards, dc, sc);
-    Py_END_ALLOW_THREADS
     self->nodes += c.nodes;
     return PyLong_FromLong(v);
 }
@@ -515,9 +514,7 @@ static PyObject *Search_card_values(SearchObject *self, PyObject *args) {
         list[j] = (int)v;
     }
     Py_DECREF(seq);
-    Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t j = 0; j < n; j++) vals[j] = value_of(&c, i, list[j], led, best, bi, t, tcards, dc, sc);
-    Py_END_ALLOW_THREADS
     self->nodes += c.nodes;
     PyObject *out = PyDict_New();
     if (!out) return NULL;
