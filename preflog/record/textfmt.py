@@ -3,7 +3,8 @@
 The parser only splits lines into a :mod:`~preflog.record.syntax` tree with the
 line and column of every piece; :mod:`~preflog.record.build` resolves it. Comments
 (``; to end of line`` and ``{ … }``, which may span lines) are blanked out first so
-that columns stay true. See docs/record-format.md for the grammar.
+that columns stay true, and kept with their lines (the builder makes them the pulka's notes;
+the renderer writes notes back). See docs/record-format.md for the grammar.
 """
 
 from __future__ import annotations
