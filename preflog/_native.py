@@ -83,12 +83,29 @@ def _built(module: str) -> bool:
     return any((folder / (parts[-1] + suffix)).is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
+def leftovers() -> list[str]:
+    """Modules outside :data:`MODULES` with an extension file beside their ``.py`` source: a build of an
+    older module list left them (an editable checkout keeps its extensions in place). Their ``.py``
+    always runs, or Python would import the old extension."""
+    found = []
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for ext in PACKAGE.rglob("*" + suffix):
+            py = ext.with_name(ext.name[: -len(suffix)] + ".py")
+            name = ".".join(("preflog", *py.relative_to(PACKAGE).with_suffix("").parts))
+            if py.is_file() and name not in MODULES:
+                found.append(name)
+    return sorted(found)
+
+
 class _PureFinder(importlib.abc.MetaPathFinder):
-    """Loads the ``.py`` source of the compiled modules, ahead of their extension files."""
+    """Loads the ``.py`` source of ``modules``, ahead of their extension files."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules = frozenset(modules)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
                   ) -> ModuleSpec | None:
-        if fullname not in MODULES:
+        if fullname not in self.modules:
             return None
         return importlib.util.spec_from_file_location(fullname, source_of(fullname))
 
@@ -121,8 +138,14 @@ def select() -> None:
     if REASON != "not selected yet":
         return
     NATIVE, REASON = _decide()
-    if not NATIVE and not any(isinstance(f, _PureFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _PureFinder())
+    pure = [] if NATIVE else list(MODULES)
+    old = leftovers()
+    if old:
+        warnings.warn(f"preflog: {', '.join(old)} have compiled files from an older build beside their source; "
+                      "running their source (delete the files or rebuild with `pip install -e .`)",
+                      RuntimeWarning, stacklevel=2)
+    if (pure or old) and not any(isinstance(f, _PureFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _PureFinder(pure + old))
 
 
 def loaded() -> bool:

@@ -10,6 +10,7 @@ seq, message, seat, event), per-deal outcomes and scores, sheets and settlements
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import random
@@ -134,3 +135,23 @@ def test_a_source_edited_after_the_build_runs_pure_with_a_warning(tmp_path: Path
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert _native._decide() == (False, "the compiled kernel is not built (pip install -e . builds it)")
+
+
+def test_compiled_files_of_an_older_module_list_run_their_source(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension beside a module that is no longer compiled (an editable checkout built with an older
+    list) is named by :func:`leftovers`, and the finder serves that module's ``.py`` instead; an
+    extension without a ``.py`` beside it (another C extension of the package) is not a leftover."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "cards.py").write_text("X = 1\n", encoding="utf-8")
+    (tmp_path / "model" / f"cards{suffix}").write_bytes(b"")
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / f"_solver{suffix}").write_bytes(b"")
+    (tmp_path / "engine" / "tricks.py").write_text("", encoding="utf-8")
+    (tmp_path / "engine" / f"tricks{suffix}").write_bytes(b"")   # in MODULES: the manifest decides
+    monkeypatch.setattr(_native, "PACKAGE", tmp_path)
+    assert _native.leftovers() == ["preflog.model.cards"]
+    spec = _native._PureFinder(["preflog.model.cards"]).find_spec("preflog.model.cards", None)
+    assert spec is not None and spec.origin == str(tmp_path / "model" / "cards.py")
+    assert _native._PureFinder(["preflog.model.cards"]).find_spec("preflog.model.bids", None) is None

@@ -95,7 +95,6 @@ _COLS = "pulka, seq, code, player, card, value, payload"
 _ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
 
 
-
 def _pylist(col: pa.Array) -> list[Any]:
     """A column as Python values: integer columns without nulls through NumPy (about twice as fast as
     ``to_pylist``, the same ints), everything else through ``to_pylist``."""
