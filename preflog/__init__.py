@@ -12,6 +12,8 @@ The names a user needs, importable from the top (``from preflog import Workspace
 * rules: :class:`Rules`, the presets (``SOCHI`` … ``SLOVENIAN``, ``PRESETS``), :func:`resolve`
   (a preset plus named overrides) and :func:`resolve_spec` (the ``preset+key=value`` parser);
 * the events of a log (:class:`PulkaStarted`, :class:`BidMade`, :class:`CardPlayed`, …);
+* double-dummy play analysis: the solver (:class:`Position`, :class:`Goal`, :func:`solve`,
+  :func:`card_values`, :class:`Solver`) and :func:`analyze_events` (docs/analysis.md, docs/solver.md);
 * the error tree under :class:`PreflogError`.
 
 Names are loaded on first use (PEP 562), so ``import preflog.model.cards`` stays light: a worker
@@ -59,6 +61,9 @@ _EXPORTS: dict[str, str] = {
                      "ContractDeclared", "WhistCalled", "PlayModeChosen", "ContraCalled", "CardPlayed", "Claimed",
                      "TenChecked", "PaperResult", "ScoreRecorded", "PulkaEnded", "EventError"),
                     "preflog.model.events"),
+    # double-dummy play analysis
+    **dict.fromkeys(("Goal", "Position", "Solver", "SolverError", "solve", "card_values"), "preflog.solver"),
+    **dict.fromkeys(("analyze_events", "PulkaAnalysis", "DealAnalysis", "AnalysisError"), "preflog.analysis"),
     # the error tree (the classes of one layer live beside their code)
     **dict.fromkeys(("PreflogError", "ScoringError", "WorkspaceError", "FileError"), "preflog.errors"),
     "CardError": "preflog.model.cards", "BidError": "preflog.model.bids", "CallError": "preflog.model.calls",
@@ -79,7 +84,9 @@ __all__ = [
     "TalonRevealed", "TenChecked", "WhistCalled", "Workspace", "WorkspaceError", "audit", "audit_json",
     "audit_rows", "read_any", "read_file", "read_file_records", "read_json", "read_json_records", "read_records",
     "read_text", "record_files", "replay", "resolve", "resolve_spec", "sheet_json", "state_at", "write_file",
-    "write_json", "write_text"
+    "write_json", "write_text",
+    "AnalysisError", "DealAnalysis", "Goal", "Position", "PulkaAnalysis", "Solver", "SolverError",
+    "analyze_events", "card_values", "solve",
 ]
 
 
@@ -97,6 +104,10 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
+    from .analysis import AnalysisError
+    from .analysis import DealAnalysis
+    from .analysis import PulkaAnalysis
+    from .analysis import analyze_events
     from .engine.codes import Code
     from .engine.deal import Deal
     from .engine.deal import Phase
@@ -167,6 +178,12 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .rules.presets import resolve
     from .sim.check import SimCheckError
     from .sim.pulka import SimError
+    from .solver import Goal
+    from .solver import Position
+    from .solver import Solver
+    from .solver import SolverError
+    from .solver import card_values
+    from .solver import solve
     from .store.base import ConcurrencyError
     from .store.base import StoreError
     from .views.json import audit_json
