@@ -217,24 +217,8 @@ def record_pieces(path: str | Path, limits: Limits | None = None) -> Iterator[Pi
         handle: BinaryIO = stdin.buffer if hasattr(stdin, "buffer") else _TextAsBytes(stdin)  # type: ignore[assignment]
         yield from handle_pieces(handle, "<stdin>", lim, False, lim.max_file_bytes)
         return
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise FileError.of(exc, path) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise FileError(path, f"is {_kind(st.st_mode)}, not a record file")
-        if st.st_size > lim.max_file_bytes:
-            raise FileError(path, _too_big(st.st_size, lim))
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            try:
-                yield from handle_pieces(f, str(path), lim, Path(path).suffix.lower() == ".json",
-                                         lim.max_file_bytes)
-            except OSError as exc:
-                raise FileError.of(exc, path) from None
-    finally:
-        os.close(fd)
+    with _record_file(path, lim) as f:
+        yield from handle_pieces(f, str(path), lim, Path(path).suffix.lower() == ".json", lim.max_file_bytes)
 
 
 def handle_pieces(handle: BinaryIO, source: str, lim: Limits, json_name: bool,
@@ -277,6 +261,16 @@ def read_bounded(path: str | Path, limits: Limits | None = None) -> str:
     :class:`~preflog.errors.FileError` naming it. Never blocks on a FIFO: it is opened without waiting
     for a writer, then refused."""
     lim = limits or Limits.from_env()
+    with _record_file(path, lim) as f:
+        raw = f.read(lim.max_file_bytes + 1)
+    return _decoded(raw, str(path), lim)
+
+
+@contextmanager
+def _record_file(path: str | Path, lim: Limits) -> Iterator[BinaryIO]:
+    """A record file open for reading, refused (:class:`~preflog.errors.FileError` naming it) when it
+    is not a regular file or is over the size limit; an ``OSError`` while it is read is a
+    ``FileError`` too. Opened without waiting, so a FIFO is refused instead of blocking."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -288,12 +282,11 @@ def read_bounded(path: str | Path, limits: Limits | None = None) -> str:
         if st.st_size > lim.max_file_bytes:
             raise FileError(path, _too_big(st.st_size, lim))
         with os.fdopen(fd, "rb", closefd=False) as f:
-            raw = f.read(lim.max_file_bytes + 1)
+            yield f
     except OSError as exc:
         raise FileError.of(exc, path) from None
     finally:
         os.close(fd)
-    return _decoded(raw, str(path), lim)
 
 
 def _too_big(size: int | None, lim: Limits) -> str:
