@@ -315,12 +315,17 @@ REPORT_COLUMNS = ("player", "unit", "declarer_cards", "declarer_lost", "declarer
 
 def report_rows(root: Path) -> list[dict[str, Any]]:
     """Per player (and unit: visty or Croatian points): the figures of docs/analysis.md "Statistics"."""
+    return report_rows_of({t: table_files(root, t) for t in TABLES})
+
+
+def report_rows_of(files_of: dict[str, list[Path]]) -> list[dict[str, Any]]:
+    """:func:`report_rows` over the given Parquet files of each table (the Spark job's output, too)."""
     import duckdb
 
     con = duckdb.connect()
     try:
         for t in TABLES:
-            files = table_files(root, t)
+            files = files_of.get(t, [])
             if files:
                 con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet({[str(f) for f in files]!r})")
             else:
@@ -353,4 +358,4 @@ def _duck(t: pa.DataType) -> str:
 
 
 __all__ = ["REPORT_COLUMNS", "TABLES", "TABLE_VERSION", "BuildResult", "analyze_many", "read_manifest",
-           "report_rows", "rows_of", "table_files", "update"]
+           "report_rows", "report_rows_of", "rows_of", "table_files", "update"]

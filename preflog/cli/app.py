@@ -866,6 +866,24 @@ def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = "
     _spark_run(True, out_dir, store, master, conf, fmt, read)
 
 
+@spark_app.command("analyze")
+@_guard
+def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
+                  read: _Read = "files",
+                  as_json: Annotated[bool, typer.Option("--json", help="The report as JSON (docs/cli.md).")] = False
+                  ) -> None:
+    """Double-dummy analysis of every stored pulka on Spark (what analyze --all computes): the deals,
+    seats and cards tables under OUT_DIR/analysis/, then the report per player."""
+    source = store if store is not None else str(_ws(None).root)
+    built, rows = _spark_job().run_analysis(source, out_dir, master=master, conf=conf or [], read=read)
+    if as_json:
+        from ..views.analysis import analysis_report_json
+
+        _print_json(analysis_report_json(built, rows))
+    else:
+        out.print(views.analysis_report(built, rows))
+
+
 @spark_app.command("report")
 @_guard
 def spark_report(out_dir: _SparkOut, master: _Master = "local[*]", conf: _Conf = None,

@@ -24,18 +24,27 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 from pyspark import StorageLevel
 from pyspark.sql import DataFrame
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from ..analysis.table import SCHEMAS as ANALYSIS_SCHEMAS
+from ..analysis.table import TABLES as ANALYSIS_TABLES
+from ..analysis.table import BuildResult
+from ..analysis.table import report_rows_of
 from ..errors import PreflogError
 from ..projections.build import SCHEMAS as PROJECTION_SCHEMAS
 from .sql import REPORTS
 from .sql import spark_report_sql
+from .tables import ANALYSIS_PACKED_SCHEMA
+from .tables import ANALYSIS_SORT_KEYS
 from .tables import AUDIT_TABLES
 from .tables import EVENT_COLUMNS
 from .tables import PACKED_SCHEMA
@@ -43,6 +52,7 @@ from .tables import PROJECTION_TABLES
 from .tables import SCHEMAS
 from .tables import SORT_KEYS
 from .tables import TABLES
+from .tables import analysis_group
 from .tables import audit_group
 
 # Events per shuffle partition: a task's input is ~10⁵–10⁶ events (a few tens of MB as Arrow).
@@ -149,6 +159,59 @@ def table_frame(packed: DataFrame, table: str) -> DataFrame:
     names = SCHEMAS[table].names
     return (packed.select(F.explode(table).alias("r")).select(*(F.col(f"r.{n}").alias(n) for n in names))
             .sortWithinPartitions(*SORT_KEYS[table]))
+
+
+def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "files",
+                    partitions: int | None = None) -> dict[str, str]:
+    """``preflog spark analyze``: the double-dummy analysis of every pulka of ``source`` (the function
+    ``preflog analyze --all`` runs per pulka, on Spark's workers), its ``deals``, ``seats`` and ``cards``
+    tables written as Parquet under ``out/analysis/``; returns table → path."""
+    events = read_events(spark, source, read)
+    if partitions is None:  # the solver's work is per pulka: one partition per core at least
+        partitions = partitions_for(snapshot(source).events if read == "files" else events.count(), spark)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+    packed = (events.groupBy("pulka").applyInArrow(analysis_group, schema=from_arrow_schema(ANALYSIS_PACKED_SCHEMA))
+              .persist(StorageLevel.MEMORY_AND_DISK))
+    paths: dict[str, str] = {}
+    try:
+        for table in ANALYSIS_TABLES:
+            names = ANALYSIS_SCHEMAS[table].names
+            frame = (packed.select(F.explode(table).alias("r")).select(*(F.col(f"r.{n}").alias(n) for n in names))
+                     .sortWithinPartitions(*ANALYSIS_SORT_KEYS[table]))
+            path = _join(_join(out, "analysis"), table)
+            frame.write.mode("overwrite").parquet(path)
+            paths[table] = path
+    finally:
+        packed.unpersist()
+    return paths
+
+
+def analysis_files(out: str) -> dict[str, list[Path]]:
+    """The Parquet files of each analysis table a run wrote under the local folder ``out``."""
+    return {t: sorted((Path(out) / "analysis" / t).glob("*.parquet")) for t in ANALYSIS_TABLES}
+
+
+def run_analysis(source: str, out: str, *, master: str = "local[*]", conf: Sequence[str] = (),
+                 read: str = "files") -> tuple[BuildResult, list[dict[str, Any]]]:
+    """``preflog spark analyze``: the analysis tables of ``source`` under ``out/analysis/``, then the
+    per-player report over them (DuckDB, as ``preflog analyze --all`` reports: the tables are small), with
+    what the run analysed (pulkas and deals)."""
+    pairs = parse_conf(conf)
+    if read == "files":
+        snapshot(source)
+    if "://" in out:
+        raise SparkJobError(f"{out}: spark analyze writes to a local folder (its report reads the tables back)")
+    spark = session(master, pairs)
+    given = dict(pairs).get("spark.sql.shuffle.partitions")
+    if given is not None and not given.isdigit():
+        raise SparkJobError(f"--conf spark.sql.shuffle.partitions={given}: expected a whole number")
+    analysis_tables(spark, source, out, read, int(given) if given else None)
+    files = analysis_files(out)
+    deals = pa.concat_tables([pq.read_table(f, columns=["pulka"]) for f in files["deals"]]) if files["deals"] \
+        else pa.table({"pulka": pa.array([], pa.string())})
+    built = BuildResult(len(pc.unique(deals.column("pulka"))), 0, 0, deals.num_rows)
+    return built, report_rows_of(files)
 
 
 def _check_format(fmt: str) -> None:

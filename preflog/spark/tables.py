@@ -26,6 +26,9 @@ from fractions import Fraction
 
 import pyarrow as pa
 
+from ..analysis.table import SCHEMAS as ANALYSIS_SCHEMAS
+from ..analysis.table import TABLES as ANALYSIS_TABLES
+from ..analysis.table import analyze_rows
 from ..engine.replay import AuditResult
 from ..engine.replay import audit_rows
 from ..errors import PreflogError
@@ -174,6 +177,33 @@ def audit_group(events: pa.Table) -> pa.Table:
         return PACKED_SCHEMA.empty_table()
     pid = events.column("pulka")[0].as_py()
     return packed_row(pid, rows_of_table(events))
+
+
+# --- the play analysis (preflog spark analyze): the same per-pulka function as `preflog analyze --all`
+ANALYSIS_PACKED_SCHEMA = pa.schema([pa.field("pulka", pa.string())] + [
+    pa.field(t, pa.list_(pa.struct(list(ANALYSIS_SCHEMAS[t])))) for t in ANALYSIS_TABLES])
+"""One row per pulka: the id, then the rows of each ``play_analysis`` table (deals, seats, cards)."""
+
+ANALYSIS_SORT_KEYS: dict[str, tuple[str, ...]] = {
+    "deals": ("pulka", "deal"), "seats": ("pulka", "deal", "seat"), "cards": ("pulka", "deal", "seq"),
+}
+
+
+def analysis_row(pid: str, rows: Sequence[Row]) -> pa.Table:
+    """One pulka's double-dummy analysis as one row of :data:`ANALYSIS_PACKED_SCHEMA`, by
+    :func:`preflog.analysis.table.analyze_rows` (what ``preflog analyze --all`` runs per pulka)."""
+    _pid, tables = analyze_rows((pid, list(rows)))
+    return pa.Table.from_arrays(
+        [pa.array([pid], pa.string())]
+        + [_as_list(pa.Table.from_pylist(tables[t], schema=ANALYSIS_SCHEMAS[t])) for t in ANALYSIS_TABLES],
+        schema=ANALYSIS_PACKED_SCHEMA)
+
+
+def analysis_group(events: pa.Table) -> pa.Table:
+    """The worker function of ``groupBy("pulka").applyInArrow`` for ``preflog spark analyze``."""
+    if events.num_rows == 0:
+        return ANALYSIS_PACKED_SCHEMA.empty_table()
+    return analysis_row(events.column("pulka")[0].as_py(), rows_of_table(events))
 
 
 def unpack(packed: pa.Table, table: str) -> pa.Table:
