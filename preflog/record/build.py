@@ -892,7 +892,7 @@ class _Writer:
         for self.index, self.event in enumerate(events):
             ev = self.event
             if isinstance(ev, PulkaStarted):
-                self.attach(start, lines)
+                self.attach(start, lines, last=False)
                 pulka, deal, start = self.start(ev), None, ev
                 out.append(pulka)
                 labels.append(self.labels)
@@ -922,7 +922,7 @@ class _Writer:
                     last.notes = Notes()
                 lines.append(last.notes)
             prev = ev
-        self.attach(start, lines)
+        self.attach(start, lines, last=True)
         self.line_of = lines  # the last pulka's: see line_starts
         for p, names in zip(out, labels, strict=True):  # a whole auction of passes in bidding order: "all pass"
             n = len(p.players or ())
@@ -936,11 +936,13 @@ class _Writer:
                         step.kind, step.pairs = "all_pass", []
         return out
 
-    def attach(self, start: PulkaStarted | None, lines: list[Notes]) -> None:
-        """Put a pulka's notes on the record lines of their events."""
+    def attach(self, start: PulkaStarted | None, lines: list[Notes], *, last: bool) -> None:
+        """Put a pulka's notes on the record lines of their events (``last``: the file's last pulka)."""
         if start is None:
             return
-        lines[-1].trailing = False  # a comment after the last line reads back as one after its event
+        # A comment on lines of its own after the file's last line reads back as one after its event; after
+        # another pulka's last line it would read as the next pulka's, so there it stays at the line's end.
+        lines[-1].trailing = not last
         for seq, place, text in start.notes:
             if not (isinstance(seq, int) and 0 <= seq < len(lines)) or place not in ("before", "after") \
                     or not isinstance(text, str) or note_problem(text) is not None:

@@ -145,6 +145,20 @@ def test_mutated_records_keep_their_notes(data: st.DataObject, which: int, n: in
     assert write_text(again) == written
 
 
+def test_a_note_on_the_last_line_of_a_pulka_that_is_not_the_files_last_stays_with_it() -> None:
+    """A comment at the end of one pulka's last line, with another pulka after it, is written at the end
+    of that line: on a line of its own it would read back as a comment before the next pulka (found by
+    the mutation test above: a tag line repeated after ``End: stopped ; at the end``)."""
+    two = COMMENTED.replace("; after everything", "") + "\n" + doc_blocks("pref")[1]
+    recs = read_records(two, "two.pref")
+    assert len(recs) == 2 and (14, "after", "at the end") in start(recs[0]).notes
+    written = write_text(recs)
+    assert "End: stopped { at the end }" in written
+    again = read_records(written)
+    assert [start(r).notes for r in again] == [start(r).notes for r in recs]
+    assert write_text(again) == written
+
+
 def test_the_store_keeps_comments_and_names(tmp_path: Path) -> None:
     """Import → export gives the comments and names back; the same game imported before comments were
     kept (here: the record without them) is found as a duplicate, not stored twice."""
