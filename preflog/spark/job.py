@@ -154,11 +154,22 @@ def packed_frame(events: DataFrame) -> DataFrame:
     return events.groupBy("pulka").applyInArrow(audit_group, schema=from_arrow_schema(PACKED_SCHEMA))
 
 
-def table_frame(packed: DataFrame, table: str) -> DataFrame:
-    """One table's rows out of the packed rows, in the table's column order, sorted within partitions."""
-    names = SCHEMAS[table].names
+def table_frame(packed: DataFrame, table: str, schema: pa.Schema | None = None,
+                keys: Sequence[str] | None = None) -> DataFrame:
+    """One table's rows out of the packed rows, in the table's column order, sorted within partitions
+    (``schema`` and ``keys``: of a table other than the audit's and the projections')."""
+    names = (schema or SCHEMAS[table]).names
     return (packed.select(F.explode(table).alias("r")).select(*(F.col(f"r.{n}").alias(n) for n in names))
-            .sortWithinPartitions(*SORT_KEYS[table]))
+            .sortWithinPartitions(*(keys or SORT_KEYS[table])))
+
+
+def _shuffle(spark: SparkSession, events: DataFrame, source: str, read: str, partitions: int | None) -> None:
+    """Shuffle partitions for grouping ``events`` by pulka: ``partitions``, else from the event count."""
+    if partitions is None:  # the Delta log's row counts; through the jars, a count (Parquet metadata)
+        partitions = partitions_for(snapshot(source).events if read == "files" else events.count(), spark)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    # our partition count stands: adaptive execution would merge partitions up to 64 MB (~2 M events)
+    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
 
 
 def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "files",
@@ -167,19 +178,14 @@ def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "fil
     ``preflog analyze --all`` runs per pulka, on Spark's workers), its ``deals``, ``seats`` and ``cards``
     tables written as Parquet under ``out/analysis/``; returns table → path."""
     events = read_events(spark, source, read)
-    if partitions is None:  # the solver's work is per pulka: one partition per core at least
-        partitions = partitions_for(snapshot(source).events if read == "files" else events.count(), spark)
-    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+    _shuffle(spark, events, source, read, partitions)
     packed = (events.groupBy("pulka").applyInArrow(analysis_group, schema=from_arrow_schema(ANALYSIS_PACKED_SCHEMA))
               .persist(StorageLevel.MEMORY_AND_DISK))
     paths: dict[str, str] = {}
     try:
         for table in ANALYSIS_TABLES:
-            names = ANALYSIS_SCHEMAS[table].names
-            frame = (packed.select(F.explode(table).alias("r")).select(*(F.col(f"r.{n}").alias(n) for n in names))
-                     .sortWithinPartitions(*ANALYSIS_SORT_KEYS[table]))
             path = _join(_join(out, "analysis"), table)
+            frame = table_frame(packed, table, ANALYSIS_SCHEMAS[table], ANALYSIS_SORT_KEYS[table])
             frame.write.mode("overwrite").parquet(path)
             paths[table] = path
     finally:
@@ -231,11 +237,7 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
     if unknown:
         raise SparkJobError(f"unknown tables {', '.join(unknown)} (known: {', '.join(TABLES)})")
     events = read_events(spark, source, read)
-    if partitions is None:  # the Delta log's row counts; through the jars, a count (Parquet metadata)
-        partitions = partitions_for(snapshot(source).events if read == "files" else events.count(), spark)
-    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-    # our partition count stands: adaptive execution would merge partitions up to 64 MB (~2 M events)
-    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+    _shuffle(spark, events, source, read, partitions)
     packed = packed_frame(events).persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}
     try:
