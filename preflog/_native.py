@@ -35,6 +35,10 @@ from pathlib import Path
 from types import ModuleType
 
 MODULES: tuple[str, ...] = (
+    "preflog.model.bidcodes",
+    "preflog.model.layout",
+    "preflog.model.outcome",
+    "preflog.scoring.sheet",
     "preflog.engine.tricks",
     "preflog.engine.auction",
     "preflog.engine.russian.auction",
@@ -50,9 +54,12 @@ MODULES: tuple[str, ...] = (
     "preflog.scoring.croatian",
 )
 """The compiled modules (dotted names). setup.py compiles exactly these. Modules that define exceptions or
-values that cross process boundaries (cards, bids, calls, findings, sheet, events, outcome) stay
-interpreted: a compiled class has no ``__dict__`` (pickling of errors) and checks argument types at run
-time (``DealOutcome`` takes the kind's plain string)."""
+values that cross process boundaries as classes of their own (cards, bids, calls, findings, events) stay
+interpreted: a compiled class has no ``__dict__`` (an error's fields would not pickle). The per-deal values
+(``DealOutcome``, ``DealScore``, ``Sheet``, ``Settlement``) are compiled: their ``__init__`` is written out
+(a dataclass's generated one would run interpreted), they pickle through ``__reduce__``, and
+``DealOutcome.kind`` is typed ``str`` (a compiled class checks argument types at run time, and a plain
+string of a ``DealKind`` value is a kind too)."""
 
 GROUP = "preflog.kernel__mypyc"
 """The shared library that holds the compiled code of every module in :data:`MODULES` (mypyc's group)."""

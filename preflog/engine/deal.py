@@ -22,6 +22,7 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from enum import IntEnum
 from functools import cache
+from functools import lru_cache
 from typing import Any
 from typing import ClassVar
 from typing import Final
@@ -91,6 +92,10 @@ DONE: Final[int] = Phase.DONE
 _bid_made = cache(BidMade)
 _whist_called = cache(WhistCalled)
 _card_played = cache(CardPlayed)
+_talon_revealed = cache(TalonRevealed)
+_discarded = lru_cache(maxsize=2048)(Discarded)   # (4 seats x 496 pairs of cards; a paper discard is any two bits)
+_declared = cache(ContractDeclared)
+_mode_chosen = cache(PlayModeChosen)
 
 
 def _cards_text(mask: int) -> str:
@@ -299,7 +304,7 @@ class Deal(TrickPlay):
     def reveal_talon(self, cards: int) -> TalonRevealed:
         self.verify_reveal_talon(cards)
         self.push_reveal_talon(cards)
-        return TalonRevealed(cards)
+        return _talon_revealed(cards)
 
     def push_reveal_talon(self, cards: int) -> None:
         self._talon = cards
@@ -327,7 +332,7 @@ class Deal(TrickPlay):
     def discard(self, seat: int, cards: int) -> Discarded:
         self.verify_discard(seat, cards)
         self.push_discard(seat, cards)
-        return Discarded(seat, cards)
+        return _discarded(seat, cards)
 
     def push_discard(self, seat: int, cards: int) -> None:
         if not self.paper:
@@ -364,7 +369,7 @@ class Deal(TrickPlay):
     def declare(self, seat: int, contract: int) -> ContractDeclared:
         self.verify_declare(seat, contract)
         self.push_declare(seat, contract)
-        return ContractDeclared(seat, contract)
+        return _declared(seat, contract)
 
     def push_declare(self, seat: int, contract: int) -> None:
         self.declarer = seat
@@ -416,7 +421,7 @@ class Deal(TrickPlay):
     def choose_mode(self, seat: int, mode: int) -> PlayModeChosen:
         self.verify_choose_mode(seat, mode)
         self.push_choose_mode(seat, mode)
-        return PlayModeChosen(seat, mode)
+        return _mode_chosen(seat, mode)
 
     def push_choose_mode(self, seat: int, mode: int) -> None:
         raise AssertionError("verify_choose_mode refuses every mode here")

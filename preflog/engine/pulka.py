@@ -69,6 +69,7 @@ class PulkaState:
             raise IllegalAction(Code.BAD_TABLE_SIZE, f"{n} players; the rules allow tables of "
                                 f"{', '.join(map(str, rules.players))}")
         self.family = family_of(rules)
+        self._deal_type: type[Deal] = self.family.deal
         self.started = started
         self.rules: Rules = rules
         self.players: tuple[str, ...] = tuple(started.players)
@@ -130,8 +131,9 @@ class PulkaState:
         if 0 <= dealer < self.n:
             self.last_dealer = dealer
         self.deal = None
-        self.deal = self.family.open_deal(self.rules, self.n, dealer, hands, talon, self.deal_no, self.scorer,
-                                          self.players)
+        # (the family's open_deal, called on its deal class directly: once per deal on the replay path)
+        self.deal = self._deal_type.for_pulka(self.rules, self.n, dealer, hands, talon, self.deal_no, self.scorer,
+                                              self.players)
         return self.deal
 
     def finish_deal(self) -> DealScore | None:

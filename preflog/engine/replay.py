@@ -25,7 +25,6 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field
 from typing import Final
 
 from ..model.events import CardPlayed
@@ -37,7 +36,7 @@ from ..model.events import PulkaStarted
 from ..model.events import Row
 from ..model.events import ScoreRecorded
 from ..model.events import from_row
-from ..model.events import unpack_layout
+from ..model.layout import unpack_layout
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.sheet import DealScore
@@ -59,17 +58,31 @@ _CARD: Final = CardPlayed.CODE
 _DEAL: Final = DealStarted.CODE
 
 
-@dataclass(slots=True)
+@dataclass(init=False)
 class DealSummary:
-    """One deal as the audit saw it."""
+    """One deal as the audit saw it. (Its ``__init__`` is written out: one is built per deal on the
+    replay's hot path, and the compiled kernel builds it natively.)"""
 
     deal: int
     dealer: int
     seq: int                                   # seq of its DealStarted (1-based, the store's)
-    outcome: DealOutcome | None = None
-    score: DealScore | None = None
-    findings: list[Finding] = field(default_factory=list)
-    broken: bool = False                       # an illegal event stopped the deal's replay
+    outcome: DealOutcome | None
+    score: DealScore | None
+    findings: list[Finding]
+    broken: bool                               # an illegal event stopped the deal's replay
+
+    def __init__(self, deal: int, dealer: int, seq: int, outcome: DealOutcome | None = None,
+                 score: DealScore | None = None, findings: list[Finding] | None = None, broken: bool = False) -> None:
+        self.deal = deal
+        self.dealer = dealer
+        self.seq = seq
+        self.outcome = outcome
+        self.score = score
+        self.findings = [] if findings is None else findings
+        self.broken = broken
+
+    def __reduce__(self) -> tuple[type[DealSummary], tuple[object, ...]]:
+        return (DealSummary, (self.deal, self.dealer, self.seq, self.outcome, self.score, self.findings, self.broken))
 
 
 @dataclass(slots=True)

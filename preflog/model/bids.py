@@ -19,33 +19,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import PreflogError
-from .cards import CLUBS
-from .cards import DIAMONDS
-from .cards import HEARTS
-from .cards import SPADES
-
-PASS = 0
-TAKE_TALON = 1
-IGRA = 8
-MISER = 90
-NO_TRUMP = 5  # strain code of "без козыря"
-
-# Croatian number -> trump suit (RULES.md C1: ♠ 2 < ♦ 3 < ♥ 4 < ♣ 5).
-HR_TRUMP = {2: SPADES, 3: DIAMONDS, 4: HEARTS, 5: CLUBS}
-HR_BETTEL = 6
-HR_SANAC = 7
-IGRA_BETTEL = 16  # Bettel from hand, named at once as a first call (seed 000)
-IGRA_SANAC = 17   # Sanac from hand, named at once as a first call
-
-RU_MIN_LEVEL = 6   # the lowest trick level (6♠ opens the ladder)
-RU_MAX_LEVEL = 10  # the highest (10NT closes it)
-
-RU_LADDER: tuple[int, ...] = tuple(
-    [lvl * 10 + s for lvl in (6, 7, 8) for s in range(1, 6)]
-    + [MISER]
-    + [lvl * 10 + s for lvl in (9, 10) for s in range(1, 6)]
-)
-HR_LADDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
+from .bidcodes import HR_BETTEL
+from .bidcodes import HR_LADDER
+from .bidcodes import HR_SANAC
+from .bidcodes import HR_TRUMP
+from .bidcodes import IGRA
+from .bidcodes import IGRA_BETTEL
+from .bidcodes import IGRA_SANAC
+from .bidcodes import MISER
+from .bidcodes import NO_TRUMP
+from .bidcodes import PASS
+from .bidcodes import RU_LADDER
+from .bidcodes import RU_MAX_LEVEL
+from .bidcodes import RU_MIN_LEVEL
+from .bidcodes import TAKE_TALON
+from .bidcodes import hr_trump
+from .bidcodes import is_trick_contract
+from .bidcodes import level_of
+from .bidcodes import ru_trump
+from .bidcodes import strain_of
 
 _STRAIN_LATIN = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
 _STRAIN_UNICODE = {1: "♠", 2: "♣", 3: "♦", 4: "♥", 5: "БК"}
@@ -76,37 +68,12 @@ class BidError(PreflogError, ValueError):
     """A bid that cannot be read."""
 
 
-def is_trick_contract(code: int) -> bool:
-    return code >= 61 and code != MISER
-
-
 def trick_bid(level: int, strain: int) -> int:
     """The Russian trick contract of a level (6–10) and a strain (1–5: ♠ ♣ ♦ ♥ NT): the inverse of
     :func:`level_of` and :func:`strain_of`."""
     if not (RU_MIN_LEVEL <= level <= RU_MAX_LEVEL and 1 <= strain <= NO_TRUMP):
         raise BidError(f"no trick contract at level {level} in strain {strain}")
     return level * 10 + strain
-
-
-def level_of(code: int) -> int:
-    """Trick level of a Russian trick contract (6–10); 0 for miser and pass."""
-    return code // 10 if is_trick_contract(code) else 0
-
-
-def strain_of(code: int) -> int:
-    """Russian strain 1..5 (♠ ♣ ♦ ♥ NT); 0 for miser."""
-    return code % 10 if is_trick_contract(code) else 0
-
-
-def ru_trump(code: int) -> int:
-    """Trump suit of a Russian contract, or -1 for NT, miser and raspasy."""
-    s = strain_of(code)
-    return s - 1 if 1 <= s <= 4 else -1
-
-
-def hr_trump(number: int) -> int:
-    """Trump suit of a Croatian contract number, -1 for Bettel and Sanac."""
-    return HR_TRUMP.get(number, -1)
 
 
 def _decimal(text: str) -> int | None:
@@ -208,3 +175,11 @@ CROATIAN_BIDS = BidCodec(parse_hr_bid, _format_hr_call,
                          "2..7, igra, bettel, sanac, pass or hold", "2..7, bettel or sanac",
                          "a Croatian bid code")
 """The Croatian bid codec (numbers 2-7, igra, hand Bettel / Sanac)."""
+
+
+__all__ = [
+    "BidCodec", "BidError", "CROATIAN_BIDS", "HOLD_WORDS", "HR_BETTEL", "HR_LADDER", "HR_SANAC", "HR_TRUMP", "IGRA",
+    "IGRA_BETTEL", "IGRA_SANAC", "MISER", "NO_TRUMP", "PASS", "RUSSIAN_BIDS", "RU_LADDER", "RU_MAX_LEVEL",
+    "RU_MIN_LEVEL", "TAKE_TALON", "format_hr_bid", "format_ru_bid", "hr_trump", "is_trick_contract", "level_of",
+    "parse_hr_bid", "parse_ru_bid", "ru_trump", "strain_of", "trick_bid"
+]

@@ -28,7 +28,7 @@ class DealKind(StrEnum):
 NO_SEAT: Final = -1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class DealOutcome:
     """The facts of one finished deal that scoring needs, with seats 0-based.
 
@@ -37,12 +37,17 @@ class DealOutcome:
     ``calls`` holds each seat's final whist call (``-1`` for the declarer and the
     sitting-out dealer); ``whist_order`` lists whisters in the order they said "whist"
     (the second one answers for 8–10, RULES.md A9).
+
+    A value: compare, hash and copy it, never change it. (It is built once per deal on the replay's hot
+    path, so the compiled kernel builds it natively: its ``__init__`` is written out, not generated,
+    and the class is not a frozen dataclass, whose generated ``__init__`` would run interpreted.)
+    ``kind`` is a :class:`DealKind`; a plain string of one of its values compares equal to it.
     """
 
     deal: int                       # 1-based deal number in the pulka
     dealer: int
     n_players: int                  # 3 or 4 at the table
-    kind: DealKind
+    kind: str                       # a DealKind
     declarer: int = NO_SEAT
     contract: int = 0               # bid code (:mod:`preflog.model.bids`); 0 for raspasy / all-pass
     tricks: tuple[int, ...] = ()
@@ -58,6 +63,36 @@ class DealOutcome:
     contra: tuple[int, ...] = ()    # per seat: contra steps between that defender and the declarer
     invited: int = NO_SEAT          # seat invited by a lone whister (writes nothing)
     stopped_early: bool = False     # play stopped at the defenders' 5th trick
+
+    def __init__(self, deal: int, dealer: int, n_players: int, kind: str, declarer: int = NO_SEAT,
+                 contract: int = 0, tricks: tuple[int, ...] = (), calls: tuple[int, ...] = (),
+                 whist_order: tuple[int, ...] = (), half_whister: int = NO_SEAT, returner: int = NO_SEAT,
+                 open_play: bool = False, checked: bool = False, paper: bool = False, hand_game: bool = False,
+                 contra: tuple[int, ...] = (), invited: int = NO_SEAT, stopped_early: bool = False) -> None:
+        self.deal = deal
+        self.dealer = dealer
+        self.n_players = n_players
+        self.kind = kind
+        self.declarer = declarer
+        self.contract = contract
+        self.tricks = tricks
+        self.calls = calls
+        self.whist_order = whist_order
+        self.half_whister = half_whister
+        self.returner = returner
+        self.open_play = open_play
+        self.checked = checked
+        self.paper = paper
+        self.hand_game = hand_game
+        self.contra = contra
+        self.invited = invited
+        self.stopped_early = stopped_early
+
+    def __reduce__(self) -> tuple[type[DealOutcome], tuple[object, ...]]:
+        return (DealOutcome, (self.deal, self.dealer, self.n_players, self.kind, self.declarer, self.contract,
+                              self.tricks, self.calls, self.whist_order, self.half_whister, self.returner,
+                              self.open_play, self.checked, self.paper, self.hand_game, self.contra, self.invited,
+                              self.stopped_early))
 
     @property
     def seats(self) -> tuple[int, ...]:

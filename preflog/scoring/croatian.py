@@ -59,8 +59,8 @@ from typing import Any
 from typing import Self
 
 from ..errors import ScoringError
-from ..model.bids import HR_BETTEL
-from ..model.bids import HR_SANAC
+from ..model.bidcodes import HR_BETTEL
+from ..model.bidcodes import HR_SANAC
 from ..model.calls import CALL_INVITE
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
@@ -277,7 +277,7 @@ class CroatianScorer:
         if two_spades and (o.kind == _CONCEDED or rules.two_spades_without_contra == "nobody_scores_refe"):
             if rules.two_spades_without_contra == "nobody_scores_refe":
                 return self._grant_refe(DealScore.zero(n), "2♠ not contra'd: nobody scores")
-            o_kind = _NOT_WHISTED  # won without play
+            o_kind: str = _NOT_WHISTED  # won without play
             notes.append("2♠ not contra'd: won without play")
         else:
             o_kind = o.kind

@@ -42,11 +42,11 @@ from typing import Final
 from typing import Self
 
 from ..errors import ScoringError
-from ..model.bids import MISER as MISER_BID
+from ..model.bidcodes import MISER as MISER_BID
+from ..model.bidcodes import is_trick_contract
+from ..model.bidcodes import level_of
+from ..model.bidcodes import strain_of
 from ..model.bids import format_ru_bid
-from ..model.bids import is_trick_contract
-from ..model.bids import level_of
-from ..model.bids import strain_of
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
 from ..model.outcome import NO_SEAT

@@ -11,36 +11,36 @@ gentleman's whist): those are :class:`fractions.Fraction`. Settlement is exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field
 from fractions import Fraction
 
-from ..errors import ScoringError
+from .errors import StartSheetError
 
 Number = int | Fraction
 
 
-class StartSheetError(ScoringError):
-    """A starting sheet (totals a pulka continues from) with a value the rules cannot produce, or a
-    family that cannot start from totals. Names where: ``seat`` (None = the sheet as a whole),
-    ``area`` (``pulya``, ``gora`` or ``visty``) and, for visty, ``on`` (the seat written on)."""
-
-    def __init__(self, message: str, seat: int | None = None, area: str | None = None,
-                 on: int | None = None) -> None:
-        super().__init__(message)
-        self.seat = seat
-        self.area = area
-        self.on = on
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class DealScore:
-    """What one deal writes on the sheet: per-seat deltas (``visty[i][j]`` = written by i on j)."""
+    """What one deal writes on the sheet: per-seat deltas (``visty[i][j]`` = written by i on j).
+
+    A value, built once per deal on the replay's hot path: its ``__init__`` is written out so that the
+    compiled kernel builds it natively (see :class:`~preflog.model.outcome.DealOutcome`)."""
 
     pulya: tuple[Number, ...]
     gora: tuple[Number, ...]
     visty: tuple[tuple[Number, ...], ...]
     note: str = ""  # e.g. "help 4 to C", "refe", "hat"
+
+    def __init__(self, pulya: tuple[Number, ...], gora: tuple[Number, ...], visty: tuple[tuple[Number, ...], ...],
+                 note: str = "") -> None:
+        self.pulya = pulya
+        self.gora = gora
+        self.visty = visty
+        self.note = note
+
+    def __reduce__(self) -> tuple[type[DealScore], tuple[object, ...]]:
+        return (DealScore, (self.pulya, self.gora, self.visty, self.note))
 
     @staticmethod
     def zero(n: int) -> DealScore:
@@ -55,34 +55,46 @@ class DealScore:
         return Fraction(net) + gora_point * (mean_gora - self.gora[seat])
 
 
-@dataclass(slots=True)
+@dataclass(init=False)
 class Sheet:
-    """Running totals of a pulka's sheet."""
+    """Running totals of a pulka's sheet: ``Sheet(n)`` is a blank sheet; given totals are copied."""
 
     n: int
-    pulya: list[Number] = field(default_factory=list)
-    gora: list[Number] = field(default_factory=list)
-    visty: list[list[Number]] = field(default_factory=list)
+    pulya: list[Number]
+    gora: list[Number]
+    visty: list[list[Number]]
 
-    def __post_init__(self) -> None:
-        if not self.pulya:
-            self.pulya = [0] * self.n
-            self.gora = [0] * self.n
-            self.visty = [[0] * self.n for _ in range(self.n)]
+    def __init__(self, n: int, pulya: Sequence[Number] = (), gora: Sequence[Number] = (),
+                 visty: Sequence[Sequence[Number]] = ()) -> None:
+        self.n = n
+        if pulya:
+            self.pulya = list(pulya)
+            self.gora = list(gora)
+            self.visty = [list(r) for r in visty]
+        else:
+            self.pulya = [0] * n
+            self.gora = [0] * n
+            self.visty = [[0] * n for _ in range(n)]
+
+    def __reduce__(self) -> tuple[type[Sheet], tuple[object, ...]]:
+        return (Sheet, (self.n, self.pulya, self.gora, self.visty))
 
     def add(self, d: DealScore) -> None:
-        for i in range(self.n):
-            self.pulya[i] += d.pulya[i]
-            self.gora[i] += d.gora[i]
-            row, drow = self.visty[i], d.visty[i]
-            for j in range(self.n):
+        n = self.n
+        pulya, gora, visty = self.pulya, self.gora, self.visty
+        dp, dg, dv = d.pulya, d.gora, d.visty
+        for i in range(n):
+            pulya[i] += dp[i]
+            gora[i] += dg[i]
+            row, drow = visty[i], dv[i]
+            for j in range(n):
                 row[j] += drow[j]
 
     def copy(self) -> Sheet:
-        return Sheet(self.n, list(self.pulya), list(self.gora), [list(r) for r in self.visty])
+        return Sheet(self.n, self.pulya, self.gora, self.visty)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Settlement:
     """Final result per seat in visty: exact, and the two paper methods of seed 003 (integers).
 
@@ -94,3 +106,16 @@ class Settlement:
     method1: tuple[int, ...]
     method2: tuple[int, ...]
     money: tuple[Fraction, ...] = ()
+
+    def __init__(self, exact: tuple[Fraction, ...], method1: tuple[int, ...], method2: tuple[int, ...],
+                 money: tuple[Fraction, ...] = ()) -> None:
+        self.exact = exact
+        self.method1 = method1
+        self.method2 = method2
+        self.money = money
+
+    def __reduce__(self) -> tuple[type[Settlement], tuple[object, ...]]:
+        return (Settlement, (self.exact, self.method1, self.method2, self.money))
+
+
+__all__ = ["DealScore", "Number", "Settlement", "Sheet", "StartSheetError"]

@@ -39,12 +39,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.bids import HR_BETTEL
-from ...model.bids import HR_SANAC
-from ...model.bids import IGRA
-from ...model.bids import IGRA_BETTEL
-from ...model.bids import IGRA_SANAC
-from ...model.bids import PASS
+from ...model.bidcodes import HR_BETTEL
+from ...model.bidcodes import HR_SANAC
+from ...model.bidcodes import IGRA
+from ...model.bidcodes import IGRA_BETTEL
+from ...model.bidcodes import IGRA_SANAC
+from ...model.bidcodes import PASS
 from ...model.bids import BidError
 from ...model.bids import format_hr_bid
 from ...model.bids import parse_hr_bid

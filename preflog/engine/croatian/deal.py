@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Sequence
 
-from ...model.bids import HR_BETTEL
-from ...model.bids import HR_LADDER
-from ...model.bids import hr_trump
+from ...model.bidcodes import HR_BETTEL
+from ...model.bidcodes import HR_LADDER
+from ...model.bidcodes import hr_trump
 from ...model.calls import CALL_INVITE
 from ...model.calls import CALL_NAMES
 from ...model.calls import CALL_PASS

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 from typing import Self
 
-from ...model.bids import HR_BETTEL
-from ...model.bids import HR_SANAC
+from ...model.bidcodes import HR_BETTEL
+from ...model.bidcodes import HR_SANAC
 from ...model.calls import CALL_INVITE
 from ...model.calls import CALL_PASS
 from ...model.calls import CALL_WHIST

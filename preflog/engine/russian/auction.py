@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ...model.bids import MISER
-from ...model.bids import PASS
-from ...model.bids import RU_LADDER
-from ...model.bids import TAKE_TALON
+from ...model.bidcodes import MISER
+from ...model.bidcodes import PASS
+from ...model.bidcodes import RU_LADDER
+from ...model.bidcodes import TAKE_TALON
+from ...model.bidcodes import is_trick_contract
 from ...model.bids import format_ru_bid
-from ...model.bids import is_trick_contract
 from ...model.bids import parse_ru_bid
 from ...model.outcome import NO_SEAT
 from ...rules.config import Rules

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from ...model.bids import MISER
-from ...model.bids import RU_LADDER
+from ...model.bidcodes import MISER
+from ...model.bidcodes import RU_LADDER
+from ...model.bidcodes import level_of
+from ...model.bidcodes import ru_trump
 from ...model.bids import format_ru_bid
-from ...model.bids import level_of
-from ...model.bids import ru_trump
 from ...model.calls import CALL_CONCEDE
 from ...model.calls import CALL_HALF
 from ...model.calls import CALL_NAMES
