@@ -39,6 +39,7 @@ MODULES: tuple[str, ...] = (
     "preflog.model.layout",
     "preflog.model.outcome",
     "preflog.scoring.sheet",
+    "preflog.scoring.settlement",
     "preflog.engine.tricks",
     "preflog.engine.auction",
     "preflog.engine.russian.auction",

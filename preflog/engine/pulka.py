@@ -11,7 +11,6 @@ rules depend on the score (the anti-raspasy minimum, the Croatian 2♠ rule).
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 from ..model.events import DealStarted
@@ -161,7 +160,7 @@ class PulkaState:
             return None
         st = self.scorer.settlement()
         if self.whist_price is None:
-            return dataclasses.replace(st, money=())
+            return Settlement(st.exact, st.method1, st.method2)
         return priced(st, self.whist_price, self.rules)
 
     # -- score lines and end ---------------------------------------------------

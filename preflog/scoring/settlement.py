@@ -38,13 +38,12 @@ where the result is rounded to whole visty by largest remainder, keeping the sum
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 from typing import TypeGuard
-from typing import TypeVar
 
 from ..rules.choices import SettlementDivisor
 from ..rules.choices import SettlementRounding
@@ -52,10 +51,8 @@ from ..rules.config import Rules
 from .sheet import Number
 from .sheet import Settlement
 
+
 # gora and visty counts of one computation: all ints (the fast path) or all Fractions
-_Amount = TypeVar("_Amount", int, Fraction)
-
-
 def settle(
     pulya: Sequence[Number],
     gora: Sequence[Number],
@@ -116,8 +113,8 @@ def priced(settlement: Settlement, whist_price: Number, rules: Rules) -> Settlem
     Seed 003: "the final result in visty … multiplied by the price of a vist gives the win or loss
     in money", З +31 visty at 100 a vist = 3100."""
     price = Fraction(whist_price)
-    return dataclasses.replace(settlement, money=tuple(Fraction(x) * price
-                                                       for x in shown_result(settlement, rules)))
+    return Settlement(settlement.exact, settlement.method1, settlement.method2,
+                      tuple(Fraction(x) * price for x in shown_result(settlement, rules)))
 
 
 def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
@@ -253,7 +250,7 @@ def _method2(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0
     return _round_zero_sum([net[i] + gp * (total - n * g[i]) / dv for i in range(n)])
 
 
-def _move_point(g: list[_Amount], net: list[_Amount], who: int, d: int, comp: int, sign: int | None = None) -> None:
+def _move_point(g: list[Any], net: list[Any], who: int, d: int, comp: int, sign: int | None = None) -> None:
     """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him.
     (In gora counted in 1/gp, ``d`` is ±gp and ``sign`` ±1.)"""
     g[who] += d
