@@ -13,8 +13,9 @@ table) it measures:
   audit, store commits, projection refresh (the 1 M-deal target is 5 minutes);
 * ``store_append`` — the same pulkas appended as rows to a fresh Delta store, 2000 a commit;
 * ``replay_audit_1`` / ``replay_audit_n`` — read every event back from the store and run the full
-  audit (``audit_rows``) on one core, then on every core sharded by pulka, with the kernel this process
-  loaded (compiled when built, see ``kernel`` in the results);
+  audit (``pulka_columns`` → ``audit_columns``: the rows as columns, no tuple per event) on one core,
+  then on every core sharded by pulka, with the kernel this process loaded (compiled when built, see
+  ``kernel`` in the results);
 * ``replay_audit_pure`` — ``replay_audit_1`` again in a subprocess with ``PREFLOG_PURE=1`` (the
   pure-Python reference kernel), right after it: both paths' ratios in the same run;
 * ``projection_build`` — facts of every audited pulka → the three projection tables;
@@ -59,7 +60,7 @@ import duckdb  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from preflog import _native  # noqa: E402
-from preflog.engine.replay import audit_rows  # noqa: E402
+from preflog.engine.replay import audit_columns  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
 from preflog.model.events import CardPlayed  # noqa: E402
 from preflog.model.events import ContractDeclared  # noqa: E402
@@ -236,13 +237,13 @@ def replay_audit(store_path: str, shard: tuple[int, int] | None = None, keep_fac
     store = DeltaStore(store_path, create=False)
     n_p = n_e = n_f = 0
     facts: list[Any] = []
-    for pid, rows in store.pulka_rows(shard=shard):
-        res = audit_rows(rows)
+    for pid, rows in store.pulka_columns(shard=shard):
+        res = audit_columns(rows)
         n_p += 1
         n_e += len(rows)
         n_f += len(res.findings)
         if keep_facts:
-            facts.append((pid, rows[0], res))
+            facts.append((pid, rows.row(0), res))
     return n_p, n_e, n_f, facts
 
 

@@ -45,7 +45,9 @@ _EXPORTS: dict[str, str] = {
                      "read_file_records", "read_any", "record_files", "write_text", "write_json", "write_file"),
                     "preflog.record.api"),
     # replay and audit
-    **dict.fromkeys(("audit", "audit_rows", "replay", "state_at", "AuditResult"), "preflog.engine.replay"),
+    **dict.fromkeys(("audit", "audit_rows", "audit_columns", "replay", "state_at", "AuditResult"),
+                    "preflog.engine.replay"),
+    "RowColumns": "preflog.model.columns",
     **dict.fromkeys(("Finding", "IllegalAction", "AuditFailed"), "preflog.engine.findings"),
     # the game families and their deals
     **dict.fromkeys(("FAMILIES", "Family", "family_of", "open_deal"), "preflog.engine.families"),
@@ -79,12 +81,13 @@ __all__ = [
     "CardPlayed", "Claimed", "ConcurrencyError", "ContraCalled", "ContractDeclared", "CounterfactualError",
     "DealStarted", "Discarded", "Event", "EventError", "FactsError", "FileError", "Finding", "IllegalAction",
     "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "PRESETS", "PaperResult", "PlayModeChosen",
-    "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "Rules",
+    "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "RowColumns",
+    "Rules",
     "RulesError", "SLOVENIAN", "SOCHI", "ScoreRecorded", "ScoringError", "SimCheckError", "SimError", "StoreError",
     "TalonRevealed", "TenChecked", "WhistCalled", "Workspace", "WorkspaceError", "audit", "audit_json",
-    "audit_rows", "read_any", "read_file", "read_file_records", "read_json", "read_json_records", "read_records",
-    "read_text", "record_files", "replay", "resolve", "resolve_spec", "sheet_json", "state_at", "write_file",
-    "write_json", "write_text",
+    "audit_columns", "audit_rows", "read_any", "read_file", "read_file_records", "read_json", "read_json_records",
+    "read_records", "read_text", "record_files", "replay", "resolve", "resolve_spec", "sheet_json", "state_at",
+    "write_file", "write_json", "write_text",
     "AnalysisError", "DealAnalysis", "Goal", "Position", "PulkaAnalysis", "Solver", "SolverError",
     "analyze_events", "card_values", "solve",
 ]

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 MODULES: tuple[str, ...] = (
+    "preflog.model.columns",
     "preflog.model.bidcodes",
     "preflog.model.layout",
     "preflog.model.outcome",

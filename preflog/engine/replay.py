@@ -3,7 +3,10 @@
 - :func:`audit` reports every finding (code, deal, seq, event, message); after a broken
   deal it skips to the next DealStarted and goes on. ``strict=True`` raises on the first.
 - :func:`audit_rows` does the same over row tuples ``(code, player, card, value, payload)``
-  (:mod:`preflog.model.events`), the store's form: no event objects unless there is a finding.
+  (:mod:`preflog.model.events`), the store's form: no event objects unless there is a finding;
+  :func:`audit_columns` over the same rows as columns (:class:`~preflog.model.columns.RowColumns`, what
+  a bulk read of the store gives): no tuple per event either. The auditor walks columns; the other
+  forms are turned into columns first.
 - :func:`replay` applies events one by one and yields the live state after each (state at any
   deal / trick); it raises :class:`AuditFailed` on the first illegal event. :func:`state_at` wraps it.
 
@@ -27,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..model.columns import RowColumns
 from ..model.events import CardPlayed
 from ..model.events import DealStarted
 from ..model.events import Event
@@ -204,14 +208,14 @@ class Auditor:
         if d.phase == DONE:
             self._deal_done(seq, d, ev, row)
 
-    def play_run(self, d: Deal, rows: Sequence[Row], i: int, end: int) -> int:
-        """Play the card rows ``rows[i:end]`` that the open deal ``d`` takes as they are (the kernel's
-        bulk entry); returns the index of the first row not taken, which then takes :meth:`step`."""
+    def play_run(self, d: Deal, rows: RowColumns, i: int, end: int) -> int:
+        """Play the card rows ``i:end`` that the open deal ``d`` takes as they are (the kernel's bulk
+        entry); returns the index of the first row not taken, which then takes :meth:`step`."""
         j = d.play_cards(rows, i, end)
         if j > i:
             self.n_events += j - i
             if d.phase == DONE:
-                self._deal_done(j - 1, d, None, rows[j - 1])
+                self._deal_done(j - 1, d, None, rows.row(j - 1))
         return j
 
     def _running(self, seq: int, what: str, ev: Event | None, row: Row | None) -> PulkaState | None:
@@ -373,15 +377,16 @@ class Auditor:
                 res.settlement = p.settlement()
         return res
 
-    def run(self, rows: Sequence[Row], events: Sequence[Event] | None = None) -> AuditResult:
-        """Audit a whole log: runs of cards to the open deal's kernel, every other event by :meth:`step`."""
+    def run(self, rows: RowColumns, events: Sequence[Event] | None = None) -> AuditResult:
+        """Audit a whole log, given as columns: runs of cards to the open deal's kernel, every other event
+        by :meth:`step` (its row tuple built for it)."""
         live: Deal | None = None   # the open deal, past the general checks; None = the general step
-        n = len(rows)
+        codes = rows.code
+        n = len(codes)
         i = 0
         while i < n:
-            row = rows[i]
             if live is not None:
-                code = row[0]
+                code = codes[i]
                 if code == _CARD:
                     j = self.play_run(live, rows, i, n)
                     if j > i:
@@ -391,12 +396,12 @@ class Auditor:
                         continue
                 elif code in ROW_CODES:
                     self.n_events += 1
-                    self._apply(i, live, code, row, events[i] if events is not None else None)
+                    self._apply(i, live, code, rows.row(i), events[i] if events is not None else None)
                     if live.phase == DONE or self.skipping:
                         live = None
                     i += 1
                     continue
-            self.step(i, row, events[i] if events is not None else None)
+            self.step(i, rows.row(i), events[i] if events is not None else None)
             live = self.live_deal()
             i += 1
         self.close_log(n)
@@ -414,12 +419,18 @@ class Auditor:
 def audit(events: Iterable[Event], strict: bool = False) -> AuditResult:
     """Check a whole log; every broken rule is a :class:`Finding` (``strict`` raises on the first)."""
     evs = events if isinstance(events, (list, tuple)) else list(events)
-    return Auditor(strict).run([ev.to_row() for ev in evs], evs)
+    return Auditor(strict).run(RowColumns.of_rows([ev.to_row() for ev in evs]), evs)
 
 
 def audit_rows(rows: Iterable[Row], strict: bool = False) -> AuditResult:
     """:func:`audit` over row tuples ``(code, player, card, value, payload)`` — the store's form."""
-    return Auditor(strict).run(rows if isinstance(rows, (list, tuple)) else list(rows))
+    return Auditor(strict).run(RowColumns.of_rows(rows if isinstance(rows, (list, tuple)) else list(rows)))
+
+
+def audit_columns(rows: RowColumns, strict: bool = False) -> AuditResult:
+    """:func:`audit_rows` over the rows as columns (:class:`~preflog.model.columns.RowColumns`): what a
+    bulk replay from the store hands over, with no tuple per event."""
+    return Auditor(strict).run(rows)
 
 
 def replay(events: Iterable[Event]) -> Iterator[ReplayStep]:
@@ -448,5 +459,5 @@ def rows_of(events: Iterable[Event]) -> list[Row]:
     return [ev.to_row() for ev in events]
 
 
-__all__ = ["AuditResult", "Auditor", "DealSummary", "ReplayStep", "audit", "audit_rows", "replay", "rows_of",
-           "state_at"]
+__all__ = ["AuditResult", "Auditor", "DealSummary", "ReplayStep", "audit", "audit_columns", "audit_rows", "replay",
+           "rows_of", "state_at"]

@@ -21,8 +21,8 @@ from typing import Final
 from ..model.cards import SUIT_MASKS
 from ..model.cards import format_card
 from ..model.cards import format_cards
+from ..model.columns import RowColumns
 from ..model.events import CardPlayed
-from ..model.events import Row
 from ..model.outcome import NO_SEAT
 from .codes import Code
 from .findings import IllegalAction
@@ -205,8 +205,9 @@ class TrickPlay:
                                     f"card of the suit of the talon ({_cards_text(self._talon or 0)})", seat=seat)
 
     # ------------------------------------------------------------------ the loop
-    def play_cards(self, rows: Sequence[Row], i: int, end: int) -> int:
-        """Play the card rows ``rows[i:end]`` in a row; return the index of the first row not played.
+    def play_cards(self, rows: RowColumns, i: int, end: int) -> int:
+        """Play the card rows ``i:end`` of the columns ``rows`` in a row; return the index of the first row
+        not played.
 
         Stops at the first row that is not a card, once play is over, and before any card that is
         not legal (wrong seat, not held, not following suit, not trumping): :meth:`verify_card`
@@ -228,11 +229,12 @@ class TrickPlay:
         suit_masks = SUIT_MASKS     # (a local: one lookup per run, not per card)
         k = len(self.trick_cards)   # cards in the trick so far
         start = i                   # first row of the current trick inside this run
+        codes, players, cards = rows.code, rows.player, rows.card
         j = i
         while j < end:
-            code, player, card, _value, _payload = rows[j]
-            if code != _CARD or player != seat:
+            if codes[j] != _CARD or players[j] != seat:
                 break
+            card = cards[j]
             hand = hands[seat]
             if card < 0 or not hand >> card & 1:   # (a card past 31 is never in a hand)
                 break
@@ -290,11 +292,11 @@ class TrickPlay:
             led, best, bseat = -1, -1, NO_SEAT
         if j > i:
             if start > i:   # a trick was completed in this run: the open one began at ``start``
-                self.trick_cards = [rows[x][2] for x in range(start, j)]
-                self.trick_seats = [rows[x][1] for x in range(start, j)]
+                self.trick_cards = cards[start:j]
+                self.trick_seats = players[start:j]
             else:
-                self.trick_cards = self.trick_cards + [rows[x][2] for x in range(start, j)]
-                self.trick_seats = self.trick_seats + [rows[x][1] for x in range(start, j)]
+                self.trick_cards = self.trick_cards + cards[start:j]
+                self.trick_seats = self.trick_seats + players[start:j]
             self.to_play, self._led, self._best, self._best_seat = seat, led, best, bseat
             self.completed = completed
         return j
@@ -309,7 +311,7 @@ class TrickPlay:
 
     def play_card(self, seat: int, card: int) -> bool:
         """Play one card in the play phase if it is legal; False (and nothing changes) if it is not."""
-        return self.play_cards(((_CARD, seat, card, 0, None),), 0, 1) == 1
+        return self.play_cards(RowColumns([_CARD], [seat], [card], [0], [None]), 0, 1) == 1
 
     def _tricks_over(self) -> None:
         raise NotImplementedError

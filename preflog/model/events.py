@@ -24,6 +24,7 @@ from typing import Any
 from typing import ClassVar
 
 from ..errors import PreflogError
+from .columns import Row as Row
 from .layout import _holders
 from .layout import unpack_layout
 
@@ -38,7 +39,6 @@ were recorded; the tables of version 1 are the presets of that time)."""
 NO_PLAYER = -1
 NO_CARD = -1
 
-Row = tuple[int, int, int, int, str | None]
 
 
 class EventError(PreflogError, ValueError):

@@ -27,6 +27,7 @@ from typing import Any
 from typing import NamedTuple
 
 from preflog.errors import PreflogError
+from preflog.model.columns import RowColumns
 from preflog.model.events import Event
 from preflog.model.events import Row
 from preflog.model.events import from_row
@@ -301,6 +302,13 @@ class EventStore(ABC):
                 rows.append(r[2:])
         if cur is not None:
             yield cur, rows
+
+    def pulka_columns(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
+                      shard: tuple[int, int] | None = None) -> Iterator[tuple[str, RowColumns]]:
+        """:meth:`pulka_rows` with each pulka's rows as columns (what :func:`~preflog.engine.replay.audit_columns`
+        reads): a backend that stores columns hands them over without a tuple per event."""
+        for pid, rows in self.pulka_rows(pulkas, batch_size, shard=shard):
+            yield pid, RowColumns.of_rows(rows)
 
     def read(self, pulka: str) -> list[Event]:
         """A pulka's events in order ([] for an unknown pulka)."""

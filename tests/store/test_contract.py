@@ -13,6 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from benchmarks.synthetic import synthetic_pulka
+from preflog.engine.replay import audit_columns
+from preflog.engine.replay import audit_rows
 from preflog.model.events import BidMade
 from preflog.model.events import CardPlayed
 from preflog.model.events import DealStarted
@@ -233,6 +235,26 @@ class EventStoreContract(ABC):
         assert sum(len(s) for s in shards) == 12 and {p for s in shards for p in s} == dict(grouped).keys()
         assert all(rows == dict(grouped)[p] for s in shards for p, rows in s.items())
         assert dict(store.pulka_rows(["p05", "p01"])) == {"p01": dict(grouped)["p01"], "p05": dict(grouped)["p05"]}
+
+    def test_pulka_columns_are_the_pulka_rows_as_columns(self, store: EventStore) -> None:
+        """pulka_columns() gives the same pulkas in the same order as pulka_rows(), each pulka's rows as
+        five columns (a pulka cut by a batch boundary joined up; shards and id lists alike), and the
+        audit of the columns is the audit of the rows."""
+        store.append_many([(f"p{i:02d}", 0, GAME[:i + 1]) for i in range(12)])
+        grouped = list(store.pulka_rows())
+        for kw in ({}, {"batch_size": 5}, {"batch_size": 1}):
+            cols = list(store.pulka_columns(**kw))
+            assert [p for p, _ in cols] == [p for p, _ in grouped]
+            assert [c.rows() for _, c in cols] == [rows for _, rows in grouped]
+            assert all(len(c) == len(rows) for (_, c), (_, rows) in zip(cols, grouped, strict=True))
+        shards = [dict(store.pulka_columns(shard=(k, 3))) for k in range(3)]
+        assert {p: c.rows() for s in shards for p, c in s.items()} == dict(grouped)
+        assert {p: c.rows() for p, c in store.pulka_columns(["p05", "p01"])} == {
+            "p01": dict(grouped)["p01"], "p05": dict(grouped)["p05"]}
+        p11 = dict(store.pulka_columns())["p11"]
+        assert p11.code[0] == GAME[0].CODE and p11.row(1) == GAME[1].to_row()
+        a, b = audit_columns(p11), audit_rows(dict(grouped)["p11"])
+        assert (a.codes(), a.sheet, a.settlement, a.events) == (b.codes(), b.sheet, b.settlement, b.events)
 
     def test_rows_are_named_at_the_edge(self, store: EventStore) -> None:
         """rows() hands out the read_rows tuples one by one as EventRow, equal as tuples."""
