@@ -89,13 +89,13 @@ DONE: Final[int] = Phase.DONE
 
 # the events the hot actions return, interned: they are immutable values, and building one is
 # dearer than finding it
-_bid_made = cache(BidMade)
-_whist_called = cache(WhistCalled)
-_card_played = cache(CardPlayed)
-_talon_revealed = cache(TalonRevealed)
-_discarded = lru_cache(maxsize=2048)(Discarded)   # (4 seats x 496 pairs of cards; a paper discard is any two bits)
-_declared = cache(ContractDeclared)
-_mode_chosen = cache(PlayModeChosen)
+_bid_made: Final = cache(BidMade)
+_whist_called: Final = cache(WhistCalled)
+_card_played: Final = cache(CardPlayed)
+_talon_revealed: Final = cache(TalonRevealed)
+_discarded: Final = lru_cache(maxsize=2048)(Discarded)   # (4 seats x 496 pairs; a paper discard: any 2 bits)
+_declared: Final = cache(ContractDeclared)
+_mode_chosen: Final = cache(PlayModeChosen)
 
 
 def _cards_text(mask: int) -> str:
@@ -635,7 +635,7 @@ def _table(prefix: str) -> dict[int, _Step]:
     return {code: step(prefix + verb, args) for code, (verb, args) in _ACTIONS.items()}
 
 
-STEPS: dict[int, _Step] = {   # (written out: replay's hot path, no getattr per event)
+STEPS: Final[dict[int, _Step]] = {   # (written out: replay's hot path, no getattr per event)
     BidMade.CODE: lambda d, r, e: d.bid(r[1], r[3]),
     TalonRevealed.CODE: lambda d, r, e: d.reveal_talon(r[3]),
     Discarded.CODE: lambda d, r, e: d.discard(r[1], r[3]),
@@ -656,9 +656,9 @@ VERIFY = _table("verify_")
 PUSH = _table("push_")
 """Unchecked application (``push_x``), by ``Event.CODE`` (see :meth:`Deal.push`)."""
 
-DEAL_CODES: frozenset[int] = frozenset(STEPS)
+DEAL_CODES: Final[frozenset[int]] = frozenset(STEPS)
 """``Event.CODE`` of every event a :class:`Deal` applies."""
-ROW_CODES: frozenset[int] = frozenset(code for code, (_, args) in _ACTIONS.items() if args is not _tricks)
+ROW_CODES: Final[frozenset[int]] = frozenset(code for code, (_, args) in _ACTIONS.items() if args is not _tricks)
 """The deal events applied from their row alone (no payload to decode)."""
 
 __all__ = ["DEAL_CODES", "PUSH", "ROW_CODES", "STEPS", "VERIFY", "Deal", "Phase"]

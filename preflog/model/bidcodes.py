@@ -27,12 +27,12 @@ IGRA_SANAC: Final = 17   # Sanac from hand, named at once as a first call
 RU_MIN_LEVEL: Final = 6   # the lowest trick level (6♠ opens the ladder)
 RU_MAX_LEVEL: Final = 10  # the highest (10NT closes it)
 
-RU_LADDER: tuple[int, ...] = tuple(
+RU_LADDER: Final[tuple[int, ...]] = tuple(
     [lvl * 10 + s for lvl in (6, 7, 8) for s in range(1, 6)]
     + [MISER]
     + [lvl * 10 + s for lvl in (9, 10) for s in range(1, 6)]
 )
-HR_LADDER: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
+HR_LADDER: Final[tuple[int, ...]] = (2, 3, 4, 5, 6, 7)
 
 
 def is_trick_contract(code: int) -> bool:

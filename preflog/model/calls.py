@@ -8,16 +8,18 @@ Returning the whist ("вернуть вист") after a partner's half-whist is 
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..errors import PreflogError
 
-CALL_PASS = 0
-CALL_WHIST = 1
-CALL_HALF = 2
-CALL_INVITE = 3  # Croatian: a lone whister invites the passer (RULES.md A8)
-CALL_CONCEDE = 4  # Russian house rule: the declarer concedes down three ("без трёх", allow_concede_down3)
+CALL_PASS: Final = 0
+CALL_WHIST: Final = 1
+CALL_HALF: Final = 2
+CALL_INVITE: Final = 3  # Croatian: a lone whister invites the passer (RULES.md A8)
+CALL_CONCEDE: Final = 4  # Russian house rule: the declarer concedes down three ("без трёх", allow_concede_down3)
 
-PLAY_CLOSED = 0
-PLAY_OPEN = 1
+PLAY_CLOSED: Final = 0
+PLAY_OPEN: Final = 1
 
 _CALLS = {
     "pass": CALL_PASS, "пас": CALL_PASS, "p": CALL_PASS,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from ..errors import PreflogError
 
@@ -29,7 +30,7 @@ SUIT_RUSSIAN = "птбч"
 RANK_LATIN = ("7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_RUSSIAN = ("7", "8", "9", "10", "В", "Д", "К", "Т")
 
-FULL_DECK = (1 << 32) - 1
+FULL_DECK: Final = (1 << 32) - 1
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in SUITS)
 
 _SUIT_ALIASES: dict[str, int] = {}

@@ -56,6 +56,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+from typing import Final
 from typing import Self
 
 from ..errors import ScoringError
@@ -80,10 +81,10 @@ from .terms import Liability
 from .terms import ValueRates
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_ALL_PASS = DealKind.ALL_PASS
-_CONCEDED = DealKind.CONCEDED
-_GAME = DealKind.GAME
-_NOT_WHISTED = DealKind.NOT_WHISTED
+_ALL_PASS: Final = DealKind.ALL_PASS
+_CONCEDED: Final = DealKind.CONCEDED
+_GAME: Final = DealKind.GAME
+_NOT_WHISTED: Final = DealKind.NOT_WHISTED
 
 DECLARER_TRICKS = 6  # tricks a trick contract or Sanac needs
 

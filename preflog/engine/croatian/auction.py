@@ -38,6 +38,7 @@ protocol and ignored (Croatian scoring has no anti-raspasy minimum).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ...model.bidcodes import HR_BETTEL
 from ...model.bidcodes import HR_SANAC
@@ -56,10 +57,12 @@ from ..findings import IllegalAction
 
 HR_NUMBERS = (2, 3, 4, 5, 6, 7)
 HR_SUITS = (2, 3, 4, 5)
-_IGRA_CALLS = (IGRA, IGRA_BETTEL, IGRA_SANAC)
-_CANDIDATES = (PASS, *HR_NUMBERS, *_IGRA_CALLS)
+_IGRA_CALLS: Final = (IGRA, IGRA_BETTEL, IGRA_SANAC)
+_CANDIDATES: Final = (PASS, *HR_NUMBERS, *_IGRA_CALLS)
 
-_BIDDING, _NAMING, _DONE = 0, 1, 2
+_BIDDING: Final = 0
+_NAMING: Final = 1
+_DONE: Final = 2
 
 _HAND_WORDS = {
     "igra-bettel": IGRA_BETTEL, "hand-bettel": IGRA_BETTEL, "bettel-hand": IGRA_BETTEL,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Sequence
+from typing import Final
 
 from ...model.bidcodes import HR_BETTEL
 from ...model.bidcodes import HR_LADDER
@@ -49,9 +50,9 @@ from .defence import play_over
 from .defence import stop_caps
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_ALL_PASS = DealKind.ALL_PASS
-_GAME = DealKind.GAME
-_NOT_WHISTED = DealKind.NOT_WHISTED
+_ALL_PASS: Final = DealKind.ALL_PASS
+_GAME: Final = DealKind.GAME
+_NOT_WHISTED: Final = DealKind.NOT_WHISTED
 
 NeedsContra = Callable[[int, int, bool], bool]
 """The scorer's 2♠ rule: (declarer, contract, hand game) → whether the deal needs a contra to be played."""

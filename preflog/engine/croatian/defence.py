@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from typing import Final
 from typing import Self
 
 from ...model.bidcodes import HR_BETTEL
@@ -24,9 +25,9 @@ from ..findings import IllegalAction
 from ..findings import seat_name
 
 # deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_CONCEDED = DealKind.CONCEDED
-_GAME = DealKind.GAME
-_NOT_WHISTED = DealKind.NOT_WHISTED
+_CONCEDED: Final = DealKind.CONCEDED
+_GAME: Final = DealKind.GAME
+_NOT_WHISTED: Final = DealKind.NOT_WHISTED
 
 
 class CroatianDefence:

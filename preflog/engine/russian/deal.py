@@ -65,8 +65,13 @@ _MISER: Final = DealKind.MISER
 _NOT_WHISTED: Final = DealKind.NOT_WHISTED
 _RASPASY: Final = DealKind.RASPASY
 
+_EITHER: Final = HalfWhistBy.EITHER
+
 # whist sub-steps
-_W_D1, _W_D2, _W_RETURN, _W_DEALER = range(4)
+_W_D1: Final = 0
+_W_D2: Final = 1
+_W_RETURN: Final = 2
+_W_DEALER: Final = 3
 
 
 class RussianDeal(Deal):
@@ -166,11 +171,11 @@ class RussianDeal(Deal):
         if call == CALL_HALF:
             lvl = level_of(self.contract)
             second = self._wstep == _W_D2 and self.calls[self._defenders[0]] == CALL_PASS
-            first = self._wstep == _W_D1 and self.rules.half_whist_by == HalfWhistBy.EITHER
+            first = self._wstep == _W_D1 and self.rules.half_whist_by == _EITHER
             if not (second or first):
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, "half-whist is only for the second defender after "
                                     "the first has passed" + (" or for the first defender"
-                                                              if self.rules.half_whist_by == HalfWhistBy.EITHER
+                                                              if self.rules.half_whist_by == _EITHER
                                                               else " (half_whist_by=second)"), seat=seat)
             if lvl not in self.rules.half_whist_levels:
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, f"half-whist is not allowed on a {lvl}-level game "
