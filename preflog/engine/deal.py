@@ -147,7 +147,7 @@ class Deal(TrickPlay):
         self.hands: list[int] = list(hands) if hands is not None else [0] * n_players
         self._talon = talon
         self._init_tricks(n_players)
-        self.auction = self.AUCTION_TYPE(rules, self.active, min_level)
+        self.auction = self._new_auction(rules, self.active, min_level)
         self.auction.names = names
         self.calls = [-1] * n_players
         self.whist_order: list[int] = []
@@ -198,6 +198,11 @@ class Deal(TrickPlay):
     @classmethod
     def from_event(cls, rules: Rules, n_players: int, ev: DealStarted, deal: int = 1, min_level: int = 0) -> Deal:
         return cls(rules, n_players, ev.dealer, deal, ev.hands, ev.talon, min_level)
+
+    def _new_auction(self, rules: Rules, active: tuple[int, ...], min_level: int) -> AuctionBase:
+        """A fresh auction of the family (:attr:`AUCTION_TYPE`); a family overrides it to build its own
+        class directly (a native constructor call in the compiled kernel, once per deal)."""
+        return self.AUCTION_TYPE(rules, active, min_level)
 
     @classmethod
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,

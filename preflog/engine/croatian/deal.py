@@ -33,6 +33,7 @@ from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
 from ...rules.config import Rules
 from ...scoring.base import Scorer
+from ..auction import AuctionBase
 from ..codes import Code
 from ..deal import CONTRACT
 from ..deal import DISCARD
@@ -85,8 +86,11 @@ class CroatianDeal(Deal):
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
                   deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> CroatianDeal:
         """The next deal of a pulka: the scorer decides the 2♠ rule (it depends on the declarer's refe)."""
-        return cls(rules, n_players, dealer, deal, hands, talon, 0, scorer.needs_contra if scorer else None,
-                   names=names)
+        return CroatianDeal(rules, n_players, dealer, deal, hands, talon, 0,   # (the class named: see RussianDeal)
+                            scorer.needs_contra if scorer else None, names=names)
+
+    def _new_auction(self, rules: Rules, active: tuple[int, ...], min_level: int) -> AuctionBase:
+        return CroatianAuction(rules, active, min_level)
 
     @staticmethod
     def bid_text(bid: int) -> str:

@@ -23,6 +23,7 @@ Choices where the spec is silent (see docs/findings.md):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ...model.bidcodes import MISER
@@ -44,6 +45,9 @@ from ...model.outcome import NO_SEAT
 from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
 from ...rules.choices import HalfWhistBy
+from ...rules.config import Rules
+from ...scoring.base import Scorer
+from ..auction import AuctionBase
 from ..codes import Code
 from ..deal import AUCTION
 from ..deal import DISCARD
@@ -86,6 +90,17 @@ class RussianDeal(Deal):
     checked = False
     _wstep = _W_D1
     _lone = NO_SEAT
+
+    @classmethod
+    def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
+                  deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> Deal:
+        """:meth:`Deal.for_pulka`, with the class named: the compiled kernel then calls the native
+        constructor straight, not through the type object (once per deal on the replay path)."""
+        return RussianDeal(rules, n_players, dealer, deal, hands, talon,
+                           scorer.min_bid_level() if scorer else 0, names=names)
+
+    def _new_auction(self, rules: Rules, active: tuple[int, ...], min_level: int) -> AuctionBase:
+        return RussianAuction(rules, active, min_level)
 
     @staticmethod
     def bid_text(bid: int) -> str:
