@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import islice
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
 
+from . import scanner
 from .build import LETTERS
 from .build import trailing_ok
 from .errors import Loc
@@ -22,6 +24,7 @@ from .errors import RecordError
 from .errors import Tok
 from .syntax import ALL_PASS_WORDS
 from .syntax import CANONICAL
+from .syntax import FAST_TRICK
 from .syntax import KEYWORDS
 from .syntax import Comment
 from .syntax import DealSyn
@@ -30,7 +33,8 @@ from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 from .syntax import TrickLine
-from .syntax import as_step
+from .syntax import TrickRun
+from .syntax import plain_steps
 
 # Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
 # fails in one pass, so a long line of spaces cannot make the reader quadratic.
@@ -40,7 +44,7 @@ _DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]
 _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
 _KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
-_FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
+_FAST_TRICK = FAST_TRICK  # a canonical trick line (the careful _TRICK reads it alike)
 # Keys of canonical keyed lines (as the writer spells them) → step kind: read without the line patterns.
 _CANONICAL_KEYS = {k: KEYWORDS[k.lower()] for k in ("Auction", "Whist", "Contract", "Discard", "Talon", "Talon shown",
                                                      "Claim", "Check", "Tricks", "Score")}
@@ -170,10 +174,23 @@ class _Parser:
         # ``deal`` and ``letters`` change only in line() (tags, deal headers, End): refreshed after it.
         deal: DealSyn | None = None
         letters = ""
-        for lineno, raw in enumerate(text.split("\n"), first_line):
+        lines = text.split("\n")
+        # The compiled scanner takes a whole run of canonical trick lines at once (one TrickRun);
+        # the lines it leaves go through the loop below, as in pure Python.
+        runs = scanner.SCAN.trick_lines if scanner.SCAN is not None else None
+        numbered = enumerate(lines, first_line)
+        for lineno, raw in numbered:
             if deal is not None and raw and not raw[-1].isspace():
                 c0 = raw[0]
                 if c0.isdigit():
+                    if runs is not None:
+                        at = lineno - first_line
+                        k = runs(lines, at)
+                        if k:
+                            deal.steps.append(TrickRun(lineno, lines, at, at + k))
+                            if k > 1:
+                                next(islice(numbered, k - 2, k - 1), None)  # skip the rest of the run
+                            continue
                     m = fast_trick(raw)
                     if m:
                         deal.steps.append(TrickLine(lineno, m[1], m[2], m.start(2) + 1))
@@ -338,6 +355,20 @@ class _Parser:
             col += len(item) + 2
         return out
 
+    def letter_list(self, value: Tok) -> bool:
+        """Whether :meth:`letter_pairs` reads ``value`` (then :func:`~preflog.record.syntax.letter_pairs`
+        makes the same pairs from it later, when they are needed)."""
+        if self._cands_of is not self.names:
+            self._refresh()
+        if not value.loc.line or not value.text:
+            return False
+        safe = self._safe
+        for item in value.text.split(", "):
+            if len(item) < 3 or item[1] != " " or item[0] not in safe or item[2] in " \t:=" or "," in item \
+                    or item[-1].isspace():
+                return False
+        return True
+
     def split_player(self, tok: Tok) -> tuple[Tok | None, Tok]:
         """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
         text = tok.text
@@ -384,13 +415,18 @@ class _Parser:
         elif kind == "auction":
             if " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
                 deal.steps.append(Step("all_pass", key.loc))
+            elif scanner.SCAN is not None and self.letter_list(value):
+                deal.steps.append(Step("auction", key.loc, raw=value))  # pairs made by the reader if needed
             else:
                 deal.steps.append(Step("auction", key.loc, pairs=self.pairs(value)))
         elif kind in ("discard", "contract"):
             who, rest = self.split_player(value)
             deal.steps.append(Step(kind, key.loc, player=who, value=rest))
         elif kind == "calls":
-            deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
+            if scanner.SCAN is not None and self.letter_list(value):
+                deal.steps.append(Step("calls", key.loc, raw=value))
+            else:
+                deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
         elif kind in ("claim", "check", "tricks"):
             fast = self.letter_pairs(value)
             if fast is not None:
@@ -516,7 +552,7 @@ def _render_deal(number: int, d: DealSyn) -> list[str]:
     if d.talon is not None:
         lines.append(f"Talon: {d.talon.text}")
     trick = 0
-    for s in map(as_step, d.steps):
+    for s in plain_steps(d.steps):
         at = len(lines)
         _render_step(s, lines, trick)
         if s.kind == "trick":

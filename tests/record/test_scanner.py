@@ -1,0 +1,162 @@
+"""The compiled text scanner (``preflog/record/_scan.c``, :mod:`preflog.record.scanner`) and the pure-Python
+reader read every record alike: the same events with the same record lines, or the same error, located
+at the same ``FILE:LINE:COL`` with the same message.
+
+The corpus: bot pulkas of every family and table size (card and paper deals, raspasy with talon marks),
+written in both card styles, several pulkas to a file; the shipped seed records; and each simulated
+file corrupted line by line in the ways a hand-edited or damaged file goes wrong (a line cut short, a
+bad or repeated card, a card of another hand, a wrong trick number, a bad seat letter, bid, call or tag,
+doubled or trailing spaces, a line dropped, repeated or moved, a Unicode digit, a tab). Both paths run
+in this process (:func:`preflog.record.scanner.pure` switches the scanner off for a block).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from preflog.record import scanner
+from preflog.record.api import read_records
+from preflog.record.api import write_text
+from preflog.record.errors import RecordError
+from preflog.sim import simulate_pulka
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = (("sochi", 3, False), ("leningrad", 3, False), ("rostov", 3, False), ("sochi", 4, False),
+         ("leningrad", 4, False), ("croatian", 3, False), ("slovenian", 3, False), ("sochi", 3, True))
+
+
+def outcome(text: str) -> list[str]:
+    """A read as plain text: each pulka's events and their lines, or the error's message."""
+    try:
+        records = read_records(text, "t.pref")
+    except RecordError as exc:
+        return [f"error {exc}"]
+    return [f"{r.events!r} {r.lines!r}" for r in records]
+
+
+def both(text: str) -> tuple[list[str], list[str]]:
+    """``(compiled, pure)`` outcomes of one text (pure twice when the scanner is not built)."""
+    fast = outcome(text)
+    with scanner.pure():
+        slow = outcome(text)
+    return fast, slow
+
+
+def files() -> list[tuple[str, str]]:
+    """Simulated records (two pulkas a file, latin and unicode cards) of every spec, seeds 0..2."""
+    out = []
+    for spec, n, paper in SPECS:
+        for seed in range(3):
+            logs = [simulate_pulka(spec, n, seed * 2 + k, pool=10, max_deals=10, paper=paper) for k in (0, 1)]
+            for style in ("latin", "unicode"):
+                out.append((f"{spec}-{n}-{paper}-{seed}-{style}", "\n".join(write_text(log, style) for log in logs)))
+    return out
+
+
+def _swap_cards(line: str, rng: random.Random) -> str:
+    head, sep, cards = line.partition(": ")
+    items = cards.split(" ")
+    if len(items) > 1:
+        i, j = rng.sample(range(len(items)), 2)
+        items[i], items[j] = items[j], items[i]
+    return head + sep + " ".join(items)
+
+
+# line -> damaged line (rng for a choice); "" deletes the line's text
+LINE_DAMAGE = {
+    "cut": lambda s, r: s[: r.randrange(len(s))] if s else s,
+    "bad card": lambda s, r: s.replace("Q", "X", 1) if "Q" in s else s + " Zz",
+    "card twice": lambda s, r: s + " " + s.rsplit(" ", 1)[-1],
+    "other hand": lambda s, r: s.rsplit(" ", 1)[0] + " " + r.choice(["7s", "Ah", "10d", "Kc", "8h"]),
+    "number": lambda s, r: ("1" + s) if s[:1].isdigit() else s,
+    "zero number": lambda s, r: ("0" + s) if s[:1].isdigit() else s,
+    "unicode digit": lambda s, r: ("\u0663" + s[1:]) if s[:1].isdigit() else s,
+    "double space": lambda s, r: s.replace(" ", "  ", 1 + r.randrange(2)),
+    "trailing space": lambda s, r: s + " ",
+    "tab": lambda s, r: s.replace(" ", "\t", 1),
+    "seat letter": lambda s, r: s.replace("A ", "E ", 1).replace("B:", "Q:", 1),
+    "bad word": lambda s, r: s.replace("pass", "pas", 1).replace("whist", "wist", 1).replace("6s", "6x", 1),
+    "bad tag": lambda s, r: s.replace('"', "", 1) if s.startswith("[") else s,
+    "swap cards": _swap_cards,
+    "talon mark": lambda s, r: s.replace(": ", ": (", 1) + ")" if s[:1].isdigit() else s,
+    "comma": lambda s, r: s.replace(" ", ", ", 1),
+    "blank": lambda s, r: "",
+}
+
+
+def damaged(text: str, rng: random.Random, per_kind: int = 6) -> list[tuple[str, str]]:
+    """``text`` damaged at a few random lines in each way of :data:`LINE_DAMAGE`, and by lines dropped,
+    repeated and moved."""
+    lines = text.split("\n")
+    out = []
+    for how, fn in LINE_DAMAGE.items():
+        for _ in range(per_kind):
+            i = rng.randrange(len(lines))
+            out.append((f"{how}@{i + 1}", "\n".join([*lines[:i], fn(lines[i], rng), *lines[i + 1:]])))
+    for _ in range(per_kind):
+        i, j = sorted(rng.sample(range(len(lines)), 2))
+        out.append((f"drop@{i + 1}", "\n".join(lines[:i] + lines[i + 1:])))
+        out.append((f"repeat@{i + 1}", "\n".join(lines[:i + 1] + lines[i:])))
+        out.append((f"move@{i + 1}-{j + 1}", "\n".join(lines[:i] + lines[i + 1:j] + [lines[i]] + lines[j:])))
+    return out
+
+
+def test_the_scanner_is_built_when_required() -> None:
+    """CI builds the package with a compiler and sets ``PREFLOG_REQUIRE_NATIVE=1``: then the compiled
+    scanner must be the one that runs."""
+    if os.environ.get("PREFLOG_REQUIRE_NATIVE", "") not in ("", "0"):
+        assert scanner.BUILT is not None and scanner.SCAN is scanner.BUILT
+    with scanner.pure():
+        assert scanner.SCAN is None
+
+
+def test_both_paths_read_the_simulated_corpus_alike() -> None:
+    corpus = files()
+    for name, text in corpus:
+        fast, slow = both(text)
+        assert fast == slow, name
+        assert not fast[0].startswith("error"), (name, fast[0])
+    assert len(corpus) == 2 * 3 * len(SPECS)
+
+
+def test_both_paths_read_the_seed_records_alike() -> None:
+    paths = sorted((ROOT / "data").rglob("*.pref"))
+    assert len(paths) > 10
+    for path in paths:
+        fast, slow = both(path.read_text(encoding="utf-8"))
+        assert fast == slow, path.name
+
+
+def test_both_paths_refuse_damaged_records_alike() -> None:
+    """Every damaged file gives the same outcome both ways; most are errors, and the errors cover trick
+    lines (where the scanner reads) as well as the lines around them."""
+    rng = random.Random(16)
+    errors: set[str] = set()
+    count = 0
+    for name, text in files()[::3]:
+        for how, bad in damaged(text, rng):
+            fast, slow = both(bad)
+            assert fast == slow, f"{name} {how}"
+            count += 1
+            if fast[0].startswith("error"):
+                errors.add(how.split("@")[0])
+    assert count > 500
+    assert {"cut", "bad card", "card twice", "other hand", "number", "zero number", "unicode digit",
+            "seat letter", "bad word", "swap cards"} <= errors
+
+
+@pytest.mark.parametrize("line", ["1: 7s 8s 9s", "1: 7s 8s 9s ", "1:  7s 8s 9s", "01: 7s 8s 9s", "1: 7s,8s 9s",
+                                  "1: 7s 8s 9s 10s", "2: 7s 8s 9s", "1: 7s 7s 9s", "1: Ks 8s 9s", "1: 7s 8s",
+                                  "1: 7s\t8s 9s", "\u0661: 7s 8s 9s", "1: 7s 8s 9s\u00a0", "1: 7\u2660 8s 9s"])
+def test_one_trick_line_both_ways(line: str) -> None:
+    """A first trick line in each shape the scanner must take or leave, after a dealt hand: same outcome."""
+    text = ('[Players "A, B, C"]\n[Rules "sochi"]\n\nDeal 1: dealer C\nA: 7s Qs Js 7c 8c 9c 7d 8d 9d 7h\n'
+            "B: 8s As 10s 10c Jc Qc 10d Jd Qd 8h\nC: 9s Ks Kc Ac Kd Ad 9h 10h Jh Qh\nTalon: Kh Ah\n"
+            "Auction: A 6s, B pass, C pass\nDiscard: A Kh Ah\nContract: A 6s\nWhist: B whist, C pass, B open\n"
+            f"{line}\n")
+    fast, slow = both(text)
+    assert fast == slow
