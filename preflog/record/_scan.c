@@ -15,6 +15,9 @@
  *                          CardPlayed objects to events and each one's record line to at; returns
  *                          (lines played, trick_no, last_trick, mask of the cards played)
  *   mask(text, tokens)     (mask, count) of a single-space card list without repeats, or None
+ *   hand(text, tokens, owner, seat, taken, want)
+ *                          the mask of a hand of `want` such cards, none in `taken`, each given to
+ *                          seat in owner (card -> seat); None, owner untouched, otherwise
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -181,8 +184,6 @@ static PyObject *mask(PyObject *self, PyObject *args) {
     PyObject *text, *tokens;
     if (!PyArg_ParseTuple(args, "UO!", &text, &PyDict_Type, &tokens))
         return NULL;
-    if (PyUnicode_READY(text) < 0)
-        return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0;
     int kind = PyUnicode_KIND(text), err = 0;
     const void *data = PyUnicode_DATA(text);
@@ -206,7 +207,56 @@ static PyObject *mask(PyObject *self, PyObject *args) {
     return Py_BuildValue("kl", (unsigned long)seen, count);
 }
 
+/* The mask of a hand written as `want` cards (single spaces, no repeats, none in `taken`), its cards
+ * given to `seat` in owner; None, with owner untouched, otherwise. */
+static PyObject *hand(PyObject *self, PyObject *args) {
+    PyObject *text, *tokens, *owner;
+    long seat, want;
+    unsigned long taken;
+    if (!PyArg_ParseTuple(args, "UO!O!lkl", &text, &PyDict_Type, &tokens, &PyList_Type, &owner, &seat, &taken,
+                          &want))
+        return NULL;
+    if (PyList_GET_SIZE(owner) != 32) {
+        PyErr_SetString(PyExc_ValueError, "hand: owner must hold 32 seats");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0;
+    int kind = PyUnicode_KIND(text), err = 0;
+    const void *data = PyUnicode_DATA(text);
+    uint32_t seen = 0;
+    long count = 0;
+    for (;;) {
+        Py_ssize_t b = a;
+        while (b < n && PyUnicode_READ(kind, data, b) != ' ')
+            b++;
+        long c = card_of(tokens, text, a, b, &err);
+        if (err)
+            return NULL;
+        if (c < 0 || (seen >> c & 1) || (taken >> c & 1))
+            Py_RETURN_NONE;
+        seen |= 1u << c;
+        count++;
+        if (b >= n)
+            break;
+        a = b + 1;
+    }
+    if (count != want)
+        Py_RETURN_NONE;
+    PyObject *who = PyLong_FromLong(seat);
+    if (who == NULL)
+        return NULL;
+    for (int c = 0; c < 32; c++) {
+        if (seen >> c & 1) {
+            Py_INCREF(who);
+            PyList_SetItem(owner, c, who); /* steals the new reference */
+        }
+    }
+    Py_DECREF(who);
+    return PyLong_FromUnsignedLong((unsigned long)seen);
+}
+
 static PyMethodDef methods[] = {
+    {"hand", hand, METH_VARARGS, "The mask of a hand of `want` cards none taken, its cards given to seat; or None."},
     {"trick_lines", trick_lines, METH_VARARGS, "How many lines from i on are canonical trick lines."},
     {"play", play, METH_VARARGS, "Play a run of canonical trick lines as the reader's fast path does."},
     {"mask", mask, METH_VARARGS, "(mask, count) of a single-space card list without repeats, or None."},

@@ -97,6 +97,8 @@ _PLAYED = [[CardPlayed(seat, c) for c in range(32)] for seat in range(4)]
 _BIDS: dict[tuple[int, int], BidMade] = {}  # filled as met: bid codes are a small closed set
 _CALLS: dict[tuple[int, str], Event] = {}  # (seat, word as written) -> its whist call event, filled as met
 _HOLD = -1  # in a reader's bid cache: the word is a hold word
+# id of a bid codec -> (the codec, kept alive so the id stays its own; {bid as written: code or _HOLD})
+_BID_CODES: dict[int, tuple[B.BidCodec, dict[str, int]]] = {}
 _NUMBERS = tuple(str(i) for i in range(64))  # trick numbers as the canonical text writes them
 
 
@@ -340,8 +342,7 @@ class _Reader:
         self._by_name: frozenset[str] = frozenset()
         self.named = False   # a move named a player (not by seat letter)
         self.bids = B.RUSSIAN_BIDS
-        self._codes_of: dict[int, dict[str, int]] = {}  # id of a bid codec -> its bid cache (fast_bids)
-        self._bid_codes: dict[str, int] = {}
+        self._bid_codes: dict[str, int] = {}  # the bid cache of this pulka's codec (_BID_CODES)
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
@@ -388,7 +389,7 @@ class _Reader:
         except (RulesError, ValueError, TypeError) as exc:
             raise self.fail(spec, "does not combine with its options", str(exc)) from None
         self.bids = family_of(rules).bids
-        self._bid_codes = self._codes_of.setdefault(id(self.bids), {})
+        self._bid_codes = _BID_CODES.setdefault(id(self.bids), (self.bids, {}))[1]
         pool = self.integer(syn.pool, "is not a pool size", "a whole number of at least 1, e.g. 50", low=1) \
             if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
@@ -609,7 +610,15 @@ class _Reader:
                 if seat in given:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
-                fast = _fast_mask(pair.value.text) if scan is None else scan.mask(pair.value.text, _CARD_TOKENS)
+                if scan is not None:  # the same, compiled: mask and owners in one call
+                    got = scan.hand(pair.value.text, _CARD_TOKENS, owner, seat, taken, HAND_CARDS)
+                    if got is not None:
+                        hands[seat] = got
+                        taken |= got
+                        continue
+                    fast = None
+                else:
+                    fast = _fast_mask(pair.value.text)
                 if fast is not None and fast[1] == HAND_CARDS and not fast[0] & taken:
                     mask = fast[0]
                     hands[seat] = mask
@@ -734,6 +743,12 @@ class _Reader:
                 seat = st.bidder
             else:
                 raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
+            scan = scanner.SCAN
+            fast = scan.mask(step.value.text, _CARD_TOKENS) if scan is not None else None
+            if fast is not None and (fast[1] == TALON_CARDS or st.cards.hands is None) \
+                    and st.cards.discard(seat, fast[0]) < 0:  # (nothing moves when it fails)
+                out.append(Discarded(seat, fast[0]))
+                return
             pairs = self.cards(step.value)
             if st.cards.hands is not None and len(pairs) != TALON_CARDS:
                 # with the hands known, the cards left in hand depend on it: say so here, not at a later trick
@@ -748,7 +763,9 @@ class _Reader:
         elif kind == "contract":
             assert step.value is not None
             seat = self.seat(step.player, step.value)
-            code = self.bid(step.value)
+            code = self._bid_codes.get(step.value.text, _HOLD) if scanner.SCAN is not None else _HOLD
+            if code == _HOLD:
+                code = self.bid(step.value)
             if code not in self.bids.contracts:
                 raise self.fail(step.value, "is not a contract", self.bids.contracts_text)
             out.append(ContractDeclared(seat, code))

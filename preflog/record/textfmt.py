@@ -43,6 +43,7 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]\s*)?(\d+)?\s*[:.]?\s*(.*)")
 _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
+_FAST_DEAL = re.compile(r"Deal ([0-9]+): dealer ([^\s:=]\S*+)")  # a canonical deal header (_DEAL reads it alike)
 _KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
 _FAST_TRICK = FAST_TRICK  # a canonical trick line (the careful _TRICK reads it alike)
 # Keys of canonical keyed lines (as the writer spells them) → step kind: read without the line patterns.
@@ -167,6 +168,7 @@ class _Parser:
         comments: list[Comment] = []
         text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line, comments)
         fast_trick = _FAST_TRICK.fullmatch
+        fast_deal = _FAST_DEAL.fullmatch
         canonical = _CANONICAL_KEYS.get
         line = self.line
         # Fast paths for the commonest canonical lines, trick "N: cards", hand "A: cards" and keyed
@@ -203,8 +205,22 @@ class _Parser:
                     key, sep, rest = raw.partition(": ")
                     kind = canonical(key)
                     if kind is not None and sep and not rest[:1].isspace():
+                        if runs is not None and (kind == "auction" or kind == "calls") and self.letter_list(rest):
+                            # what keyed() makes of it, the pairs left for the reader to make if needed
+                            deal.steps.append(Step(kind, Loc(lineno, 1), raw=Tok(rest, Loc(lineno, len(key) + 3))))
+                            continue
                         self.keyed(kind, Tok(key, Loc(lineno, 1)), Tok(rest, Loc(lineno, len(key) + 3)))
                         continue
+            if runs is not None and raw[:5] == "Deal ":
+                p = self.pulka
+                m = fast_deal(raw)
+                if m and p is not None and p.end is None:  # what line() and deal_header() make of it
+                    deal = self.deal = DealSyn(loc=Loc(lineno, 1))
+                    p.deals.append(deal)
+                    deal.number = Tok(m[1], Loc(lineno, 6))
+                    deal.dealer = Tok(m[2], Loc(lineno, m.start(2) + 1))
+                    letters = self.hand_letters
+                    continue
             body = raw.strip()
             if body:
                 line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
@@ -355,15 +371,15 @@ class _Parser:
             col += len(item) + 2
         return out
 
-    def letter_list(self, value: Tok) -> bool:
-        """Whether :meth:`letter_pairs` reads ``value`` (then :func:`~preflog.record.syntax.letter_pairs`
-        makes the same pairs from it later, when they are needed)."""
+    def letter_list(self, text: str) -> bool:
+        """Whether :meth:`letter_pairs` reads ``text`` on a line of the text form (then
+        :func:`~preflog.record.syntax.letter_pairs` makes the same pairs from it later, when needed)."""
         if self._cands_of is not self.names:
             self._refresh()
-        if not value.loc.line or not value.text:
+        if not text:
             return False
         safe = self._safe
-        for item in value.text.split(", "):
+        for item in text.split(", "):
             if len(item) < 3 or item[1] != " " or item[0] not in safe or item[2] in " \t:=" or "," in item \
                     or item[-1].isspace():
                 return False
@@ -415,7 +431,7 @@ class _Parser:
         elif kind == "auction":
             if " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
                 deal.steps.append(Step("all_pass", key.loc))
-            elif scanner.SCAN is not None and self.letter_list(value):
+            elif scanner.SCAN is not None and value.loc.line and self.letter_list(value.text):
                 deal.steps.append(Step("auction", key.loc, raw=value))  # pairs made by the reader if needed
             else:
                 deal.steps.append(Step("auction", key.loc, pairs=self.pairs(value)))
@@ -423,7 +439,7 @@ class _Parser:
             who, rest = self.split_player(value)
             deal.steps.append(Step(kind, key.loc, player=who, value=rest))
         elif kind == "calls":
-            if scanner.SCAN is not None and self.letter_list(value):
+            if scanner.SCAN is not None and value.loc.line and self.letter_list(value.text):
                 deal.steps.append(Step("calls", key.loc, raw=value))
             else:
                 deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
