@@ -64,6 +64,7 @@ from .errors import RecordWriteError
 from .errors import Tok
 from .syntax import KEYWORDS
 from .syntax import DealSyn
+from .syntax import HandLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
@@ -606,6 +607,15 @@ class _Reader:
             hands = [0] * self.n
             given: set[int] = set()
             for pair in syn.hands:
+                if type(pair) is HandLine and scan is not None:  # the scanner path's hand line
+                    seat = self._seats.get(pair.raw[0], -1)
+                    if seat >= 0 and seat not in given:
+                        got = scan.hand(pair.raw[3:], _CARD_TOKENS, owner, seat, taken, HAND_CARDS)
+                        if got is not None:
+                            given.add(seat)
+                            hands[seat] = got
+                            taken |= got
+                            continue
                 seat = self.seat(pair.player)
                 if seat in given:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")

@@ -89,6 +89,22 @@ def step_pairs(step: Step) -> list[Pair]:
     return trick_pairs(step) if step.kind == "trick" else letter_pairs(step.raw)
 
 
+class HandLine(NamedTuple):
+    """A canonical hand line ``A: cards`` of the text form (a seat letter, no padding) as read on the
+    scanner path: the line and its text, its two tokens made only when asked for."""
+
+    line: int
+    raw: str
+
+    @property
+    def player(self) -> Tok:
+        return Tok(self.raw[0], Loc(self.line, 1))
+
+    @property
+    def value(self) -> Tok:
+        return Tok(self.raw[3:], Loc(self.line, 4))
+
+
 class TrickLine(NamedTuple):
     """A canonical trick line of the text form, ``N: c1 c2 c3`` (no padding), as read: plain strings
     and numbers, no token objects (most of a record is such lines). :meth:`step` gives the general
@@ -145,7 +161,7 @@ class DealSyn:
     loc: Loc = NOWHERE
     number: Tok | None = None
     dealer: Tok | None = None
-    hands: list[Pair] = field(default_factory=list)
+    hands: list[Pair | HandLine] = field(default_factory=list)
     talon: Tok | None = None
     steps: list[Step | TrickLine | TrickRun] = field(default_factory=list)
     notes: Notes | None = None   # comments around the deal header (writing only)

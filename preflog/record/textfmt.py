@@ -28,6 +28,7 @@ from .syntax import FAST_TRICK
 from .syntax import KEYWORDS
 from .syntax import Comment
 from .syntax import DealSyn
+from .syntax import HandLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
@@ -198,6 +199,9 @@ class _Parser:
                         deal.steps.append(TrickLine(lineno, m[1], m[2], m.start(2) + 1))
                         continue
                 elif raw[1:3] == ": " and c0 in letters and not raw[3:4].isspace() and not deal.steps:
+                    if runs is not None:
+                        deal.hands.append(HandLine(lineno, raw))  # the same pair, its tokens made if needed
+                        continue
                     loc = Loc(lineno, 1)
                     deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
                     continue
@@ -205,10 +209,22 @@ class _Parser:
                     key, sep, rest = raw.partition(": ")
                     kind = canonical(key)
                     if kind is not None and sep and not rest[:1].isspace():
-                        if runs is not None and (kind == "auction" or kind == "calls") and self.letter_list(rest):
-                            # what keyed() makes of it, the pairs left for the reader to make if needed
-                            deal.steps.append(Step(kind, Loc(lineno, 1), raw=Tok(rest, Loc(lineno, len(key) + 3))))
-                            continue
+                        if runs is not None:  # what keyed() makes of the commonest, without its general steps
+                            if (kind == "auction" or kind == "calls") and self.letter_list(rest):
+                                # the pairs left for the reader to make if needed
+                                deal.steps.append(Step(kind, Loc(lineno, 1), raw=Tok(rest, Loc(lineno, len(key) + 3))))
+                                continue
+                            if kind == "talon" and not deal.steps and deal.talon is None:
+                                deal.talon = Tok(rest, Loc(lineno, 8))
+                                continue
+                            if self._cands_of is not self.names:
+                                self._refresh()
+                            if (kind == "discard" or kind == "contract") and len(rest) > 2 and rest[1] == " " \
+                                    and rest[0] in self._safe and rest[2] not in " \t:=":  # split_player's first case
+                                col = len(key) + 3
+                                deal.steps.append(Step(kind, Loc(lineno, 1), player=Tok(rest[0], Loc(lineno, col)),
+                                                       value=Tok(rest[2:], Loc(lineno, col + 2))))
+                                continue
                         self.keyed(kind, Tok(key, Loc(lineno, 1)), Tok(rest, Loc(lineno, len(key) + 3)))
                         continue
             if runs is not None and raw[:5] == "Deal ":
