@@ -65,13 +65,13 @@ from .errors import Tok
 from .syntax import KEYWORDS
 from .syntax import DealSyn
 from .syntax import HandLine
+from .syntax import KeyedLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 from .syntax import TrickLine
 from .syntax import TrickRun
-from .syntax import letter_pairs
 from .syntax import trick_line
 from .syntax import trick_pairs
 
@@ -668,6 +668,11 @@ class _Reader:
                 self.trick_run(step, st, events, lines)
                 continue
             before = len(events)
+            if type(step) is KeyedLine:  # the scanner path's keyed line: its fast path, else its Step
+                if self.fast_keyed(step, st, events):
+                    lines.extend([step.line] * (len(events) - before))
+                    continue
+                step = step.step()
             if type(step) is TrickLine:
                 # the text form's trick line: straight to the fast path, tokens only if it fails
                 n = st.trick_no + 1
@@ -714,10 +719,6 @@ class _Reader:
         kind = step.kind
         if kind != "trick":
             st.last_trick = -1
-            if step.raw is not None:  # a canonical letter list left unsplit by the reader (compiled scanner)
-                if (self.fast_bids if kind == "auction" else self.fast_calls)(step.raw.text, st, out):
-                    return
-                step.pairs, step.raw = letter_pairs(step.raw), None
         if kind == "auction":
             for pair in step.pairs:
                 seat = self.seat(pair.player, pair.value)
@@ -753,12 +754,6 @@ class _Reader:
                 seat = st.bidder
             else:
                 raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
-            scan = scanner.SCAN
-            fast = scan.mask(step.value.text, _CARD_TOKENS) if scan is not None else None
-            if fast is not None and (fast[1] == TALON_CARDS or st.cards.hands is None) \
-                    and st.cards.discard(seat, fast[0]) < 0:  # (nothing moves when it fails)
-                out.append(Discarded(seat, fast[0]))
-                return
             pairs = self.cards(step.value)
             if st.cards.hands is not None and len(pairs) != TALON_CARDS:
                 # with the hands known, the cards left in hand depend on it: say so here, not at a later trick
@@ -773,9 +768,7 @@ class _Reader:
         elif kind == "contract":
             assert step.value is not None
             seat = self.seat(step.player, step.value)
-            code = self._bid_codes.get(step.value.text, _HOLD) if scanner.SCAN is not None else _HOLD
-            if code == _HOLD:
-                code = self.bid(step.value)
+            code = self.bid(step.value)
             if code not in self.bids.contracts:
                 raise self.fail(step.value, "is not a contract", self.bids.contracts_text)
             out.append(ContractDeclared(seat, code))
@@ -793,6 +786,35 @@ class _Reader:
             out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
         else:  # pragma: no cover - the parsers only make the kinds above
             raise RecordError(self.source, step.loc, kind, "is not a step kind")
+
+    def fast_keyed(self, line: KeyedLine, st: _DealReading, out: list[Event]) -> bool:
+        """A canonical keyed line (seat letters) applied with cached codes and events; False, with nothing
+        changed but the end of the trick sequence (as any step other than a trick), when anything is not
+        plainly right: the careful :meth:`step` then reads its :class:`Step`."""
+        st.last_trick = -1
+        kind, text = line.kind, line.text
+        if kind == "auction":
+            return self.fast_bids(text, st, out)
+        if kind == "calls":
+            return self.fast_calls(text, st, out)
+        seat = self._seats.get(text[0])
+        scan = scanner.SCAN
+        if seat is None or scan is None:
+            return False
+        if kind == "contract":
+            code = self._bid_codes.get(text[2:])
+            if code is None:
+                code = self._bid_code(text[2:])
+            if code is None or code == _HOLD or code not in self.bids.contracts:
+                return False
+            out.append(ContractDeclared(seat, code))
+            return True
+        fast = scan.mask(text[2:], _CARD_TOKENS)
+        if fast is None or not (fast[1] == TALON_CARDS or st.cards.hands is None) \
+                or st.cards.discard(seat, fast[0]) >= 0:  # (nothing moves when it fails)
+            return False
+        out.append(Discarded(seat, fast[0]))
+        return True
 
     def fast_bids(self, text: str, st: _DealReading, out: list[Event]) -> bool:
         """A canonical auction list ``A pass, B 6s`` (seat letters) applied with cached bid codes; False,

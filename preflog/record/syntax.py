@@ -82,13 +82,6 @@ def letter_pairs(value: Tok) -> list[Pair]:
     return out
 
 
-def step_pairs(step: Step) -> list[Pair]:
-    """The pairs of a step, made from its raw text when the reader left them unmade."""
-    if step.raw is None:
-        return step.pairs
-    return trick_pairs(step) if step.kind == "trick" else letter_pairs(step.raw)
-
-
 class HandLine(NamedTuple):
     """A canonical hand line ``A: cards`` of the text form (a seat letter, no padding) as read on the
     scanner path: the line and its text, its two tokens made only when asked for."""
@@ -103,6 +96,25 @@ class HandLine(NamedTuple):
     @property
     def value(self) -> Tok:
         return Tok(self.raw[3:], Loc(self.line, 4))
+
+
+class KeyedLine(NamedTuple):
+    """A canonical keyed line of a deal as read on the scanner path (:mod:`preflog.record.scanner`), one
+    object instead of a :class:`Step` with its tokens: ``Auction:`` or ``Whist:`` with a list of seat-letter
+    items (``A 6s, B pass``), or ``Discard:`` / ``Contract:`` led by a seat letter (``B 7c 8d``); ``text``
+    is what follows ``Key: `` and starts at ``column``. :meth:`step` is what the parser makes of it."""
+
+    line: int
+    kind: str
+    text: str
+    column: int
+
+    def step(self) -> Step:
+        line, col = self.line, self.column
+        if self.kind == "discard" or self.kind == "contract":
+            return Step(self.kind, Loc(line, 1), player=Tok(self.text[0], Loc(line, col)),
+                        value=Tok(self.text[2:], Loc(line, col + 2)))
+        return Step(self.kind, Loc(line, 1), pairs=letter_pairs(Tok(self.text, Loc(line, col))))
 
 
 class TrickLine(NamedTuple):
@@ -147,11 +159,11 @@ class TrickRun(NamedTuple):
         return [trick_line(self.lines[j], self.line + j - self.start) for j in range(self.start, self.stop)]
 
 
-def as_step(s: Step | TrickLine) -> Step:
-    return s.step() if isinstance(s, TrickLine) else s
+def as_step(s: Step | TrickLine | KeyedLine) -> Step:
+    return s.step() if isinstance(s, (TrickLine, KeyedLine)) else s
 
 
-def plain_steps(steps: list[Step | TrickLine | TrickRun]) -> list[Step]:
+def plain_steps(steps: list[Step | TrickLine | TrickRun | KeyedLine]) -> list[Step]:
     """The steps of a deal as general :class:`Step` objects (runs and trick lines made into steps)."""
     return [as_step(t) for s in steps for t in (s.trick_lines() if isinstance(s, TrickRun) else (s,))]
 
@@ -163,7 +175,7 @@ class DealSyn:
     dealer: Tok | None = None
     hands: list[Pair | HandLine] = field(default_factory=list)
     talon: Tok | None = None
-    steps: list[Step | TrickLine | TrickRun] = field(default_factory=list)
+    steps: list[Step | TrickLine | TrickRun | KeyedLine] = field(default_factory=list)
     notes: Notes | None = None   # comments around the deal header (writing only)
 
 

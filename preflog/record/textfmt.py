@@ -29,6 +29,7 @@ from .syntax import KEYWORDS
 from .syntax import Comment
 from .syntax import DealSyn
 from .syntax import HandLine
+from .syntax import KeyedLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
@@ -211,8 +212,7 @@ class _Parser:
                     if kind is not None and sep and not rest[:1].isspace():
                         if runs is not None:  # what keyed() makes of the commonest, without its general steps
                             if (kind == "auction" or kind == "calls") and self.letter_list(rest):
-                                # the pairs left for the reader to make if needed
-                                deal.steps.append(Step(kind, Loc(lineno, 1), raw=Tok(rest, Loc(lineno, len(key) + 3))))
+                                deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
                                 continue
                             if kind == "talon" and not deal.steps and deal.talon is None:
                                 deal.talon = Tok(rest, Loc(lineno, 8))
@@ -221,9 +221,7 @@ class _Parser:
                                 self._refresh()
                             if (kind == "discard" or kind == "contract") and len(rest) > 2 and rest[1] == " " \
                                     and rest[0] in self._safe and rest[2] not in " \t:=":  # split_player's first case
-                                col = len(key) + 3
-                                deal.steps.append(Step(kind, Loc(lineno, 1), player=Tok(rest[0], Loc(lineno, col)),
-                                                       value=Tok(rest[2:], Loc(lineno, col + 2))))
+                                deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
                                 continue
                         self.keyed(kind, Tok(key, Loc(lineno, 1)), Tok(rest, Loc(lineno, len(key) + 3)))
                         continue
@@ -389,7 +387,7 @@ class _Parser:
 
     def letter_list(self, text: str) -> bool:
         """Whether :meth:`letter_pairs` reads ``text`` on a line of the text form (then
-        :func:`~preflog.record.syntax.letter_pairs` makes the same pairs from it later, when needed)."""
+        :func:`~preflog.record.syntax.letter_pairs` makes the same pairs from it, when needed)."""
         if self._cands_of is not self.names:
             self._refresh()
         if not text:
@@ -447,18 +445,13 @@ class _Parser:
         elif kind == "auction":
             if " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
                 deal.steps.append(Step("all_pass", key.loc))
-            elif scanner.SCAN is not None and value.loc.line and self.letter_list(value.text):
-                deal.steps.append(Step("auction", key.loc, raw=value))  # pairs made by the reader if needed
             else:
                 deal.steps.append(Step("auction", key.loc, pairs=self.pairs(value)))
         elif kind in ("discard", "contract"):
             who, rest = self.split_player(value)
             deal.steps.append(Step(kind, key.loc, player=who, value=rest))
         elif kind == "calls":
-            if scanner.SCAN is not None and value.loc.line and self.letter_list(value.text):
-                deal.steps.append(Step("calls", key.loc, raw=value))
-            else:
-                deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
+            deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
         elif kind in ("claim", "check", "tricks"):
             fast = self.letter_pairs(value)
             if fast is not None:

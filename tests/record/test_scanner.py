@@ -82,6 +82,9 @@ LINE_DAMAGE = {
     "bad word": lambda s, r: s.replace("pass", "pas", 1).replace("whist", "wist", 1).replace("6s", "6x", 1),
     "bad tag": lambda s, r: s.replace('"', "", 1) if s.startswith("[") else s,
     "swap cards": _swap_cards,
+    "hold": lambda s, r: s.replace(" pass", " hold", 1).replace("Contract: A ", "Contract: A hold", 1),
+    "other seat": lambda s, r: s.replace("A ", "C ", 1) if s.startswith(("Auction", "Whist", "Discard", "Contract"))
+    else s,
     "talon mark": lambda s, r: s.replace(": ", ": (", 1) + ")" if s[:1].isdigit() else s,
     "comma": lambda s, r: s.replace(" ", ", ", 1),
     "blank": lambda s, r: "",
