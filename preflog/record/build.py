@@ -27,7 +27,6 @@ from preflog.model import bids as B
 from preflog.model import calls as C
 from preflog.model.cards import FULL_DECK
 from preflog.model.cards import CardError
-from preflog.model.cards import cards_of
 from preflog.model.cards import format_card
 from preflog.model.cards import format_cards
 from preflog.model.cards import parse_card
@@ -310,14 +309,15 @@ class _Holdings:
         if self.hands is None:
             return -1
         pool = self.hands[seat] | self.talon
-        for c in cards_of(mask):
-            if not pool >> c & 1:
-                return c
+        missing = mask & ~pool
+        if missing:
+            return (missing & -missing).bit_length() - 1  # the lowest card not held
         self.hands[seat] = pool & ~mask
-        for c in cards_of(self.talon):
-            self.owner[c] = seat
-        for c in cards_of(mask):
-            self.owner[c] = -1
+        owner = self.owner
+        for c in _cards_in(self.talon):
+            owner[c] = seat
+        for c in _cards_in(mask):
+            owner[c] = -1
         self.talon = 0
         self.discarded |= mask
         return -1
