@@ -163,3 +163,45 @@ def test_one_trick_line_both_ways(line: str) -> None:
             f"{line}\n")
     fast, slow = both(text)
     assert fast == slow
+
+
+def _reference_cuts(blanked: str, end: int) -> list[int]:
+    """The pulka cuts as the stream module found them before tag lines were scanned for: every mark line
+    (tag, deal header, End line) matched in turn by :data:`preflog.record.stream._MARK`."""
+    from preflog.record.stream import _MARK
+    from preflog.record.stream import _PLAYERS_TAG
+    from preflog.record.stream import _lead_start
+
+    cuts: list[int] = []
+    has_pulka = seen_body = players = False
+    for m in _MARK.finditer(blanked, 0, end):
+        if m.group(1) is None:
+            seen_body = has_pulka
+            continue
+        is_players = _PLAYERS_TAG.match(blanked, m.start(1)) is not None
+        if not has_pulka or seen_body or (is_players and players):
+            if has_pulka:
+                cuts.append(_lead_start(blanked, m.start()))
+            has_pulka, seen_body, players = True, False, False
+        players = players or is_players
+    return cuts
+
+
+def test_pulka_cuts_equal_the_line_by_line_reference() -> None:
+    """:func:`preflog.record.stream.cut_points` finds the same cuts as matching every mark line, on the
+    simulated and damaged records and on random texts of tags, headers, End lines, BOMs and blanks."""
+    from preflog.record.stream import blank_for_cut
+    from preflog.record.stream import cut_points
+
+    rng = random.Random(7)
+    texts = [text for _, text in files()[::4]]
+    texts += [bad for _, text in files()[::12] for _, bad in damaged(text, rng, 2)]
+    pieces = ["\n", "\n", " ", "\t", "\ufeff", "[", '[Players "A, B, C"]', '[ players "x"]', "[Rules \"sochi\"]",
+              "Deal 1: dealer A", "deal", "dealer", "Сдача 2", "End: closed", "end :", "конец:", "x", "1: 7s 8s 9s",
+              "A: 7s", ";", "\u2028", "Ending"]
+    for _ in range(3000):
+        texts.append("".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30))))
+    for text in texts:
+        blanked, end = blank_for_cut(text)
+        for stop in {end, rng.randrange(end + 1)}:
+            assert cut_points(blanked, stop) == _reference_cuts(blanked, stop), (text[:200], stop)
