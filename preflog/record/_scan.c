@@ -15,6 +15,7 @@
  *                          CardPlayed objects to events and each one's record line to at; returns
  *                          (lines played, trick_no, last_trick, mask of the cards played)
  *   mask(text, tokens)     (mask, count) of a single-space card list without repeats, or None
+ *   letter_list(text, safe) whether text is a list "A 6s, B pass" of items led by a letter of safe
  *   hand(text, tokens, owner, seat, taken, want)
  *                          the mask of a hand of `want` such cards, none in `taken`, each given to
  *                          seat in owner (card -> seat); None, owner untouched, otherwise
@@ -255,7 +256,42 @@ static PyObject *hand(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLong((unsigned long)seen);
 }
 
+/* Whether text is a canonical list of seat-letter items "A 6s, B pass": split at ", ", each item at least
+ * three characters, a letter of `safe`, a space, then no blank, ':' or '=', no ',' inside, no blank at
+ * its end (textfmt's letter_list, exactly). */
+static PyObject *letter_list(PyObject *self, PyObject *args) {
+    PyObject *text, *safe;
+    if (!PyArg_ParseTuple(args, "UU", &text, &safe))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0;
+    if (n == 0)
+        Py_RETURN_FALSE;
+    int kind = PyUnicode_KIND(text), skind = PyUnicode_KIND(safe);
+    const void *data = PyUnicode_DATA(text), *sdata = PyUnicode_DATA(safe);
+    Py_ssize_t ns = PyUnicode_GET_LENGTH(safe);
+    for (;;) {
+        Py_ssize_t b = a;
+        while (b < n && PyUnicode_READ(kind, data, b) != ',')
+            b++;
+        if (b < n && (b + 1 >= n || PyUnicode_READ(kind, data, b + 1) != ' '))
+            Py_RETURN_FALSE; /* a ',' that is not a separator stays inside an item */
+        if (b - a < 3 || PyUnicode_READ(kind, data, a + 1) != ' ')
+            Py_RETURN_FALSE;
+        Py_UCS4 c0 = PyUnicode_READ(kind, data, a), c2 = PyUnicode_READ(kind, data, a + 2);
+        int found = 0;
+        for (Py_ssize_t k = 0; k < ns && !found; k++)
+            found = PyUnicode_READ(skind, sdata, k) == c0;
+        if (!found || c2 == ' ' || c2 == '\t' || c2 == ':' || c2 == '=' ||
+            Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, b - 1)))
+            Py_RETURN_FALSE;
+        if (b >= n)
+            Py_RETURN_TRUE;
+        a = b + 2;
+    }
+}
+
 static PyMethodDef methods[] = {
+    {"letter_list", letter_list, METH_VARARGS, "Whether text is a canonical list of seat-letter items."},
     {"hand", hand, METH_VARARGS, "The mask of a hand of `want` cards none taken, its cards given to seat; or None."},
     {"trick_lines", trick_lines, METH_VARARGS, "How many lines from i on are canonical trick lines."},
     {"play", play, METH_VARARGS, "Play a run of canonical trick lines as the reader's fast path does."},

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import islice
+from typing import Any
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
@@ -182,6 +183,7 @@ class _Parser:
         # The compiled scanner takes a whole run of canonical trick lines at once (one TrickRun);
         # the lines it leaves go through the loop below, as in pure Python.
         runs = scanner.SCAN.trick_lines if scanner.SCAN is not None else None
+        letter_list: Any = scanner.SCAN.letter_list if scanner.SCAN is not None else None  # set with runs
         numbered = enumerate(lines, first_line)
         for lineno, raw in numbered:
             if deal is not None and raw and not raw[-1].isspace():
@@ -211,14 +213,14 @@ class _Parser:
                     kind = canonical(key)
                     if kind is not None and sep and not rest[:1].isspace():
                         if runs is not None:  # what keyed() makes of the commonest, without its general steps
-                            if (kind == "auction" or kind == "calls") and self.letter_list(rest):
+                            if self._cands_of is not self.names:
+                                self._refresh()
+                            if (kind == "auction" or kind == "calls") and letter_list(rest, self._safe):
                                 deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
                                 continue
                             if kind == "talon" and not deal.steps and deal.talon is None:
                                 deal.talon = Tok(rest, Loc(lineno, 8))
                                 continue
-                            if self._cands_of is not self.names:
-                                self._refresh()
                             if (kind == "discard" or kind == "contract") and len(rest) > 2 and rest[1] == " " \
                                     and rest[0] in self._safe and rest[2] not in " \t:=":  # split_player's first case
                                 deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))

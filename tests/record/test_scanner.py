@@ -205,3 +205,27 @@ def test_pulka_cuts_equal_the_line_by_line_reference() -> None:
         blanked, end = blank_for_cut(text)
         for stop in {end, rng.randrange(end + 1)}:
             assert cut_points(blanked, stop) == _reference_cuts(blanked, stop), (text[:200], stop)
+
+
+def test_scanner_line_checks_equal_the_python_ones() -> None:
+    """On random lines: the scanner's letter-list check is the parser's ``letter_list``, and a line it
+    counts as a canonical trick line is one the parser's trick pattern reads (it may leave more)."""
+    from preflog.record.syntax import FAST_TRICK
+    from preflog.record.textfmt import _Parser
+
+    scan = scanner.BUILT
+    if scan is None:
+        pytest.skip("the compiled scanner is not built (nothing to compare; CI builds it)")
+    parser = _Parser("t")
+    parser.names = ["Anna", "A Bo", "Vera"]
+    parser._refresh()
+    assert parser._safe == "BC"  # "A" may start the name "A Bo"
+    rng = random.Random(3)
+    pieces = ["A", "B", "C", "D", " ", ", ", ",", "6s", "pass", "\t", ":", "=", "\u00a0", "1", "12", ": ", "7s", "(", "x",
+              "\u0663", "Ж"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 9)))
+        assert scan.letter_list(text, parser._safe) == parser.letter_list(text), repr(text)
+        line = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 6)))
+        if scan.trick_lines([line], 0):
+            assert line and not line[-1].isspace() and FAST_TRICK.fullmatch(line), repr(line)
