@@ -221,8 +221,8 @@ def test_scanner_line_checks_equal_the_python_ones() -> None:
     parser._refresh()
     assert parser._safe == "BC"  # "A" may start the name "A Bo"
     rng = random.Random(3)
-    pieces = ["A", "B", "C", "D", " ", ", ", ",", "6s", "pass", "\t", ":", "=", "\u00a0", "1", "12", ": ", "7s", "(", "x",
-              "\u0663", "Ж"]
+    pieces = ["A", "B", "C", "D", " ", ", ", ",", "6s", "pass", "\t", ":", "=", "\u00a0", "1", "12", ": ", "7s", "(",
+              "x", "\u0663", "Ж"]
     for _ in range(20000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 9)))
         assert scan.letter_list(text, parser._safe) == parser.letter_list(text), repr(text)
