@@ -38,6 +38,11 @@ SOLVER_EXTENSIONS = [
     Extension("preflog.solver._dd", ["preflog/solver/_dd.c"], extra_compile_args=["-O3"], optional=True),
 ]
 
+# The compiled scanner of the text record reader (preflog/record/_scan.c, plain C API); optional the same
+# way: without it preflog.record reads in pure Python (preflog/record/scanner.py).
+SOLVER_EXTENSIONS.append(Extension("preflog.record._scan", ["preflog/record/_scan.c"], extra_compile_args=["-O3"],
+                                   optional=True))
+
 SOLVER_NAMES = {ext.name for ext in SOLVER_EXTENSIONS}
 
 

@@ -8,7 +8,10 @@ table) it measures:
 
 * ``simulate`` — bots play the pulkas (all cores; not a pipeline stage, for scale only);
 * ``text_write`` — canonical text records, 100 pulkas a file;
-* ``text_parse`` — parse + validate the text records (``read_records``), one core;
+* ``text_parse`` — parse + validate the text records (``read_records``), one core, with the reader this
+  process loaded (the compiled scanner ``preflog/record/_scan.c`` when built, see ``scanner``);
+* ``text_parse_pure`` — ``text_parse`` again right after it with the pure-Python reader (the scanner switched
+  off in this process): both paths' figures in the same run;
 * ``import_full`` — ``Workspace.import_paths`` of the record folder: parse, content hash,
   audit, store commits, projection refresh (the 1 M-deal target is 5 minutes);
 * ``store_append`` — the same pulkas appended as rows to a fresh Delta store, 2000 a commit;
@@ -71,6 +74,7 @@ from preflog.model.events import Row  # noqa: E402
 from preflog.model.events import from_row  # noqa: E402
 from preflog.projections.facts import facts_of  # noqa: E402
 from preflog.projections.store import rebuild  # noqa: E402
+from preflog.record import scanner  # noqa: E402
 from preflog.record.api import read_records  # noqa: E402
 from preflog.record.api import write_text  # noqa: E402
 from preflog.reports import connect  # noqa: E402
@@ -90,7 +94,7 @@ FOLD_SAMPLE = 3_000_000     # events the ceilings are measured on (a rate; a sam
 TARGETS = {
     "replay_audit_1_vs_fold": 0.30,           # ≥ 30 % of the fold ceiling on one core
     "replay_audit_n_efficiency": 0.80,        # "near-linear": speed-up / cores
-    "text_parse_events_per_s": 270_000,
+    "text_parse_events_per_s": 500_000,     # issue 16: text parse + validate on one core
     "bytes_per_event": 2.0,
     "import_1m_deals_s": 300.0,
 }
@@ -310,8 +314,18 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
     if parsed != events:
         raise SystemExit(f"text round trip lost events: {parsed} read, {events} simulated")
     res["text_parse"] = _stage(t, deals, events)
+    res["scanner"] = {"compiled": scanner.SCAN is not None,
+                      "why": "the compiled scanner (record/_scan.c)" if scanner.SCAN is not None else
+                      ("PREFLOG_PURE is set" if scanner.BUILT is not None else "the scanner is not built")}
+    with scanner.pure():
+        t_pure, parsed = _timed(parse_all)
+    if parsed != events:
+        raise SystemExit(f"pure text round trip lost events: {parsed} read, {events} simulated")
+    res["text_parse_pure"] = _stage(t_pure, deals, events)
     texts = []
-    print(f"  text parse + validate: {_rate(events, t):,.0f} events/s", flush=True)
+    print(f"  text parse + validate: {_rate(events, t):,.0f} events/s "
+          f"({'compiled scanner' if res['scanner']['compiled'] else 'pure'}; pure Python "
+          f"{_rate(events, t_pure):,.0f} events/s)", flush=True)
 
     ws_root = work / "workspace"
     ws = Workspace(ws_root)
@@ -432,6 +446,9 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
                                                res["ceiling_parquet_decode"]["rows_per_s"]),
         "text_parse_vs_fold": _ratio(res["text_parse"]["events_per_s"], fold),
         "text_parse_vs_target": _ratio(res["text_parse"]["events_per_s"], TARGETS["text_parse_events_per_s"]),
+        "text_parse_vs_pure": _ratio(res["text_parse"]["events_per_s"], res["text_parse_pure"]["events_per_s"]),
+        "text_parse_pure_vs_target": _ratio(res["text_parse_pure"]["events_per_s"],
+                                            TARGETS["text_parse_events_per_s"]),
         "store_append_vs_parquet_decode": _ratio(res["store_append"]["events_per_s"],
                                                  res["ceiling_parquet_decode"]["rows_per_s"]),
         "bytes_per_event_vs_target": _ratio(res["bytes_per_event"], TARGETS["bytes_per_event"]),
@@ -442,7 +459,7 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
         "replay_audit_1_ge_30pct_fold": res["ratios"]["replay_audit_1_vs_fold"] >= TARGETS["replay_audit_1_vs_fold"],
         "replay_audit_n_near_linear": res["ratios"]["replay_audit_n_efficiency"]
         >= TARGETS["replay_audit_n_efficiency"],
-        "text_parse_ge_270k": res["text_parse"]["events_per_s"] >= TARGETS["text_parse_events_per_s"],
+        "text_parse_ge_500k": res["text_parse"]["events_per_s"] >= TARGETS["text_parse_events_per_s"],
         "bytes_per_event_le_2": res["bytes_per_event"] <= TARGETS["bytes_per_event"],
         "import_1m_under_5min": res["import_full"]["projected_1m_deals_s"] <= TARGETS["import_1m_deals_s"],
     }
@@ -467,8 +484,8 @@ def spark_stage(store_root: str, events: int, res: dict[str, Any]) -> dict[str, 
 
 
 # ---------------------------------------------------------------------------------- reporting
-STAGES = ("text_write", "text_parse", "import_full", "store_append", "replay_audit_1", "replay_audit_pure",
-          "replay_audit_n", "projection_build")
+STAGES = ("text_write", "text_parse", "text_parse_pure", "import_full", "store_append", "replay_audit_1",
+          "replay_audit_pure", "replay_audit_n", "projection_build")
 
 
 def growth(sizes: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -491,7 +508,11 @@ def print_summary(results: dict[str, Any]) -> None:
             s = r[stage]
             note = ""
             if stage == "text_parse":
-                note = f"{r['ratios']['text_parse_vs_target']:.2f} of 270 k target"
+                kind = "compiled scanner" if r.get("scanner", {}).get("compiled") else "pure Python"
+                note = (f"{r['ratios']['text_parse_vs_target']:.2f} of 500 k target; {kind}, "
+                        f"{r['ratios']['text_parse_vs_pure']:.2f}x pure")
+            elif stage == "text_parse_pure":
+                note = f"{r['ratios']['text_parse_pure_vs_target']:.2f} of 500 k target; pure-Python reader"
             elif stage == "replay_audit_1":
                 kind = "compiled" if r.get("kernel", {}).get("compiled") else "pure"
                 note = (f"{r['ratios']['replay_audit_1_vs_fold']:.2f} of fold ceiling (target 0.30), "

@@ -27,7 +27,6 @@ from preflog.model import bids as B
 from preflog.model import calls as C
 from preflog.model.cards import FULL_DECK
 from preflog.model.cards import CardError
-from preflog.model.cards import cards_of
 from preflog.model.cards import format_card
 from preflog.model.cards import format_cards
 from preflog.model.cards import parse_card
@@ -58,16 +57,21 @@ from preflog.scoring.settlement import whist_price_value
 from preflog.scoring.sheet import Sheet
 from preflog.scoring.sheet import StartSheetError
 
+from . import scanner
 from .errors import RecordError
 from .errors import RecordWriteError
 from .errors import Tok
 from .syntax import KEYWORDS
 from .syntax import DealSyn
+from .syntax import HandLine
+from .syntax import KeyedLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 from .syntax import TrickLine
+from .syntax import TrickRun
+from .syntax import trick_line
 from .syntax import trick_pairs
 
 LETTERS = "ABCD"
@@ -91,6 +95,10 @@ _CARD_TOKENS: dict[str, int] = {format_card(c, style): c for c in range(32) for 
 assert all(parse_card(t) == c for t, c in _CARD_TOKENS.items())
 _PLAYED = [[CardPlayed(seat, c) for c in range(32)] for seat in range(4)]
 _BIDS: dict[tuple[int, int], BidMade] = {}  # filled as met: bid codes are a small closed set
+_CALLS: dict[tuple[int, str], Event] = {}  # (seat, word as written) -> its whist call event, filled as met
+_HOLD = -1  # in a reader's bid cache: the word is a hold word
+# id of a bid codec -> (the codec, kept alive so the id stays its own; {bid as written: code or _HOLD})
+_BID_CODES: dict[int, tuple[B.BidCodec, dict[str, int]]] = {}
 _NUMBERS = tuple(str(i) for i in range(64))  # trick numbers as the canonical text writes them
 
 
@@ -301,14 +309,15 @@ class _Holdings:
         if self.hands is None:
             return -1
         pool = self.hands[seat] | self.talon
-        for c in cards_of(mask):
-            if not pool >> c & 1:
-                return c
+        missing = mask & ~pool
+        if missing:
+            return (missing & -missing).bit_length() - 1  # the lowest card not held
         self.hands[seat] = pool & ~mask
-        for c in cards_of(self.talon):
-            self.owner[c] = seat
-        for c in cards_of(mask):
-            self.owner[c] = -1
+        owner = self.owner
+        for c in _cards_in(self.talon):
+            owner[c] = seat
+        for c in _cards_in(mask):
+            owner[c] = -1
         self.talon = 0
         self.discarded |= mask
         return -1
@@ -334,6 +343,7 @@ class _Reader:
         self._by_name: frozenset[str] = frozenset()
         self.named = False   # a move named a player (not by seat letter)
         self.bids = B.RUSSIAN_BIDS
+        self._bid_codes: dict[str, int] = {}  # the bid cache of this pulka's codec (_BID_CODES)
 
     def fail(self, tok: Tok, problem: str, expected: str = "") -> RecordError:
         return RecordError(self.source, tok.loc, tok.text, problem, expected)
@@ -380,6 +390,7 @@ class _Reader:
         except (RulesError, ValueError, TypeError) as exc:
             raise self.fail(spec, "does not combine with its options", str(exc)) from None
         self.bids = family_of(rules).bids
+        self._bid_codes = _BID_CODES.setdefault(id(self.bids), (self.bids, {}))[1]
         pool = self.integer(syn.pool, "is not a pool size", "a whole number of at least 1, e.g. 50", low=1) \
             if syn.pool else 50
         price = syn.whist_price.text.strip() if syn.whist_price else "1"
@@ -589,17 +600,35 @@ class _Reader:
             raise RecordError(self.source, syn.loc, "", "the deal names no dealer", "'Deal N: dealer A'")
         dealer = self.seat(syn.dealer)
         hands: list[int] | None = None
+        scan = scanner.SCAN
         owner = [-1] * 32   # card -> seat holding it
         taken = 0           # mask of the cards in a hand so far
         if syn.hands:
             hands = [0] * self.n
             given: set[int] = set()
             for pair in syn.hands:
+                if type(pair) is HandLine and scan is not None:  # the scanner path's hand line
+                    seat = self._seats.get(pair.raw[0], -1)
+                    if seat >= 0 and seat not in given:
+                        got = scan.hand(pair.raw[3:], _CARD_TOKENS, owner, seat, taken, HAND_CARDS)
+                        if got is not None:
+                            given.add(seat)
+                            hands[seat] = got
+                            taken |= got
+                            continue
                 seat = self.seat(pair.player)
                 if seat in given:
                     raise self.fail(pair.player or pair.value, "has two hands in this deal")
                 given.add(seat)
-                fast = _fast_mask(pair.value.text)
+                if scan is not None:  # the same, compiled: mask and owners in one call
+                    got = scan.hand(pair.value.text, _CARD_TOKENS, owner, seat, taken, HAND_CARDS)
+                    if got is not None:
+                        hands[seat] = got
+                        taken |= got
+                        continue
+                    fast = None
+                else:
+                    fast = _fast_mask(pair.value.text)
                 if fast is not None and fast[1] == HAND_CARDS and not fast[0] & taken:
                     mask = fast[0]
                     hands[seat] = mask
@@ -619,7 +648,7 @@ class _Reader:
                                     f"{HAND_CARDS} cards in a hand")
         talon: int | None = None
         if syn.talon is not None:
-            fast = _fast_mask(syn.talon.text)
+            fast = _fast_mask(syn.talon.text) if scan is None else scan.mask(syn.talon.text, _CARD_TOKENS)
             if fast is not None and not fast[0] & taken:
                 talon = fast[0]
             else:
@@ -635,7 +664,15 @@ class _Reader:
         numbers = _NUMBERS
         fast_trick = self.fast_trick
         for step in syn.steps:
+            if type(step) is TrickRun:
+                self.trick_run(step, st, events, lines)
+                continue
             before = len(events)
+            if type(step) is KeyedLine:  # the scanner path's keyed line: its fast path, else its Step
+                if self.fast_keyed(step, st, events):
+                    lines.extend([step.line] * (len(events) - before))
+                    continue
+                step = step.step()
             if type(step) is TrickLine:
                 # the text form's trick line: straight to the fast path, tokens only if it fails
                 n = st.trick_no + 1
@@ -650,6 +687,33 @@ class _Reader:
             self.step(step, st, events)
             lines.extend([step.loc.line] * (len(events) - before))
         return events
+
+    def trick_run(self, run: TrickRun, st: _DealReading, events: list[Event], lines: list[int]) -> None:
+        """A run of canonical trick lines (the compiled scanner's): played by it as far as it goes; a
+        line it stops at is read here as a :class:`TrickLine` (fast path, else the careful one, which
+        raises the exact error), and the scanner goes on after it."""
+        scan = scanner.SCAN or scanner.BUILT
+        assert scan is not None  # runs are made only when the scanner is built
+        j, stop, cards = run.start, run.stop, st.cards
+        while j < stop:
+            if cards.hands is not None:
+                k, st.trick_no, st.last_trick, bits = scan.play(
+                    run.lines, j, stop, run.line + j - run.start, st.trick_no, st.last_trick, cards.owner,
+                    cards.hands, _PLAYED, _CARD_TOKENS, events, lines)
+                cards.played |= bits
+                j += k
+                if j >= stop:
+                    return
+            step = trick_line(run.lines[j], run.line + j - run.start)
+            before = len(events)
+            n = st.trick_no + 1
+            if not (n < len(_NUMBERS) and step.number == _NUMBERS[n] and cards.hands is not None
+                    and self.fast_trick(step.cards, st, events)):
+                self.step(step.step(), st, events)
+            else:
+                st.trick_no = n
+            lines.extend([step.line] * (len(events) - before))
+            j += 1
 
     def step(self, step: Step, st: _DealReading, out: list[Event]) -> None:
         kind = step.kind
@@ -722,6 +786,97 @@ class _Reader:
             out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
         else:  # pragma: no cover - the parsers only make the kinds above
             raise RecordError(self.source, step.loc, kind, "is not a step kind")
+
+    def fast_keyed(self, line: KeyedLine, st: _DealReading, out: list[Event]) -> bool:
+        """A canonical keyed line (seat letters) applied with cached codes and events; False, with nothing
+        changed but the end of the trick sequence (as any step other than a trick), when anything is not
+        plainly right: the careful :meth:`step` then reads its :class:`Step`."""
+        st.last_trick = -1
+        kind, text = line.kind, line.text
+        if kind == "auction":
+            return self.fast_bids(text, st, out)
+        if kind == "calls":
+            return self.fast_calls(text, st, out)
+        seat = self._seats.get(text[0])
+        scan = scanner.SCAN
+        if seat is None or scan is None:
+            return False
+        if kind == "contract":
+            code = self._bid_codes.get(text[2:])
+            if code is None:
+                code = self._bid_code(text[2:])
+            if code is None or code == _HOLD or code not in self.bids.contracts:
+                return False
+            out.append(ContractDeclared(seat, code))
+            return True
+        fast = scan.mask(text[2:], _CARD_TOKENS)
+        if fast is None or not (fast[1] == TALON_CARDS or st.cards.hands is None) \
+                or st.cards.discard(seat, fast[0]) >= 0:  # (nothing moves when it fails)
+            return False
+        out.append(Discarded(seat, fast[0]))
+        return True
+
+    def fast_bids(self, text: str, st: _DealReading, out: list[Event]) -> bool:
+        """A canonical auction list ``A pass, B 6s`` (seat letters) applied with cached bid codes; False,
+        with nothing changed, when any item is not plainly right (the careful loop then reads it)."""
+        seats, codes = self._seats, self._bid_codes
+        made = []
+        current, bidder = st.current, st.bidder
+        for item in text.split(", "):
+            seat = seats.get(item[0])
+            word = item[2:]
+            code = codes.get(word)
+            if code is None:
+                code = self._bid_code(word)
+                if code is None:
+                    return False
+            if seat is None:
+                return False
+            if code == _HOLD:
+                if current is None:
+                    return False
+                code = current
+            if code != B.PASS:
+                current, bidder = code, seat
+            ev = _BIDS.get((seat, code))
+            if ev is None:
+                ev = _BIDS[(seat, code)] = BidMade(seat, code)
+            made.append(ev)
+        st.current, st.bidder = current, bidder
+        out.extend(made)
+        return True
+
+    def _bid_code(self, word: str) -> int | None:
+        """The code of a bid as written (:data:`_HOLD` for a hold word), cached; None if it is not one."""
+        if word.strip().lower() in B.HOLD_WORDS:
+            code = _HOLD
+        else:
+            try:
+                code = self.bids.parse(word)
+            except B.BidError:
+                return None
+        self._bid_codes[word] = code
+        return code
+
+    def fast_calls(self, text: str, st: _DealReading, out: list[Event]) -> bool:
+        """A canonical whist list ``C pass, A whist`` applied with cached events (a call's event depends on
+        its seat and word only); False, with nothing changed, when any item is not plainly right."""
+        seats, cache = self._seats, _CALLS
+        made = []
+        for item in text.split(", "):
+            seat = seats.get(item[0])
+            if seat is None:
+                return False
+            key = (seat, item[2:])
+            ev = cache.get(key)
+            if ev is None:
+                try:
+                    ev = cache[key] = self.call(seat, Tok(item[2:]))
+                except RecordError:
+                    return False
+            made.append(ev)
+        out.extend(made)
+        return True
 
     def totals(self, step: Step) -> tuple[ScoreValue, ScoreValue, list[ScoreValue]]:
         """(pulya, gora, visty per seat) of a ``Score:`` or ``Start:`` line; what it omits is 0."""

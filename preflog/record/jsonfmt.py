@@ -35,7 +35,7 @@ from .syntax import DealSyn
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
-from .syntax import as_step
+from .syntax import plain_steps
 
 FORMAT = "preflog-record"
 VERSION = 1
@@ -286,7 +286,7 @@ def _deal_obj(deal: DealSyn) -> dict[str, Any]:
     if deal.talon is not None:
         d["talon"] = deal.talon.text
     steps: list[dict[str, Any]] = []
-    for s in map(as_step, deal.steps):
+    for s in plain_steps(deal.steps):
         pairs = [[p.player.text if p.player else None, p.value.text] for p in s.pairs]
         if s.kind == "all_pass":
             steps.append({"auction": "all pass"})

@@ -35,6 +35,8 @@ CHUNK_BYTES = 1 << 20   # bytes read at a time (whole lines: the chunk ends at i
 # deal, not a longer word; a line starting with a digit is a trick line, never a header) or an End
 # line (the key "End" before a colon). The same spellings as the parser's (textfmt._DEAL, KEYWORDS).
 _MARK = re.compile(r"(?mi)^(?:[^\S\n]|\ufeff)*+(?:(\[)|(?:deal|сдача|раздача)(?!\w)|(?:end|конец)[^\S\n:]*+:)")
+# A deal header or an End line (_MARK without its tag case).
+_BODY = re.compile(r"(?mi)^(?:[^\S\n]|\ufeff)*+(?:(?:deal|сдача|раздача)(?!\w)|(?:end|конец)[^\S\n:]*+:)")
 _PLAYERS_TAG = re.compile(r'(?i)\[\s*+players\s*+"')
 
 
@@ -101,19 +103,29 @@ def cut_points(blanked: str, end: int) -> list[int]:
 
     The state is the parser's: whether a pulka has begun, whether it has a deal or an End line,
     whether it has its ``Players`` tag; a tag line after a deal or an End line, or a second
-    ``Players`` tag, begins the next pulka."""
+    ``Players`` tag, begins the next pulka. Tag lines are found by their ``[`` (a fast scan: a few a
+    pulka), and whether a deal or an End line stands between two of them by one search of the lines
+    between (it stops at the first): every line of the file is not matched one by one."""
     cuts: list[int] = []
-    has_pulka = seen_body = players = False
-    for m in _MARK.finditer(blanked, 0, end):
-        if m.group(1) is None:  # a deal header or an End line
-            seen_body = has_pulka
-            continue
-        is_players = _PLAYERS_TAG.match(blanked, m.start(1)) is not None
-        if not has_pulka or seen_body or (is_players and players):
-            if has_pulka:
-                cuts.append(_lead_start(blanked, m.start()))
-            has_pulka, seen_body, players = True, False, False
-        players = players or is_players
+    has_pulka = players = False
+    prev = -1   # where the previous tag line starts
+    find, rfind = blanked.find, blanked.rfind
+    i = find("[", 0, end)
+    while i >= 0:
+        start = rfind("\n", 0, i) + 1
+        if start == i or not blanked[start:i].replace("\ufeff", "").strip():  # a tag line (_MARK's first case)
+            is_players = _PLAYERS_TAG.match(blanked, i) is not None
+            seen_body = has_pulka and _BODY.search(blanked, prev + 1, start) is not None
+            if not has_pulka or seen_body or (is_players and players):
+                if has_pulka:
+                    cuts.append(_lead_start(blanked, start))
+                has_pulka, players = True, False
+            players = players or is_players
+            prev = start
+            i = find("\n", i, end)  # one tag a line
+            if i < 0:
+                break
+        i = find("[", i + 1, end)
     return cuts
 
 

@@ -71,6 +71,52 @@ def trick_pairs(step: Step) -> list[Pair]:
     return pairs
 
 
+def letter_pairs(value: Tok) -> list[Pair]:
+    """The ``(seat letter, value)`` pairs of a canonical list ``A 6s, B pass`` (the text reader checked its
+    form), each piece at its own column: what the reader's ``letter_pairs`` makes of it."""
+    line, col = value.loc.line, value.loc.column
+    out = []
+    for item in value.text.split(", "):
+        out.append(Pair(Tok(item[0], Loc(line, col)), Tok(item[2:], Loc(line, col + 2))))
+        col += len(item) + 2
+    return out
+
+
+class HandLine(NamedTuple):
+    """A canonical hand line ``A: cards`` of the text form (a seat letter, no padding) as read on the
+    scanner path: the line and its text, its two tokens made only when asked for."""
+
+    line: int
+    raw: str
+
+    @property
+    def player(self) -> Tok:
+        return Tok(self.raw[0], Loc(self.line, 1))
+
+    @property
+    def value(self) -> Tok:
+        return Tok(self.raw[3:], Loc(self.line, 4))
+
+
+class KeyedLine(NamedTuple):
+    """A canonical keyed line of a deal as read on the scanner path (:mod:`preflog.record.scanner`), one
+    object instead of a :class:`Step` with its tokens: ``Auction:`` or ``Whist:`` with a list of seat-letter
+    items (``A 6s, B pass``), or ``Discard:`` / ``Contract:`` led by a seat letter (``B 7c 8d``); ``text``
+    is what follows ``Key: `` and starts at ``column``. :meth:`step` is what the parser makes of it."""
+
+    line: int
+    kind: str
+    text: str
+    column: int
+
+    def step(self) -> Step:
+        line, col = self.line, self.column
+        if self.kind == "discard" or self.kind == "contract":
+            return Step(self.kind, Loc(line, 1), player=Tok(self.text[0], Loc(line, col)),
+                        value=Tok(self.text[2:], Loc(line, col + 2)))
+        return Step(self.kind, Loc(line, 1), pairs=letter_pairs(Tok(self.text, Loc(line, col))))
+
+
 class TrickLine(NamedTuple):
     """A canonical trick line of the text form, ``N: c1 c2 c3`` (no padding), as read: plain strings
     and numbers, no token objects (most of a record is such lines). :meth:`step` gives the general
@@ -87,8 +133,39 @@ class TrickLine(NamedTuple):
         return Step("trick", loc, number=Tok(self.number, loc), raw=Tok(self.cards, Loc(self.line, self.column)))
 
 
-def as_step(s: Step | TrickLine) -> Step:
-    return s.step() if isinstance(s, TrickLine) else s
+FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")
+"""A canonical trick line (the careful trick pattern of the text reader reads it alike)."""
+
+
+def trick_line(raw: str, line: int) -> TrickLine:
+    """The :class:`TrickLine` of a canonical trick line ``raw`` (it must match :data:`FAST_TRICK`)."""
+    m = FAST_TRICK.fullmatch(raw)
+    assert m is not None
+    return TrickLine(line, m[1], m[2], m.start(2) + 1)
+
+
+class TrickRun(NamedTuple):
+    """Consecutive canonical trick lines ``lines[start:stop]`` of a text block, the first on record line
+    ``line``, as the compiled scanner (:mod:`preflog.record.scanner`) found them: no object per line.
+    The reader plays them in one call, and reads any line the scanner stops at as a :class:`TrickLine`."""
+
+    line: int
+    lines: list[str]
+    start: int
+    stop: int
+    kind: str = "trick"
+
+    def trick_lines(self) -> list[TrickLine]:
+        return [trick_line(self.lines[j], self.line + j - self.start) for j in range(self.start, self.stop)]
+
+
+def as_step(s: Step | TrickLine | KeyedLine) -> Step:
+    return s.step() if isinstance(s, (TrickLine, KeyedLine)) else s
+
+
+def plain_steps(steps: list[Step | TrickLine | TrickRun | KeyedLine]) -> list[Step]:
+    """The steps of a deal as general :class:`Step` objects (runs and trick lines made into steps)."""
+    return [as_step(t) for s in steps for t in (s.trick_lines() if isinstance(s, TrickRun) else (s,))]
 
 
 @dataclass(slots=True)
@@ -96,9 +173,9 @@ class DealSyn:
     loc: Loc = NOWHERE
     number: Tok | None = None
     dealer: Tok | None = None
-    hands: list[Pair] = field(default_factory=list)
+    hands: list[Pair | HandLine] = field(default_factory=list)
     talon: Tok | None = None
-    steps: list[Step | TrickLine] = field(default_factory=list)
+    steps: list[Step | TrickLine | TrickRun | KeyedLine] = field(default_factory=list)
     notes: Notes | None = None   # comments around the deal header (writing only)
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import islice
+from typing import Any
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
 
+from . import scanner
 from .build import LETTERS
 from .build import trailing_ok
 from .errors import Loc
@@ -22,15 +25,19 @@ from .errors import RecordError
 from .errors import Tok
 from .syntax import ALL_PASS_WORDS
 from .syntax import CANONICAL
+from .syntax import FAST_TRICK
 from .syntax import KEYWORDS
 from .syntax import Comment
 from .syntax import DealSyn
+from .syntax import HandLine
+from .syntax import KeyedLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 from .syntax import TrickLine
-from .syntax import as_step
+from .syntax import TrickRun
+from .syntax import plain_steps
 
 # Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
 # fails in one pass, so a long line of spaces cannot make the reader quadratic.
@@ -39,8 +46,9 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _DEAL = re.compile(r"(?i)(deal|сдача|раздача)(?![\w])\.?\s*(?:[#№]\s*)?(\d+)?\s*[:.]?\s*(.*)")
 _DEALER_WORD = re.compile(r"(?i)(dealer|сдатчик|сдаёт|сдает)(?![\w])\s*[:=]?\s*")
 _TRICK = re.compile(r"(?i)(?:(?:trick|взятка)\s*)?(\d+)\s*[:.)]\s*(.*)")
+_FAST_DEAL = re.compile(r"Deal ([0-9]+): dealer ([^\s:=]\S*+)")  # a canonical deal header (_DEAL reads it alike)
 _KEY = re.compile(r"([^:]*[^:\s])\s*+:\s*+(.*)")
-_FAST_TRICK = re.compile(r"(\d+): ([^\s,].*)")  # a canonical trick line (the careful _TRICK reads it alike)
+_FAST_TRICK = FAST_TRICK  # a canonical trick line (the careful _TRICK reads it alike)
 # Keys of canonical keyed lines (as the writer spells them) → step kind: read without the line patterns.
 _CANONICAL_KEYS = {k: KEYWORDS[k.lower()] for k in ("Auction", "Whist", "Contract", "Discard", "Talon", "Talon shown",
                                                      "Claim", "Check", "Tricks", "Score")}
@@ -163,6 +171,7 @@ class _Parser:
         comments: list[Comment] = []
         text = _blank_comments(text.replace("\ufeff", " "), self.source, first_line, comments)
         fast_trick = _FAST_TRICK.fullmatch
+        fast_deal = _FAST_DEAL.fullmatch
         canonical = _CANONICAL_KEYS.get
         line = self.line
         # Fast paths for the commonest canonical lines, trick "N: cards", hand "A: cards" and keyed
@@ -170,15 +179,32 @@ class _Parser:
         # ``deal`` and ``letters`` change only in line() (tags, deal headers, End): refreshed after it.
         deal: DealSyn | None = None
         letters = ""
-        for lineno, raw in enumerate(text.split("\n"), first_line):
+        lines = text.split("\n")
+        # The compiled scanner takes a whole run of canonical trick lines at once (one TrickRun);
+        # the lines it leaves go through the loop below, as in pure Python.
+        runs = scanner.SCAN.trick_lines if scanner.SCAN is not None else None
+        letter_list: Any = scanner.SCAN.letter_list if scanner.SCAN is not None else None  # set with runs
+        numbered = enumerate(lines, first_line)
+        for lineno, raw in numbered:
             if deal is not None and raw and not raw[-1].isspace():
                 c0 = raw[0]
                 if c0.isdigit():
+                    if runs is not None:
+                        at = lineno - first_line
+                        k = runs(lines, at)
+                        if k:
+                            deal.steps.append(TrickRun(lineno, lines, at, at + k))
+                            if k > 1:
+                                next(islice(numbered, k - 2, k - 1), None)  # skip the rest of the run
+                            continue
                     m = fast_trick(raw)
                     if m:
                         deal.steps.append(TrickLine(lineno, m[1], m[2], m.start(2) + 1))
                         continue
                 elif raw[1:3] == ": " and c0 in letters and not raw[3:4].isspace() and not deal.steps:
+                    if runs is not None:
+                        deal.hands.append(HandLine(lineno, raw))  # the same pair, its tokens made if needed
+                        continue
                     loc = Loc(lineno, 1)
                     deal.hands.append(Pair(Tok(c0, loc), Tok(raw[3:], Loc(lineno, 4))))
                     continue
@@ -186,8 +212,31 @@ class _Parser:
                     key, sep, rest = raw.partition(": ")
                     kind = canonical(key)
                     if kind is not None and sep and not rest[:1].isspace():
+                        if runs is not None:  # what keyed() makes of the commonest, without its general steps
+                            if self._cands_of is not self.names:
+                                self._refresh()
+                            if (kind == "auction" or kind == "calls") and letter_list(rest, self._safe):
+                                deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
+                                continue
+                            if kind == "talon" and not deal.steps and deal.talon is None:
+                                deal.talon = Tok(rest, Loc(lineno, 8))
+                                continue
+                            if (kind == "discard" or kind == "contract") and len(rest) > 2 and rest[1] == " " \
+                                    and rest[0] in self._safe and rest[2] not in " \t:=":  # split_player's first case
+                                deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
+                                continue
                         self.keyed(kind, Tok(key, Loc(lineno, 1)), Tok(rest, Loc(lineno, len(key) + 3)))
                         continue
+            if runs is not None and raw[:5] == "Deal ":
+                p = self.pulka
+                m = fast_deal(raw)
+                if m and p is not None and p.end is None:  # what line() and deal_header() make of it
+                    deal = self.deal = DealSyn(loc=Loc(lineno, 1))
+                    p.deals.append(deal)
+                    deal.number = Tok(m[1], Loc(lineno, 6))
+                    deal.dealer = Tok(m[2], Loc(lineno, m.start(2) + 1))
+                    letters = self.hand_letters
+                    continue
             body = raw.strip()
             if body:
                 line(Tok(body, Loc(lineno, len(raw) - len(raw.lstrip()) + 1)))
@@ -337,6 +386,20 @@ class _Parser:
             out.append(Pair(Tok(item[0], Loc(line, col)), Tok(item[2:], Loc(line, col + 2))))
             col += len(item) + 2
         return out
+
+    def letter_list(self, text: str) -> bool:
+        """Whether :meth:`letter_pairs` reads ``text`` on a line of the text form (then
+        :func:`~preflog.record.syntax.letter_pairs` makes the same pairs from it, when needed)."""
+        if self._cands_of is not self.names:
+            self._refresh()
+        if not text:
+            return False
+        safe = self._safe
+        for item in text.split(", "):
+            if len(item) < 3 or item[1] != " " or item[0] not in safe or item[2] in " \t:=" or "," in item \
+                    or item[-1].isspace():
+                return False
+        return True
 
     def split_player(self, tok: Tok) -> tuple[Tok | None, Tok]:
         """``(player, rest)`` of an item such as ``Anna 6s``; player None if none leads it."""
@@ -516,7 +579,7 @@ def _render_deal(number: int, d: DealSyn) -> list[str]:
     if d.talon is not None:
         lines.append(f"Talon: {d.talon.text}")
     trick = 0
-    for s in map(as_step, d.steps):
+    for s in plain_steps(d.steps):
         at = len(lines)
         _render_step(s, lines, trick)
         if s.kind == "trick":
