@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from deltalake import ColumnProperties
@@ -60,6 +61,10 @@ from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
 from .schema import stored_table
 from .schema import upcast
+from .sealed import SEALED_SCHEMA
+from .sealed import Columns
+from .sealed import SealedRows
+from .sealed import sealed_batch
 
 HASH_EVERY_KEY = "preflog.hashEvery"
 HEADS_LOG_KEY = "preflog.headsLog"   # "1": every append commit records the heads it leaves (verify checks the log)
@@ -101,6 +106,12 @@ def _pylist(col: pa.Array) -> list[Any]:
     if col.null_count == 0 and pa.types.is_integer(col.type):
         return col.to_numpy().tolist()  # type: ignore[no-any-return]
     return col.to_pylist()  # type: ignore[no-any-return]
+
+def _columns(rows: Sequence[StoredRow]) -> Columns:
+    """Stored-row tuples as the eight column lists of :func:`~.sealed.sealed_batch`."""
+    cols = tuple(list(c) for c in zip(*rows, strict=True))
+    return cols  # type: ignore[return-value]
+
 
 class DeltaStore(EventStore):
     """Event store on a Delta table at ``path`` (created on first use).
@@ -303,27 +314,37 @@ class DeltaStore(EventStore):
         """The commit of :meth:`append_sealed` (caller holds the writer lock)."""
         local: dict[str, tuple[int, int | None, int]] = {}
         ids: list[str] = []
-        body: list[StoredRow] = []
+        counts: list[int] = []
+        parts: list[pa.RecordBatch] = []
         for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
             check_pulka_id(pulka)
             if pulka in heads or pulka in local:
                 raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
             if not rows:
                 continue
-            if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
+            n = len(rows)
+            if isinstance(rows, SealedRows):  # columns already (an import worker's): three values checked
+                batch = rows.batch
+                first, last_seq, deal = batch.column(0)[0].as_py(), batch.column(0)[n - 1].as_py(), \
+                    batch.column(1)[n - 1].as_py()
+                head = batch.column(7)[n - 1].as_py()
+            else:
+                batch = None
+                first, (last_seq, deal, *_rest, head) = rows[0][0], rows[-1]
+            if first != 1 or last_seq != n or head is None:
                 raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
-            ids.extend([pulka] * len(rows))
-            body.extend(rows)
-            last = rows[-1]
-            local[pulka] = (last[0], last[7], last[1])
-        if body:
-            cols = [pa.array(ids, pa.string())] + [
-                pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
-            write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
-                            writer_properties=WRITER_PROPERTIES,
+            parts.append(batch if batch is not None else sealed_batch(_columns(rows)))
+            ids.append(pulka)
+            counts.append(n)
+            local[pulka] = (last_seq, head, deal)
+        if parts:
+            body = pa.Table.from_batches(parts, schema=SEALED_SCHEMA).combine_chunks()
+            index = np.repeat(np.arange(len(ids), dtype=np.int32), counts)
+            table = body.add_column(0, EVENTS_V1.field(0), [pa.array(ids, pa.string()).take(pa.array(index))])
+            write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                             commit_properties=CommitProperties(custom_metadata={
                                 "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                "preflog.events": str(len(body)), **self._log_record(local)}))
+                                "preflog.events": str(table.num_rows), **self._log_record(local)}))
             with self._cache_lock:
                 self._heads.update(local)
 
