@@ -113,6 +113,55 @@ def _columns(rows: Sequence[StoredRow]) -> Columns:
     return cols  # type: ignore[return-value]
 
 
+# A file of up to this many rows is read and checked whole by the ordered read (a few tens of MB);
+# a bigger one row group by row group.
+WHOLE_FILE_ROWS = 2_000_000
+# Statistics this long may be truncated by a writer (Delta keeps 32 characters of a string): not proof.
+STAT_CHARS = 32
+_READ = ["pulka", "seq", "code", "player", "card", "value", "payload"]
+
+
+class _Unordered(Exception):
+    """A unit of the ordered read is not sorted by (pulka, seq) after all."""
+
+
+def _exact_stat(value: object) -> bool:
+    return isinstance(value, str) and len(value) < STAT_CHARS - 1
+
+
+def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] | None,
+                batch_size: int) -> Iterator[pa.RecordBatch]:
+    """The rows of ``units`` (disjoint, ascending pulka ranges: see ``DeltaStore._ordered_units``) in
+    order, read by pyarrow without a sort. Each unit is checked whole before any of its rows is handed
+    out (pulka ascending, seq ascending within a pulka, after the last row handed out); a unit that
+    fails raises :class:`_Unordered`, and every row handed out so far precedes every row not."""
+    import pyarrow.parquet as pq
+
+    wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
+    last: tuple[str, int] | None = None
+    for path, group in units:
+        t = pq.read_table(path, columns=_READ) if group is None else \
+            pq.ParquetFile(path).read_row_group(group, columns=_READ)
+        if wanted is not None:
+            t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+        n = t.num_rows
+        if n == 0:
+            continue
+        t = t.combine_chunks()
+        ids, seqs = t.column(0), t.column(1)
+        first = (ids[0].as_py(), seqs[0].as_py())
+        if last is not None and not last < first:
+            raise _Unordered
+        if n > 1:
+            a, b = ids.slice(0, n - 1), ids.slice(1)
+            down = pc.less(b, a)
+            same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
+            if pc.any(pc.or_(down, same_not_up)).as_py():
+                raise _Unordered
+        last = (ids[n - 1].as_py(), seqs[n - 1].as_py())
+        yield from t.to_batches(max_chunksize=batch_size)
+
+
 class DeltaStore(EventStore):
     """Event store on a Delta table at ``path`` (created on first use).
 
@@ -400,6 +449,18 @@ class DeltaStore(EventStore):
     def _scan_files(self, pulkas: Sequence[str] | None, batch_size: int,
                     shard: tuple[int, int] | None) -> Iterator[pa.RecordBatch]:
         after: tuple[str, int] | None = None
+        if pulkas is not None and not pulkas:
+            return
+        if shard is None and self.table_schema_version >= TABLE_SCHEMA_VERSION:
+            units = self._ordered_units(self._table())
+            if units is not None:
+                try:
+                    for b in _read_units(units, pulkas, batch_size):
+                        after = (b.column(0)[-1].as_py(), b.column(1)[-1].as_py())
+                        yield b
+                    return
+                except (_Unordered, OSError, pa.ArrowException):
+                    pass  # out of order after all, or a file gone (a vacuum): DuckDB sorts the rest
         for _attempt in range(5):
             # no progress bar: long scans would draw one on the caller's (or a worker's) stdout
             con = duckdb.connect()
@@ -440,6 +501,49 @@ class DeltaStore(EventStore):
             finally:
                 con.close()
         raise StoreError(f"{self.path}: table files kept vanishing during the read")
+
+    def _ordered_units(self, dt: DeltaTable) -> list[tuple[str, int | None]] | None:
+        """The table's files (``(path, None)``) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
+        row groups (``(path, index)``) in (pulka, seq) order, when the statistics prove it: the pulka
+        ranges of the files (the Delta log's statistics) and of a big file's row groups (its Parquet
+        footer) are disjoint and ascending. ``None`` when they do not (overlapping appends, a compaction
+        that merged files, statistics missing or possibly truncated): DuckDB sorts then. Each unit's own
+        order is checked as it is read (:func:`_read_units`)."""
+        from urllib.parse import unquote
+
+        import pyarrow.parquet as pq
+
+        adds = pa.table(dt.get_add_actions(flatten=True))
+        if adds.num_rows == 0:
+            return []
+        names = adds.schema.names
+        if "min.pulka" not in names or "max.pulka" not in names:
+            return None
+        files = sorted(zip(adds.column("min.pulka").to_pylist(), adds.column("max.pulka").to_pylist(),
+                           adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), strict=True),
+                       key=lambda f: (f[0] is None, f[0] or ""))
+        units: list[tuple[str, int | None]] = []
+        prev: str | None = None
+        for lo, hi, rel, rows in files:
+            if not _exact_stat(lo) or not _exact_stat(hi) or (prev is not None and not prev < lo):
+                return None
+            prev = hi
+            path = Path(unquote(rel))
+            path = path if path.is_absolute() else self.path / path
+            if rows is None or rows <= WHOLE_FILE_ROWS:
+                units.append((str(path), None))
+                continue
+            meta = pq.ParquetFile(path).metadata
+            col = meta.schema.names.index("pulka")
+            last: str | None = None
+            for g in range(meta.num_row_groups):
+                st = meta.row_group(g).column(col).statistics
+                if st is None or not st.has_min_max or not _exact_stat(st.min) or not _exact_stat(st.max) \
+                        or (last is not None and not last < st.min):
+                    return None
+                last = st.max
+                units.append((str(path), g))
+        return units
 
     def pulkas(self) -> list[PulkaInfo]:
         heads = self._refresh_heads(self._table())
