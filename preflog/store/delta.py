@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from deltalake import ColumnProperties
@@ -55,16 +54,16 @@ from .chain import GENESIS
 from .chain import StoredRow
 from .chain import as_rows
 from .chain import check_pulka
-from .chain import seal
 from .schema import EVENTS_V1
 from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
-from .schema import stored_table
 from .schema import upcast
-from .sealed import SEALED_SCHEMA
 from .sealed import Columns
 from .sealed import SealedRows
+from .sealed import new_columns
+from .sealed import seal_into
 from .sealed import sealed_batch
+from .sealed import with_ids
 
 HASH_EVERY_KEY = "preflog.hashEvery"
 HEADS_LOG_KEY = "preflog.headsLog"   # "1": every append commit records the heads it leaves (verify checks the log)
@@ -315,7 +314,7 @@ class DeltaStore(EventStore):
             dt = self._table()
             heads = self._refresh_heads(dt)
             local: dict[str, tuple[int, int | None, int]] = {}
-            stored: list[tuple[Any, ...]] = []
+            sealed: list[tuple[str, int, pa.RecordBatch]] = []
             out: list[int] = []
             for pulka, expected, items in batches:
                 check_pulka_id(pulka)
@@ -326,16 +325,18 @@ class DeltaStore(EventStore):
                     raise StoreError(f"pulka {pulka!r} seq {seq}: head has no chain hash; run verify()")
                 rows = as_rows(pulka, items, seq + 1)
                 if rows:
-                    new = seal(rows, seq, h, deal, self.hash_every)
-                    stored.extend((pulka, *r) for r in new)
-                    local[pulka] = (new[-1][0], new[-1][7], new[-1][1])
+                    cols = new_columns()
+                    head = seal_into(cols, rows, self.hash_every, seq, h, deal)
+                    sealed.append((pulka, seq, sealed_batch(cols)))
+                    local[pulka] = (cols[0][-1], head, cols[1][-1])
                 out.append(expected + len(rows))
-            if stored:
-                stored.sort(key=itemgetter(0, 1))
-                write_deltalake(dt, stored_table(stored), mode="append", writer_properties=WRITER_PROPERTIES,
+            if sealed:
+                sealed.sort(key=itemgetter(0, 1))  # (pulka, seq) order on disk; a pulka's batches continue
+                table = with_ids([p for p, _s, _b in sealed], [b for _p, _s, b in sealed])
+                write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                                 commit_properties=CommitProperties(custom_metadata={
                                     "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                    "preflog.events": str(len(stored)), **self._log_record(local)}))
+                                    "preflog.events": str(table.num_rows), **self._log_record(local)}))
                 with self._cache_lock:
                     self._heads.update(local)
             return out
@@ -363,7 +364,6 @@ class DeltaStore(EventStore):
         """The commit of :meth:`append_sealed` (caller holds the writer lock)."""
         local: dict[str, tuple[int, int | None, int]] = {}
         ids: list[str] = []
-        counts: list[int] = []
         parts: list[pa.RecordBatch] = []
         for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
             check_pulka_id(pulka)
@@ -384,12 +384,9 @@ class DeltaStore(EventStore):
                 raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
             parts.append(batch if batch is not None else sealed_batch(_columns(rows)))
             ids.append(pulka)
-            counts.append(n)
             local[pulka] = (last_seq, head, deal)
         if parts:
-            body = pa.Table.from_batches(parts, schema=SEALED_SCHEMA).combine_chunks()
-            index = np.repeat(np.arange(len(ids), dtype=np.int32), counts)
-            table = body.add_column(0, EVENTS_V1.field(0), [pa.array(ids, pa.string()).take(pa.array(index))])
+            table = with_ids(ids, parts)
             write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                             commit_properties=CommitProperties(custom_metadata={
                                 "preflog.op": "append", "preflog.pulkas": str(len(local)),

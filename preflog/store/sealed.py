@@ -39,16 +39,18 @@ def new_columns() -> Columns:
     return [], [], [], [], [], [], [], []
 
 
-def seal_into(cols: Columns, rows: Sequence[Row], hash_every: int) -> int:
-    """Append ``rows`` (a whole pulka, from seq 1 and the genesis hash) sealed to ``cols``; return the
-    chain value after the last row (the content hash; :data:`~.chain.GENESIS` for no rows).
+def seal_into(cols: Columns, rows: Sequence[Row], hash_every: int, last_seq: int = 0, last_hash: int = GENESIS,
+              last_deal: int = 0) -> int:
+    """Append ``rows`` sealed to ``cols`` (a whole pulka by default: from seq 1 and the genesis hash; else
+    continuing after ``last_seq``); return the chain value after the last row (for a whole pulka its
+    content hash; ``last_hash`` for no rows).
 
-    Equal to :func:`~.chain.seal` ``(rows, 0, GENESIS, 0, hash_every)`` column by column."""
+    Equal to :func:`~.chain.seal` ``(rows, last_seq, last_hash, last_deal, hash_every)`` column by column."""
     seqs, deals, codes, players, cards, values, payloads, hashes = cols
-    h, deal, n = GENESIS, 0, len(rows)
+    h, deal, n = last_hash, last_deal, last_seq + len(rows)
     pack, frm, fresh = _PACK, _FROM, _BLAKE.copy
     for i, (code, player, card, value, payload) in enumerate(rows):
-        seq = i + 1
+        seq = last_seq + i + 1
         if code == DEAL_CODE:
             deal += 1
         data = pack(h, seq, code, player, card, value)
@@ -65,6 +67,16 @@ def seal_into(cols: Columns, rows: Sequence[Row], hash_every: int) -> int:
         payloads.append(payload)
         hashes.append(h if seq == n or seq % hash_every == 0 else None)
     return h
+
+
+def with_ids(ids: Sequence[str], parts: Sequence[pa.RecordBatch]) -> pa.Table:
+    """The stored table (:data:`~.schema.EVENTS_V1`) of ``parts`` (sealed batches, in order), the rows of
+    ``parts[i]`` under ``ids[i]``: one concatenation and one ``take`` for the pulka column."""
+    import numpy as np
+
+    body = pa.Table.from_batches(parts, schema=SEALED_SCHEMA).combine_chunks()
+    index = np.repeat(np.arange(len(ids), dtype=np.int32), [p.num_rows for p in parts])
+    return body.add_column(0, EVENTS_V1.field(0), [pa.array(ids, pa.string()).take(pa.array(index))])
 
 
 def sealed_batch(cols: Columns) -> pa.RecordBatch:

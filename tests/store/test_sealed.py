@@ -63,3 +63,15 @@ def test_delta_import_of_columns_equals_tuples(tmp_path: Path) -> None:
     bad = SealedRows(batch.slice(1, 5), 0)
     with pytest.raises(StoreError, match="seq 1..n"):
         DeltaStore(tmp_path / "three").append_sealed([("x", bad)])
+
+
+def test_seal_into_continues_a_pulka() -> None:
+    """Rows appended after seq 7 of a pulka (its chain value and deal number there) seal as ``seal`` seals
+    them: seqs from 8, deal numbers and chain continued, the last row carrying its hash."""
+    rows = _rows(6, 3)
+    head = seal(rows[:7], 0, GENESIS, 0, 4)
+    cols = new_columns()
+    h = seal_into(cols, rows[7:], 4, 7, head[-1][7] or 0, head[-1][1])
+    want = seal(rows[7:], 7, head[-1][7] or 0, head[-1][1], 4)
+    assert SealedRows(sealed_batch(cols), h).tuples() == want and h == want[-1][7]
+    assert want[0][0] == 8 and h == seal(rows, 0, GENESIS, 0, 4)[-1][7]
