@@ -337,8 +337,7 @@ class DeltaStore(EventStore):
                                 commit_properties=CommitProperties(custom_metadata={
                                     "preflog.op": "append", "preflog.pulkas": str(len(local)),
                                     "preflog.events": str(table.num_rows), **self._log_record(local)}))
-                with self._cache_lock:
-                    self._heads.update(local)
+                self._own_commit(dt, local)
             return out
 
     def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
@@ -391,8 +390,17 @@ class DeltaStore(EventStore):
                             commit_properties=CommitProperties(custom_metadata={
                                 "preflog.op": "append", "preflog.pulkas": str(len(local)),
                                 "preflog.events": str(table.num_rows), **self._log_record(local)}))
-            with self._cache_lock:
-                self._heads.update(local)
+            self._own_commit(dt, local)
+
+    def _own_commit(self, dt: DeltaTable, local: dict[str, tuple[int, int | None, int]]) -> None:
+        """After a commit of ours (writer lock held): its heads are ``local``, so its file need not be read
+        back by :meth:`_refresh_heads`. No other writer committed in between; a compaction running
+        alongside only rewrites rows whose heads are known already."""
+        with self._cache_lock:
+            self._heads.update(local)
+            if self.table_schema_version >= TABLE_SCHEMA_VERSION:
+                dt.update_incremental()
+                self._seen.update(dt.file_uris())
 
     def _log_record(self, local: dict[str, tuple[int, int | None, int]]) -> dict[str, str]:
         """The commit metadata that records the heads an append leaves (and their signature)."""

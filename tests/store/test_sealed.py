@@ -75,3 +75,38 @@ def test_seal_into_continues_a_pulka() -> None:
     want = seal(rows[7:], 7, head[-1][7] or 0, head[-1][1], 4)
     assert SealedRows(sealed_batch(cols), h).tuples() == want and h == want[-1][7]
     assert want[0][0] == 8 and h == seal(rows, 0, GENESIS, 0, 4)[-1][7]
+
+
+def test_own_commit_is_not_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an append the store knows its heads without reading its new file again: the next head
+    lookup reads no file (``_refresh_heads`` queries only unseen files), and gives what a fresh store
+    reading every file gives."""
+    import duckdb
+
+    store = DeltaStore(tmp_path / "ev")
+    store.append_many([("a", 0, _rows(7, 2)), ("b", 0, _rows(8, 1))])
+    store.import_sealed([("c", seal(_rows(9, 1), 0, GENESIS, 0, store.hash_every))])
+    queries: list[str] = []
+    real = duckdb.connect
+
+    def spy(*a: object, **k: object) -> duckdb.DuckDBPyConnection:
+        con = real(*a, **k)  # type: ignore[arg-type]
+        return _Spy(con, queries)  # type: ignore[return-value]
+
+    monkeypatch.setattr(duckdb, "connect", spy)
+    got = store.pulkas()
+    assert not any("read_parquet" in q for q in queries)
+    monkeypatch.setattr(duckdb, "connect", real)
+    assert got == DeltaStore(tmp_path / "ev").pulkas() and [i.pulka for i in got] == ["a", "b", "c"]
+
+
+class _Spy:
+    def __init__(self, con: object, queries: list[str]) -> None:
+        self.con, self.queries = con, queries
+
+    def execute(self, q: str, *a: object) -> object:
+        self.queries.append(q)
+        return self.con.execute(q, *a)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.con, name)
