@@ -86,11 +86,13 @@ class Prepared(NamedTuple):
 
 
 class Projected(NamedTuple):
-    """A pulka's projection rows (``deals``, ``player_deals``, ``pulka_results``, under the worker's
-    provisional id) and the digest of its facts without the id."""
+    """Where a pulka's projection rows are (``deals``, ``player_deals``, ``pulka_results`` of its part,
+    under the worker's provisional id): ``spans`` = (first row, rows) in each table; and the digest of
+    its facts without the id."""
 
     content_print: str
     tables: tuple[pa.Table, pa.Table, pa.Table]
+    spans: tuple[int, int, int, int, int, int]
 
 
 class Part(NamedTuple):
@@ -106,7 +108,7 @@ class Part(NamedTuple):
 
 
 def attach(part: Part) -> list[Prepared]:
-    """The part's pulkas with their rows and projection rows cut from its batches (zero-copy slices)."""
+    """The part's pulkas with their rows cut from its batch (zero-copy slices) and their projection rows."""
     from .store.sealed import SealedRows
 
     out: list[Prepared] = []
@@ -114,8 +116,7 @@ def attach(part: Part) -> list[Prepared]:
     for pp, span, cp in zip(part.pulkas, part.spans, part.prints, strict=True):
         proj = None
         if tables is not None and cp is not None:
-            proj = Projected(cp, (tables[0].slice(span[2], span[3]), tables[1].slice(span[4], span[5]),
-                                  tables[2].slice(span[6], span[7])))
+            proj = Projected(cp, tables, (span[2], span[3], span[4], span[5], span[6], span[7]))
         out.append(pp._replace(rows=SealedRows(body.slice(span[0], span[1]), pp.content_hash), projected=proj))
     return out
 

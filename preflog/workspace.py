@@ -616,13 +616,28 @@ class _ToProject:
         built = [pid for pid, (_h, p, _f) in ready.items() if p is not None]
         others = [f for _h, p, f in ready.values() if p is None and f is not None]
         extra = project_many(others) if others else None  # a FactsError names the pulka, as before
+        # the rows of consecutive pulkas of one part lie one after another: one slice a run, not a pulka
+        runs: list[tuple[Projected, list[int]]] = []
+        lengths: list[list[int]] = [[], [], []]
+        for _h, p, _f in ready.values():
+            if p is None:
+                continue
+            sp = p.spans
+            if runs and runs[-1][0].tables is p.tables and all(
+                    runs[-1][1][2 * k] + runs[-1][1][2 * k + 1] == sp[2 * k] for k in range(3)):
+                run = runs[-1][1]
+                for k in range(3):
+                    run[2 * k + 1] += sp[2 * k + 1]
+            else:
+                runs.append((p, list(sp)))
+            for k in range(3):
+                lengths[k].append(sp[2 * k + 1])
         tables: dict[str, pa.Table] = {}
         for k, name in enumerate(TABLES):
-            parts = [p.tables[k] for _h, p, _f in ready.values() if p is not None]
-            if parts:
-                data = pa.concat_tables(parts).combine_chunks()
-                counts = np.fromiter((len(t) for t in parts), dtype=np.int64, count=len(parts))
-                ids = pa.array(built, pa.string()).take(pa.array(np.repeat(np.arange(len(built)), counts)))
+            if runs:
+                data = pa.concat_tables([p.tables[k].slice(run[2 * k], run[2 * k + 1]) for p, run in runs])
+                data = data.combine_chunks()
+                ids = pa.array(built, pa.string()).take(pa.array(np.repeat(np.arange(len(built)), lengths[k])))
                 data = data.set_column(0, SCHEMAS[name].field(0), ids)
             else:
                 data = SCHEMAS[name].empty_table()
