@@ -49,8 +49,11 @@ def seal_into(cols: Columns, rows: Sequence[Row], hash_every: int, last_seq: int
     seqs, deals, codes, players, cards, values, payloads, hashes = cols
     h, deal, n = last_hash, last_deal, last_seq + len(rows)
     pack, frm, fresh = _PACK, _FROM, _BLAKE.copy
-    for i, (code, player, card, value, payload) in enumerate(rows):
-        seq = last_seq + i + 1
+    a_seq, a_deal, a_code, a_player = seqs.append, deals.append, codes.append, players.append
+    a_card, a_value, a_payload, a_hash = cards.append, values.append, payloads.append, hashes.append
+    seq = last_seq
+    for code, player, card, value, payload in rows:
+        seq += 1
         if code == DEAL_CODE:
             deal += 1
         data = pack(h, seq, code, player, card, value)
@@ -58,14 +61,14 @@ def seal_into(cols: Columns, rows: Sequence[Row], hash_every: int, last_seq: int
         b = fresh()
         b.update(data)
         h = frm(b.digest(), "little", signed=True)
-        seqs.append(seq)
-        deals.append(deal)
-        codes.append(code)
-        players.append(player)
-        cards.append(card)
-        values.append(value)
-        payloads.append(payload)
-        hashes.append(h if seq == n or seq % hash_every == 0 else None)
+        a_seq(seq)
+        a_deal(deal)
+        a_code(code)
+        a_player(player)
+        a_card(card)
+        a_value(value)
+        a_payload(payload)
+        a_hash(h if seq == n or seq % hash_every == 0 else None)
     return h
 
 
