@@ -130,35 +130,42 @@ def _exact_stat(value: object) -> bool:
 
 def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] | None,
                 batch_size: int) -> Iterator[pa.RecordBatch]:
-    """The rows of ``units`` (disjoint, ascending pulka ranges: see ``DeltaStore._ordered_units``) in
-    order, read by pyarrow without a sort. Each unit is checked whole before any of its rows is handed
-    out (pulka ascending, seq ascending within a pulka, after the last row handed out); a unit that
-    fails raises :class:`_Unordered`, and every row handed out so far precedes every row not."""
+    """The rows of ``units`` (ascending pulka ranges that touch at most at their ends: see
+    ``DeltaStore._ordered_units``) in order, read by pyarrow without a sort.
+
+    Each unit is checked sorted (pulka ascending, seq ascending within a pulka) before any of its rows
+    is handed out, and the rows of its last pulka are held back and checked again with the next unit
+    (a pulka may run on into it). So every row handed out belongs to a pulka that precedes every row
+    not yet checked; a unit that fails raises :class:`_Unordered`, and a sort from the last row
+    handed out loses nothing."""
     import pyarrow.parquet as pq
 
     wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
-    last: tuple[str, int] | None = None
+    held: pa.Table | None = None
     for path, group in units:
         t = pq.read_table(path, columns=_READ) if group is None else \
             pq.ParquetFile(path).read_row_group(group, columns=_READ)
         if wanted is not None:
             t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+        if held is not None:
+            t = pa.concat_tables([held, t.cast(held.schema)])
         n = t.num_rows
         if n == 0:
             continue
         t = t.combine_chunks()
         ids, seqs = t.column(0), t.column(1)
-        first = (ids[0].as_py(), seqs[0].as_py())
-        if last is not None and not last < first:
-            raise _Unordered
         if n > 1:
             a, b = ids.slice(0, n - 1), ids.slice(1)
             down = pc.less(b, a)
             same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
             if pc.any(pc.or_(down, same_not_up)).as_py():
                 raise _Unordered
-        last = (ids[n - 1].as_py(), seqs[n - 1].as_py())
-        yield from t.to_batches(max_chunksize=batch_size)
+        cut = pc.index(ids, ids[n - 1]).as_py()  # the first row of the last pulka
+        held = t.slice(cut)
+        if cut:
+            yield from t.slice(0, cut).to_batches(max_chunksize=batch_size)
+    if held is not None and held.num_rows:
+        yield from held.to_batches(max_chunksize=batch_size)
 
 
 class DeltaStore(EventStore):
@@ -511,7 +518,8 @@ class DeltaStore(EventStore):
         """The table's files (``(path, None)``) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
         row groups (``(path, index)``) in (pulka, seq) order, when the statistics prove it: the pulka
         ranges of the files (the Delta log's statistics) and of a big file's row groups (its Parquet
-        footer) are disjoint and ascending. ``None`` when they do not (overlapping appends, a compaction
+        footer) ascend, each starting at or after the end of the one before (a pulka may run from one
+        into the next). ``None`` when they do not (overlapping appends, a compaction
         that merged files, statistics missing or possibly truncated): DuckDB sorts then. Each unit's own
         order is checked as it is read (:func:`_read_units`)."""
         from urllib.parse import unquote
@@ -526,11 +534,11 @@ class DeltaStore(EventStore):
             return None
         files = sorted(zip(adds.column("min.pulka").to_pylist(), adds.column("max.pulka").to_pylist(),
                            adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), strict=True),
-                       key=lambda f: (f[0] is None, f[0] or ""))
+                       key=lambda f: (f[0] is None, f[0] or "", f[1] or ""))
         units: list[tuple[str, int | None]] = []
         prev: str | None = None
         for lo, hi, rel, rows in files:
-            if not _exact_stat(lo) or not _exact_stat(hi) or (prev is not None and not prev < lo):
+            if not _exact_stat(lo) or not _exact_stat(hi) or (prev is not None and prev > lo):
                 return None
             prev = hi
             path = Path(unquote(rel))
@@ -544,7 +552,7 @@ class DeltaStore(EventStore):
             for g in range(meta.num_row_groups):
                 st = meta.row_group(g).column(col).statistics
                 if st is None or not st.has_min_max or not _exact_stat(st.min) or not _exact_stat(st.max) \
-                        or (last is not None and not last < st.min):
+                        or (last is not None and last > st.min):
                     return None
                 last = st.max
                 units.append((str(path), g))

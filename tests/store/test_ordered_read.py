@@ -100,3 +100,26 @@ def test_a_file_out_of_order_falls_back_without_losing_rows(tmp_path: Path, monk
     assert seen == [2]
     assert got == _duckdb_rows(store)
     assert got[:len(whole)] == whole and len(got) == sum(len(ev) for _p, ev in pulkas)
+
+
+def test_row_groups_and_pulkas_running_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of many small row groups read row group by row group (pulkas run from one group into the
+    next), and a later commit that continues the last pulka of the one before (the two files' ranges
+    touch): the ordered read is used and gives the DuckDB read's rows, for all pulkas and for a few."""
+    from deltalake import WriterProperties
+
+    monkeypatch.setattr(delta, "WRITER_PROPERTIES", WriterProperties(max_row_group_size=97))
+    monkeypatch.setattr(delta, "WHOLE_FILE_ROWS", 10)
+    pulkas = list(synthetic_pulkas(3000, deals=4))
+    half = len(pulkas) // 2
+    store = _store(tmp_path, [pulkas[:half]])
+    last_id, last_events = pulkas[half - 1]
+    store.append_many([(last_id, len(last_events), last_events[1:5])]  # type: ignore[list-item]
+                      + [(p, 0, ev) for p, ev in pulkas[half:]])  # type: ignore[misc]
+    seen = _spy(monkeypatch)
+    got = [r for b in store.read_rows(batch_size=64) for r in b]
+    assert seen and seen[0] > 20  # row groups of both files
+    assert got == _duckdb_rows(store)
+    assert len(got) == sum(len(ev) for _p, ev in pulkas) + 4
+    some = [pulkas[0][0], last_id, pulkas[-1][0]]
+    assert [r for b in store.read_rows(some) for r in b] == _duckdb_rows(store, pulkas=some)
