@@ -143,8 +143,8 @@ def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] |
     wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
     held: pa.Table | None = None
     for path, group in units:
-        t = pq.read_table(path, columns=_READ) if group is None else \
-            pq.ParquetFile(path).read_row_group(group, columns=_READ)
+        with pq.ParquetFile(path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
+            t = f.read(columns=_READ) if group is None else f.read_row_group(group, columns=_READ)
         if wanted is not None:
             t = t.filter(pc.is_in(t.column(0), value_set=wanted))
         if held is not None:
