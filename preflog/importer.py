@@ -43,6 +43,8 @@ from .store.chain import StoredRow
 from .store.chain import seal
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from .projections.facts import PulkaFacts
 
 # A pool pays off from about this much record text (≈ 6 k deals) spread over at least two files
@@ -63,19 +65,60 @@ AHEAD_PER_WORKER = 2
 class Prepared(NamedTuple):
     """One pulka of a file, ready for the parent (a plain tuple: cheap to pass between processes).
 
-    ``facts`` is ``None`` when the audit was not run, or when the content was already stored
-    before this import started (a duplicate: nothing to audit)."""
+    ``rows``: its sealed rows, a :class:`~.store.sealed.SealedRows` slice of its part's Arrow batch
+    (empty until :func:`attach` cuts the slices in the parent). ``projected``: its rows of the three
+    projection tables (built on the worker) and its :meth:`~.projections.facts.PulkaFacts.content_print`;
+    ``None`` when the audit was not run, or when the content was already stored before this import
+    started (a duplicate: nothing to audit). ``facts``: the facts of an audited pulka whose rows the
+    worker could not build (the parent projects them, and reports the error, as before)."""
 
     record_id: str | None
     content_hash: int
     deals: int
     events: int
     findings: int
-    rows: list[StoredRow]
+    rows: Sequence[StoredRow]
     facts: PulkaFacts | None
     plain_hash: int | None = None
     """For a pulka with annotations (comments, names in moves): the content hash of its game alone,
     as it was stored before annotations were kept, so that importing an archive again finds it."""
+    projected: Projected | None = None
+
+
+class Projected(NamedTuple):
+    """Where a pulka's projection rows are (``deals``, ``player_deals``, ``pulka_results`` of its part,
+    under the worker's provisional id): ``spans`` = (first row, rows) in each table; and the digest of
+    its facts without the id."""
+
+    content_print: str
+    tables: tuple[pa.Table, pa.Table, pa.Table]
+    spans: tuple[int, int, int, int, int, int]
+
+
+class Part(NamedTuple):
+    """What a worker sends for a file or a part of one: every pulka's sealed rows in one Arrow batch and
+    its projection rows in three tables, and per pulka its :class:`Prepared` (``rows`` empty) with
+    ``spans``: (first row, rows, then first row and rows in each projection table; -1: none)."""
+
+    body: pa.RecordBatch
+    tables: tuple[pa.Table, pa.Table, pa.Table] | None
+    pulkas: list[Prepared]
+    spans: list[tuple[int, ...]]
+    prints: list[str | None]
+
+
+def attach(part: Part) -> list[Prepared]:
+    """The part's pulkas with their rows cut from its batch (zero-copy slices) and their projection rows."""
+    from .store.sealed import SealedRows
+
+    out: list[Prepared] = []
+    body, tables = part.body, part.tables
+    for pp, span, cp in zip(part.pulkas, part.spans, part.prints, strict=True):
+        proj = None
+        if tables is not None and cp is not None:
+            proj = Projected(cp, tables, (span[2], span[3], span[4], span[5], span[6], span[7]))
+        out.append(pp._replace(rows=SealedRows(body.slice(span[0], span[1]), pp.content_hash), projected=proj))
+    return out
 
 
 class FileResult(NamedTuple):
@@ -100,13 +143,14 @@ class Unit(NamedTuple):
 
 
 class PartResult(NamedTuple):
-    """A worker's answer to a :class:`Unit`: its pulkas (pickled when the file has several parts, so
-    the parent can keep them on disk until the file has been read to its end), or an error."""
+    """A worker's answer to a :class:`Unit`: its pulkas as a :class:`Part` (pickled when the file has
+    several parts, so the parent can keep them on disk until the file has been read to its end), or an
+    error (its ``pulkas`` empty)."""
 
     source: str
     part: int
     last: bool
-    pulkas: list[Prepared] | bytes
+    pulkas: Part | bytes | list[Prepared]
     n: int
     error: str = ""
 
@@ -124,10 +168,10 @@ def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container
     """Read, seal and audit one record file. ``known``: content hashes already stored, whose
     pulkas are duplicates and need no audit. Bad input is returned as the file's error, and so is
     any other failure inside the file's import: one file never aborts the others."""
-    try:
-        return _prepare_file(source, hash_every, run_audit, known)
-    except Exception as exc:  # not bad input the reader caught, but still this file's problem alone
-        return FileResult(source, [], unexpected_failure(source, exc))
+    r = prepare_unit(Unit(source, 0, True), hash_every, run_audit, known)
+    if r.error or not isinstance(r.pulkas, Part):
+        return FileResult(source, [], r.error)
+    return FileResult(source, attach(r.pulkas))
 
 
 def unexpected_failure(source: str, exc: BaseException) -> str:
@@ -139,56 +183,68 @@ def no_pulka(source: str) -> str:
     return f"{source}: holds no pulka (expected tag pairs such as [Players \"…\"] followed by deals)"
 
 
-def _prepare_file(source: str, hash_every: int, run_audit: bool, known: Container[int]) -> FileResult:
+def _read_file(source: str) -> list[Record] | str:
+    """A whole file's records, or its error."""
     try:
         records = read_any(source)
     except (RecordError, FileError) as exc:  # bad text; not a regular file, or over a size limit
-        return FileResult(source, [], str(exc))
+        return str(exc)
     except OSError as exc:
-        return FileResult(source, [], f"{source}: {exc.strerror or exc}")
+        return f"{source}: {exc.strerror or exc}"
     if not records:
-        return FileResult(source, [], no_pulka(source))
-    return FileResult(source, _prepared(records, source, 0, hash_every, run_audit, known))
+        return no_pulka(source)
+    return records
 
 
 def prepare_unit(unit: Unit, hash_every: int, run_audit: bool, known: Container[int]) -> PartResult:
-    """A worker's answer to one :class:`Unit` (never raises: a failure is the part's error)."""
-    if unit.pieces is None:
-        fr = prepare_file(unit.source, hash_every, run_audit, known)
-        pulkas = list(fr.pulkas)
-        return PartResult(unit.source, unit.part, unit.last, pulkas, len(pulkas), fr.error)
+    """A worker's answer to one :class:`Unit` (never raises: a failure is the part's error). A whole
+    file's :class:`Part` is sent as it is, a part of a bigger file pickled (see :class:`_Spill`)."""
     if unit.error:
         return PartResult(unit.source, unit.part, unit.last, [], 0, unit.error)
     name = "<stdin>" if unit.source == "-" else unit.source
     try:
-        with gc_paused():
-            records = [r for piece in unit.pieces for r in parse_piece(piece, name)]
-        prepared = _prepared(records, unit.source, unit.part, hash_every, run_audit, known)
+        if unit.pieces is None:
+            got = _read_file(unit.source)
+            if isinstance(got, str):
+                return PartResult(unit.source, unit.part, unit.last, [], 0, got)
+            records = got
+        else:
+            with gc_paused():
+                records = [r for piece in unit.pieces for r in parse_piece(piece, name)]
+        part = _part(records, unit.source, unit.part, hash_every, run_audit, known)
     except RecordError as exc:
         return PartResult(unit.source, unit.part, unit.last, [], 0, str(exc))
     except Exception as exc:  # not bad input the reader caught, but still this file's problem alone
         return PartResult(unit.source, unit.part, unit.last, [], 0, unexpected_failure(unit.source, exc))
-    return PartResult(unit.source, unit.part, unit.last, pickle.dumps(prepared, pickle.HIGHEST_PROTOCOL),
-                      len(prepared))
+    whole = unit.part == 0 and unit.last
+    return PartResult(unit.source, unit.part, unit.last,
+                      part if whole else pickle.dumps(part, pickle.HIGHEST_PROTOCOL), len(part.pulkas))
 
 
-def _prepared(records: list[Record], source: str, part: int, hash_every: int, run_audit: bool,
-              known: Container[int]) -> list[Prepared]:
-    """Seal and audit the records of a file (or of one part of it: the parent gives the final ids)."""
+def _part(records: list[Record], source: str, part: int, hash_every: int, run_audit: bool,
+          known: Container[int]) -> Part:
+    """The :class:`Part` of ``records``: each pulka sealed into one column set (the chain's last value
+    is its content hash), audited unless a duplicate, its facts projected into rows here."""
+    from .projections.build import project_many
+    from .projections.facts import FactsError
     from .projections.facts import facts_of
+    from .store.sealed import new_columns
+    from .store.sealed import seal_into
+    from .store.sealed import sealed_batch
 
     stem = source_stem(source) if part == 0 else f"{source_stem(source)}.part{part}"
-    out: list[Prepared] = []
+    pulkas: list[Prepared] = []
+    spans: list[tuple[int, ...]] = []
     seen: set[int] = set()
+    cols = new_columns()
+    audited: list[tuple[int, PulkaFacts]] = []
     with gc_paused():  # acyclic bulk work: see gc_paused
         for i, rec in enumerate(records):
             events = rec.events
+            start = len(cols[0])
             # the chain sealed once: its last value is the content hash, its rows are stored
-            rows = seal([e.to_row() for e in events], 0, GENESIS, 0, hash_every)
-            h = rows[-1][7] if rows else GENESIS
-            assert h is not None, "seal stores the chain value of the last row"
+            h = seal_into(cols, [e.to_row() for e in events], hash_every)
             deals = sum(1 for e in events if type(e) is DealStarted)
-            facts: PulkaFacts | None = None
             findings = 0
             # a hash stored before, or met earlier in this file, is a duplicate whatever the parent
             # decides about the files in between: no audit needed
@@ -197,10 +253,29 @@ def _prepared(records: list[Record], source: str, part: int, hash_every: int, ru
 
                 result = audit(events)
                 findings = len(result.findings)
-                facts = facts_of(file_pulka_id(stem, i, rec.id), events, result)
+                audited.append((i, facts_of(file_pulka_id(stem, i, rec.id), events, result)))
             seen.add(h)
-            out.append(Prepared(rec.id, h, deals, len(events), findings, rows, facts, _plain_hash(events, hash_every)))
-    return out
+            pulkas.append(Prepared(rec.id, h, deals, len(events), findings, (), None, _plain_hash(events, hash_every)))
+            spans.append((start, len(cols[0]) - start, -1, 0, -1, 0, -1, 0))
+        body = sealed_batch(cols)
+        del cols
+        prints: list[str | None] = [None] * len(pulkas)
+        tables: tuple[pa.Table, pa.Table, pa.Table] | None = None
+        if audited:
+            try:
+                built = project_many(f for _i, f in audited)
+            except FactsError:  # some pulka cannot be projected: the parent projects them, and says why
+                for i, f in audited:
+                    pulkas[i] = pulkas[i]._replace(facts=f)
+            else:
+                tables = (built["deals"], built["player_deals"], built["pulka_results"])
+                d = pd = r = 0
+                for i, f in audited:
+                    nd, n = len(f.deals), f.n_players
+                    spans[i] = (*spans[i][:2], d, nd, pd, nd * n, r, n)
+                    d, pd, r = d + nd, pd + nd * n, r + n
+                    prints[i] = f.content_print()
+    return Part(body, tables, pulkas, spans, prints)
 
 
 def _plain_hash(events: Sequence[Event], hash_every: int) -> int | None:
@@ -237,19 +312,28 @@ def serve(rfd: int, wfd: int) -> None:
             except (BrokenPipeError, OSError):
                 return
 
+    def receive() -> None:
+        # requests are taken off the pipe as they come, so that the parent's send of a big part never
+        # waits for this worker to finish the one before (it would stall the parent's commits)
+        try:
+            while (unit := inp.recv()) is not None:
+                requests.put(unit)
+        except (EOFError, OSError):
+            pass  # the parent went away
+        requests.put(None)
+
     sender = threading.Thread(target=send, daemon=True)
     sender.start()
     hash_every, run_audit, known = inp.recv()
-    try:
-        while (unit := inp.recv()) is not None:
-            try:
-                answers.put(prepare_unit(unit, hash_every, run_audit, known))
-            except Exception as exc:  # a bug, not bad input: the parent reports it as the file's error
-                import traceback
+    requests: queue.SimpleQueue[Unit | None] = queue.SimpleQueue()
+    threading.Thread(target=receive, daemon=True).start()
+    while (unit := requests.get()) is not None:
+        try:
+            answers.put(prepare_unit(unit, hash_every, run_audit, known))
+        except Exception as exc:  # a bug, not bad input: the parent reports it as the file's error
+            import traceback
 
-                answers.put(_WorkerFailure(unit.source, "".join(traceback.format_exception(exc)), unit.part, unit.last))
-    except EOFError:
-        pass  # the parent went away
+            answers.put(_WorkerFailure(unit.source, "".join(traceback.format_exception(exc)), unit.part, unit.last))
     answers.put(None)
     sender.join()
 
@@ -396,9 +480,9 @@ class _Spill:
                 else:
                     data = part
                 self.parts[i] = b""
-                got: list[Prepared] = pickle.loads(data)
+                got: Part = pickle.loads(data)
                 del data
-                yield from got
+                yield from attach(got)
         finally:
             self.close()
 
@@ -428,12 +512,12 @@ def _files_of(results: Iterable[PartResult], failed: set[str]) -> Generator[File
                 spill.close()
             elif not error:
                 count += r.n
-                if isinstance(r.pulkas, list):
+                if isinstance(r.pulkas, Part):
                     if r.part == 0 and r.last:
-                        direct = r.pulkas
+                        direct = attach(r.pulkas)
                     else:
                         spill.add(pickle.dumps(r.pulkas, pickle.HIGHEST_PROTOCOL))
-                else:
+                elif isinstance(r.pulkas, bytes):
                     spill.add(r.pulkas)
             if not r.last:
                 continue

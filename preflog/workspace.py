@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
     from .analysis.table import BuildResult
     from .importer import FileResult
+    from .importer import Projected
     from .store.delta import DeltaStore
 
 STORE_ENV = "PREFLOG_STORE"
@@ -237,14 +238,11 @@ class Workspace:
                     ) -> None:
         """The parent's half of :meth:`import_paths`: ids, duplicates, commits and projections, file by
         file in file order."""
-        from dataclasses import replace
-
         from .importer import file_pulka_id
         from .importer import source_stem
 
-        pending: list[tuple[str, list[StoredRow], ImportItem]] = []
-        facts: dict[str, PulkaFacts] = {}
-        heads: dict[str, int] = {}
+        pending: list[tuple[str, Sequence[StoredRow], ImportItem]] = []
+        todo = _ToProject()
         rows_pending = 0
         for n_done, fr in enumerate(results, 1):
             src = fr.source
@@ -264,34 +262,32 @@ class Workspace:
                 known_ids.add(pid)
                 known_hash[h] = pid
                 item.pulka = pid
-                if pp.facts is not None:
+                if pp.projected is not None or pp.facts is not None:
                     item.findings = pp.findings
-                    facts[pid] = pp.facts if pp.facts.pulka == pid else replace(pp.facts, pulka=pid)
-                    heads[pid] = h
+                    todo.add(pid, h, pp.projected, pp.facts)
                 pending.append((pid, pp.rows, item))
                 items.append(item)
                 rows_pending += len(pp.rows)
                 if rows_pending >= IMPORT_ROWS:  # a big file: commit within it, memory stays flat
-                    self._flush(pending, facts, heads, known_hash, known_ids)
+                    self._flush(pending, todo, known_hash, known_ids)
                     rows_pending = 0
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, facts, heads, known_hash, known_ids)
+                self._flush(pending, todo, known_hash, known_ids)
                 rows_pending = 0
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, facts, heads, known_hash, known_ids)
+        self._flush(pending, todo, known_hash, known_ids, last=True)
 
-    def _flush(self, pending: list[tuple[str, list[StoredRow], ImportItem]], facts: dict[str, PulkaFacts],
-               heads: dict[str, int], known_hash: dict[int, str], known_ids: set[str]) -> None:
-        """One store commit for the pulkas gathered so far (rows sealed by the importer), then their
-        projections: a chunk at a time, so a big import never holds every pulka's facts.
+    def _flush(self, pending: list[tuple[str, Sequence[StoredRow], ImportItem]], todo: _ToProject,
+               known_hash: dict[int, str], known_ids: set[str], last: bool = False) -> None:
+        """One store commit for the pulkas gathered so far (rows sealed by the importer); then, once
+        :data:`IMPORT_CHUNK` pulkas wait (or at the end), their projections: so a big import never
+        holds every pulka's projection rows, and each projection segment is written about once.
 
         Duplicates and ids are decided again inside the commit's critical section
         (:meth:`EventStore.import_sealed`): content a concurrent import stored meanwhile becomes a
         ``duplicate`` of its pulka, an id it took meanwhile gives way to a free one, and the other
         pulkas are stored all the same."""
-        from dataclasses import replace
-
         if pending:
             store = self.store(create=True)
             if self._importing is None:
@@ -301,23 +297,26 @@ class Workspace:
             done = store.import_sealed([(pid, rows) for pid, rows, _item in pending])
             for (pid, rows, item), got in zip(pending, done, strict=True):
                 if got.pulka == pid and got.created:
+                    todo.stored(pid)
                     continue
-                f, h = facts.pop(pid, None), heads.pop(pid, None)
                 item.pulka = got.pulka
                 known_ids.add(got.pulka)
                 if not got.created:
                     item.status, item.findings = "duplicate", 0
-                elif f is not None and h is not None:
-                    facts[got.pulka], heads[got.pulka] = replace(f, pulka=got.pulka), h
-                if rows and rows[-1][7] is not None:
-                    known_hash[rows[-1][7]] = got.pulka
+                    todo.drop(pid)
+                else:
+                    todo.stored(pid, got.pulka)
+                head = getattr(rows, "head", None) if rows else None
+                if head is None and rows:
+                    head = rows[-1][7]
+                if head is not None:
+                    known_hash[head] = got.pulka
             pending.clear()
-        if facts:
-            self.refresh_projections(facts, heads)
-            facts.clear()
-            heads.clear()
+        if todo.ready and (last or len(todo.ready) >= IMPORT_CHUNK):
+            tables, prints, heads = todo.take()
+            self.refresh_projections({}, heads, built=(tables, prints))
 
-    # --- loading ------------------------------------------------------------------------
+    # --- loading ---    # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
     def ids(self) -> list[str]:
         return [i.pulka for i in self.store().pulkas()] if self.exists() else []
@@ -388,12 +387,18 @@ class Workspace:
 
     # --- projections and reports ----------------------------------------------------------
     @_file_errors_at_root
-    def refresh_projections(self, changed: dict[str, PulkaFacts], heads: dict[str, int] | None = None) -> None:
+    def refresh_projections(self, changed: dict[str, PulkaFacts], heads: dict[str, int] | None = None, *,
+                            built: tuple[dict[str, pa.Table], dict[str, str]] | None = None) -> None:
         """Project ``changed`` pulkas; ``heads``: the content hash of the events each one's facts
-        came from (so a later :meth:`heal_projections` knows they are current)."""
+        came from (so a later :meth:`heal_projections` knows they are current). ``built``: projection
+        rows made already (an import's workers) and their pulkas' fingerprints, written as they are."""
         from .projections.store import refresh
+        from .projections.store import refresh_built
 
-        refresh(self.root, changed, heads=heads)
+        if changed or built is None:
+            refresh(self.root, changed, heads=heads)
+        if built is not None:
+            refresh_built(self.root, built[0], built[1], heads=heads)
 
     @_file_errors_at_root
     def rebuild_projections(self) -> int:
@@ -563,6 +568,87 @@ def _version_of(store: EventStore) -> int | None:
     """The event table's version (Delta), or None for a store without versions."""
     version = getattr(store, "version", None)
     return int(version()) if callable(version) else None
+
+
+class _ToProject:
+    """The projection rows of an import's pulkas, from the workers (or facts the parent projects), until
+    they are written: ``waiting`` until their commit, ``ready`` after it (under the id stored)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[str, tuple[int, Projected | None, PulkaFacts | None]] = {}
+        self.ready: dict[str, tuple[int, Projected | None, PulkaFacts | None]] = {}
+
+    def add(self, pid: str, head: int, projected: Projected | None, facts: PulkaFacts | None) -> None:
+        if facts is not None and facts.pulka != pid:
+            from dataclasses import replace
+
+            facts = replace(facts, pulka=pid)
+        self.waiting[pid] = (head, projected, facts)
+
+    def stored(self, pid: str, as_id: str | None = None) -> None:
+        got = self.waiting.pop(pid, None)
+        if got is None:
+            return
+        head, projected, facts = got
+        if as_id is not None and facts is not None:
+            from dataclasses import replace
+
+            facts = replace(facts, pulka=as_id)
+        self.ready[as_id or pid] = (head, projected, facts)
+
+    def drop(self, pid: str) -> None:
+        self.waiting.pop(pid, None)
+
+    def take(self) -> tuple[dict[str, pa.Table], dict[str, str], dict[str, int]]:
+        """The ready pulkas' projection rows under their stored ids, their fingerprints and heads (what
+        :func:`~.projections.store.refresh_built` writes); forgets them."""
+        import numpy as np
+        import pyarrow as pa
+
+        from .projections.build import SCHEMAS
+        from .projections.build import project_many
+        from .projections.facts import fingerprint_of
+        from .projections.store import TABLES
+
+        ready, self.ready = self.ready, {}
+        prints: dict[str, str] = {}
+        heads: dict[str, int] = {}
+        built = [pid for pid, (_h, p, _f) in ready.items() if p is not None]
+        others = [f for _h, p, f in ready.values() if p is None and f is not None]
+        extra = project_many(others) if others else None  # a FactsError names the pulka, as before
+        # the rows of consecutive pulkas of one part lie one after another: one slice a run, not a pulka
+        runs: list[tuple[Projected, list[int]]] = []
+        lengths: list[list[int]] = [[], [], []]
+        for _h, p, _f in ready.values():
+            if p is None:
+                continue
+            sp = p.spans
+            if runs and runs[-1][0].tables is p.tables and all(
+                    runs[-1][1][2 * k] + runs[-1][1][2 * k + 1] == sp[2 * k] for k in range(3)):
+                run = runs[-1][1]
+                for k in range(3):
+                    run[2 * k + 1] += sp[2 * k + 1]
+            else:
+                runs.append((p, list(sp)))
+            for k in range(3):
+                lengths[k].append(sp[2 * k + 1])
+        tables: dict[str, pa.Table] = {}
+        for k, name in enumerate(TABLES):
+            if runs:
+                data = pa.concat_tables([p.tables[k].slice(run[2 * k], run[2 * k + 1]) for p, run in runs])
+                data = data.combine_chunks()
+                ids = pa.array(built, pa.string()).take(pa.array(np.repeat(np.arange(len(built)), lengths[k])))
+                data = data.set_column(0, SCHEMAS[name].field(0), ids)
+            else:
+                data = SCHEMAS[name].empty_table()
+            tables[name] = data if extra is None else pa.concat_tables([data, extra[name]])
+        for pid, (h, p, f) in ready.items():
+            heads[pid] = h
+            if p is not None:
+                prints[pid] = fingerprint_of(pid, p.content_print)
+            elif f is not None:
+                prints[pid] = f.fingerprint()
+        return tables, prints, heads
 
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,

@@ -74,9 +74,19 @@ class PulkaFacts:
 
     def fingerprint(self) -> str:
         """A digest of everything projected, so an unchanged pulka is never rebuilt."""
-        text = repr((PROJECTION_VERSION, self.pulka, self.preset, self.rules_spec, self.players, self.date,
+        return fingerprint_of(self.pulka, self.content_print())
+
+    def content_print(self) -> str:
+        """The digest of everything projected but the pulka id: an import worker computes it, and the
+        parent the fingerprint once it knows the id (:func:`fingerprint_of`)."""
+        text = repr((PROJECTION_VERSION, self.preset, self.rules_spec, self.players, self.date,
                      self.n_players, self.deals, self.settlement, self.pool))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def fingerprint_of(pulka: str, content_print: str) -> str:
+    """:meth:`PulkaFacts.fingerprint` from the pulka id and :meth:`PulkaFacts.content_print`."""
+    return hashlib.sha256(f"{pulka}\x00{content_print}".encode()).hexdigest()[:32]
 
 
 def resolve_spec(spec: str) -> Rules:

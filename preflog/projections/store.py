@@ -246,14 +246,37 @@ def refresh(store_dir: str | os.PathLike[str], changed: Mapping[str, PulkaFacts]
     for pid, f in changed.items():
         if f.pulka != pid:
             raise ValueError(f"refresh: key {pid!r} differs from the facts' pulka id {f.pulka!r}")
+    return _refresh(store_dir, {pid: f.fingerprint() for pid, f in changed.items()},
+                    lambda todo: build.project_many(changed[pid] for pid in todo), removed, heads=heads,
+                    events_version=events_version, force=force)
+
+
+def refresh_built(store_dir: str | os.PathLike[str], tables: Mapping[str, pa.Table], prints: Mapping[str, str], *,
+                  heads: Mapping[str, int] | None = None) -> RefreshResult:
+    """:func:`refresh` for pulkas whose projection rows are built already (by an import's workers):
+    ``tables`` holds the rows of the three tables for exactly the pulkas of ``prints`` (pulka id →
+    fingerprint, :func:`~.facts.fingerprint_of`)."""
+
+    def fresh(todo: list[str]) -> Mapping[str, pa.Table]:
+        if len(todo) == len(prints):
+            return tables
+        keep = pa.array(todo, type=pa.string())
+        return {t: data.filter(pc.is_in(data["pulka"], value_set=keep)) for t, data in tables.items()}
+
+    return _refresh(store_dir, prints, fresh, (), heads=heads)
+
+
+def _refresh(store_dir: str | os.PathLike[str], prints: Mapping[str, str],
+             project: Callable[[list[str]], Mapping[str, pa.Table]], removed: Iterable[str] = (), *,
+             heads: Mapping[str, int] | None = None, events_version: int | None = None,
+             force: Iterable[str] = ()) -> RefreshResult:
     heads = heads or {}
     pdir = projections_dir(store_dir)
     pdir.mkdir(parents=True, exist_ok=True)
     with _lock(pdir):
         m = _migrate(pdir)
         forced = set(force)
-        gone = tuple(sorted(pid for pid in set(removed) if pid in m.pulkas and pid not in changed))
-        prints = {pid: f.fingerprint() for pid, f in changed.items()}
+        gone = tuple(sorted(pid for pid in set(removed) if pid in m.pulkas and pid not in prints))
         todo = sorted(pid for pid, fp in prints.items() if m.pulkas.get(pid) != fp or pid in forced)
         same = tuple(sorted(pid for pid in prints if pid not in todo))
         if not todo and not gone:
@@ -265,7 +288,7 @@ def refresh(store_dir: str | os.PathLike[str], changed: Mapping[str, PulkaFacts]
         for pid in (*todo, *gone):
             m.pulkas[pid] = PENDING
         _save(pdir, m)   # still lists the old files: a crash from here on only leaves these pending
-        fresh = build.project_many(changed[pid] for pid in todo)
+        fresh = project(todo)
         for pid in gone:
             m.pulkas.pop(pid)
             m.segment.pop(pid)

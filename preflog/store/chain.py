@@ -35,6 +35,7 @@ GENESIS = 0
 DEAL_CODE = DealStarted.CODE
 _PACK = struct.Struct("<qibbbq").pack
 _INT8 = range(-128, 128)
+_BLAKE = blake2b(digest_size=8)  # copied per link: half the cost of a new hasher (keyword parsing)
 
 # (seq, deal, code, player, card, value, payload, hash|None)
 StoredRow = tuple[int, int, int, int, int, int, str | None, int | None]
@@ -46,7 +47,9 @@ def link(prev: int, seq: int, code: int, player: int, card: int, value: int, pay
     """One chain step: a signed 64-bit int, so that it fits an int64 column."""
     data = _PACK(prev, seq, code, player, card, value)
     data += b"\x00" if payload is None else b"\x01" + payload.encode()
-    return int.from_bytes(blake2b(data, digest_size=8).digest(), "little", signed=True)
+    b = _BLAKE.copy()
+    b.update(data)
+    return int.from_bytes(b.digest(), "little", signed=True)
 
 
 def as_rows(pulka: str, items: Sequence[Event | Row], first_seq: int) -> list[Row]:

@@ -55,12 +55,16 @@ from .chain import GENESIS
 from .chain import StoredRow
 from .chain import as_rows
 from .chain import check_pulka
-from .chain import seal
 from .schema import EVENTS_V1
 from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
-from .schema import stored_table
 from .schema import upcast
+from .sealed import Columns
+from .sealed import SealedRows
+from .sealed import new_columns
+from .sealed import seal_into
+from .sealed import sealed_batch
+from .sealed import with_ids
 
 HASH_EVERY_KEY = "preflog.hashEvery"
 HEADS_LOG_KEY = "preflog.headsLog"   # "1": every append commit records the heads it leaves (verify checks the log)
@@ -102,6 +106,68 @@ def _pylist(col: pa.Array) -> list[Any]:
     if col.null_count == 0 and pa.types.is_integer(col.type):
         return col.to_numpy().tolist()  # type: ignore[no-any-return]
     return col.to_pylist()  # type: ignore[no-any-return]
+
+def _columns(rows: Sequence[StoredRow]) -> Columns:
+    """Stored-row tuples as the eight column lists of :func:`~.sealed.sealed_batch`."""
+    cols = tuple(list(c) for c in zip(*rows, strict=True))
+    return cols  # type: ignore[return-value]
+
+
+# A file of up to this many rows is read and checked whole by the ordered read (a few tens of MB);
+# a bigger one row group by row group.
+WHOLE_FILE_ROWS = 2_000_000
+# Statistics this long may be truncated by a writer (Delta keeps 32 characters of a string): not proof.
+STAT_CHARS = 32
+_READ = ["pulka", "seq", "code", "player", "card", "value", "payload"]
+
+
+class _Unordered(Exception):
+    """A unit of the ordered read is not sorted by (pulka, seq) after all."""
+
+
+def _exact_stat(value: object) -> bool:
+    return isinstance(value, str) and len(value) < STAT_CHARS - 1
+
+
+def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] | None,
+                batch_size: int) -> Iterator[pa.RecordBatch]:
+    """The rows of ``units`` (ascending pulka ranges that touch at most at their ends: see
+    ``DeltaStore._ordered_units``) in order, read by pyarrow without a sort.
+
+    Each unit is checked sorted (pulka ascending, seq ascending within a pulka) before any of its rows
+    is handed out, and the rows of its last pulka are held back and checked again with the next unit
+    (a pulka may run on into it). So every row handed out belongs to a pulka that precedes every row
+    not yet checked; a unit that fails raises :class:`_Unordered`, and a sort from the last row
+    handed out loses nothing."""
+    import pyarrow.parquet as pq
+
+    wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
+    held: pa.Table | None = None
+    for path, group in units:
+        with pq.ParquetFile(path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
+            t = f.read(columns=_READ) if group is None else f.read_row_group(group, columns=_READ)
+        if wanted is not None:
+            t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+        if held is not None:
+            t = pa.concat_tables([held, t.cast(held.schema)])
+        n = t.num_rows
+        if n == 0:
+            continue
+        t = t.combine_chunks()
+        ids, seqs = t.column(0), t.column(1)
+        if n > 1:
+            a, b = ids.slice(0, n - 1), ids.slice(1)
+            down = pc.less(b, a)
+            same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
+            if pc.any(pc.or_(down, same_not_up)).as_py():
+                raise _Unordered
+        cut = pc.index(ids, ids[n - 1]).as_py()  # the first row of the last pulka
+        held = t.slice(cut)
+        if cut:
+            yield from t.slice(0, cut).to_batches(max_chunksize=batch_size)
+    if held is not None and held.num_rows:
+        yield from held.to_batches(max_chunksize=batch_size)
+
 
 class DeltaStore(EventStore):
     """Event store on a Delta table at ``path`` (created on first use).
@@ -256,7 +322,7 @@ class DeltaStore(EventStore):
             dt = self._table()
             heads = self._refresh_heads(dt)
             local: dict[str, tuple[int, int | None, int]] = {}
-            stored: list[tuple[Any, ...]] = []
+            sealed: list[tuple[str, int, pa.RecordBatch]] = []
             out: list[int] = []
             for pulka, expected, items in batches:
                 check_pulka_id(pulka)
@@ -267,18 +333,19 @@ class DeltaStore(EventStore):
                     raise StoreError(f"pulka {pulka!r} seq {seq}: head has no chain hash; run verify()")
                 rows = as_rows(pulka, items, seq + 1)
                 if rows:
-                    new = seal(rows, seq, h, deal, self.hash_every)
-                    stored.extend((pulka, *r) for r in new)
-                    local[pulka] = (new[-1][0], new[-1][7], new[-1][1])
+                    cols = new_columns()
+                    head = seal_into(cols, rows, self.hash_every, seq, h, deal)
+                    sealed.append((pulka, seq, sealed_batch(cols)))
+                    local[pulka] = (cols[0][-1], head, cols[1][-1])
                 out.append(expected + len(rows))
-            if stored:
-                stored.sort(key=itemgetter(0, 1))
-                write_deltalake(dt, stored_table(stored), mode="append", writer_properties=WRITER_PROPERTIES,
+            if sealed:
+                sealed.sort(key=itemgetter(0, 1))  # (pulka, seq) order on disk; a pulka's batches continue
+                table = with_ids([p for p, _s, _b in sealed], [b for _p, _s, b in sealed])
+                write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                                 commit_properties=CommitProperties(custom_metadata={
                                     "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                    "preflog.events": str(len(stored)), **self._log_record(local)}))
-                with self._cache_lock:
-                    self._heads.update(local)
+                                    "preflog.events": str(table.num_rows), **self._log_record(local)}))
+                self._own_commit(dt, local)
             return out
 
     def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
@@ -304,29 +371,44 @@ class DeltaStore(EventStore):
         """The commit of :meth:`append_sealed` (caller holds the writer lock)."""
         local: dict[str, tuple[int, int | None, int]] = {}
         ids: list[str] = []
-        body: list[StoredRow] = []
+        parts: list[pa.RecordBatch] = []
         for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
             check_pulka_id(pulka)
             if pulka in heads or pulka in local:
                 raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
             if not rows:
                 continue
-            if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
+            n = len(rows)
+            if isinstance(rows, SealedRows):  # columns already (an import worker's): three values checked
+                batch = rows.batch
+                first, last_seq, deal = batch.column(0)[0].as_py(), batch.column(0)[n - 1].as_py(), \
+                    batch.column(1)[n - 1].as_py()
+                head = batch.column(7)[n - 1].as_py()
+            else:
+                batch = None
+                first, (last_seq, deal, *_rest, head) = rows[0][0], rows[-1]
+            if first != 1 or last_seq != n or head is None:
                 raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
-            ids.extend([pulka] * len(rows))
-            body.extend(rows)
-            last = rows[-1]
-            local[pulka] = (last[0], last[7], last[1])
-        if body:
-            cols = [pa.array(ids, pa.string())] + [
-                pa.array(c, f.type) for c, f in zip(zip(*body, strict=True), list(EVENTS_V1)[1:], strict=True)]
-            write_deltalake(dt, pa.Table.from_arrays(cols, schema=EVENTS_V1), mode="append",
-                            writer_properties=WRITER_PROPERTIES,
+            parts.append(batch if batch is not None else sealed_batch(_columns(rows)))
+            ids.append(pulka)
+            local[pulka] = (last_seq, head, deal)
+        if parts:
+            table = with_ids(ids, parts)
+            write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                             commit_properties=CommitProperties(custom_metadata={
                                 "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                "preflog.events": str(len(body)), **self._log_record(local)}))
-            with self._cache_lock:
-                self._heads.update(local)
+                                "preflog.events": str(table.num_rows), **self._log_record(local)}))
+            self._own_commit(dt, local)
+
+    def _own_commit(self, dt: DeltaTable, local: dict[str, tuple[int, int | None, int]]) -> None:
+        """After a commit of ours (writer lock held): its heads are ``local``, so its file need not be read
+        back by :meth:`_refresh_heads`. No other writer committed in between; a compaction running
+        alongside only rewrites rows whose heads are known already."""
+        with self._cache_lock:
+            self._heads.update(local)
+            if self.table_schema_version >= TABLE_SCHEMA_VERSION:
+                dt.update_incremental()
+                self._seen.update(dt.file_uris())
 
     def _log_record(self, local: dict[str, tuple[int, int | None, int]]) -> dict[str, str]:
         """The commit metadata that records the heads an append leaves (and their signature)."""
@@ -404,6 +486,18 @@ class DeltaStore(EventStore):
     def _scan_files(self, pulkas: Sequence[str] | None, batch_size: int,
                     shard: tuple[int, int] | None) -> Iterator[pa.RecordBatch]:
         after: tuple[str, int] | None = None
+        if pulkas is not None and not pulkas:
+            return
+        if shard is None and self.table_schema_version >= TABLE_SCHEMA_VERSION:
+            units = self._ordered_units(self._table())
+            if units is not None:
+                try:
+                    for b in _read_units(units, pulkas, batch_size):
+                        after = (b.column(0)[-1].as_py(), b.column(1)[-1].as_py())
+                        yield b
+                    return
+                except (_Unordered, OSError, pa.ArrowException):
+                    pass  # out of order after all, or a file gone (a vacuum): DuckDB sorts the rest
         for _attempt in range(5):
             # no progress bar: long scans would draw one on the caller's (or a worker's) stdout
             con = duckdb.connect()
@@ -444,6 +538,50 @@ class DeltaStore(EventStore):
             finally:
                 con.close()
         raise StoreError(f"{self.path}: table files kept vanishing during the read")
+
+    def _ordered_units(self, dt: DeltaTable) -> list[tuple[str, int | None]] | None:
+        """The table's files (``(path, None)``) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
+        row groups (``(path, index)``) in (pulka, seq) order, when the statistics prove it: the pulka
+        ranges of the files (the Delta log's statistics) and of a big file's row groups (its Parquet
+        footer) ascend, each starting at or after the end of the one before (a pulka may run from one
+        into the next). ``None`` when they do not (overlapping appends, a compaction
+        that merged files, statistics missing or possibly truncated): DuckDB sorts then. Each unit's own
+        order is checked as it is read (:func:`_read_units`)."""
+        from urllib.parse import unquote
+
+        import pyarrow.parquet as pq
+
+        adds = pa.table(dt.get_add_actions(flatten=True))
+        if adds.num_rows == 0:
+            return []
+        names = adds.schema.names
+        if "min.pulka" not in names or "max.pulka" not in names:
+            return None
+        files = sorted(zip(adds.column("min.pulka").to_pylist(), adds.column("max.pulka").to_pylist(),
+                           adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), strict=True),
+                       key=lambda f: (f[0] is None, f[0] or "", f[1] or ""))
+        units: list[tuple[str, int | None]] = []
+        prev: str | None = None
+        for lo, hi, rel, rows in files:
+            if not _exact_stat(lo) or not _exact_stat(hi) or (prev is not None and prev > lo):
+                return None
+            prev = hi
+            path = Path(unquote(rel))
+            path = path if path.is_absolute() else self.path / path
+            if rows is None or rows <= WHOLE_FILE_ROWS:
+                units.append((str(path), None))
+                continue
+            meta = pq.ParquetFile(path).metadata
+            col = meta.schema.names.index("pulka")
+            last: str | None = None
+            for g in range(meta.num_row_groups):
+                st = meta.row_group(g).column(col).statistics
+                if st is None or not st.has_min_max or not _exact_stat(st.min) or not _exact_stat(st.max) \
+                        or (last is not None and last > st.min):
+                    return None
+                last = st.max
+                units.append((str(path), g))
+        return units
 
     def pulkas(self) -> list[PulkaInfo]:
         heads = self._refresh_heads(self._table())

@@ -126,3 +126,32 @@ def test_small_imports_stay_in_process(tmp_path: Path) -> None:
     assert not importer.use_pool(files, 2)
     assert not importer.use_pool(files[:1], 2)
     assert not importer.use_pool(files, 1)
+
+
+def test_worker_projection_rows_equal_a_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The projection rows the workers build (under their provisional ids, renamed by the parent: ``a-2``,
+    the ``shared-…`` suffix) are exactly those a rebuild from the stored events writes, and so are the
+    manifest's fingerprints and heads; a big file read in parts (``part1`` provisional ids) too."""
+    import json
+    import shutil
+
+    folder = tmp_path / "records"
+    _folder(folder)
+    monkeypatch.setattr(importer, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)  # every file read in parts of one pulka
+    monkeypatch.setattr(importer, "PART_BYTES", 1)
+    ws = Workspace(tmp_path / "st")
+    ws.import_paths([folder], workers=2)
+    shutil.copytree(tmp_path / "st" / "events", tmp_path / "clean" / "events")
+    clean = Workspace(tmp_path / "clean")
+    assert clean.rebuild_projections() == 8
+    _rows, got = _snapshot(ws)
+    _rows, want = _snapshot(clean)
+    assert got == want and len(got["deals"]) == 8 * 3
+
+    def manifest(root: Path) -> dict[str, list[object]]:
+        data = json.loads((root / "projections" / "manifest.json").read_text())
+        return {pid: [entry[0], entry[2]] for pid, entry in data["pulkas"].items()}
+
+    assert manifest(tmp_path / "st") == manifest(tmp_path / "clean")
+    assert ws.verify() == []
