@@ -121,8 +121,9 @@ STAT_CHARS = 32
 _READ = ["pulka", "seq", "code", "player", "card", "value", "payload"]
 
 
-class _Unordered(Exception):
-    """A unit of the ordered read is not sorted by (pulka, seq) after all."""
+class _Unordered(StoreError):
+    """A unit of the ordered read is not sorted by (pulka, seq) after all (caught inside the read: it
+    falls back to the sorted scan)."""
 
 
 def _exact_stat(value: object) -> bool:
