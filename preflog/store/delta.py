@@ -130,8 +130,20 @@ def _exact_stat(value: object) -> bool:
     return isinstance(value, str) and len(value) < STAT_CHARS - 1
 
 
+def _in_shard(ids: pa.Array, shard: tuple[int, int]) -> pa.Array:
+    """Which of the pulka ids ``ids`` fall in ``shard`` = (k, n): DuckDB's ``hash(pulka) % n = k``, the
+    same test as the sorted scan's, so a shard is the same set of pulkas whichever way it is read."""
+    con = duckdb.connect()
+    try:
+        con.register("ids", pa.table({"pulka": ids}))
+        got = con.sql("SELECT hash(pulka) % ? = ? AS m FROM ids", params=[shard[1], shard[0]]).to_arrow_table()
+    finally:
+        con.close()
+    return got.column(0).combine_chunks()
+
+
 def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] | None,
-                batch_size: int) -> Iterator[pa.RecordBatch]:
+                batch_size: int, shard: tuple[int, int] | None = None) -> Iterator[pa.RecordBatch]:
     """The rows of ``units`` (ascending pulka ranges that touch at most at their ends: see
     ``DeltaStore._ordered_units``) in order, read by pyarrow without a sort.
 
@@ -149,6 +161,8 @@ def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] |
             t = f.read(columns=_READ) if group is None else f.read_row_group(group, columns=_READ)
         if wanted is not None:
             t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+        if shard is not None and t.num_rows:
+            t = t.filter(_in_shard(t.column(0).combine_chunks(), shard))  # (a pulka is in one shard, whole)
         if held is not None:
             t = pa.concat_tables([held, t.cast(held.schema)])
         n = t.num_rows
@@ -489,11 +503,11 @@ class DeltaStore(EventStore):
         after: tuple[str, int] | None = None
         if pulkas is not None and not pulkas:
             return
-        if shard is None and self.table_schema_version >= TABLE_SCHEMA_VERSION:
+        if self.table_schema_version >= TABLE_SCHEMA_VERSION:
             units = self._ordered_units(self._table())
             if units is not None:
                 try:
-                    for b in _read_units(units, pulkas, batch_size):
+                    for b in _read_units(units, pulkas, batch_size, shard):
                         after = (b.column(0)[-1].as_py(), b.column(1)[-1].as_py())
                         yield b
                     return

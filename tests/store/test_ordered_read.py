@@ -67,6 +67,28 @@ def test_disjoint_files_are_read_in_order_without_a_sort(tmp_path: Path, monkeyp
     assert [r for _p, rows in by_pulka for r in rows] == [r[2:] for r in got]
 
 
+def test_shards_read_in_order_are_the_sorted_scan_shards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shard (k, n) read without a sort holds exactly the rows DuckDB's sorted scan gives that shard
+    (the same ``hash(pulka) % n = k``), in the same order; the shards partition the store; a shard and
+    a pulka list together, and the columns form, agree too."""
+    pulkas = list(synthetic_pulkas(3000, deals=4))
+    third = len(pulkas) // 3
+    store = _store(tmp_path, [pulkas[:third], pulkas[2 * third:], pulkas[third:2 * third]])
+    seen = _spy(monkeypatch)
+    everything = _duckdb_rows(store)
+    for n in (2, 3):
+        shards = [[r for b in store.read_rows(shard=(k, n), batch_size=50) for r in b] for k in range(n)]
+        assert shards == [_duckdb_rows(store, shard=(k, n)) for k in range(n)]
+        assert sorted(r for s in shards for r in s) == sorted(everything)
+        assert all(shards)  # every shard holds some pulka here
+    assert seen and set(seen) == {3}  # every one of those shard reads went the ordered way
+    some = [pulkas[0][0], pulkas[-1][0], pulkas[third][0], pulkas[third + 1][0]]
+    assert [r for b in store.read_rows(some, shard=(1, 2)) for r in b] == _duckdb_rows(store, pulkas=some,
+                                                                                    shard=(1, 2))
+    cols = dict(store.pulka_columns(shard=(0, 2)))
+    assert {p: c.rows() for p, c in cols.items()} == dict(store.pulka_rows(shard=(0, 2)))
+
+
 def test_overlapping_files_go_through_duckdb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two commits whose pulka ranges interleave (the statistics prove nothing): DuckDB sorts, same rows."""
     pulkas = list(synthetic_pulkas(2000, deals=4))
