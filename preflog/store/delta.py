@@ -130,16 +130,15 @@ def _exact_stat(value: object) -> bool:
     return isinstance(value, str) and len(value) < STAT_CHARS - 1
 
 
-def _in_shard(ids: pa.Array, shard: tuple[int, int]) -> pa.Array:
-    """Which of the pulka ids ``ids`` fall in ``shard`` = (k, n): DuckDB's ``hash(pulka) % n = k``, the
-    same test as the sorted scan's, so a shard is the same set of pulkas whichever way it is read."""
-    con = duckdb.connect()
-    try:
-        con.register("ids", pa.table({"pulka": ids}))
-        got = con.sql("SELECT hash(pulka) % ? = ? AS m FROM ids", params=[shard[1], shard[0]]).to_arrow_table()
-    finally:
-        con.close()
-    return got.column(0).combine_chunks()
+def _in_shard(ids: pa.Array, shard: tuple[int, int], con: duckdb.DuckDBPyConnection) -> pa.Array:
+    """Which rows of the pulka ids ``ids`` fall in ``shard`` = (k, n): DuckDB's ``hash(pulka) % n = k``,
+    the sorted scan's own test, so a shard is the same set of pulkas whichever way it is read. Only the
+    distinct ids are hashed (a pulka's rows are many)."""
+    distinct = pc.unique(ids)
+    con.register("ids", pa.table({"pulka": distinct}))
+    mine = con.sql("SELECT pulka FROM ids WHERE hash(pulka) % ? = ?", params=[shard[1], shard[0]]).to_arrow_table()
+    con.unregister("ids")
+    return pc.is_in(ids, value_set=mine.column(0).combine_chunks())
 
 
 def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] | None,
@@ -155,33 +154,38 @@ def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] |
     import pyarrow.parquet as pq
 
     wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
-    held: pa.Table | None = None
-    for path, group in units:
-        with pq.ParquetFile(path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
-            t = f.read(columns=_READ) if group is None else f.read_row_group(group, columns=_READ)
-        if wanted is not None:
-            t = t.filter(pc.is_in(t.column(0), value_set=wanted))
-        if shard is not None and t.num_rows:
-            t = t.filter(_in_shard(t.column(0).combine_chunks(), shard))  # (a pulka is in one shard, whole)
-        if held is not None:
-            t = pa.concat_tables([held, t.cast(held.schema)])
-        n = t.num_rows
-        if n == 0:
-            continue
-        t = t.combine_chunks()
-        ids, seqs = t.column(0), t.column(1)
-        if n > 1:
-            a, b = ids.slice(0, n - 1), ids.slice(1)
-            down = pc.less(b, a)
-            same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
-            if pc.any(pc.or_(down, same_not_up)).as_py():
-                raise _Unordered
-        cut = pc.index(ids, ids[n - 1]).as_py()  # the first row of the last pulka
-        held = t.slice(cut)
-        if cut:
-            yield from t.slice(0, cut).to_batches(max_chunksize=batch_size)
-    if held is not None and held.num_rows:
-        yield from held.to_batches(max_chunksize=batch_size)
+    con = duckdb.connect() if shard is not None else None
+    try:
+        held: pa.Table | None = None
+        for path, group in units:
+            with pq.ParquetFile(path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
+                t = f.read(columns=_READ) if group is None else f.read_row_group(group, columns=_READ)
+            if wanted is not None:
+                t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+            if shard is not None and con is not None and t.num_rows:
+                t = t.filter(_in_shard(t.column(0).combine_chunks(), shard, con))  # (a pulka is in one shard, whole)
+            if held is not None:
+                t = pa.concat_tables([held, t.cast(held.schema)])
+            n = t.num_rows
+            if n == 0:
+                continue
+            t = t.combine_chunks()
+            ids, seqs = t.column(0), t.column(1)
+            if n > 1:
+                a, b = ids.slice(0, n - 1), ids.slice(1)
+                down = pc.less(b, a)
+                same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
+                if pc.any(pc.or_(down, same_not_up)).as_py():
+                    raise _Unordered
+            cut = pc.index(ids, ids[n - 1]).as_py()  # the first row of the last pulka
+            held = t.slice(cut)
+            if cut:
+                yield from t.slice(0, cut).to_batches(max_chunksize=batch_size)
+        if held is not None and held.num_rows:
+            yield from held.to_batches(max_chunksize=batch_size)
+    finally:
+        if con is not None:
+            con.close()
 
 
 class DeltaStore(EventStore):
