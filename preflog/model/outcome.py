@@ -27,6 +27,16 @@ class DealKind(StrEnum):
 
 NO_SEAT: Final = -1
 
+# the kinds as module constants, bound once: the compiled kernel reads them as C statics, where an
+# enum member looked up on its class would cost an attribute lookup each time
+KIND_GAME: Final = DealKind.GAME
+KIND_MISER: Final = DealKind.MISER
+KIND_RASPASY: Final = DealKind.RASPASY
+KIND_ALL_PASS: Final = DealKind.ALL_PASS
+KIND_NOT_WHISTED: Final = DealKind.NOT_WHISTED
+KIND_HALF_WHIST: Final = DealKind.HALF_WHIST
+KIND_CONCEDED: Final = DealKind.CONCEDED
+
 
 @dataclass(init=False, unsafe_hash=True)
 class DealOutcome:

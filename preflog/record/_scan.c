@@ -181,30 +181,43 @@ fail:
     return NULL;
 }
 
-static PyObject *mask(PyObject *self, PyObject *args) {
-    PyObject *text, *tokens;
-    if (!PyArg_ParseTuple(args, "UO!", &text, &PyDict_Type, &tokens))
-        return NULL;
+/* The cards of `text`, single spaces between them, none twice and none in `forbid`: 1 with their mask in
+ * *seen and their number in *count; 0 when the text is not such a list; -1 with an exception set. */
+static int card_list(PyObject *tokens, PyObject *text, uint32_t forbid, uint32_t *seen, long *count) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0;
     int kind = PyUnicode_KIND(text), err = 0;
     const void *data = PyUnicode_DATA(text);
-    uint32_t seen = 0;
-    long count = 0;
+    *seen = 0;
+    *count = 0;
     for (;;) {
         Py_ssize_t b = a;
         while (b < n && PyUnicode_READ(kind, data, b) != ' ')
             b++;
         long c = card_of(tokens, text, a, b, &err);
         if (err)
-            return NULL;
-        if (c < 0 || (seen >> c & 1))
-            Py_RETURN_NONE;
-        seen |= 1u << c;
-        count++;
+            return -1;
+        if (c < 0 || ((*seen | forbid) >> c & 1))
+            return 0;
+        *seen |= 1u << c;
+        (*count)++;
         if (b >= n)
-            break;
+            return 1;
         a = b + 1;
     }
+}
+
+/* The mask and the number of the cards of `text` (single spaces, no repeats); None otherwise. */
+static PyObject *mask(PyObject *self, PyObject *args) {
+    PyObject *text, *tokens;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyDict_Type, &tokens))
+        return NULL;
+    uint32_t seen;
+    long count;
+    int ok = card_list(tokens, text, 0, &seen, &count);
+    if (ok < 0)
+        return NULL;
+    if (ok == 0)
+        Py_RETURN_NONE;
     return Py_BuildValue("kl", (unsigned long)seen, count);
 }
 
@@ -221,27 +234,12 @@ static PyObject *hand(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "hand: owner must hold 32 seats");
         return NULL;
     }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0;
-    int kind = PyUnicode_KIND(text), err = 0;
-    const void *data = PyUnicode_DATA(text);
-    uint32_t seen = 0;
-    long count = 0;
-    for (;;) {
-        Py_ssize_t b = a;
-        while (b < n && PyUnicode_READ(kind, data, b) != ' ')
-            b++;
-        long c = card_of(tokens, text, a, b, &err);
-        if (err)
-            return NULL;
-        if (c < 0 || (seen >> c & 1) || (taken >> c & 1))
-            Py_RETURN_NONE;
-        seen |= 1u << c;
-        count++;
-        if (b >= n)
-            break;
-        a = b + 1;
-    }
-    if (count != want)
+    uint32_t seen;
+    long count;
+    int ok = card_list(tokens, text, (uint32_t)taken, &seen, &count);
+    if (ok < 0)
+        return NULL;
+    if (ok == 0 || count != want)
         Py_RETURN_NONE;
     PyObject *who = PyLong_FromLong(seat);
     if (who == NULL)

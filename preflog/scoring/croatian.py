@@ -56,7 +56,6 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-from typing import Final
 from typing import Self
 
 from ..errors import ScoringError
@@ -65,8 +64,11 @@ from ..model.bidcodes import HR_SANAC
 from ..model.calls import CALL_INVITE
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
+from ..model.outcome import KIND_ALL_PASS as _ALL_PASS
+from ..model.outcome import KIND_CONCEDED as _CONCEDED
+from ..model.outcome import KIND_GAME as _GAME
+from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ..model.outcome import NO_SEAT
-from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from .settlement import settle
@@ -79,12 +81,6 @@ from .terms import ContractTerms
 from .terms import DealResult
 from .terms import Liability
 from .terms import ValueRates
-
-# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_ALL_PASS: Final = DealKind.ALL_PASS
-_CONCEDED: Final = DealKind.CONCEDED
-_GAME: Final = DealKind.GAME
-_NOT_WHISTED: Final = DealKind.NOT_WHISTED
 
 DECLARER_TRICKS = 6  # tricks a trick contract or Sanac needs
 

@@ -49,8 +49,13 @@ from ..model.bidcodes import strain_of
 from ..model.bids import format_ru_bid
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
+from ..model.outcome import KIND_CONCEDED as _CONCEDED
+from ..model.outcome import KIND_GAME as _GAME
+from ..model.outcome import KIND_HALF_WHIST as _HALF_WHIST
+from ..model.outcome import KIND_MISER as _MISER
+from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
+from ..model.outcome import KIND_RASPASY as _RASPASY
 from ..model.outcome import NO_SEAT
-from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
 from ..rules.choices import HelpOverflow
 from ..rules.choices import HelpTie
@@ -67,14 +72,6 @@ from .terms import ContractTerms
 from .terms import DealResult
 from .terms import Liability
 from .terms import ValueRates
-
-# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_CONCEDED: Final = DealKind.CONCEDED
-_GAME: Final = DealKind.GAME
-_HALF_WHIST: Final = DealKind.HALF_WHIST
-_MISER: Final = DealKind.MISER
-_NOT_WHISTED: Final = DealKind.NOT_WHISTED
-_RASPASY: Final = DealKind.RASPASY
 
 TRICKS_PER_DEAL: Final = 10
 CONCEDED_UNDERTRICKS: Final = 3  # a deal conceded before play is "down three" (allow_concede_down3)

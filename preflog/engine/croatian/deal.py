@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Sequence
-from typing import Final
 
 from ...model.bidcodes import HR_BETTEL
 from ...model.bidcodes import HR_LADDER
@@ -28,6 +27,9 @@ from ...model.events import ContraCalled
 from ...model.events import DealStarted
 from ...model.events import Event
 from ...model.events import WhistCalled
+from ...model.outcome import KIND_ALL_PASS as _ALL_PASS
+from ...model.outcome import KIND_GAME as _GAME
+from ...model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ...model.outcome import NO_SEAT
 from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
@@ -49,11 +51,6 @@ from .defence import CroatianDefence
 from .defence import first_leader
 from .defence import play_over
 from .defence import stop_caps
-
-# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_ALL_PASS: Final = DealKind.ALL_PASS
-_GAME: Final = DealKind.GAME
-_NOT_WHISTED: Final = DealKind.NOT_WHISTED
 
 NeedsContra = Callable[[int, int, bool], bool]
 """The scorer's 2♠ rule: (declarer, contract, hand game) → whether the deal needs a contra to be played."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from typing import Final
 from typing import Self
 
 from ...model.bidcodes import HR_BETTEL
@@ -17,17 +16,15 @@ from ...model.calls import CALL_INVITE
 from ...model.calls import CALL_PASS
 from ...model.calls import CALL_WHIST
 from ...model.copying import copy_fields
+from ...model.outcome import KIND_CONCEDED as _CONCEDED
+from ...model.outcome import KIND_GAME as _GAME
+from ...model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ...model.outcome import NO_SEAT
 from ...model.outcome import DealKind
 from ...rules.config import Rules
 from ..codes import Code
 from ..findings import IllegalAction
 from ..findings import seat_name
-
-# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_CONCEDED: Final = DealKind.CONCEDED
-_GAME: Final = DealKind.GAME
-_NOT_WHISTED: Final = DealKind.NOT_WHISTED
 
 
 class CroatianDefence:

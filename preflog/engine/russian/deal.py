@@ -41,6 +41,12 @@ from ...model.calls import PLAY_OPEN
 from ...model.events import Event
 from ...model.events import PlayModeChosen
 from ...model.events import WhistCalled
+from ...model.outcome import KIND_CONCEDED as _CONCEDED
+from ...model.outcome import KIND_GAME as _GAME
+from ...model.outcome import KIND_HALF_WHIST as _HALF_WHIST
+from ...model.outcome import KIND_MISER as _MISER
+from ...model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
+from ...model.outcome import KIND_RASPASY as _RASPASY
 from ...model.outcome import NO_SEAT
 from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
@@ -60,14 +66,6 @@ from ..deal import Deal
 from ..findings import IllegalAction
 from ..tricks import N_TRICKS
 from .auction import RussianAuction
-
-# deal kinds bound once: an enum member lookup costs more than a global on the per-deal path
-_CONCEDED: Final = DealKind.CONCEDED
-_GAME: Final = DealKind.GAME
-_HALF_WHIST: Final = DealKind.HALF_WHIST
-_MISER: Final = DealKind.MISER
-_NOT_WHISTED: Final = DealKind.NOT_WHISTED
-_RASPASY: Final = DealKind.RASPASY
 
 _EITHER: Final = HalfWhistBy.EITHER
 
