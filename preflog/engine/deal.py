@@ -205,11 +205,12 @@ class Deal(TrickPlay):
         return self.AUCTION_TYPE(rules, active, min_level)
 
     @classmethod
+    @abstractmethod
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
                   deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> Deal:
-        """The next deal of a pulka: the scorer gives the auction's minimum level (anti-raspasy rule)."""
-        return cls(rules, n_players, dealer, deal, hands, talon, scorer.min_bid_level() if scorer else 0,
-                   names=names)
+        """The next deal of a pulka, consulting the pulka's scorer where the family's rules need it (the
+        Russian auction's minimum level after raspasy, the Croatian 2♠ rule). Each family builds its own
+        class here by name: the compiled kernel then calls the native constructor straight."""
 
     # ------------------------------------------------------------------ helpers
     @property

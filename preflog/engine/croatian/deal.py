@@ -83,7 +83,7 @@ class CroatianDeal(Deal):
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
                   deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> CroatianDeal:
         """The next deal of a pulka: the scorer decides the 2♠ rule (it depends on the declarer's refe)."""
-        return CroatianDeal(rules, n_players, dealer, deal, hands, talon, 0,   # (the class named: see RussianDeal)
+        return CroatianDeal(rules, n_players, dealer, deal, hands, talon, 0,
                             scorer.needs_contra if scorer else None, names=names)
 
     def _new_auction(self, rules: Rules, active: tuple[int, ...], min_level: int) -> AuctionBase:

@@ -92,8 +92,7 @@ class RussianDeal(Deal):
     @classmethod
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
                   deal: int, scorer: Scorer | None, names: Sequence[str] | None = None) -> Deal:
-        """:meth:`Deal.for_pulka`, with the class named: the compiled kernel then calls the native
-        constructor straight, not through the type object (once per deal on the replay path)."""
+        """The next deal of a pulka: the scorer gives the auction's minimum level (anti-raspasy rule)."""
         return RussianDeal(rules, n_players, dealer, deal, hands, talon,
                            scorer.min_bid_level() if scorer else 0, names=names)
 
