@@ -21,7 +21,6 @@ over its deals), deals per second, and the target of issue 15 (a 30-deal pulka i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.output import emit  # noqa: E402
 from preflog.analysis import Options  # noqa: E402
 from preflog.analysis import analyze_events  # noqa: E402
 from preflog.analysis import solver_name  # noqa: E402
@@ -101,11 +101,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.quick:
         args.pulkas, args.par_pulkas = 1, 0
     result = run(args.pulkas, args.seed, args.par_pulkas)
-    text = json.dumps(result, indent=2)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
-    else:
-        print(text)
+    emit(result, args.out)
     return result
 
 

@@ -23,7 +23,6 @@ Stages (the compiled search and the pure-Python one; the Python one on the first
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -38,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.output import emit  # noqa: E402
 from preflog.model.bids import MISER  # noqa: E402
 from preflog.model.bids import is_trick_contract  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
@@ -228,11 +228,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.pulkas, args.python_deals, args.python_miseres, args.size_deals, args.analysis_deals = 1, 2, 0, 2, 2
     result = run(args.pulkas, args.seed, args.python_deals, args.python_miseres, args.size_deals,
                  args.analysis_deals)
-    text = json.dumps(result, indent=2)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
-    else:
-        print(text)
+    emit(result, args.out)
     return result
 
 
