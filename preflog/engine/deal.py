@@ -47,6 +47,7 @@ from ..model.events import TalonRevealed
 from ..model.events import TenChecked
 from ..model.events import WhistCalled
 from ..model.events import from_row
+from ..model.layout import card_count
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
@@ -184,7 +185,7 @@ class Deal(TrickPlay):
             want = 0 if s == out else 10
             if not isinstance(h, int) or h < 0 or h >> 32:
                 raise IllegalAction(Code.BAD_DEAL, f"hand of {self.who(s)} is not a card mask")
-            if h.bit_count() != want:
+            if card_count(h) != want:
                 raise IllegalAction(Code.BAD_DEAL, f"{self.who(s)} was dealt {h.bit_count()} cards, expected {want}")
             if seen & h:
                 raise IllegalAction(Code.BAD_DEAL, f"card(s) {_cards_text(seen & h)} dealt twice ({self.who(s)})")

@@ -42,6 +42,7 @@ import math
 import re
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 from typing import TypeGuard
 
@@ -98,6 +99,12 @@ def whist_price_value(text: str) -> Fraction:
     >>> whist_price_value("0,5"), whist_price_value("100"), whist_price_value("1/4")
     (Fraction(1, 2), Fraction(100, 1), Fraction(1, 4))
     """
+    return _price_of(text)
+
+
+@lru_cache(maxsize=256)
+def _price_of(text: str) -> Fraction:
+    """:func:`whist_price_value`, remembered (every pulka reads its price; a store holds a handful)."""
     t = text.strip()
     if len(t) > 40 or not _PRICE.fullmatch(t):
         raise ValueError(f"{text!r} is not a whist price (a number such as 1, 0.5 or 1/2)")
@@ -112,9 +119,14 @@ def priced(settlement: Settlement, whist_price: Number, rules: Rules) -> Settlem
     (:func:`shown_result`: method 1 under the Russian presets, exact under the Croatian) × the price.
     Seed 003: "the final result in visty … multiplied by the price of a vist gives the win or loss
     in money", З +31 visty at 100 a vist = 3100."""
-    price = Fraction(whist_price)
-    return Settlement(settlement.exact, settlement.method1, settlement.method2,
-                      tuple(Fraction(x) * price for x in shown_result(settlement, rules)))
+    price = whist_price if type(whist_price) is Fraction else Fraction(whist_price)
+    shown = shown_result(settlement, rules)
+    if price.denominator == 1:  # a whole price (the common case): one Fraction per seat, no products of Fractions
+        p = price.numerator
+        money = tuple(Fraction(x * p) if type(x) is int else Fraction(x) * price for x in shown)
+    else:
+        money = tuple(Fraction(x) * price for x in shown)
+    return Settlement(settlement.exact, settlement.method1, settlement.method2, money)
 
 
 def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:

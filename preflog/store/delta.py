@@ -107,6 +107,35 @@ def _pylist(col: pa.Array) -> list[Any]:
         return col.to_numpy().tolist()  # type: ignore[no-any-return]
     return col.to_pylist()  # type: ignore[no-any-return]
 
+def _sliceable(col: pa.Array) -> Any:
+    """An integer column without nulls as a NumPy view (sliced per pulka, then ``tolist``); any other
+    column as its Python list."""
+    if col.null_count == 0 and pa.types.is_integer(col.type):
+        return col.to_numpy()
+    return col.to_pylist()
+
+
+def _payloads(col: pa.Array) -> list[Any]:
+    """The payload column as Python values: ``None`` for the nulls (nearly every row), the strings set
+    in place — cheaper than ``to_pylist`` over a column of nulls."""
+    n = len(col)
+    if col.null_count == n:
+        return [None] * n
+    if col.null_count == 0:
+        return col.to_pylist()  # type: ignore[no-any-return]
+    out: list[Any] = [None] * n
+    at = pc.indices_nonzero(pc.is_valid(col)).to_pylist()
+    for i, v in zip(at, col.take(pa.array(at, pa.int64())).to_pylist(), strict=True):
+        out[i] = v
+    return out
+
+
+def _values(col: Any, start: int, end: int) -> list[Any]:
+    """Rows ``start:end`` of a :func:`_sliceable` or :func:`_payloads` column as a Python list."""
+    part = col[start:end]
+    return part if isinstance(part, list) else part.tolist()
+
+
 def _columns(rows: Sequence[StoredRow]) -> Columns:
     """Stored-row tuples as the eight column lists of :func:`~.sealed.sealed_batch`."""
     cols = tuple(list(c) for c in zip(*rows, strict=True))
@@ -477,18 +506,22 @@ class DeltaStore(EventStore):
         cols: list[list[Any]] = []
         for b in self._scan(pulkas, batch_size, shard):
             ids = b.column(0)
-            body = [_pylist(b.column(i)) for i in range(2, 7)]
-            cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if len(ids) > 1 else []
+            n = len(ids)
+            # each pulka's slice turned into Python values once (a NumPy view per integer column: no
+            # whole-batch list to slice again); the payload column is nearly all nulls
+            body = [_sliceable(b.column(i)) for i in range(2, 6)] + [_payloads(b.column(6))]
+            cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if n > 1 else []
             start = 0
-            for end in [c + 1 for c in cuts] + [len(ids)]:
+            for end in [c + 1 for c in cuts] + [n]:
                 pid = ids[start].as_py()
+                part = [_values(c, start, end) for c in body]
                 if pid == cur:
-                    for have, more in zip(cols, body, strict=True):
-                        have.extend(more[start:end])
+                    for have, more in zip(cols, part, strict=True):
+                        have.extend(more)
                 else:
                     if cur is not None:
                         yield cur, RowColumns(*cols)
-                    cur, cols = pid, [c[start:end] for c in body]
+                    cur, cols = pid, part
                 start = end
         if cur is not None:
             yield cur, RowColumns(*cols)

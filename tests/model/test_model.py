@@ -112,3 +112,15 @@ def test_every_event_type_round_trips_through_rows() -> None:
     assert {t.CODE for t in EVENT_TYPES} == set(range(1, 16))
     for ev in samples:
         assert from_row(*ev.to_row()) == ev
+
+
+def test_packed_layout_outside_int64_is_a_value_error() -> None:
+    """The store's column is an int64; a bigger number is no layout, on the compiled path as on the pure one."""
+    from preflog.model.layout import unpack_layout
+
+    for value in (2**63, -(2**63) - 1, 2**70):
+        with pytest.raises(ValueError, match="int64"):
+            unpack_layout(0, 3, value)
+    # -1 is every 2-bit code 3 (the talon's): no layout of a deal, but a number the column can hold
+    assert unpack_layout(0, 3, -1) == ((0, 0, 0), 0xFFFFFFFF)
+    assert unpack_layout(2, 4, -1) == ((0, 0, 0, 0), 0xFFFFFFFF)
