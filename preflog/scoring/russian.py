@@ -87,6 +87,8 @@ def _norm(x: Number) -> Number:
 
 
 def _div(x: Number, k: int) -> Number:
+    if type(x) is int and x % k == 0:  # whole (a lone fewest in raspasy divides by 1): no Fraction
+        return x // k
     return _norm(Fraction(x) / k)
 
 
@@ -183,6 +185,7 @@ class RussianScorer:
         self.whist_price = whist_price
         self.sheet = Sheet(n_players)
         self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
+        self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
         self.deals = 0
         # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
         # table is left to fail deal by deal, as Rules.value / Rules.obligation do
@@ -273,9 +276,13 @@ class RussianScorer:
         return level
 
     def is_finished(self) -> bool:
-        if self.rules.pulka_end == "total":  # house rule: the pulyas together, no raspasy series open
+        if self._end_on_total:  # house rule: the pulyas together, no raspasy series open
             return self.series == 0 and sum(self.sheet.pulya) >= self.n * self.pool
-        return min(self.sheet.pulya) >= self.pool  # every pulya closed (asked once per deal)
+        pool = self.pool
+        for p in self.sheet.pulya:  # every pulya closed (asked once per deal)
+            if p < pool:
+                return False
+        return True
 
     def settlement(self) -> Settlement:
         s = self.sheet
@@ -322,6 +329,11 @@ class RussianScorer:
         ``short`` is the whole shortfall a whister answers for: ``whisters_share_penalty`` and
         ``high_level_liability="split"`` share the *penalty*, not the allocation.
         """
+        return {s: Liability(quota, short) for s, (quota, short) in self._allocation(outcome).items()}
+
+    def _allocation(self, outcome: DealOutcome) -> dict[int, tuple[int, int]]:
+        """:meth:`whist_liability` as ``seat: (quota, short)`` pairs (what :meth:`score` reads: no value
+        object per whister on the replay's path)."""
         o = outcome
         if o.kind not in _LIABLE_KINDS or o.checked or not o.tricks:
             return {}
@@ -350,22 +362,22 @@ class RussianScorer:
         if len(whisters) == 1:
             (wh,) = whisters
             if r.lone_whister_quota == "side":
-                return {wh: Liability(need, short)}
+                return {wh: (need, short)}
             personal = need // 2 if need >= 2 else need
-            return {wh: Liability(personal, owed(personal, wh))}
+            return {wh: (personal, owed(personal, wh))}
         if split == _PROPORTIONAL:
             # the side's shortfall, shared by personal deficits against need/2 each (_whist_liability)
             quota = need // 2 if need >= 2 else need
-            return {s: Liability(quota, short if 2 * t[s] < need else 0) for s in whisters}
+            return {s: (quota, short if 2 * t[s] < need else 0) for s in whisters}
         if need >= 2:
             quota = need // 2  # 6: 2 + 2, 7: 1 + 1
-            return {s: Liability(quota, owed(quota, s)) for s in whisters}
+            return {s: (quota, owed(quota, s)) for s in whisters}
         if r.high_level_liability == "split":
-            return {s: Liability(need, owed(need, s) if split != _CAPPED else short) for s in whisters}
+            return {s: (need, owed(need, s) if split != _CAPPED else short) for s in whisters}
         order = [s for s in o.whist_order if s in whisters]
         second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % o.n_players)
-        return {s: Liability(need, owed(need, s) if split != _CAPPED else short) if s == second
-                else Liability(0, 0) for s in whisters}
+        return {s: (need, owed(need, s) if split != _CAPPED else short) if s == second
+                else (0, 0) for s in whisters}
 
     def _need(self, o: DealOutcome) -> int:
         """Tricks the defending side must take on the deal's contract (``whist_obligation``; 0: none)."""
@@ -403,7 +415,7 @@ class RussianScorer:
     def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
         """Write pulya points, with American help once the pulya is closed (RULES.md B1.4, seed 003);
         no help when the pulka ends on the sum of the pulyas (``pulka_end="total"``: pulyas unbounded)."""
-        if not self.rules.american_help or self.rules.pulka_end == "total":
+        if not self.rules.american_help or self._end_on_total:
             e.pulya[seat] += points
             return
         own = min(points, max(0, self.pool - (self.sheet.pulya[seat] + e.pulya[seat])))
@@ -559,8 +571,8 @@ class RussianScorer:
         side = sum(t[s] for s in _defenders_of(o))
         if side >= need and r.whist_shortfall_split != _ALWAYS:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
-        alloc = self.whist_liability(o)
-        pen: dict[int, Number] = {s: li.short for s, li in alloc.items()}
+        alloc = self._allocation(o)
+        pen: dict[int, Number] = {s: short for s, (_quota, short) in alloc.items()}
         if not any(pen.values()):
             return
         if len(pen) == 2 and r.whist_shortfall_split == _PROPORTIONAL:
@@ -654,6 +666,6 @@ class RussianScorer:
         # whisted_game: somebody whisted (not the ten check) and no whister is short
         whisted = not o.checked and (o.returner == o.dealer != NO_SEAT and o.n_players == 4
                                      or CALL_WHIST in o.calls)
-        return whisted and not any(li.short for li in self.whist_liability(o).values())
+        return whisted and not any(short for _quota, short in self._allocation(o).values())
 
 
