@@ -278,10 +278,15 @@ class Deal(TrickPlay):
         return _can(self.verify_bid, seat, bid)
 
     def bid(self, seat: int, bid: int) -> BidMade:
+        self._apply_bid(seat, bid)
+        return _bid_made(seat, bid)
+
+    def _apply_bid(self, seat: int, bid: int) -> None:
+        """:meth:`bid` without the event it returns (replay's :data:`STEPS` ignore it; each ``_apply_x``
+        below is its action ``x`` so)."""
         if self.phase != AUCTION:
             self.verify_bid(seat, bid)  # raises the phase error
         self.push_bid(seat, bid)            # the auction verifies the rest of verify_bid first
-        return _bid_made(seat, bid)
 
     def push_bid(self, seat: int, bid: int) -> None:
         a = self.auction
@@ -309,9 +314,12 @@ class Deal(TrickPlay):
         return _can(self.verify_reveal_talon, cards)
 
     def reveal_talon(self, cards: int) -> TalonRevealed:
+        self._apply_reveal_talon(cards)
+        return _talon_revealed(cards)
+
+    def _apply_reveal_talon(self, cards: int) -> None:
         self.verify_reveal_talon(cards)
         self.push_reveal_talon(cards)
-        return _talon_revealed(cards)
 
     def push_reveal_talon(self, cards: int) -> None:
         self._talon = cards
@@ -337,9 +345,12 @@ class Deal(TrickPlay):
         return _can(self.verify_discard, seat, cards)
 
     def discard(self, seat: int, cards: int) -> Discarded:
+        self._apply_discard(seat, cards)
+        return _discarded(seat, cards)
+
+    def _apply_discard(self, seat: int, cards: int) -> None:
         self.verify_discard(seat, cards)
         self.push_discard(seat, cards)
-        return _discarded(seat, cards)
 
     def push_discard(self, seat: int, cards: int) -> None:
         if not self.paper:
@@ -374,9 +385,12 @@ class Deal(TrickPlay):
         return _can(self.verify_declare, seat, contract)
 
     def declare(self, seat: int, contract: int) -> ContractDeclared:
+        self._apply_declare(seat, contract)
+        return _declared(seat, contract)
+
+    def _apply_declare(self, seat: int, contract: int) -> None:
         self.verify_declare(seat, contract)
         self.push_declare(seat, contract)
-        return _declared(seat, contract)
 
     def push_declare(self, seat: int, contract: int) -> None:
         self.declarer = seat
@@ -397,9 +411,12 @@ class Deal(TrickPlay):
         return _can(self.verify_whist, seat, call)
 
     def whist(self, seat: int, call: int) -> WhistCalled:
+        self._apply_whist(seat, call)
+        return _whist_called(seat, call)
+
+    def _apply_whist(self, seat: int, call: int) -> None:
         self.verify_whist(seat, call)
         self.push_whist(seat, call)
-        return _whist_called(seat, call)
 
     @abstractmethod
     def push_whist(self, seat: int, call: int) -> None: ...
@@ -426,9 +443,12 @@ class Deal(TrickPlay):
         return _can(self.verify_choose_mode, seat, mode)
 
     def choose_mode(self, seat: int, mode: int) -> PlayModeChosen:
+        self._apply_choose_mode(seat, mode)
+        return _mode_chosen(seat, mode)
+
+    def _apply_choose_mode(self, seat: int, mode: int) -> None:
         self.verify_choose_mode(seat, mode)
         self.push_choose_mode(seat, mode)
-        return _mode_chosen(seat, mode)
 
     def push_choose_mode(self, seat: int, mode: int) -> None:
         raise AssertionError("verify_choose_mode refuses every mode here")
@@ -642,13 +662,13 @@ def _table(prefix: str) -> dict[int, _Step]:
     return {code: step(prefix + verb, args) for code, (verb, args) in _ACTIONS.items()}
 
 
-STEPS: Final[dict[int, _Step]] = {   # (written out: replay's hot path, no getattr per event)
-    BidMade.CODE: lambda d, r, e: d.bid(r[1], r[3]),
-    TalonRevealed.CODE: lambda d, r, e: d.reveal_talon(r[3]),
-    Discarded.CODE: lambda d, r, e: d.discard(r[1], r[3]),
-    ContractDeclared.CODE: lambda d, r, e: d.declare(r[1], r[3]),
-    WhistCalled.CODE: lambda d, r, e: d.whist(r[1], r[3]),
-    PlayModeChosen.CODE: lambda d, r, e: d.choose_mode(r[1], r[3]),
+STEPS: Final[dict[int, _Step]] = {   # (written out: replay's hot path, no getattr per event, no event built)
+    BidMade.CODE: lambda d, r, e: d._apply_bid(r[1], r[3]),
+    TalonRevealed.CODE: lambda d, r, e: d._apply_reveal_talon(r[3]),
+    Discarded.CODE: lambda d, r, e: d._apply_discard(r[1], r[3]),
+    ContractDeclared.CODE: lambda d, r, e: d._apply_declare(r[1], r[3]),
+    WhistCalled.CODE: lambda d, r, e: d._apply_whist(r[1], r[3]),
+    PlayModeChosen.CODE: lambda d, r, e: d._apply_choose_mode(r[1], r[3]),
     ContraCalled.CODE: lambda d, r, e: d.call_contra(r[1]),
     CardPlayed.CODE: lambda d, r, e: d.play(r[1], r[2]),
     Claimed.CODE: lambda d, r, e: d.claim(*_tricks(r, e)),
@@ -656,7 +676,8 @@ STEPS: Final[dict[int, _Step]] = {   # (written out: replay's hot path, no getat
     PaperResult.CODE: lambda d, r, e: d.paper_result(*_tricks(r, e)),
 }
 """Checked application of a deal event, by ``Event.CODE``: ``STEPS[code](deal, row, event)`` with the row
-``(code, player, card, value, payload)`` and the event when the caller has it (else it is decoded)."""
+``(code, player, card, value, payload)`` and the event when the caller has it (else it is decoded). What a
+step returns is no part of it (the hottest ones return None: no event object is looked up for replay)."""
 assert STEPS.keys() == _ACTIONS.keys()
 VERIFY = _table("verify_")
 """The checks alone (``verify_x``), by ``Event.CODE``."""
