@@ -114,9 +114,14 @@ class _Entries:
     __slots__ = ("frac", "gora", "notes", "pulya", "visty")
 
     def __init__(self, n: int) -> None:
-        self.pulya: list[Number] = [0] * n
-        self.gora: list[Number] = [0] * n
-        self.visty: list[list[Number]] = [[0] * n, [0] * n, [0] * n] if n == 3 else [[0] * n for _ in range(n)]
+        if n == 3:  # (list displays: cheaper than [0] * n)
+            self.pulya: list[Number] = [0, 0, 0]
+            self.gora: list[Number] = [0, 0, 0]
+            self.visty: list[list[Number]] = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+        else:
+            self.pulya = [0] * n
+            self.gora = [0] * n
+            self.visty = [[0] * n for _ in range(n)]
         self.notes: list[str] = []
         self.frac = False  # a halving happened: cells may hold Fractions
 
@@ -136,7 +141,7 @@ class _Entries:
 
     def freeze_ints(self) -> DealScore:
         """:meth:`freeze` when no cell can be a Fraction (nothing to normalise)."""
-        return DealScore(tuple(self.pulya), tuple(self.gora), tuple(map(tuple, self.visty)),
+        return DealScore(tuple(self.pulya), tuple(self.gora), tuple([tuple(row) for row in self.visty]),
                          "; ".join(self.notes) if self.notes else "")
 
 
@@ -144,20 +149,34 @@ def _seats(n: int, dealer: int) -> tuple[int, ...]:
     return tuple(s for s in range(n) if n == 3 or s != dealer)
 
 
-_SEATS: Final = {(n, d): _seats(n, d) for n in (3, 4) for d in range(n)}
+def _key(n: int, dealer: int, seat: int = 0) -> int:
+    """Index of (table size, dealer, seat) into the tables below; -1 off the tables."""
+    if (n == 3 or n == 4) and 0 <= dealer < n and 0 <= seat < n:
+        return ((n - 3) * 4 + dealer) * 4 + seat
+    return -1
 
 
-_DEFENDERS: Final = {(n, dl, d): tuple(s for s in seats if s != d) for (n, dl), seats in _SEATS.items() for d in seats}
+# (one list per table, indexed by _key: no tuple key built and hashed per deal)
+_SEATS: Final[list[tuple[int, ...]]] = [()] * 32
+_DEFENDERS: Final[list[tuple[int, ...]]] = [()] * 32
+for _n in (3, 4):
+    for _d in range(_n):
+        _SEATS[_key(_n, _d)] = _seats(_n, _d)
+        for _s in _seats(_n, _d):
+            _DEFENDERS[_key(_n, _d, _s)] = tuple(x for x in _seats(_n, _d) if x != _s)
 
 
 def _seats_of(o: DealOutcome) -> tuple[int, ...]:
     """``o.seats`` from a table built once."""
-    return _SEATS.get((o.n_players, o.dealer)) or o.seats
+    k = _key(o.n_players, o.dealer)
+    return _SEATS[k] if k >= 0 else o.seats
 
 
 def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     """The seats of the deal other than the declarer's, from a table built once."""
-    return _DEFENDERS.get((o.n_players, o.dealer, o.declarer)) or tuple(s for s in _seats_of(o) if s != o.declarer)
+    k = _key(o.n_players, o.dealer, o.declarer)
+    found = _DEFENDERS[k] if k >= 0 else ()
+    return found or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
 _KINDS: Final = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
@@ -404,7 +423,13 @@ class RussianScorer:
         if kind in _PLAYED_KINDS or tricks:
             if len(tricks) != n:
                 raise ScoringError(f"deal {o.deal}: {len(tricks)} trick counts for {n} seats")
-            if min(tricks) < 0 or sum(tricks) != TRICKS_PER_DEAL:
+            total = 0
+            for t in tricks:
+                if t < 0:
+                    total = -1
+                    break
+                total += t
+            if total != TRICKS_PER_DEAL:
                 raise ScoringError(f"deal {o.deal}: trick counts {tricks} do not add up to {TRICKS_PER_DEAL}")
         if kind in _CONTRACT_KINDS and level_of(o.contract) == 0:
             raise ScoringError(f"deal {o.deal}: {kind} needs a trick contract, got code {o.contract}")
@@ -568,7 +593,9 @@ class RussianScorer:
         t = o.tricks
         r = self.rules
         need = self._need(o)
-        side = sum(t[s] for s in _defenders_of(o))
+        side = 0
+        for s in _defenders_of(o):
+            side += t[s]
         if side >= need and r.whist_shortfall_split != _ALWAYS:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
         alloc = self._allocation(o)
