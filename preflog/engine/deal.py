@@ -662,15 +662,53 @@ def _table(prefix: str) -> dict[int, _Step]:
     return {code: step(prefix + verb, args) for code, (verb, args) in _ACTIONS.items()}
 
 
+_BID: Final = BidMade.CODE
+_TALON: Final = TalonRevealed.CODE
+_DISCARD: Final = Discarded.CODE
+_DECLARE: Final = ContractDeclared.CODE
+_WHIST: Final = WhistCalled.CODE
+_MODE: Final = PlayModeChosen.CODE
+_CONTRA: Final = ContraCalled.CODE
+_CARD: Final = CardPlayed.CODE
+
+
+def apply_row(d: Deal, code: int, player: int, card: int, value: int) -> None:
+    """Apply a deal event given by its row's fields, checked (:class:`IllegalAction` names the rule): the
+    one dispatch of the events a row carries whole (:data:`ROW_CODES`). :data:`STEPS` calls it for those
+    codes; the replay kernel calls it with column values, building no row and no event."""
+    if code == _BID:
+        d._apply_bid(player, value)
+    elif code == _CARD:
+        d.play(player, card)
+    elif code == _WHIST:
+        d._apply_whist(player, value)
+    elif code == _DISCARD:
+        d._apply_discard(player, value)
+    elif code == _DECLARE:
+        d._apply_declare(player, value)
+    elif code == _TALON:
+        d._apply_reveal_talon(value)
+    elif code == _MODE:
+        d._apply_choose_mode(player, value)
+    elif code == _CONTRA:
+        d.call_contra(player)
+    else:
+        raise KeyError(f"event code {code} is not a deal event carried by its row")
+
+
+def _row_step(d: Deal, r: Row, e: Event | None) -> None:
+    apply_row(d, r[0], r[1], r[2], r[3])
+
+
 STEPS: Final[dict[int, _Step]] = {   # (written out: replay's hot path, no getattr per event, no event built)
-    BidMade.CODE: lambda d, r, e: d._apply_bid(r[1], r[3]),
-    TalonRevealed.CODE: lambda d, r, e: d._apply_reveal_talon(r[3]),
-    Discarded.CODE: lambda d, r, e: d._apply_discard(r[1], r[3]),
-    ContractDeclared.CODE: lambda d, r, e: d._apply_declare(r[1], r[3]),
-    WhistCalled.CODE: lambda d, r, e: d._apply_whist(r[1], r[3]),
-    PlayModeChosen.CODE: lambda d, r, e: d._apply_choose_mode(r[1], r[3]),
-    ContraCalled.CODE: lambda d, r, e: d.call_contra(r[1]),
-    CardPlayed.CODE: lambda d, r, e: d.play(r[1], r[2]),
+    BidMade.CODE: _row_step,
+    TalonRevealed.CODE: _row_step,
+    Discarded.CODE: _row_step,
+    ContractDeclared.CODE: _row_step,
+    WhistCalled.CODE: _row_step,
+    PlayModeChosen.CODE: _row_step,
+    ContraCalled.CODE: _row_step,
+    CardPlayed.CODE: _row_step,
     Claimed.CODE: lambda d, r, e: d.claim(*_tricks(r, e)),
     TenChecked.CODE: lambda d, r, e: d.ten_check(*_tricks(r, e)),
     PaperResult.CODE: lambda d, r, e: d.paper_result(*_tricks(r, e)),
@@ -688,5 +726,6 @@ DEAL_CODES: Final[frozenset[int]] = frozenset(STEPS)
 """``Event.CODE`` of every event a :class:`Deal` applies."""
 ROW_CODES: Final[frozenset[int]] = frozenset(code for code, (_, args) in _ACTIONS.items() if args is not _tricks)
 """The deal events applied from their row alone (no payload to decode)."""
+assert ROW_CODES == {_BID, _CARD, _WHIST, _DISCARD, _DECLARE, _TALON, _MODE, _CONTRA}, "apply_row dispatches them all"
 
-__all__ = ["DEAL_CODES", "PUSH", "ROW_CODES", "STEPS", "VERIFY", "Deal", "Phase"]
+__all__ = ["DEAL_CODES", "PUSH", "ROW_CODES", "STEPS", "VERIFY", "Deal", "Phase", "apply_row"]

@@ -53,6 +53,7 @@ from .deal import DONE
 from .deal import ROW_CODES
 from .deal import STEPS
 from .deal import Deal
+from .deal import apply_row
 from .findings import AuditFailed
 from .findings import Finding
 from .findings import IllegalAction
@@ -201,12 +202,26 @@ class Auditor:
         try:
             STEPS[code](d, row, ev)
         except IllegalAction as exc:
-            if exc.phase is None:
-                exc.phase = d.phase_name
-            self._break_deal(seq, exc, ev, row)
+            self._refused(seq, d, exc, ev, row)
             return
         if d.phase == DONE:
             self._deal_done(seq, d, ev, row)
+
+    def _apply_column(self, rows: RowColumns, i: int, d: Deal, code: int) -> None:
+        """:meth:`_apply` of row ``i`` of ``rows``, a row-only event (:data:`ROW_CODES`), from its column
+        values: the row tuple is built only for a finding."""
+        try:
+            apply_row(d, code, rows.player[i], rows.card[i], rows.value[i])
+        except IllegalAction as exc:
+            self._refused(i, d, exc, None, rows.row(i))
+            return
+        if d.phase == DONE:
+            self._deal_done(i, d, None, rows.row(i))
+
+    def _refused(self, seq: int, d: Deal, exc: IllegalAction, ev: Event | None, row: Row | None) -> None:
+        if exc.phase is None:
+            exc.phase = d.phase_name
+        self._break_deal(seq, exc, ev, row)
 
     def play_run(self, d: Deal, rows: RowColumns, i: int, end: int) -> int:
         """Play the card rows ``i:end`` that the open deal ``d`` takes as they are (the kernel's bulk
@@ -396,7 +411,10 @@ class Auditor:
                         continue
                 elif code in ROW_CODES:
                     self.n_events += 1
-                    self._apply(i, live, code, rows.row(i), events[i] if events is not None else None)
+                    if events is None:
+                        self._apply_column(rows, i, live, code)
+                    else:
+                        self._apply(i, live, code, rows.row(i), events[i])
                     if live.phase == DONE or self.skipping:
                         live = None
                     i += 1

@@ -39,6 +39,15 @@ def _cards_text(mask: int) -> str:
     return format_cards(mask) or "-"
 
 
+def _take_off(hands: list[int], played: int) -> None:
+    """Take the cards ``played`` off every hand that holds some of them."""
+    if played:
+        for s in range(len(hands)):
+            h = hands[s]
+            if h & played:
+                hands[s] = h & ~played
+
+
 class TrickPlay:
     """Trick-play state and the kernel loop; deal machines inherit it and call :meth:`start_tricks`.
 
@@ -231,11 +240,13 @@ class TrickPlay:
         start = i                   # first row of the current trick inside this run
         codes, players, cards = rows.code, rows.player, rows.card
         j = i
+        played = 0                  # cards played in this run, taken off ``hands`` at its end (or before a
+                                    # call that reads them): one stored hand per seat, not one per card
         while j < end:
             if codes[j] != _CARD or players[j] != seat:
                 break
             card = cards[j]
-            hand = hands[seat]
+            hand = hands[seat] & ~played
             if card < 0 or not hand >> card & 1:   # (a card past 31 is never in a hand)
                 break
             s = card >> 3
@@ -243,6 +254,8 @@ class TrickPlay:
                 if not (1 << card) & self._talon_suits() and hand & self._talon_suits():
                     break                            # must follow a suit of the talon
                 self.completed = completed
+                _take_off(hands, played)
+                played = 0
                 self._fix_talon_order(card)
                 self._lead_talon_card()
                 led, best, bseat = self._led, self._best, self._best_seat
@@ -258,7 +271,7 @@ class TrickPlay:
                     best, bseat = card, seat
             elif hand & tmask:
                 break                                # must trump (tmask is 0 when there is nothing to check)
-            hands[seat] = hand ^ (1 << card)
+            played |= 1 << card
             j += 1
             k += 1
             if k < tlen:
@@ -277,11 +290,14 @@ class TrickPlay:
                 self.trick_seats = []
                 self.completed = completed
                 self._led, self._best, self._best_seat = -1, -1, NO_SEAT
+                _take_off(hands, played)
                 self._tricks_over()
                 return j
             if completed < talon_n:                  # the next talon card leads
                 seat = self.first_hand
                 self.completed = completed
+                _take_off(hands, played)
+                played = 0
                 self._lead_talon_card()
                 led, best, bseat = self._led, self._best, self._best_seat
                 continue
@@ -291,6 +307,7 @@ class TrickPlay:
                 seat = bseat
             led, best, bseat = -1, -1, NO_SEAT
         if j > i:
+            _take_off(hands, played)
             if start > i:   # a trick was completed in this run: the open one began at ``start``
                 self.trick_cards = cards[start:j]
                 self.trick_seats = players[start:j]
