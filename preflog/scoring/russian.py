@@ -205,6 +205,10 @@ class RussianScorer:
         self.sheet = Sheet(n_players)
         self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
         self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
+        # (options read on every deal, held as native bools)
+        self._help = bool(rules.american_help) and not self._end_on_total
+        self._always_charged = rules.whist_shortfall_split == _ALWAYS
+        self._gora_first = bool(rules.gora_first)
         self.deals = 0
         # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
         # table is left to fail deal by deal, as Rules.value / Rules.obligation do
@@ -440,14 +444,15 @@ class RussianScorer:
     def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
         """Write pulya points, with American help once the pulya is closed (RULES.md B1.4, seed 003);
         no help when the pulka ends on the sum of the pulyas (``pulka_end="total"``: pulyas unbounded)."""
-        if not self.rules.american_help or self._end_on_total:
+        if not self._help:
             e.pulya[seat] += points
             return
-        own = min(points, max(0, self.pool - (self.sheet.pulya[seat] + e.pulya[seat])))
-        rest = points - own
-        if rest <= 0:  # the common case: the writer's own pulya takes it all
-            e.pulya[seat] += own
+        room = self.pool - (self.sheet.pulya[seat] + e.pulya[seat])
+        if points <= room or points <= 0:  # the common case: the writer's own pulya takes it all
+            e.pulya[seat] += points
             return
+        own = room if room > 0 else 0
+        rest = points - own
         r = self.rules
         pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
         e.pulya[seat] += own
@@ -596,7 +601,7 @@ class RussianScorer:
         side = 0
         for s in _defenders_of(o):
             side += t[s]
-        if side >= need and r.whist_shortfall_split != _ALWAYS:
+        if side >= need and not self._always_charged:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
         alloc = self._allocation(o)
         pen: dict[int, Number] = {s: short for s, (_quota, short) in alloc.items()}
@@ -661,7 +666,7 @@ class RussianScorer:
     def _write_made(self, seat: int, points: Number, e: _Entries) -> None:
         """A made contract's points: with ``gora_first`` (Rostov "mountain first") off the declarer's own
         gora first, down to 0, the rest to his pulya (with American help as usual)."""
-        if self.rules.gora_first:
+        if self._gora_first:
             off = min(points, max(0, self.sheet.gora[seat] + e.gora[seat]))
             if off:
                 e.gora[seat] -= off

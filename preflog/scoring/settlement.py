@@ -72,7 +72,7 @@ def settle(
     d = n - 1 if rules.settlement_divisor == SettlementDivisor.OTHERS else n
     sheet = (pulya, gora, visty)
     if type(gp) is int and type(pp) is int and d == n and _all_ints(sheet):
-        return priced(_settle_ints(*sheet, gp, pp), whist_price, rules)
+        return priced(_settle_ints(sheet[0], sheet[1], sheet[2], gp, pp), whist_price, rules)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
