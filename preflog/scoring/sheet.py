@@ -83,12 +83,16 @@ class Sheet:
         n = self.n
         pulya, gora, visty = self.pulya, self.gora, self.visty
         dp, dg, dv = d.pulya, d.gora, d.visty
-        for i in range(n):
-            pulya[i] += dp[i]
-            gora[i] += dg[i]
+        for i in range(n):  # (most cells of a deal are 0: only the others are added)
+            if dp[i]:
+                pulya[i] += dp[i]
+            if dg[i]:
+                gora[i] += dg[i]
             row, drow = visty[i], dv[i]
             for j in range(n):
-                row[j] += drow[j]
+                x = drow[j]
+                if x:
+                    row[j] += x
 
     def copy(self) -> Sheet:
         return Sheet(self.n, self.pulya, self.gora, self.visty)
