@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 from typing import Final
 
+from mypy_extensions import i64
+
 from ..model.cards import SUIT_MASKS
 from ..model.cards import format_card
 from ..model.cards import format_cards
@@ -196,7 +198,7 @@ class TrickPlay:
             raise IllegalAction(Code.CARD_NOT_HELD, f"{self.who(seat)} does not hold {format_card(card)}", seat=seat)
         led = self._led
         if (self.trick_cards or self._talon_tricks > self.completed) and led >= 0:
-            s = card >> 3
+            s: i64 = card >> 3
             if s != led:
                 if hand & SUIT_MASKS[led]:
                     raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"{self.who(seat)} plays {format_card(card)} but holds "
@@ -228,28 +230,34 @@ class TrickPlay:
         tricks = self.tricks
         winners = self.trick_winners
         nxt = self._next
-        trump = self.trump
-        tmask = self._tmask
+        trump: i64 = self.trump
+        tmask: i64 = self._tmask
         tlen = self._trick_len
         talon_n = self._talon_tricks
         seat = self.to_play
-        led, best, bseat = self._led, self._best, self._best_seat
+        led: i64 = self._led
+        best: i64 = self._best
+        bseat = self._best_seat
         completed = self.completed
         suit_masks = SUIT_MASKS     # (a local: one lookup per run, not per card)
         k = len(self.trick_cards)   # cards in the trick so far
         start = i                   # first row of the current trick inside this run
         codes, players, cards = rows.code, rows.player, rows.card
         j = i
-        played = 0                  # cards played in this run, taken off ``hands`` at its end (or before a
+        played: i64 = 0             # cards played in this run, taken off ``hands`` at its end (or before a
                                     # call that reads them): one stored hand per seat, not one per card
         while j < end:
             if codes[j] != _CARD or players[j] != seat:
                 break
-            card = cards[j]
-            hand = hands[seat] & ~played
-            if card < 0 or not hand >> card & 1:   # (a card past 31 is never in a hand)
+            c = cards[j]
+            if c < 0 or c > 31:      # not a card: the step names the rule
                 break
-            s = card >> 3
+            card: i64 = c            # (machine words from here: the compiled loop does no tagged-int checks)
+            hand: i64 = hands[seat]
+            hand &= ~played
+            if not hand >> card & 1:
+                break
+            s: i64 = card >> 3
             if led < 0 and completed < talon_n:      # open raspasy, trick 1: this card fixes the talon order
                 if not (1 << card) & self._talon_suits() and hand & self._talon_suits():
                     break                            # must follow a suit of the talon
