@@ -185,3 +185,29 @@ def test_bounds_by_hand() -> None:
     assert [shard_range((k, 3), ["a", "c"]) for k in range(3)] == [(None, "a"), ("a", "c"), ("c", None)]
     assert bounds_of_counts([], 3) == [None, None]
     assert shard_range((0, 1), []) == (None, None)
+
+
+def test_v0_table_shards_partition_through_duckdb(tmp_path: Path) -> None:
+    """A table of the old schema (read through DuckDB over its upcast rows): four pulkas of 3, 5, 7 and 9
+    rows in one v0 commit; the shards partition them and cut the rows as the memory store does."""
+    from deltalake import write_deltalake
+
+    from preflog.store.schema import EVENTS_V0
+
+    game = [e.to_row() for e in next(iter(synthetic_pulkas(40, deals=1)))[1]]
+    sizes = {"a": 3, "b": 5, "c": 7, "d": 9}
+    assert len(game) >= 9
+    ids = [p for p, n in sizes.items() for _ in range(n)]
+    rows = [r for n in sizes.values() for r in game[:n]]
+    t = pa.table({"pulka": ids, "seq": [s for n in sizes.values() for s in range(1, n + 1)],
+                  "code": [r[0] for r in rows], "player": [r[1] for r in rows], "card": [r[2] for r in rows],
+                  "value": [r[3] for r in rows], "payload": [r[4] for r in rows]}, schema=EVENTS_V0)
+    write_deltalake(tmp_path / "t", t)
+    store = DeltaStore(tmp_path / "t")
+    assert store.table_schema_version == 0
+    everything = _rows(store)
+    assert len(everything) == 24
+    for n in range(1, 5):
+        _check_partition(_shards(store, n), everything)
+    # 24 rows, two shards: cut row 12 is c's (a: rows 0-2, b: 3-7, c: 8-14), so a, b | c, d
+    assert [{r[0] for r in s} for s in _shards(store, 2)] == [{"a", "b"}, {"c", "d"}]
