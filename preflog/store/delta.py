@@ -152,7 +152,8 @@ def _row_groups(path: str) -> list[_Unit] | None:
     order (exact, ascending, each starting at or after the end of the one before); else None."""
     import pyarrow.parquet as pq
 
-    meta = pq.ParquetFile(path).metadata
+    with pq.ParquetFile(path) as f:
+        meta = f.metadata
     col = meta.schema.names.index("pulka")
     out: list[_Unit] = []
     last: str | None = None
