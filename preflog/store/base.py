@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import os
 import stat
-import zlib
 from abc import ABC
 from abc import abstractmethod
+from bisect import bisect_right
 from collections.abc import Callable
 from collections.abc import Container
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import NamedTuple
@@ -197,9 +199,39 @@ class IntegrityProblem:
         return f"pulka {self.pulka!r} seq {self.seq}: {self.kind}: {self.detail}"
 
 
-def shard_of(pulka: str, n: int) -> int:
-    """The shard ``0 … n-1`` a pulka falls in for a backend that partitions in Python."""
-    return zlib.crc32(pulka.encode()) % n
+ShardRange = tuple[str | None, str | None]
+"""The pulka ids of one shard: ``lo <= pulka < hi`` (``None``: no bound on that side)."""
+
+
+def shard_cuts(total: int, n: int) -> list[int]:
+    """The rows where shards ``1 … n-1`` of ``n`` begin, of ``total`` rows in (pulka, seq) order
+    (0-based): row ``k * total // n`` for shard ``k``, so the shards split the rows as evenly as whole
+    pulkas allow."""
+    return [k * total // n for k in range(1, n)]
+
+
+def shard_range(shard: tuple[int, int], bounds: Sequence[str | None]) -> ShardRange:
+    """Shard ``(k, n)``'s range from the ``n - 1`` bounds (the pulka holding each cut row of
+    :func:`shard_cuts`, in order): from bound ``k - 1`` (inclusive) to bound ``k`` (exclusive); the first
+    shard has no lower bound and the last no upper one, so the ``n`` ranges tile all ids."""
+    k, n = shard
+    return (bounds[k - 1] if k > 0 else None, bounds[k] if k < n - 1 else None)
+
+
+def in_range(pulka: str, rng: ShardRange) -> bool:
+    """Whether ``pulka`` lies in the shard range ``rng``."""
+    return (rng[0] is None or pulka >= rng[0]) and (rng[1] is None or pulka < rng[1])
+
+
+def bounds_of_counts(counts: Iterable[tuple[str, int]], n: int) -> list[str | None]:
+    """The ``n - 1`` shard bounds of a store whose pulkas (ascending ids) hold ``counts`` rows each:
+    for each cut row of :func:`shard_cuts`, the pulka holding it (``None`` when there are no rows at all:
+    then every shard is empty whatever its range)."""
+    pairs = list(counts)
+    ends = list(accumulate(c for _p, c in pairs))  # rows up to and including each pulka
+    if not ends or ends[-1] == 0:
+        return [None] * (n - 1)
+    return [pairs[bisect_right(ends, cut)][0] for cut in shard_cuts(ends[-1], n)]
 
 
 def check_shard(shard: tuple[int, int] | None) -> None:
@@ -277,9 +309,15 @@ class EventStore(ABC):
         """Batches of ``(pulka, seq, code, player, card, value, payload)`` sorted by (pulka, seq):
         the replay fast path (plain tuples; :meth:`rows` names them).
 
-        ``shard=(k, n)`` keeps the pulkas whose id hashes to ``k`` modulo ``n``: ``n`` readers
-        with ``k = 0 … n-1`` see every pulka exactly once, whole (parallel replay). The hash is the
-        backend's own, so shards of different backends differ."""
+        ``shard=(k, n)`` keeps the ``k``-th of ``n`` contiguous ranges of pulka ids that split the
+        store's rows evenly: with the rows in (pulka, seq) order, shard ``k`` begins at the pulka that
+        holds row ``k * rows // n`` and ends before the one where shard ``k + 1`` begins
+        (:func:`shard_cuts`, :func:`shard_range`). So ``n`` readers with ``k = 0 … n-1`` of the same
+        contents see every pulka exactly once, whole, about ``rows / n`` rows each (parallel replay),
+        and a reader can skip the files and row groups outside its range. The ranges follow the
+        contents: readers in parallel must read the same contents (on a Delta table, the same
+        version: ``DeltaStore(path, version=v)``); every backend and read path cuts the same contents
+        alike."""
 
     def rows(self, pulkas: Sequence[str] | None = None, *,
              shard: tuple[int, int] | None = None) -> Iterator[EventRow]:

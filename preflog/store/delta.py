@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
+from typing import NamedTuple
 
 import duckdb
 import pyarrow as pa
@@ -44,12 +45,17 @@ from .base import EventTuple
 from .base import IntegrityProblem
 from .base import PulkaInfo
 from .base import SealedBatch
+from .base import ShardRange
 from .base import Stored
 from .base import StoreError
+from .base import bounds_of_counts
 from .base import check_pulka_id
 from .base import check_shard
+from .base import in_range
 from .base import parquet_damage
 from .base import resolve_sealed
+from .base import shard_cuts
+from .base import shard_range
 from .chain import DEFAULT_HASH_EVERY
 from .chain import GENESIS
 from .chain import StoredRow
@@ -159,21 +165,128 @@ def _exact_stat(value: object) -> bool:
     return isinstance(value, str) and len(value) < STAT_CHARS - 1
 
 
-def _in_shard(ids: pa.Array, shard: tuple[int, int], con: duckdb.DuckDBPyConnection) -> pa.Array:
-    """Which rows of the pulka ids ``ids`` fall in ``shard`` = (k, n): DuckDB's ``hash(pulka) % n = k``,
-    the sorted scan's own test, so a shard is the same set of pulkas whichever way it is read. Only the
-    distinct ids are hashed (a pulka's rows are many)."""
-    distinct = pc.unique(ids)
-    con.register("ids", pa.table({"pulka": distinct}))
-    mine = con.sql("SELECT pulka FROM ids WHERE hash(pulka) % ? = ?", params=[shard[1], shard[0]]).to_arrow_table()
-    con.unregister("ids")
-    return pc.is_in(ids, value_set=mine.column(0).combine_chunks())
+class _Unit(NamedTuple):
+    """A piece of the ordered read: a whole file (``group`` None) or one row group of it, with the pulka
+    range its statistics give (``lo`` … ``hi``, both exact) and its rows (None: the log did not say)."""
+
+    path: str
+    group: int | None
+    lo: str
+    hi: str
+    rows: int | None
 
 
-def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] | None,
-                batch_size: int, shard: tuple[int, int] | None = None) -> Iterator[pa.RecordBatch]:
+def _row_groups(path: str) -> list[_Unit] | None:
+    """The row groups of the file at ``path`` as units, when its footer's statistics prove them in pulka
+    order (exact, ascending, each starting at or after the end of the one before); else None."""
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as f:
+        meta = f.metadata
+    col = meta.schema.names.index("pulka")
+    out: list[_Unit] = []
+    last: str | None = None
+    for g in range(meta.num_row_groups):
+        rg = meta.row_group(g)
+        st = rg.column(col).statistics
+        if st is None or not st.has_min_max or not _exact_stat(st.min) or not _exact_stat(st.max) \
+                or (last is not None and last > st.min):
+            return None
+        last = st.max
+        out.append(_Unit(path, g, st.min, st.max, rg.num_rows))
+    return out
+
+
+def _unit_bounds(units: Sequence[_Unit], cuts: Sequence[int]) -> list[str]:
+    """The pulka holding each row of ``cuts`` (ascending offsets into the rows of ``units`` read in order),
+    from the units' row counts and, for a row group holding a cut, its pulka column alone. Raises
+    :class:`_Unordered` when the counts do not add up (the caller asks DuckDB instead)."""
+    import pyarrow.parquet as pq
+
+    out: list[str] = []
+    it = iter(cuts)
+    cut = next(it, None)
+    start = 0
+    for u in units:
+        if cut is None:
+            break
+        if u.rows is None:
+            raise _Unordered
+        end = start + u.rows
+        if cut < end:
+            with pq.ParquetFile(u.path) as f:
+                meta = f.metadata
+                offset = start  # the row group's first row among all the rows
+                for g in range(meta.num_row_groups) if u.group is None else [u.group]:
+                    n = meta.row_group(g).num_rows
+                    col: pa.ChunkedArray | None = None
+                    while cut is not None and cut < offset + n:
+                        if col is None:
+                            col = f.read_row_group(g, columns=["pulka"]).column(0)
+                        out.append(col[cut - offset].as_py())
+                        cut = next(it, None)
+                    offset += n
+            if offset != end:  # the file holds another number of rows than the log counted
+                raise _Unordered
+        start = end
+    if cut is not None:
+        raise _Unordered
+    return out
+
+
+def _bounds_of_units(units: Sequence[_Unit], n: int) -> list[str | None]:
+    """The ``n - 1`` shard bounds (:func:`~.base.shard_cuts`) of the rows of ``units`` read in order."""
+    counts = [u.rows for u in units]
+    if any(c is None for c in counts):
+        raise _Unordered  # the log did not count a file's rows: DuckDB counts them
+    total = sum(c for c in counts if c is not None)
+    if total == 0:
+        return [None] * (n - 1)
+    return list(_unit_bounds(units, shard_cuts(total, n)))
+
+
+def _duckdb_bounds(con: duckdb.DuckDBPyConnection, src: str, n: int) -> list[str | None]:
+    """The ``n - 1`` shard bounds of the rows of ``src``, from DuckDB's count of rows per pulka."""
+    counted = con.sql(f"SELECT pulka, count(*) FROM {src} GROUP BY pulka ORDER BY pulka").fetchall()
+    return bounds_of_counts(((p, int(c)) for p, c in counted), n)
+
+
+def _touches(u: _Unit, rng: ShardRange) -> bool:
+    return (rng[0] is None or u.hi >= rng[0]) and (rng[1] is None or u.lo < rng[1])
+
+
+def _shard_units(units: Sequence[_Unit], rng: ShardRange) -> list[_Unit]:
+    """The units a shard range needs: those its range touches, a whole file the range cuts replaced by
+    the row groups of it the range touches (when its footer proves them in order), so a reader decodes
+    about its own share of the rows."""
+    out: list[_Unit] = []
+    for u in units:
+        if not _touches(u, rng):
+            continue
+        if u.group is None and not (in_range(u.lo, rng) and in_range(u.hi, rng)):
+            groups = _row_groups(u.path)
+            if groups is not None:
+                out.extend(g for g in groups if _touches(g, rng))
+                continue
+        out.append(u)
+    return out
+
+
+def _range_mask(ids: pa.Array | pa.ChunkedArray, rng: ShardRange) -> pa.Array | pa.ChunkedArray:
+    lo, hi = rng
+    if lo is not None and hi is not None:
+        return pc.and_(pc.greater_equal(ids, lo), pc.less(ids, hi))
+    if lo is not None:
+        return pc.greater_equal(ids, lo)
+    assert hi is not None
+    return pc.less(ids, hi)
+
+
+def _read_units(units: Sequence[_Unit], pulkas: Sequence[str] | None,
+                batch_size: int, rng: ShardRange | None = None) -> Iterator[pa.RecordBatch]:
     """The rows of ``units`` (ascending pulka ranges that touch at most at their ends: see
-    ``DeltaStore._ordered_units``) in order, read by pyarrow without a sort.
+    ``DeltaStore._ordered_units``) in order, read by pyarrow without a sort; with ``rng``, only the
+    pulkas in that shard range (a unit the range cuts is filtered, one inside it is not).
 
     Each unit is checked sorted (pulka ascending, seq ascending within a pulka) before any of its rows
     is handed out, and the rows of its last pulka are held back and checked again with the next unit
@@ -183,38 +296,33 @@ def _read_units(units: Sequence[tuple[str, int | None]], pulkas: Sequence[str] |
     import pyarrow.parquet as pq
 
     wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
-    con = duckdb.connect() if shard is not None else None
-    try:
-        held: pa.Table | None = None
-        for path, group in units:
-            with pq.ParquetFile(path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
-                t = f.read(columns=_READ) if group is None else f.read_row_group(group, columns=_READ)
-            if wanted is not None:
-                t = t.filter(pc.is_in(t.column(0), value_set=wanted))
-            if shard is not None and con is not None and t.num_rows:
-                t = t.filter(_in_shard(t.column(0).combine_chunks(), shard, con))  # (a pulka is in one shard, whole)
-            if held is not None:
-                t = pa.concat_tables([held, t.cast(held.schema)])
-            n = t.num_rows
-            if n == 0:
-                continue
-            t = t.combine_chunks()
-            ids, seqs = t.column(0), t.column(1)
-            if n > 1:
-                a, b = ids.slice(0, n - 1), ids.slice(1)
-                down = pc.less(b, a)
-                same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
-                if pc.any(pc.or_(down, same_not_up)).as_py():
-                    raise _Unordered
-            cut = pc.index(ids, ids[n - 1]).as_py()  # the first row of the last pulka
-            held = t.slice(cut)
-            if cut:
-                yield from t.slice(0, cut).to_batches(max_chunksize=batch_size)
-        if held is not None and held.num_rows:
-            yield from held.to_batches(max_chunksize=batch_size)
-    finally:
-        if con is not None:
-            con.close()
+    held: pa.Table | None = None
+    for u in units:
+        with pq.ParquetFile(u.path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
+            t = f.read(columns=_READ) if u.group is None else f.read_row_group(u.group, columns=_READ)
+        if wanted is not None:
+            t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+        if rng is not None and t.num_rows and not (in_range(u.lo, rng) and in_range(u.hi, rng)):
+            t = t.filter(_range_mask(t.column(0), rng))  # a unit the range cuts (a pulka is in one shard, whole)
+        if held is not None:
+            t = pa.concat_tables([held, t.cast(held.schema)])
+        n = t.num_rows
+        if n == 0:
+            continue
+        t = t.combine_chunks()
+        ids, seqs = t.column(0), t.column(1)
+        if n > 1:
+            a, b = ids.slice(0, n - 1), ids.slice(1)
+            down = pc.less(b, a)
+            same_not_up = pc.and_(pc.equal(b, a), pc.less_equal(seqs.slice(1), seqs.slice(0, n - 1)))
+            if pc.any(pc.or_(down, same_not_up)).as_py():
+                raise _Unordered
+        cut = pc.index(ids, ids[n - 1]).as_py()  # the first row of the last pulka
+        held = t.slice(cut)
+        if cut:
+            yield from t.slice(0, cut).to_batches(max_chunksize=batch_size)
+    if held is not None and held.num_rows:
+        yield from held.to_batches(max_chunksize=batch_size)
 
 
 class DeltaStore(EventStore):
@@ -537,14 +645,26 @@ class DeltaStore(EventStore):
 
     def _scan_files(self, pulkas: Sequence[str] | None, batch_size: int,
                     shard: tuple[int, int] | None) -> Iterator[pa.RecordBatch]:
+        """The rows in order: the ordered read when the statistics allow it, DuckDB's sort otherwise (or
+        for the rest, after the last row handed out). A shard is one range of pulka ids
+        (:meth:`~.base.EventStore.read_rows`): its bounds are found once per read — from the units' row
+        counts and one pulka column per cut (:func:`_unit_bounds`) when the read is ordered, by DuckDB
+        (:func:`_duckdb_bounds`) otherwise — and kept for the whole read, so a read that falls back
+        half-way keeps the same range. Both ways name the pulka holding the same cut rows of the same
+        rows in (pulka, seq) order, so they agree on a table in order."""
         after: tuple[str, int] | None = None
+        rng: ShardRange | None = (None, None) if shard is not None and shard[1] == 1 else None
         if pulkas is not None and not pulkas:
             return
         if self.table_schema_version >= TABLE_SCHEMA_VERSION:
             units = self._ordered_units(self._table())
             if units is not None:
                 try:
-                    for b in _read_units(units, pulkas, batch_size, shard):
+                    if shard is not None and rng is None:
+                        rng = shard_range(shard, _bounds_of_units(units, shard[1]))
+                    if rng is not None:
+                        units = _shard_units(units, rng)
+                    for b in _read_units(units, pulkas, batch_size, rng):
                         after = (b.column(0)[-1].as_py(), b.column(1)[-1].as_py())
                         yield b
                     return
@@ -561,6 +681,8 @@ class DeltaStore(EventStore):
                 src = self._source(con, self._table())
                 if src is None:
                     return
+                if shard is not None and rng is None:
+                    rng = shard_range(shard, _duckdb_bounds(con, src, shard[1]))
                 where: list[str] = []
                 params: list[str | int] = []
                 if pulkas is not None:
@@ -568,9 +690,12 @@ class DeltaStore(EventStore):
                         return
                     where.append("pulka IN (" + ", ".join("?" for _ in pulkas) + ")")
                     params.extend(pulkas)
-                if shard is not None:
-                    where.append("hash(pulka) % ? = ?")
-                    params.extend([shard[1], shard[0]])
+                if rng is not None and rng[0] is not None:
+                    where.append("pulka >= ?")
+                    params.append(rng[0])
+                if rng is not None and rng[1] is not None:
+                    where.append("pulka < ?")
+                    params.append(rng[1])
                 if after is not None:
                     where.append("(pulka > ? OR (pulka = ? AND seq > ?))")
                     params.extend([after[0], after[0], after[1]])
@@ -591,9 +716,9 @@ class DeltaStore(EventStore):
                 con.close()
         raise StoreError(f"{self.path}: table files kept vanishing during the read")
 
-    def _ordered_units(self, dt: DeltaTable) -> list[tuple[str, int | None]] | None:
-        """The table's files (``(path, None)``) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
-        row groups (``(path, index)``) in (pulka, seq) order, when the statistics prove it: the pulka
+    def _ordered_units(self, dt: DeltaTable) -> list[_Unit] | None:
+        """The table's files (``group`` None) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
+        row groups in (pulka, seq) order, when the statistics prove it: the pulka
         ranges of the files (the Delta log's statistics) and of a big file's row groups (its Parquet
         footer) ascend, each starting at or after the end of the one before (a pulka may run from one
         into the next). ``None`` when they do not (overlapping appends, a compaction
@@ -601,9 +726,8 @@ class DeltaStore(EventStore):
         order is checked as it is read (:func:`_read_units`)."""
         from urllib.parse import unquote
 
-        import pyarrow.parquet as pq
-
-        adds = pa.table(dt.get_add_actions(flatten=True))
+        # (pa.table() of the log's table would import pandas: ≈ 0.3 s in a fresh worker)
+        adds = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
         if adds.num_rows == 0:
             return []
         names = adds.schema.names
@@ -612,7 +736,7 @@ class DeltaStore(EventStore):
         files = sorted(zip(adds.column("min.pulka").to_pylist(), adds.column("max.pulka").to_pylist(),
                            adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), strict=True),
                        key=lambda f: (f[0] is None, f[0] or "", f[1] or ""))
-        units: list[tuple[str, int | None]] = []
+        units: list[_Unit] = []
         prev: str | None = None
         for lo, hi, rel, rows in files:
             if not _exact_stat(lo) or not _exact_stat(hi) or (prev is not None and prev > lo):
@@ -621,18 +745,12 @@ class DeltaStore(EventStore):
             path = Path(unquote(rel))
             path = path if path.is_absolute() else self.path / path
             if rows is None or rows <= WHOLE_FILE_ROWS:
-                units.append((str(path), None))
+                units.append(_Unit(str(path), None, lo, hi, rows))
                 continue
-            meta = pq.ParquetFile(path).metadata
-            col = meta.schema.names.index("pulka")
-            last: str | None = None
-            for g in range(meta.num_row_groups):
-                st = meta.row_group(g).column(col).statistics
-                if st is None or not st.has_min_max or not _exact_stat(st.min) or not _exact_stat(st.max) \
-                        or (last is not None and last > st.min):
-                    return None
-                last = st.max
-                units.append((str(path), g))
+            groups = _row_groups(str(path))
+            if groups is None:
+                return None
+            units.extend(groups)
         return units
 
     def pulkas(self) -> list[PulkaInfo]:

@@ -17,9 +17,11 @@ from .base import IntegrityProblem
 from .base import PulkaInfo
 from .base import SealedBatch
 from .base import StoreError
+from .base import bounds_of_counts
 from .base import check_pulka_id
 from .base import check_shard
-from .base import shard_of
+from .base import in_range
+from .base import shard_range
 from .chain import GENESIS
 from .chain import StoredRow
 from .chain import as_rows
@@ -87,7 +89,9 @@ class MemoryStore(EventStore):
         check_shard(shard)
         names = sorted(self._rows if pulkas is None else set(pulkas) & self._rows.keys())
         if shard is not None:
-            names = [p for p in names if shard_of(p, shard[1]) == shard[0]]
+            rng = shard_range(shard, bounds_of_counts(((p, len(rs)) for p, rs in sorted(self._rows.items())),
+                                                      shard[1]))
+            names = [p for p in names if in_range(p, rng)]
         batch: list[EventTuple] = []
         for p in names:
             for r in list(self._rows[p]):

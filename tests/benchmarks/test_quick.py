@@ -21,7 +21,8 @@ RATIOS = ("replay_audit_1_vs_fold", "replay_audit_n_vs_fold_x_cores", "replay_au
           "text_parse_vs_fold", "text_parse_vs_target", "text_parse_vs_pure", "text_parse_pure_vs_target",
           "store_append_vs_parquet_decode",
           "bytes_per_event_vs_target", "import_1m_projected_vs_target", "replay_audit_1_vs_parquet_decode",
-          "replay_audit_pure_vs_fold", "replay_audit_pure_vs_parquet_decode", "replay_audit_1_vs_pure")
+          "replay_audit_pure_vs_fold", "replay_audit_pure_vs_parquet_decode", "replay_audit_1_vs_pure",
+          "replay_audit_n_cold_speedup", "replay_audit_n_cold_efficiency", "replay_audit_n_cpu_efficiency")
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,12 @@ def test_import_and_audit_agree(results: dict) -> None:
     assert r["import_full"]["findings"] == 0
     assert r["replay_audit_1"]["findings"] == 0 and r["replay_audit_n"]["findings"] == 0
     assert r["replay_audit_pure"]["findings"] == 0 and r["kernel"]["why"]
-    assert r["replay_audit_n"]["cores"] == 2
+    n = r["replay_audit_n"]
+    assert n["cores"] == 2 and len(n["worker_ready_s"]) == 2 and sum(n["shard_events"]) == r["events"]
+    assert len(n["worker_cpu_s"]) == 2 and all(c > 0 for c in n["worker_cpu_s"] + n["worker_first_pulka_s"])
+    # the cold figure is the warm one plus the start-up (spawn, imports, store opened), nothing hidden
+    assert n["startup_s"] > 0 and n["cold_seconds"] >= n["seconds"] + n["startup_s"] - 0.001
+    assert n["cold_events_per_s"] < n["events_per_s"]
     assert r["store_append"]["commits"] == 1
 
 

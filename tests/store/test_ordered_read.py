@@ -69,8 +69,10 @@ def test_disjoint_files_are_read_in_order_without_a_sort(tmp_path: Path, monkeyp
 
 def test_shards_read_in_order_are_the_sorted_scan_shards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A shard (k, n) read without a sort holds exactly the rows DuckDB's sorted scan gives that shard
-    (the same ``hash(pulka) % n = k``), in the same order; the shards partition the store; a shard and
-    a pulka list together, and the columns form, agree too."""
+    (the same range of pulka ids, its bounds found from the files' statistics one way and from DuckDB's
+    counts the other), in the same order; the shards partition the store; each shard read goes the
+    ordered way and skips a file of the three (its range does not reach it); a shard and a pulka list
+    together, and the columns form, agree too."""
     pulkas = list(synthetic_pulkas(3000, deals=4))
     third = len(pulkas) // 3
     store = _store(tmp_path, [pulkas[:third], pulkas[2 * third:], pulkas[third:2 * third]])
@@ -81,7 +83,7 @@ def test_shards_read_in_order_are_the_sorted_scan_shards(tmp_path: Path, monkeyp
         assert shards == [_duckdb_rows(store, shard=(k, n)) for k in range(n)]
         assert sorted(r for s in shards for r in s) == sorted(everything)
         assert all(shards)  # every shard holds some pulka here
-    assert seen and set(seen) == {3}  # every one of those shard reads went the ordered way
+    assert len(seen) == 5 and max(seen) < 3  # every one of those shard reads went the ordered way, not whole
     some = [pulkas[0][0], pulkas[-1][0], pulkas[third][0], pulkas[third + 1][0]]
     assert [r for b in store.read_rows(some, shard=(1, 2)) for r in b] == _duckdb_rows(store, pulkas=some,
                                                                                     shard=(1, 2))
