@@ -282,6 +282,18 @@ def _range_mask(ids: pa.Array | pa.ChunkedArray, rng: ShardRange) -> pa.Array | 
     return pc.less(ids, hi)
 
 
+def _id_keys(ids: pa.Array) -> pa.Array:
+    """Keys ordered and equal as the pulka ids ``ids`` are: a dictionary column's indices when its
+    dictionary is strictly ascending (as it is read from a table in pulka order: a unified dictionary
+    lists the ids as they first occur), else the ids as strings."""
+    if not pa.types.is_dictionary(ids.type):
+        return ids
+    d = ids.dictionary
+    if len(d) < 2 or not pc.any(pc.less_equal(d.slice(1), d.slice(0, len(d) - 1))).as_py():
+        return ids.indices
+    return ids.dictionary_decode()
+
+
 def _read_units(units: Sequence[_Unit], pulkas: Sequence[str] | None,
                 batch_size: int, rng: ShardRange | None = None) -> Iterator[pa.RecordBatch]:
     """The rows of ``units`` (ascending pulka ranges that touch at most at their ends: see
@@ -298,7 +310,9 @@ def _read_units(units: Sequence[_Unit], pulkas: Sequence[str] | None,
     wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
     held: pa.Table | None = None
     for u in units:
-        with pq.ParquetFile(u.path) as f:  # the file alone: no dataset discovery, no partitions guessed from the path
+        # the file alone: no dataset discovery, no partitions guessed from the path; the pulka ids as a
+        # dictionary (as Parquet stores them): no string per row, and order checks and cuts on its indices
+        with pq.ParquetFile(u.path, read_dictionary=["pulka"]) as f:
             t = f.read(columns=_READ) if u.group is None else f.read_row_group(u.group, columns=_READ)
         if wanted is not None:
             t = t.filter(pc.is_in(t.column(0), value_set=wanted))
@@ -310,7 +324,7 @@ def _read_units(units: Sequence[_Unit], pulkas: Sequence[str] | None,
         if n == 0:
             continue
         t = t.combine_chunks()
-        ids, seqs = t.column(0), t.column(1)
+        ids, seqs = _id_keys(t.column(0).chunk(0)), t.column(1)
         if n > 1:
             a, b = ids.slice(0, n - 1), ids.slice(1)
             down = pc.less(b, a)
@@ -592,7 +606,8 @@ class DeltaStore(EventStore):
         for b in self._scan(pulkas, batch_size, shard):
             ids = b.column(0)
             body = list(zip(*(_pylist(b.column(i)) for i in range(2, 7)), strict=True))
-            cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if len(ids) > 1 else []
+            keys = _id_keys(ids)
+            cuts = pc.indices_nonzero(pc.not_equal(keys[1:], keys[:-1])).to_pylist() if len(ids) > 1 else []
             start = 0
             for end in [c + 1 for c in cuts] + [len(body)]:
                 pid = ids[start].as_py()
@@ -618,7 +633,8 @@ class DeltaStore(EventStore):
             # each pulka's slice turned into Python values once (a NumPy view per integer column: no
             # whole-batch list to slice again); the payload column is nearly all nulls
             body = [_sliceable(b.column(i)) for i in range(2, 6)] + [_payloads(b.column(6))]
-            cuts = pc.indices_nonzero(pc.not_equal(ids[1:], ids[:-1])).to_pylist() if n > 1 else []
+            keys = _id_keys(ids)
+            cuts = pc.indices_nonzero(pc.not_equal(keys[1:], keys[:-1])).to_pylist() if n > 1 else []
             start = 0
             for end in [c + 1 for c in cuts] + [n]:
                 pid = ids[start].as_py()
