@@ -28,7 +28,6 @@ from typing import Any
 from typing import NamedTuple
 
 from .errors import FileError
-from .model.events import DealStarted
 from .model.events import Event
 from .model.events import PulkaStarted
 from .record.api import Piece
@@ -38,6 +37,7 @@ from .record.api import read_any
 from .record.api import record_pieces
 from .record.build import Record
 from .record.errors import RecordError
+from .store.chain import DEAL_CODE
 from .store.chain import GENESIS
 from .store.chain import StoredRow
 from .store.chain import seal
@@ -223,28 +223,44 @@ def prepare_unit(unit: Unit, hash_every: int, run_audit: bool, known: Container[
 
 def _part(records: list[Record], source: str, part: int, hash_every: int, run_audit: bool,
           known: Container[int]) -> Part:
-    """The :class:`Part` of ``records``: each pulka sealed into one column set (the chain's last value
-    is its content hash), audited unless a duplicate, its facts projected into rows here."""
+    """The :class:`Part` of ``records``: each pulka's rows made once (``to_row``) into the part's five
+    columns, sealed in one call (the chain's last value is each pulka's content hash), audited unless a
+    duplicate, its facts projected into rows here."""
+    from .model.columns import RowColumns
     from .projections.build import project_many
     from .projections.facts import FactsError
     from .projections.facts import facts_of
-    from .store.sealed import new_columns
-    from .store.sealed import seal_into
-    from .store.sealed import sealed_batch
+    from .store.sealed import seal_part
 
     stem = source_stem(source) if part == 0 else f"{source_stem(source)}.part{part}"
     pulkas: list[Prepared] = []
     spans: list[tuple[int, ...]] = []
     seen: set[int] = set()
-    cols = new_columns()
+    code: list[int] = []
+    player: list[int] = []
+    card: list[int] = []
+    value: list[int] = []
+    payload: list[str | None] = []
+    ends: list[int] = []
+    per_pulka: list[RowColumns] = []
     audited: list[tuple[int, PulkaFacts]] = []
     with gc_paused():  # acyclic bulk work: see gc_paused
+        for rec in records:
+            rows = RowColumns.of_rows([e.to_row() for e in rec.events])
+            per_pulka.append(rows)
+            code += rows.code
+            player += rows.player
+            card += rows.card
+            value += rows.value
+            payload += rows.payload
+            ends.append(len(code))
+        # the chain sealed once: its last value is each pulka's content hash, its rows are stored
+        body, heads = seal_part(code, player, card, value, payload, ends, hash_every)
+        del code, player, card, value, payload
+        start = 0
         for i, rec in enumerate(records):
-            events = rec.events
-            start = len(cols[0])
-            # the chain sealed once: its last value is the content hash, its rows are stored
-            h = seal_into(cols, [e.to_row() for e in events], hash_every)
-            deals = sum(1 for e in events if type(e) is DealStarted)
+            events, h, rows = rec.events, heads[i], per_pulka[i]
+            deals = rows.code.count(DEAL_CODE)
             findings = 0
             # a hash stored before, or met earlier in this file, is a duplicate whatever the parent
             # decides about the files in between: no audit needed
@@ -256,9 +272,9 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
                 audited.append((i, facts_of(file_pulka_id(stem, i, rec.id), events, result)))
             seen.add(h)
             pulkas.append(Prepared(rec.id, h, deals, len(events), findings, (), None, _plain_hash(events, hash_every)))
-            spans.append((start, len(cols[0]) - start, -1, 0, -1, 0, -1, 0))
-        body = sealed_batch(cols)
-        del cols
+            spans.append((start, ends[i] - start, -1, 0, -1, 0, -1, 0))
+            start = ends[i]
+        del per_pulka
         prints: list[str | None] = [None] * len(pulkas)
         tables: tuple[pa.Table, pa.Table, pa.Table] | None = None
         if audited:
