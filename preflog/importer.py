@@ -58,8 +58,10 @@ PART_BYTES = 400_000
 # committed only once the whole file has been read without error).
 SPILL_MEMORY_BYTES = 32 << 20
 # Files handed out ahead of the one the parent waits for, per worker: keeps every worker busy
-# while bounding the results held in memory when the parent falls behind.
-AHEAD_PER_WORKER = 2
+# while bounding the results held in memory when the parent falls behind. Six parts (≈ 1 s of a
+# worker's work, a few MB of results) cover a store commit or projection write of the parent: with two,
+# the workers of a 100 k-deal import sat idle 3-7 % of the time while the parent committed.
+AHEAD_PER_WORKER = 6
 
 
 class Prepared(NamedTuple):
