@@ -316,6 +316,10 @@ _BOOT = ("import sys; sys.path[:] = {path!r}; from preflog.importer import serve
 # The pipe to a worker is made big enough to take a whole part (PART_BYTES of text) at once, so the
 # parent's send never waits for the worker's reading thread to get the GIL (Linux; elsewhere as it is).
 PIPE_BYTES = 1 << 20
+# Arrow's allocator is chosen by this variable when pyarrow loads; a worker gets the system allocator
+# unless the variable is set (Arrow's default, mimalloc, keeps freed pages: see the workspace's
+# ``_import_memory_pool``, which does the same in the parent).
+ARROW_POOL_ENV = "ARROW_DEFAULT_MEMORY_POOL"
 
 
 def serve(rfd: int, wfd: int) -> None:
@@ -396,8 +400,10 @@ class _Worker:
         _widen(to_w)
         code = _BOOT.format(path=list(sys.path), rfd=to_r, wfd=from_w)
         try:
+            env = dict(os.environ)
+            env.setdefault(ARROW_POOL_ENV, "system")
             self.proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(to_r, from_w),
-                                         stdin=subprocess.DEVNULL, close_fds=True)
+                                         stdin=subprocess.DEVNULL, close_fds=True, env=env)
         finally:
             os.close(to_r)
             os.close(from_w)
