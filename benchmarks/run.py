@@ -13,7 +13,8 @@ table) it measures:
 * ``text_parse_pure`` — ``text_parse`` again right after it with the pure-Python reader (the scanner switched
   off in this process): both paths' figures in the same run;
 * ``import_full`` — ``Workspace.import_paths`` of the record folder: parse, content hash,
-  audit, store commits, projection refresh (the 1 M-deal target is 5 minutes);
+  audit, store commits, projection refresh (the 1 M-deal target is 2 minutes on two cores), with the CPU
+  seconds of the parent and of the workers;
 * ``store_append`` — the same pulkas appended as rows to a fresh Delta store, 2000 a commit;
 * ``replay_audit_1`` / ``replay_audit_n`` — read every event back from the store and run the full
   audit (``pulka_columns`` → ``audit_columns``: the rows as columns, no tuple per event) on one core,
