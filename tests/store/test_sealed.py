@@ -121,13 +121,19 @@ class _Spy:
         return getattr(self.con, name)
 
 
-def _columns(pulkas: list[list[Row]]) -> tuple[list[list[int] | list[str | None]], list[int]]:
-    cols: list[list[int] | list[str | None]] = [[], [], [], [], []]
+Five = tuple[list[int], list[int], list[int], list[int], list[str | None]]
+
+
+def _columns(pulkas: list[list[Row]]) -> tuple[Five, list[int]]:
+    cols: Five = ([], [], [], [], [])
     ends: list[int] = []
     for rows in pulkas:
-        for row in rows:
-            for c, v in zip(cols, row, strict=True):
-                c.append(v)  # type: ignore[arg-type]
+        for code, player, card, value, payload in rows:
+            cols[0].append(code)
+            cols[1].append(player)
+            cols[2].append(card)
+            cols[3].append(value)
+            cols[4].append(payload)
         ends.append(len(cols[0]))
     return cols, ends
 
@@ -156,7 +162,7 @@ def test_seal_part_equals_seal(compiled: bool, hash_every: int) -> None:
     starts = [(rnd.randrange(0, 500), rnd.randrange(-(2**63), 2**63), rnd.randrange(0, 20)) for _ in pulkas]
     with sealed.pure() if not compiled else contextlib.nullcontext():
         for first in (None, starts):
-            batch, heads = seal_part(*cols, ends, hash_every, first)  # type: ignore[arg-type]
+            batch, heads = seal_part(*cols, ends, hash_every, first)
             assert batch.schema == SEALED_SCHEMA and batch.num_rows == ends[-1]
             got = list(zip(*(c.to_pylist() for c in batch.columns), strict=True))
             at = 0
@@ -190,13 +196,13 @@ def test_seal_part_refuses_what_the_column_cannot_hold(compiled: bool) -> None:
         for bad in [(DEAL_CODE, 128, 3, 5, None), (DEAL_CODE, 0, -129, 5, None), (DEAL_CODE, 0, 3, 2**63, None)]:
             cols, ends = _columns([[good, bad]])
             with pytest.raises((OverflowError, struct.error)):
-                seal_part(*cols, ends, 32)  # type: ignore[arg-type]
+                seal_part(*cols, ends, 32)
         cols, ends = _columns([[good, (DEAL_CODE, 0, 3, 5, b"bytes")]])  # type: ignore[list-item]
         with pytest.raises((TypeError, AttributeError)):
-            seal_part(*cols, ends, 32)  # type: ignore[arg-type]
+            seal_part(*cols, ends, 32)
         cols, _ = _columns([[good, good]])
         with pytest.raises(ValueError):
-            seal_part(*cols, [1], 32)  # type: ignore[arg-type]
+            seal_part(*cols, [1], 32)
 
 
 def test_the_compiled_chain_is_built_when_required() -> None:
