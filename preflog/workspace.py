@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -587,12 +588,23 @@ def _import_memory_pool() -> Iterator[None]:
     if os.environ.get(ARROW_POOL_ENV):
         yield
         return
-    was = pa.default_memory_pool()
-    pa.set_memory_pool(pa.system_memory_pool())
+    with _POOL_LOCK:  # imports on several threads: the first in switches, the last out switches back
+        if _POOL_STATE[0] == 0:
+            _POOL_STATE[1] = pa.default_memory_pool()
+            pa.set_memory_pool(pa.system_memory_pool())
+        _POOL_STATE[0] += 1
     try:
         yield
     finally:
-        pa.set_memory_pool(was)
+        with _POOL_LOCK:
+            _POOL_STATE[0] -= 1
+            if _POOL_STATE[0] == 0:
+                pa.set_memory_pool(_POOL_STATE[1])
+                _POOL_STATE[1] = None
+
+
+_POOL_LOCK = threading.Lock()
+_POOL_STATE: list[Any] = [0, None]  # imports running, the default pool before the first of them
 
 
 def _release_arrow_memory() -> None:

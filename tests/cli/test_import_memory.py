@@ -68,3 +68,20 @@ def test_a_worker_gets_the_system_allocator(tmp_path: Path, monkeypatch: pytest.
     w.busy = 1  # it has left: close without the polite goodbye
     w.close()
     assert out.read_text() == "system"
+
+
+def test_overlapping_imports_restore_the_pool_once_the_last_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two imports on two threads overlap: the first in switches to the system allocator, the last
+    out switches back to the pool from before the first (not to the system one the second saw)."""
+    from preflog.workspace import _import_memory_pool
+
+    monkeypatch.delenv(importer.ARROW_POOL_ENV, raising=False)
+    before = pa.default_memory_pool().backend_name
+    first, second = _import_memory_pool(), _import_memory_pool()
+    first.__enter__()
+    second.__enter__()
+    assert pa.default_memory_pool().backend_name == "system"
+    first.__exit__(None, None, None)
+    assert pa.default_memory_pool().backend_name == "system"
+    second.__exit__(None, None, None)
+    assert pa.default_memory_pool().backend_name == before
