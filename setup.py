@@ -43,6 +43,11 @@ SOLVER_EXTENSIONS = [
 SOLVER_EXTENSIONS.append(Extension("preflog.record._scan", ["preflog/record/_scan.c"], extra_compile_args=["-O3"],
                                    optional=True))
 
+# The compiled hash chain of bulk sealing (preflog/store/_chain.c, plain C API); optional the same way:
+# without it preflog.store.sealed seals in pure Python (preflog/store/chain.py is the reference).
+SOLVER_EXTENSIONS.append(Extension("preflog.store._chain", ["preflog/store/_chain.c"], extra_compile_args=["-O3"],
+                                   optional=True))
+
 SOLVER_NAMES = {ext.name for ext in SOLVER_EXTENSIONS}
 
 

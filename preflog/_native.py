@@ -1,9 +1,9 @@
 """Which implementation of the replay/audit kernel runs: compiled or pure Python.
 
-The modules in :data:`MODULES` (the trick kernel, the deal machines and auctions, the pulka, the auditor
-and the scorers) are compiled with mypyc when the package is built (setup.py); the ``.py`` files stay the
-source and the pure-Python reference. :func:`select` runs once, when ``preflog`` is first imported, before
-any of those modules loads, and decides for the whole process:
+The modules in :data:`MODULES` (the trick kernel, the deal machines and auctions, the pulka, the auditor,
+the scorers, and the projection row builder) are compiled with mypyc when the package is built (setup.py);
+the ``.py`` files stay the source and the pure-Python reference. :func:`select` runs once, when ``preflog``
+is first imported, before any of those modules loads, and decides for the whole process:
 
 * ``PREFLOG_PURE=1`` in the environment: the pure-Python modules, whatever is built;
 * the compiled modules when every one of them is built and its source is the one it was built from (the
@@ -54,6 +54,7 @@ MODULES: tuple[str, ...] = (
     "preflog.scoring.base",
     "preflog.scoring.russian",
     "preflog.scoring.croatian",
+    "preflog.projections.build",
 )
 """The compiled modules (dotted names). setup.py compiles exactly these. Modules that define exceptions or
 values that cross process boundaries as classes of their own (cards, bids, calls, findings, events) stay

@@ -28,7 +28,6 @@ from typing import Any
 from typing import NamedTuple
 
 from .errors import FileError
-from .model.events import DealStarted
 from .model.events import Event
 from .model.events import PulkaStarted
 from .record.api import Piece
@@ -38,6 +37,7 @@ from .record.api import read_any
 from .record.api import record_pieces
 from .record.build import Record
 from .record.errors import RecordError
+from .store.chain import DEAL_CODE
 from .store.chain import GENESIS
 from .store.chain import StoredRow
 from .store.chain import seal
@@ -58,8 +58,10 @@ PART_BYTES = 400_000
 # committed only once the whole file has been read without error).
 SPILL_MEMORY_BYTES = 32 << 20
 # Files handed out ahead of the one the parent waits for, per worker: keeps every worker busy
-# while bounding the results held in memory when the parent falls behind.
-AHEAD_PER_WORKER = 2
+# while bounding the results held in memory when the parent falls behind. Six parts (≈ 1 s of a
+# worker's work, a few MB of results) cover a store commit or projection write of the parent: with two,
+# the workers of a 100 k-deal import sat idle 3-7 % of the time while the parent committed.
+AHEAD_PER_WORKER = 6
 
 
 class Prepared(NamedTuple):
@@ -223,28 +225,44 @@ def prepare_unit(unit: Unit, hash_every: int, run_audit: bool, known: Container[
 
 def _part(records: list[Record], source: str, part: int, hash_every: int, run_audit: bool,
           known: Container[int]) -> Part:
-    """The :class:`Part` of ``records``: each pulka sealed into one column set (the chain's last value
-    is its content hash), audited unless a duplicate, its facts projected into rows here."""
+    """The :class:`Part` of ``records``: each pulka's rows made once (``to_row``) into the part's five
+    columns, sealed in one call (the chain's last value is each pulka's content hash), audited unless a
+    duplicate, its facts projected into rows here."""
+    from .model.columns import RowColumns
     from .projections.build import project_many
     from .projections.facts import FactsError
     from .projections.facts import facts_of
-    from .store.sealed import new_columns
-    from .store.sealed import seal_into
-    from .store.sealed import sealed_batch
+    from .store.sealed import seal_part
 
     stem = source_stem(source) if part == 0 else f"{source_stem(source)}.part{part}"
     pulkas: list[Prepared] = []
     spans: list[tuple[int, ...]] = []
     seen: set[int] = set()
-    cols = new_columns()
+    code: list[int] = []
+    player: list[int] = []
+    card: list[int] = []
+    value: list[int] = []
+    payload: list[str | None] = []
+    ends: list[int] = []
+    per_pulka: list[RowColumns] = []
     audited: list[tuple[int, PulkaFacts]] = []
     with gc_paused():  # acyclic bulk work: see gc_paused
+        for rec in records:
+            rows = RowColumns.of_rows([e.to_row() for e in rec.events])
+            per_pulka.append(rows)
+            code += rows.code
+            player += rows.player
+            card += rows.card
+            value += rows.value
+            payload += rows.payload
+            ends.append(len(code))
+        # the chain sealed once: its last value is each pulka's content hash, its rows are stored
+        body, heads = seal_part(code, player, card, value, payload, ends, hash_every)
+        del code, player, card, value, payload
+        start = 0
         for i, rec in enumerate(records):
-            events = rec.events
-            start = len(cols[0])
-            # the chain sealed once: its last value is the content hash, its rows are stored
-            h = seal_into(cols, [e.to_row() for e in events], hash_every)
-            deals = sum(1 for e in events if type(e) is DealStarted)
+            events, h, rows = rec.events, heads[i], per_pulka[i]
+            deals = rows.code.count(DEAL_CODE)
             findings = 0
             # a hash stored before, or met earlier in this file, is a duplicate whatever the parent
             # decides about the files in between: no audit needed
@@ -256,9 +274,9 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
                 audited.append((i, facts_of(file_pulka_id(stem, i, rec.id), events, result)))
             seen.add(h)
             pulkas.append(Prepared(rec.id, h, deals, len(events), findings, (), None, _plain_hash(events, hash_every)))
-            spans.append((start, len(cols[0]) - start, -1, 0, -1, 0, -1, 0))
-        body = sealed_batch(cols)
-        del cols
+            spans.append((start, ends[i] - start, -1, 0, -1, 0, -1, 0))
+            start = ends[i]
+        del per_pulka
         prints: list[str | None] = [None] * len(pulkas)
         tables: tuple[pa.Table, pa.Table, pa.Table] | None = None
         if audited:
@@ -291,7 +309,17 @@ def _plain_hash(events: Sequence[Event], hash_every: int) -> int | None:
 # Workers are fresh interpreters (``python -c``) talking over two pipes, not ``multiprocessing``
 # pools: a spawned pool re-imports the caller's ``__main__``, which costs start-up time and hangs
 # an unguarded script; a fork would copy the Delta / DuckDB runtimes' threads of this process.
-_BOOT = "import sys; sys.path[:] = {path!r}; from preflog.importer import serve; serve({rfd}, {wfd})"
+# A worker that has answered everything leaves with os._exit: its interpreter's teardown (freeing every
+# object and module) took ≈ 0.4 s that the parent spent waiting in close() at the end of every import.
+_BOOT = ("import sys; sys.path[:] = {path!r}; from preflog.importer import serve; serve({rfd}, {wfd}); "
+         "import os; os._exit(0)")
+# The pipe to a worker is made big enough to take a whole part (PART_BYTES of text) at once, so the
+# parent's send never waits for the worker's reading thread to get the GIL (Linux; elsewhere as it is).
+PIPE_BYTES = 1 << 20
+# Arrow's allocator is chosen by this variable when pyarrow loads; a worker gets the system allocator
+# unless the variable is set (Arrow's default, mimalloc, keeps freed pages: see the workspace's
+# ``_import_memory_pool``, which does the same in the parent).
+ARROW_POOL_ENV = "ARROW_DEFAULT_MEMORY_POOL"
 
 
 def serve(rfd: int, wfd: int) -> None:
@@ -338,6 +366,20 @@ def serve(rfd: int, wfd: int) -> None:
     sender.join()
 
 
+def _widen(fd: int) -> None:
+    """Ask for a pipe of :data:`PIPE_BYTES` (Linux allows up to ``/proc/sys/fs/pipe-max-size``, 1 MB
+    by default); keep the default size where that is not possible."""
+    import fcntl
+
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setsize is None:
+        return
+    try:
+        fcntl.fcntl(fd, setsize, PIPE_BYTES)
+    except OSError:
+        pass
+
+
 class _WorkerFailure(NamedTuple):
     source: str
     trace: str
@@ -355,10 +397,13 @@ class _Worker:
 
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
+        _widen(to_w)
         code = _BOOT.format(path=list(sys.path), rfd=to_r, wfd=from_w)
         try:
+            env = dict(os.environ)
+            env.setdefault(ARROW_POOL_ENV, "system")
             self.proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(to_r, from_w),
-                                         stdin=subprocess.DEVNULL, close_fds=True)
+                                         stdin=subprocess.DEVNULL, close_fds=True, env=env)
         finally:
             os.close(to_r)
             os.close(from_w)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from .engine.replay import AuditResult
 from .engine.replay import audit
 from .errors import FileError
 from .errors import WorkspaceError
+from .importer import ARROW_POOL_ENV
 from .model.events import Event
 from .model.events import from_row
 from .projections.facts import PulkaFacts
@@ -220,7 +222,7 @@ class Workspace:
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
         results = prepared_files(files, hash_every, run_audit, known_hash, n_workers)
         try:
-            with gc_paused():  # millions of acyclic rows and facts in flight: see gc_paused
+            with gc_paused(), _import_memory_pool():  # millions of acyclic rows and facts in flight: see gc_paused
                 self._take_files(results, len(files), known_hash, known_ids, items, progress)
             if run_audit:
                 self.heal_projections(reading=False)  # whatever an earlier, interrupted import left unprojected
@@ -315,6 +317,7 @@ class Workspace:
         if todo.ready and (last or len(todo.ready) >= IMPORT_CHUNK):
             tables, prints, heads = todo.take()
             self.refresh_projections({}, heads, built=(tables, prints))
+        _release_arrow_memory()
 
     # --- loading ---    # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
@@ -568,6 +571,48 @@ def _version_of(store: EventStore) -> int | None:
     """The event table's version (Delta), or None for a store without versions."""
     version = getattr(store, "version", None)
     return int(version()) if callable(version) else None
+
+
+@contextmanager
+def _import_memory_pool() -> Iterator[None]:
+    """Arrow's system allocator for the buffers of a bulk import (unless ``ARROW_DEFAULT_MEMORY_POOL``
+    chooses one), the previous default pool again after it (buffers go back to the pool they came from).
+
+    Arrow's default pool (mimalloc) keeps freed pages for reuse, and every commit (a chunk's columns,
+    their Parquet encoding, the projection segments) leaves more of them behind. Measured on the parent
+    of an import of 100 k / 300 k deals: peak RSS 437 / 501 MB with mimalloc, 381 / 410 MB with the
+    system allocator, its CPU no higher (3.4-3.6 against 3.9-4.2 s at 100 k); at the end of the import
+    372 / 450 MB against 257 / 277 MB. The workers get the same allocator (importer.py)."""
+    import pyarrow as pa
+
+    if os.environ.get(ARROW_POOL_ENV):
+        yield
+        return
+    with _POOL_LOCK:  # imports on several threads: the first in switches, the last out switches back
+        if _POOL_STATE[0] == 0:
+            _POOL_STATE[1] = pa.default_memory_pool()
+            pa.set_memory_pool(pa.system_memory_pool())
+        _POOL_STATE[0] += 1
+    try:
+        yield
+    finally:
+        with _POOL_LOCK:
+            _POOL_STATE[0] -= 1
+            if _POOL_STATE[0] == 0:
+                pa.set_memory_pool(_POOL_STATE[1])
+                _POOL_STATE[1] = None
+
+
+_POOL_LOCK = threading.Lock()
+_POOL_STATE: list[Any] = [0, None]  # imports running, the default pool before the first of them
+
+
+def _release_arrow_memory() -> None:
+    """Hand the pages Arrow's allocator kept back to the system after a commit (a pool other than the
+    system allocator's keeps them: see :func:`_import_memory_pool`)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
 
 
 class _ToProject:

@@ -51,7 +51,8 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     assert "preflog/_shipped/schemas/record.schema.json" in names and "preflog/py.typed" in names
     # the compiled double-dummy search is built into the wheel (preflog/solver/_dd.c)
     assert any(n.startswith("preflog/solver/_dd.") and n.endswith(".so") for n in names), sorted(names)
-    # and the compiled scanner of the text reader (preflog/record/_scan.c)
+    # the compiled scanner of the text reader (preflog/record/_scan.c) and the chain of bulk sealing
+    assert any(n.startswith("preflog/store/_chain.") and n.endswith(".so") for n in names), sorted(names)
     assert any(n.startswith("preflog/record/_scan.") and n.endswith(".so") for n in names), sorted(names)
     # the compiled kernel: its group library, one extension per module beside its source, the manifest
     assert any(n.startswith("preflog/kernel__mypyc.") and n.endswith(".so") for n in names)

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from ..errors import PreflogError
 from .columns import Row as Row
-from .layout import _holders
+from .layout import pack_layout as pack_layout
 from .layout import unpack_layout
 
 SCHEMA_VERSION = 1
@@ -181,34 +181,6 @@ class DealStarted(Event):
             return cls(dealer=player, hands=hands, talon=talon)
         p = payload or {}
         return cls(dealer=player, hands=_tuple(p.get("hands")), talon=p.get("talon"))
-
-
-def pack_layout(dealer: int, hands: tuple[int, ...] | None, talon: int | None) -> int | None:
-    """A full layout as one int64: 2 bits per card naming its holder (the seats that get cards in
-    seat order, then the talon). 8 bytes a deal instead of a JSON payload — the biggest column on
-    disk — and no JSON to decode on replay. ``None`` when the layout is not a complete deal."""
-    if hands is None or talon is None or len(hands) not in (3, 4) or not 0 <= dealer < len(hands):
-        return None
-    holders = _holders(dealer, len(hands))
-    masks = [hands[s] for s in holders] + [talon]
-    if any(hands[s] for s in range(len(hands)) if s not in holders):
-        return None
-    if any(not isinstance(m, int) or m < 0 for m in masks):
-        return None
-    union = 0
-    for m in masks:
-        if union & m:
-            return None
-        union |= m
-    if union != (1 << 32) - 1:
-        return None
-    packed = 0
-    for code, m in enumerate(masks):
-        while m:
-            low = m & -m
-            packed |= code << (2 * (low.bit_length() - 1))
-            m ^= low
-    return packed - (1 << 64) if packed >= 1 << 63 else packed  # stored in a signed int64 column
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """A deal's card layout packed in one int64 (the store's form of DealStarted), unpacked: the part of
 :mod:`preflog.model.events` the replay kernel calls once per deal, compiled with it.
-:func:`~preflog.model.events.pack_layout` writes the layout; :func:`unpack_layout` reads it back."""
+:func:`pack_layout` writes the layout (``DealStarted.to_row``, once per deal of every import);
+:func:`unpack_layout` reads it back."""
 
 from __future__ import annotations
 
@@ -21,6 +22,49 @@ def _squeeze(x: i64) -> i64:
     x = (x | x >> 4) & 0x00FF00FF00FF00FF
     x = (x | x >> 8) & 0x0000FFFF0000FFFF
     return (x | x >> 16) & 0xFFFFFFFF
+
+
+def _spread(x: int) -> int:
+    """The low 16 bits of ``x`` moved to the even bits of a 32-bit int (what :func:`_squeeze` undoes)."""
+    x &= 0xFFFF
+    x = (x | x << 8) & 0x00FF00FF
+    x = (x | x << 4) & 0x0F0F0F0F
+    x = (x | x << 2) & 0x33333333
+    return (x | x << 1) & 0x55555555
+
+
+def pack_layout(dealer: int, hands: tuple[object, ...] | None, talon: object) -> int | None:
+    """A full layout as one int64: 2 bits per card naming its holder (the seats that get cards in
+    seat order, then the talon). 8 bytes a deal instead of a JSON payload — the biggest column on
+    disk — and no JSON to decode on replay. ``None`` when the layout is not a complete deal."""
+    if hands is None or talon is None or len(hands) not in (3, 4) or not 0 <= dealer < len(hands):
+        return None
+    n = len(hands)
+    holders = _holders(dealer, n)
+    for s in range(n):
+        if s not in holders and hands[s]:
+            return None
+    masks: list[int] = []
+    for s in holders:
+        m = hands[s]
+        if not isinstance(m, int) or m < 0:
+            return None
+        masks.append(m)
+    if not isinstance(talon, int) or talon < 0:
+        return None
+    masks.append(talon)
+    union = 0
+    for m in masks:
+        if union & m:
+            return None
+        union |= m
+    if union != 0xFFFFFFFF:
+        return None
+    # holder code k of a card: its low bit set for codes 1 and 3, its high bit for codes 2 and 3
+    lo = masks[1] | masks[3]
+    hi = masks[2] | masks[3]
+    packed = (_spread(lo) | _spread(hi) << 1) | (_spread(lo >> 16) | _spread(hi >> 16) << 1) << 32
+    return packed - (1 << 64) if packed >= 1 << 63 else packed  # stored in a signed int64 column
 
 
 def unpack_layout(dealer: int, n: int, value: int) -> tuple[tuple[int, ...], int]:
@@ -67,4 +111,4 @@ def card_count(mask: int) -> int:
 _EVEN: Final = 0x5555555555555555
 
 
-__all__ = ["card_count", "unpack_layout"]
+__all__ = ["card_count", "pack_layout", "unpack_layout"]

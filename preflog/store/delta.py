@@ -56,6 +56,7 @@ from .base import parquet_damage
 from .base import resolve_sealed
 from .base import shard_cuts
 from .base import shard_range
+from .chain import DEAL_CODE
 from .chain import DEFAULT_HASH_EVERY
 from .chain import GENESIS
 from .chain import StoredRow
@@ -67,8 +68,7 @@ from .schema import VERSION_KEY
 from .schema import upcast
 from .sealed import Columns
 from .sealed import SealedRows
-from .sealed import new_columns
-from .sealed import seal_into
+from .sealed import seal_part
 from .sealed import sealed_batch
 from .sealed import with_ids
 
@@ -503,10 +503,11 @@ class DeltaStore(EventStore):
                     raise StoreError(f"pulka {pulka!r} seq {seq}: head has no chain hash; run verify()")
                 rows = as_rows(pulka, items, seq + 1)
                 if rows:
-                    cols = new_columns()
-                    head = seal_into(cols, rows, self.hash_every, seq, h, deal)
-                    sealed.append((pulka, seq, sealed_batch(cols)))
-                    local[pulka] = (cols[0][-1], head, cols[1][-1])
+                    code, player, card, value, payload = (list(c) for c in zip(*rows, strict=True))
+                    batch, (head,) = seal_part(code, player, card, value, payload, [len(rows)], self.hash_every,
+                                               [(seq, h, deal)])
+                    sealed.append((pulka, seq, batch))
+                    local[pulka] = (seq + len(rows), head, deal + code.count(DEAL_CODE))
                 out.append(expected + len(rows))
             if sealed:
                 sealed.sort(key=itemgetter(0, 1))  # (pulka, seq) order on disk; a pulka's batches continue

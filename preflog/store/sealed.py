@@ -7,14 +7,25 @@ An import worker seals every pulka of its part straight into eight column lists
 pulka column without touching a row in Python (see ``DeltaStore._commit_sealed``).
 
 The chain is the one of :mod:`.chain` (``link``): the same values, computed inline.
+
+:func:`seal_part` seals a whole part given as five column lists (the rows' form of
+:class:`~preflog.model.columns.RowColumns`, pulkas one after another) in one call: with the compiled chain
+(``_chain.c``, plain CPython C API, built by ``pip install`` like the text scanner; BLAKE2b written out)
+it builds the stored columns as buffers without a Python object per row; without it (not built, or
+``PREFLOG_PURE=1``, or inside :func:`pure`) the same in Python through :func:`seal_into`. Both give the
+values of :func:`~.chain.seal` (a differential test checks them against each other and the reference).
 """
 
 from __future__ import annotations
 
+import os
 import struct
+import sys
 from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import contextmanager
 from hashlib import blake2b
+from types import ModuleType
 from typing import overload
 
 import pyarrow as pa
@@ -25,6 +36,28 @@ from .chain import DEAL_CODE
 from .chain import GENESIS
 from .chain import StoredRow
 from .schema import EVENTS_V1
+
+try:
+    from . import _chain  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # not built (no compiler at install time): the pure-Python chain
+    _chain = None
+
+BUILT: ModuleType | None = _chain if sys.byteorder == "little" else None
+"""The compiled chain when it is built, else None."""
+CHAIN: ModuleType | None = None if os.environ.get("PREFLOG_PURE", "") not in ("", "0") else BUILT
+"""The chain :func:`seal_part` uses now (None: pure Python)."""
+
+
+@contextmanager
+def pure() -> Iterator[None]:
+    """Seal in pure Python inside the block (whatever is built)."""
+    global CHAIN
+    was, CHAIN = CHAIN, None
+    try:
+        yield
+    finally:
+        CHAIN = was
+
 
 # the stored columns without the pulka id: seq, deal, code, player, card, value, payload, hash
 SEALED_SCHEMA = pa.schema(list(EVENTS_V1)[1:])
@@ -70,6 +103,55 @@ def seal_into(cols: Columns, rows: Sequence[Row], hash_every: int, last_seq: int
         a_payload(payload)
         a_hash(h if seq == n or seq % hash_every == 0 else None)
     return h
+
+
+def seal_part(code: list[int], player: list[int], card: list[int], value: list[int], payload: list[str | None],
+              ends: list[int], hash_every: int, starts: list[tuple[int, int, int]] | None = None
+              ) -> tuple[pa.RecordBatch, list[int]]:
+    """The sealed record batch (:data:`SEALED_SCHEMA`) of a part's rows given as five columns, pulka ``k``
+    the rows before ``ends[k]`` (from the previous end), and each pulka's last chain value (its content
+    hash for a whole pulka; its start hash for none). Each pulka is sealed from seq 1 and the genesis hash,
+    or from ``starts[k]`` = (last_seq, last_hash, last_deal) to continue a stored one: row for row
+    :func:`seal_into` over the same rows, which is :func:`~.chain.seal`."""
+    chain = CHAIN
+    if chain is None:
+        return _seal_part_pure(code, player, card, value, payload, ends, hash_every, starts)
+    n = len(code)
+    seq, deal, b_code, b_player, b_card, b_value, b_hash, valid, nulls, heads = chain.seal(
+        code, player, card, value, payload, ends, hash_every, starts, DEAL_CODE)
+    buf = pa.py_buffer
+    arrays = [
+        pa.Array.from_buffers(pa.int32(), n, [None, buf(seq)]),
+        pa.Array.from_buffers(pa.int32(), n, [None, buf(deal)]),
+        pa.Array.from_buffers(pa.int8(), n, [None, buf(b_code)]),
+        pa.Array.from_buffers(pa.int8(), n, [None, buf(b_player)]),
+        pa.Array.from_buffers(pa.int8(), n, [None, buf(b_card)]),
+        pa.Array.from_buffers(pa.int64(), n, [None, buf(b_value)]),
+        pa.array(payload, pa.string()),
+        pa.Array.from_buffers(pa.int64(), n, [buf(valid), buf(b_hash)], null_count=nulls),
+    ]
+    return pa.RecordBatch.from_arrays(arrays, schema=SEALED_SCHEMA), heads
+
+
+def _seal_part_pure(code: list[int], player: list[int], card: list[int], value: list[int],
+                    payload: list[str | None], ends: list[int], hash_every: int,
+                    starts: list[tuple[int, int, int]] | None) -> tuple[pa.RecordBatch, list[int]]:
+    """:func:`seal_part` in Python: :func:`seal_into` per pulka."""
+    if not len(code) == len(player) == len(card) == len(value) == len(payload):
+        raise ValueError("columns of different lengths")
+    if (ends[-1] if ends else 0) != len(code) or any(b < a for a, b in zip([0, *ends], ends, strict=False)):
+        raise ValueError("pulka ends must ascend to the length of the columns")
+    if starts is not None and len(starts) != len(ends):
+        raise ValueError("starts must be None or one (seq, hash, deal) per pulka")
+    cols = new_columns()
+    heads: list[int] = []
+    at = 0
+    for k, end in enumerate(ends):
+        rows = list(zip(code[at:end], player[at:end], card[at:end], value[at:end], payload[at:end], strict=True))
+        last_seq, last_hash, last_deal = starts[k] if starts is not None else (0, GENESIS, 0)
+        heads.append(seal_into(cols, rows, hash_every, last_seq, last_hash, last_deal))
+        at = end
+    return sealed_batch(cols), heads
 
 
 def with_ids(ids: Sequence[str], parts: Sequence[pa.RecordBatch]) -> pa.Table:
