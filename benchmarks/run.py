@@ -315,6 +315,10 @@ def _start_worker(path: str, version: int, first: str | None, t_spawned: float, 
         audit_columns(RowColumns.of_rows([r[3:8] for r in rows.fetchall()]))
         con.close()
     t2 = time.perf_counter()
+    # and, like this process before its one-core stages, the heap built so far (the imported modules)
+    # parked outside the garbage collector's view: a collection then scans only what the audit makes
+    gc.collect()
+    gc.freeze()
     _WORKER.update(store=store, barrier=barrier, open_s=t1 - t0, first_pulka_s=t2 - t1,
                    ready_after_s=time.time() - t_spawned)  # since the parent created the pool
 
