@@ -75,7 +75,7 @@ def _plain(v: Any) -> Any:
 
 def _tuple(v: Any) -> Any:
     if isinstance(v, list):
-        return tuple(_tuple(x) for x in v)
+        return tuple([_tuple(x) if isinstance(x, list) else x for x in v])  # (a list: cheaper than a generator)
     return v
 
 

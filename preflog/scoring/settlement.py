@@ -72,7 +72,8 @@ def settle(
     d = n - 1 if rules.settlement_divisor == SettlementDivisor.OTHERS else n
     sheet = (pulya, gora, visty)
     if type(gp) is int and type(pp) is int and d == n and _all_ints(sheet):
-        return priced(_settle_ints(sheet[0], sheet[1], sheet[2], gp, pp), whist_price, rules)
+        return priced(_settle_ints(list(sheet[0]), list(sheet[1]), [list(r) for r in sheet[2]], gp, pp),
+                      whist_price, rules)
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
@@ -159,18 +160,32 @@ def _all_ints(sheet: _Sheet) -> TypeGuard[_IntSheet]:
             and all(type(x) is int for row in visty for x in row))
 
 
-def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequence[int]], gp: int, pp: int
-                 ) -> Settlement:
+def _settle_ints(pulya: list[int], gora: list[int], visty: list[list[int]], gp: int, pp: int) -> Settlement:
     """:func:`settle` for a sheet of ints, in integers (the replay settles every pulka; Fractions cost
     ≈ 10× more). Gora points are counted in ``1/gp`` (``E`` = eff × gp, ``A`` = amnestied × gp); the
-    two methods end as ``(n × (net − A) + ΣA) / n`` and are rounded like :func:`_round_zero_sum`."""
+    two methods end as ``(n × (net − A) + ΣA) / n`` and are rounded like :func:`_round_zero_sum`.
+    (Loops over lists written out: the compiled kernel runs them on machine ints.)"""
     n = len(gora)
-    net = [sum(visty[i]) - sum(visty[j][i] for j in range(n)) for i in range(n)]
-    top = max(pulya)
-    e = [gora[i] * gp + (top - pulya[i]) * pp for i in range(n)]
-    total_e = sum(e)
-    exact = tuple(Fraction(n * (net[i] - e[i]) + total_e, n) for i in range(n))
-    low = min(e)
+    net: list[int] = []
+    top = pulya[0]
+    for i in range(n):
+        written = received = 0
+        for j in range(n):
+            written += visty[i][j]
+            received += visty[j][i]
+        net.append(written - received)
+        if pulya[i] > top:
+            top = pulya[i]
+    e: list[int] = []
+    total_e = 0
+    low = 0
+    for i in range(n):
+        x = gora[i] * gp + (top - pulya[i]) * pp
+        e.append(x)
+        total_e += x
+        if i == 0 or x < low:
+            low = x
+    exact = tuple([Fraction(n * (net[i] - e[i]) + total_e, n) for i in range(n)])
     a = [x - low for x in e]
     comp = (2 * gp + n) // (2 * n)  # compensation(gp, n) without Fractions
     # method 1: every player whose gora × gp does not divide by n moves one point
@@ -179,17 +194,24 @@ def _settle_ints(pulya: Sequence[int], gora: Sequence[int], visty: Sequence[Sequ
         d = _fix_direction_ints(g1[i], gp, n)
         if d:
             _move_point(g1, net1, i, d * gp, comp, d)
-    s1 = sum(g1)
+    s1 = 0
+    for x in g1:
+        s1 += x
     m1 = _round_ints([n * (net1[i] - g1[i]) + s1 for i in range(n)], n)
-    # method 2: one point to the smallest positive gora when the total does not divide
+    # method 2: one point to the smallest positive gora (lowest seat on ties) when the total does not divide
     g2, net2 = list(a), list(net)
-    d = _fix_direction_ints(sum(g2), gp, n)
+    s2 = 0
+    for x in g2:
+        s2 += x
+    d = _fix_direction_ints(s2, gp, n)
     if d:
-        candidates = [i for i in range(n) if g2[i] > 0 and (d > 0 or g2[i] >= gp)]
-        if candidates:
-            who = min(candidates, key=lambda i: (g2[i], i))
+        who = -1
+        for i in range(n):
+            if g2[i] > 0 and (d > 0 or g2[i] >= gp) and (who < 0 or g2[i] < g2[who]):
+                who = i
+        if who >= 0:
             _move_point(g2, net2, who, d * gp, comp, d)
-    s2 = sum(g2)
+            s2 += d * gp
     m2 = _round_ints([n * (net2[i] - g2[i]) + s2 for i in range(n)], n)
     return Settlement(exact=exact, method1=m1, method2=m2)
 
@@ -206,12 +228,22 @@ def _fix_direction_ints(a: int, gp: int, n: int) -> int:
 
 
 def _round_ints(numerators: list[int], n: int) -> tuple[int, ...]:
-    """:func:`_round_zero_sum` of ``numerators[i] / n``."""
+    """:func:`_round_zero_sum` of ``numerators[i] / n``: the missing units to the largest remainders,
+    the lower seat first on ties."""
     floors = [x // n for x in numerators]
-    missing = -sum(floors)
-    order = sorted(range(len(numerators)), key=lambda i: (-(numerators[i] % n), i))
-    for i in order[:missing]:
-        floors[i] += 1
+    missing = 0
+    for x in floors:
+        missing -= x
+    taken = [False] * len(floors)
+    for _ in range(missing):
+        best = -1
+        for i in range(len(floors)):
+            if not taken[i] and (best < 0 or numerators[i] % n > numerators[best] % n):
+                best = i
+        if best < 0:
+            break
+        taken[best] = True
+        floors[best] += 1
     return tuple(floors)
 
 
