@@ -104,7 +104,8 @@ PULKAS_PER_FILE = 100
 SEED = 2024
 FOLD_SAMPLE = 3_000_000     # events the ceilings are measured on (a rate; a sample is enough)
 TARGETS = {
-    "replay_audit_1_vs_fold": 0.30,           # ≥ 30 % of the fold ceiling on one core
+    "replay_audit_1_vs_fold": 0.30,           # issue 9: ≥ 30 % of the fold ceiling on one core
+    "replay_audit_1_vs_fold_compiled": 1.0,   # issue 16: the compiled kernel ≥ 1.0× the fold ceiling
     "replay_audit_n_efficiency": 0.80,        # "near-linear": speed-up / cores
     "text_parse_events_per_s": 500_000,     # issue 16: text parse + validate on one core
     "bytes_per_event": 2.0,
@@ -563,6 +564,8 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
     }
     res["targets_met"] = {
         "replay_audit_1_ge_30pct_fold": res["ratios"]["replay_audit_1_vs_fold"] >= TARGETS["replay_audit_1_vs_fold"],
+        "replay_audit_1_ge_fold": res["ratios"]["replay_audit_1_vs_fold"]
+        >= TARGETS["replay_audit_1_vs_fold_compiled"],
         "replay_audit_n_near_linear": res["ratios"]["replay_audit_n_efficiency"]
         >= TARGETS["replay_audit_n_efficiency"],
         "text_parse_ge_500k": res["text_parse"]["events_per_s"] >= TARGETS["text_parse_events_per_s"],
@@ -621,7 +624,7 @@ def print_summary(results: dict[str, Any]) -> None:
                 note = f"{r['ratios']['text_parse_pure_vs_target']:.2f} of 500 k target; pure-Python reader"
             elif stage == "replay_audit_1":
                 kind = "compiled" if r.get("kernel", {}).get("compiled") else "pure"
-                note = (f"{r['ratios']['replay_audit_1_vs_fold']:.2f} of fold ceiling (target 0.30), "
+                note = (f"{r['ratios']['replay_audit_1_vs_fold']:.2f} of fold ceiling (target 1.0), "
                         f"{r['ratios']['replay_audit_1_vs_parquet_decode']:.3f} of Parquet decode; {kind} kernel")
             elif stage == "replay_audit_pure":
                 note = (f"{r['ratios']['replay_audit_pure_vs_fold']:.2f} of fold, "
