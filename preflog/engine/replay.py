@@ -11,9 +11,10 @@
   deal / trick); it raises :class:`AuditFailed` on the first illegal event. :func:`state_at` wraps it.
 
 All three go through :meth:`Auditor.step`, which applies deal events by ``Event.CODE``
-(:data:`preflog.engine.deal.STEPS`); runs of card rows go to the trick kernel whole
-(:meth:`preflog.engine.tricks.TrickPlay.play_cards`) and a card it refuses takes the same step, so
-findings are the same on every path.
+(:data:`preflog.engine.deal.STEPS`, whose events carried by their row are dispatched by
+:func:`preflog.engine.deal.apply_row`; the walk over columns calls that with the column values); runs
+of card rows go to the trick kernel whole (:meth:`preflog.engine.tricks.TrickPlay.play_cards`) and a
+card it refuses takes the same step, so findings are the same on every path.
 
 Numbering: what the auditor hands out — :attr:`Finding.seq`, :attr:`DealSummary.seq`,
 :attr:`ReplayStep.seq` — is the event's **seq as the store numbers it**: 1 for the first event of the
