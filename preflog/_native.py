@@ -29,10 +29,13 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import contextmanager
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 MODULES: tuple[str, ...] = (
     "preflog.model.columns",
@@ -120,8 +123,26 @@ class _PureFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source_of(fullname))
 
 
+def pure_requested() -> bool:
+    """Whether ``PREFLOG_PURE`` asks for the pure-Python paths: the kernel's sources, and no optional C
+    module (the text scanner, the import's hash chain)."""
+    return os.environ.get("PREFLOG_PURE", "") not in ("", "0")
+
+
+@contextmanager
+def switched_off(namespace: dict[str, Any], name: str) -> Iterator[None]:
+    """Inside the block the optional C module a module uses (``namespace[name]``, in its globals) is
+    None, so that module runs its pure-Python path; as it was after. Tests compare both paths in one
+    process with it."""
+    was, namespace[name] = namespace[name], None
+    try:
+        yield
+    finally:
+        namespace[name] = was
+
+
 def _decide() -> tuple[bool, str]:
-    if os.environ.get("PREFLOG_PURE", "") not in ("", "0"):
+    if pure_requested():
         return False, "PREFLOG_PURE is set: the pure-Python kernel"
     if not MANIFEST.is_file():
         return False, "the compiled kernel is not built (pip install -e . builds it)"

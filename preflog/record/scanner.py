@@ -11,10 +11,13 @@ two paths in one process).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from types import ModuleType
+
+from .._native import pure_requested
+from .._native import switched_off
 
 try:
     from . import _scan  # type: ignore[attr-defined]
@@ -23,19 +26,13 @@ except ImportError:  # not built (no compiler at install time): the pure-Python 
 
 BUILT: ModuleType | None = _scan
 """The compiled scanner when it is built, else None."""
-SCAN: ModuleType | None = None if os.environ.get("PREFLOG_PURE", "") not in ("", "0") else BUILT
+SCAN: ModuleType | None = None if pure_requested() else BUILT
 """The scanner the reader uses now (None: pure Python)."""
 
 
-@contextmanager
-def pure() -> Iterator[None]:
+def pure() -> AbstractContextManager[None]:
     """Read in pure Python inside the block (whatever is built)."""
-    global SCAN
-    was, SCAN = SCAN, None
-    try:
-        yield
-    finally:
-        SCAN = was
+    return switched_off(globals(), "SCAN")
 
 
 @contextmanager

@@ -18,18 +18,19 @@ values of :func:`~.chain.seal` (a differential test checks them against each oth
 
 from __future__ import annotations
 
-import os
 import struct
 import sys
 from collections.abc import Iterator
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from hashlib import blake2b
 from types import ModuleType
 from typing import overload
 
 import pyarrow as pa
 
+from preflog._native import pure_requested
+from preflog._native import switched_off
 from preflog.model.events import Row
 
 from .chain import DEAL_CODE
@@ -44,19 +45,13 @@ except ImportError:  # not built (no compiler at install time): the pure-Python 
 
 BUILT: ModuleType | None = _chain if sys.byteorder == "little" else None
 """The compiled chain when it is built, else None."""
-CHAIN: ModuleType | None = None if os.environ.get("PREFLOG_PURE", "") not in ("", "0") else BUILT
+CHAIN: ModuleType | None = None if pure_requested() else BUILT
 """The chain :func:`seal_part` uses now (None: pure Python)."""
 
 
-@contextmanager
-def pure() -> Iterator[None]:
+def pure() -> AbstractContextManager[None]:
     """Seal in pure Python inside the block (whatever is built)."""
-    global CHAIN
-    was, CHAIN = CHAIN, None
-    try:
-        yield
-    finally:
-        CHAIN = was
+    return switched_off(globals(), "CHAIN")
 
 
 # the stored columns without the pulka id: seq, deal, code, player, card, value, payload, hash
