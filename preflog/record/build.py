@@ -1252,8 +1252,14 @@ class _Writer:
 
 def trailing_ok(texts: Sequence[str]) -> bool:
     """Whether these notes can all be written at the end of one line: ``{ … }`` each, the last
-    perhaps ``; …`` (a note holding ``}``, of one line)."""
-    return all("}" not in t for t in texts[:-1]) and (not texts or "}" not in texts[-1] or "\n" not in texts[-1])
+    perhaps ``; …`` (a note holding ``}``, of one line, and only when no note before it runs onto a
+    next line: a ``;`` comment there would start on that line and read back as a note before the next
+    event)."""
+    if any("}" in t for t in texts[:-1]):
+        return False
+    if texts and "}" in texts[-1]:
+        return all("\n" not in t for t in texts)
+    return True
 
 
 def canonical_notes(notes: Sequence[tuple[int, str, str]], starts: Sequence[int]) -> tuple[tuple[int, str, str], ...]:

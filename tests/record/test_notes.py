@@ -177,3 +177,21 @@ def test_the_store_keeps_comments_and_names(tmp_path: Path) -> None:
     assert ws2.export("noted") == write_text(read_records(text))
     assert "Anna: As" in ws2.export("noted") and "; before the pulka" in ws2.export("noted")
     assert json.loads(ws2.export("noted", "json"))["pulkas"][0]["notes"][0] == [0, "before", "before the pulka"]
+
+
+def test_a_line_comment_after_a_note_of_two_lines_stays_after_its_event() -> None:
+    """Two notes after one canonical line, the first of two lines and the last holding ``}`` (so written
+    as ``; …``): the ``;`` comment would start on the first note's second line and read back as a note
+    before the next event. They are written before the line instead (found by
+    test_mutated_records_keep_their_notes)."""
+    text = COMMENTED.replace("{ two auction lines make one }", "{ two auction lines\n make one }")
+    [rec] = read_records(text, "m.pref")
+    notes = start(rec).notes
+    # they cannot both stand at the end of the auction line, so the reader places them as the writer
+    # will write them: before it, in their order
+    assert [n for n in notes if n[0] == 2][-2:] == [(2, "before", "two auction lines\n make one"),
+                                                     (2, "before", "a } in a line comment")]
+    written = write_text([rec])
+    [again] = read_records(written)
+    assert start(again).notes == notes
+    assert write_text([again]) == written
