@@ -282,8 +282,8 @@ class Deal(TrickPlay):
         return _bid_made(seat, bid)
 
     def _apply_bid(self, seat: int, bid: int) -> None:
-        """:meth:`bid` without the event it returns (replay's :data:`STEPS` ignore it; each ``_apply_x``
-        below is its action ``x`` so)."""
+        """:meth:`bid`, checked, without looking up the event it returns: what replay applies
+        (:func:`apply_row`). Each ``_apply_x`` below is its action ``x`` the same way."""
         if self.phase != AUCTION:
             self.verify_bid(seat, bid)  # raises the phase error
         self.push_bid(seat, bid)            # the auction verifies the rest of verify_bid first

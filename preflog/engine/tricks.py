@@ -198,7 +198,7 @@ class TrickPlay:
             raise IllegalAction(Code.CARD_NOT_HELD, f"{self.who(seat)} does not hold {format_card(card)}", seat=seat)
         led = self._led
         if (self.trick_cards or self._talon_tricks > self.completed) and led >= 0:
-            s: i64 = card >> 3
+            s = card >> 3
             if s != led:
                 if hand & SUIT_MASKS[led]:
                     raise IllegalAction(Code.MUST_FOLLOW_SUIT, f"{self.who(seat)} plays {format_card(card)} but holds "

@@ -156,14 +156,23 @@ def _key(n: int, dealer: int, seat: int = 0) -> int:
     return -1
 
 
-# (one list per table, indexed by _key: no tuple key built and hashed per deal)
-_SEATS: Final[list[tuple[int, ...]]] = [()] * 32
-_DEFENDERS: Final[list[tuple[int, ...]]] = [()] * 32
-for _n in (3, 4):
-    for _d in range(_n):
-        _SEATS[_key(_n, _d)] = _seats(_n, _d)
-        for _s in _seats(_n, _d):
-            _DEFENDERS[_key(_n, _d, _s)] = tuple(x for x in _seats(_n, _d) if x != _s)
+def _tables() -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The seats of each (table size, dealer) and the defenders of each declarer among them, indexed by
+    :func:`_key` (a list index: no tuple key built and hashed per deal)."""
+    seats: list[tuple[int, ...]] = [()] * 32
+    defenders: list[tuple[int, ...]] = [()] * 32
+    for n in (3, 4):
+        for dealer in range(n):
+            active = _seats(n, dealer)
+            seats[_key(n, dealer)] = active
+            for d in active:
+                defenders[_key(n, dealer, d)] = tuple(s for s in active if s != d)
+    return seats, defenders
+
+
+_TABLES: Final = _tables()
+_SEATS: Final = _TABLES[0]
+_DEFENDERS: Final = _TABLES[1]
 
 
 def _seats_of(o: DealOutcome) -> tuple[int, ...]:

@@ -106,19 +106,17 @@ _COLS = "pulka, seq, code, player, card, value, payload"
 _ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
 
 
-def _pylist(col: pa.Array) -> list[Any]:
-    """A column as Python values: integer columns without nulls through NumPy (about twice as fast as
-    ``to_pylist``, the same ints), everything else through ``to_pylist``."""
-    if col.null_count == 0 and pa.types.is_integer(col.type):
-        return col.to_numpy().tolist()  # type: ignore[no-any-return]
-    return col.to_pylist()  # type: ignore[no-any-return]
-
 def _sliceable(col: pa.Array) -> Any:
-    """An integer column without nulls as a NumPy view (sliced per pulka, then ``tolist``); any other
-    column as its Python list."""
+    """An integer column without nulls as a NumPy view (sliced per pulka, then ``tolist``: about twice as
+    fast as ``to_pylist``, the same ints); any other column as its Python list."""
     if col.null_count == 0 and pa.types.is_integer(col.type):
         return col.to_numpy()
     return col.to_pylist()
+
+
+def _engine_columns(b: pa.RecordBatch) -> list[Any]:
+    """A scanned batch's five engine columns (code, player, card, value, payload) for :func:`_values`."""
+    return [_sliceable(b.column(i)) for i in range(2, 6)] + [_payloads(b.column(6))]
 
 
 def _payloads(col: pa.Array) -> list[Any]:
@@ -298,6 +296,15 @@ def _id_keys(ids: pa.Array) -> pa.Array:
     if len(d) < 2 or not pc.any(pc.less_equal(d.slice(1), d.slice(0, len(d) - 1))).as_py():
         return ids.indices
     return ids.dictionary_decode()
+
+
+def _pulka_spans(ids: pa.Array) -> list[tuple[int, int]]:
+    """``(start, end)`` of each pulka's rows in a scanned batch, given its pulka id column (in order)."""
+    n = len(ids)
+    keys = _id_keys(ids)
+    cuts = pc.indices_nonzero(pc.not_equal(keys[1:], keys[:-1])).to_pylist() if n > 1 else []
+    ends = [c + 1 for c in cuts] + [n]
+    return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
 def _read_units(units: Sequence[_Unit], pulkas: Sequence[str] | None,
@@ -613,11 +620,8 @@ class DeltaStore(EventStore):
         rows: list[Row] = []
         for b in self._scan(pulkas, batch_size, shard):
             ids = b.column(0)
-            body = list(zip(*(_pylist(b.column(i)) for i in range(2, 7)), strict=True))
-            keys = _id_keys(ids)
-            cuts = pc.indices_nonzero(pc.not_equal(keys[1:], keys[:-1])).to_pylist() if len(ids) > 1 else []
-            start = 0
-            for end in [c + 1 for c in cuts] + [len(body)]:
+            body = list(zip(*(_values(c, 0, len(ids)) for c in _engine_columns(b)), strict=True))
+            for start, end in _pulka_spans(ids):
                 pid = ids[start].as_py()
                 if pid == cur:
                     rows.extend(body[start:end])
@@ -625,7 +629,6 @@ class DeltaStore(EventStore):
                     if cur is not None:
                         yield cur, rows
                     cur, rows = pid, body[start:end]
-                start = end
         if cur is not None:
             yield cur, rows
 
@@ -637,14 +640,10 @@ class DeltaStore(EventStore):
         cols: list[list[Any]] = []
         for b in self._scan(pulkas, batch_size, shard):
             ids = b.column(0)
-            n = len(ids)
             # each pulka's slice turned into Python values once (a NumPy view per integer column: no
             # whole-batch list to slice again); the payload column is nearly all nulls
-            body = [_sliceable(b.column(i)) for i in range(2, 6)] + [_payloads(b.column(6))]
-            keys = _id_keys(ids)
-            cuts = pc.indices_nonzero(pc.not_equal(keys[1:], keys[:-1])).to_pylist() if n > 1 else []
-            start = 0
-            for end in [c + 1 for c in cuts] + [n]:
+            body = _engine_columns(b)
+            for start, end in _pulka_spans(ids):
                 pid = ids[start].as_py()
                 part = [_values(c, start, end) for c in body]
                 if pid == cur:
@@ -654,7 +653,6 @@ class DeltaStore(EventStore):
                     if cur is not None:
                         yield cur, RowColumns(*cols)
                     cur, cols = pid, part
-                start = end
         if cur is not None:
             yield cur, RowColumns(*cols)
 
