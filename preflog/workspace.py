@@ -319,7 +319,7 @@ class Workspace:
             self.refresh_projections({}, heads, built=(tables, prints))
         _release_arrow_memory()
 
-    # --- loading ---    # --- loading ------------------------------------------------------------------------
+    # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
     def ids(self) -> list[str]:
         return [i.pulka for i in self.store().pulkas()] if self.exists() else []
