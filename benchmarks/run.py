@@ -42,6 +42,10 @@ Ceilings measured in the same run: Parquet decode of the event table (pyarrow, r
 Arrow → Python tuples (the reference read), and a pure-Python validator fold over the same
 events as Python ints (look up the deal's state, test the card against the hand's bitmask, check
 follow-suit, find the trick winner every third card): no Python replay can beat it.
+
+``replay_audit_1`` and the two ceilings it is set against (the fold and Parquet decode) are each the best
+of ``BEST_OF`` runs one after the other (``first_seconds`` keeps the first, cold run of the replay): on a
+shared machine one run of either side moves by a third, and a ratio of two single runs moved with it.
 """
 
 from __future__ import annotations
@@ -102,6 +106,7 @@ from preflog.workspace import Workspace  # noqa: E402
 SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]
 PULKAS_PER_FILE = 100
 SEED = 2024
+BEST_OF = 3                 # the one-core replay and the ceilings it is compared with: the best of 3 runs each
 FOLD_SAMPLE = 3_000_000     # events the ceilings are measured on (a rate; a sample is enough)
 TARGETS = {
     "replay_audit_1_vs_fold": 0.30,           # issue 9: ≥ 30 % of the fold ceiling on one core
@@ -121,6 +126,18 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     t0 = time.perf_counter()
     out = fn()
     return time.perf_counter() - t0, out
+
+
+def _best(fn: Callable[[], Any], times: int) -> tuple[float, float, Any]:
+    """``fn`` run ``times`` times one after the other: (the fastest, the first, the last result). The stages
+    a target compares (the one-core replay and its two ceilings) are each timed this way, so a ratio is
+    the best of each side, not one lucky or unlucky run of either on a shared machine."""
+    first, out = _timed(fn)
+    best = first
+    for _ in range(times - 1):
+        t, out = _timed(fn)
+        best = min(best, t)
+    return best, first, out
 
 
 def _rate(n: float, seconds: float) -> float:
@@ -458,11 +475,12 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
     print(f"  store append: {_rate(events, t):,.0f} events/s; {res['bytes_per_event']} bytes/event", flush=True)
 
     c0 = time.process_time()
-    t, (n_p, n_e, n_f, _) = _timed(lambda: replay_audit(str(store_root / "events")))
-    cpu_1 = time.process_time() - c0
+    t, t_first, (n_p, n_e, n_f, _) = _best(lambda: replay_audit(str(store_root / "events")), BEST_OF)
+    cpu_1 = (time.process_time() - c0) / BEST_OF
     if n_e != events:
         raise SystemExit(f"store read back {n_e} events, {events} appended")
-    res["replay_audit_1"] = _stage(t, deals, events, findings=n_f, cpu_seconds=round(cpu_1, 4))
+    res["replay_audit_1"] = _stage(t, deals, events, findings=n_f, cpu_seconds=round(cpu_1, 4),
+                                   first_seconds=round(t_first, 4), best_of=BEST_OF)
     res["kernel"] = {"compiled": _native.loaded(), "why": _native.REASON}
     print(f"  replay + audit, 1 core: {_rate(events, t):,.0f} events/s ({_native.REASON})", flush=True)
     t, n_e, n_fp = replay_audit_pure(str(store_root / "events"))
@@ -513,17 +531,18 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
     con.close()
 
     # ---- ceilings, on the same store
-    t, table = _timed(lambda: pq.read_table(live))
+    t, _first, table = _best(lambda: pq.read_table(live), BEST_OF)
     res["ceiling_parquet_decode"] = {"rows_per_s": round(_rate(table.num_rows, t), 1), "rows": table.num_rows,
-                                     "columns": table.num_columns}
+                                     "columns": table.num_columns, "best_of": BEST_OF}
     table = None
     t, n_read = _timed(lambda: reference_read(store.files()))
     res["ceiling_duckdb_tuples"] = {"rows_per_s": round(_rate(n_read, t), 1), "rows": n_read}
     t, n_store = _timed(lambda: sum(len(b) for b in store.read_rows()))
     res["store_read"] = {"rows_per_s": round(_rate(n_store, t), 1), "rows": n_store}
     sample = fold_events(store, FOLD_SAMPLE)
-    t, bad = _timed(lambda: validator_fold(sample))
-    res["ceiling_fold"] = {"events_per_s": round(_rate(len(sample), t), 1), "events": len(sample), "problems": bad}
+    t, _first, bad = _best(lambda: validator_fold(sample), BEST_OF)
+    res["ceiling_fold"] = {"events_per_s": round(_rate(len(sample), t), 1), "events": len(sample), "problems": bad,
+                           "best_of": BEST_OF}
     sample = []
 
     # ---- ratios and targets
