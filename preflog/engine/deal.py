@@ -113,7 +113,8 @@ def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return active, tuple(nxt)
 
 
-_SEATING: Final = {(n, d): _seating(n, d) for n in (3, 4) for d in range(n)}
+# indexed by (table size - 3) * 4 + dealer: a list index per deal, no tuple key built and hashed
+_SEATING: Final = [_seating(n, d) if d < n else ((), ()) for n in (3, 4) for d in range(4)]
 
 
 class Deal(TrickPlay):
@@ -140,7 +141,7 @@ class Deal(TrickPlay):
         self.paper = hands is None
         # seats that play this deal, clockwise from first hand (the 4-player dealer sits out), and
         # the seat after each of them: one table per (table size, dealer), built once
-        self.active, nxt = _SEATING[n_players, dealer]
+        self.active, nxt = _SEATING[(n_players - 3) * 4 + dealer]
         self.first_hand = self.active[0]
         self._next = list(nxt)
         if hands is not None:
@@ -727,5 +728,9 @@ DEAL_CODES: Final[frozenset[int]] = frozenset(STEPS)
 ROW_CODES: Final[frozenset[int]] = frozenset(code for code, (_, args) in _ACTIONS.items() if args is not _tricks)
 """The deal events applied from their row alone (no payload to decode)."""
 assert ROW_CODES == {_BID, _CARD, _WHIST, _DISCARD, _DECLARE, _TALON, _MODE, _CONTRA}, "apply_row dispatches them all"
+ROW_CODE_BITS: Final[int] = sum(1 << code for code in ROW_CODES)
+""":data:`ROW_CODES` as a bit mask (bit ``code`` set): the replay kernel tests a code with a shift, not a
+set lookup (every code is below 63)."""
+assert max(ROW_CODES) < 63
 
-__all__ = ["DEAL_CODES", "PUSH", "ROW_CODES", "STEPS", "VERIFY", "Deal", "Phase", "apply_row"]
+__all__ = ["DEAL_CODES", "PUSH", "ROW_CODES", "ROW_CODE_BITS", "STEPS", "VERIFY", "Deal", "Phase", "apply_row"]

@@ -51,6 +51,7 @@ from ..scoring.sheet import Sheet
 from .codes import Code
 from .deal import DEAL_CODES
 from .deal import DONE
+from .deal import ROW_CODE_BITS
 from .deal import ROW_CODES
 from .deal import STEPS
 from .deal import Deal
@@ -410,7 +411,7 @@ class Auditor:
                         if live.phase == DONE:
                             live = None
                         continue
-                elif code in ROW_CODES:
+                elif 0 <= code < 63 and ROW_CODE_BITS >> code & 1:   # code in ROW_CODES
                     self.n_events += 1
                     if events is None:
                         self._apply_column(rows, i, live, code)

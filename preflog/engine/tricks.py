@@ -288,7 +288,7 @@ class TrickPlay:
             # the trick is complete
             winners.append(bseat)
             if bseat != NO_SEAT:
-                tricks[bseat] += 1
+                tricks[bseat] = tricks[bseat] + 1   # (not ``+=``: mypyc compiles that to a generic add)
             completed += 1
             k, start = 0, j
             if completed == N_TRICKS or (self._stops and (
@@ -329,7 +329,7 @@ class TrickPlay:
     def take_claimed(self, tricks: Sequence[int]) -> None:
         """The remaining tricks, agreed per seat without play: added to the counts; play is over."""
         for s, t in enumerate(tricks):
-            self.tricks[s] += t
+            self.tricks[s] = self.tricks[s] + t
         self.completed += sum(tricks)
         self.trick_cards = []
         self.trick_seats = []

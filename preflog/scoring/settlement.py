@@ -124,7 +124,7 @@ def priced(settlement: Settlement, whist_price: Number, rules: Rules) -> Settlem
     shown = shown_result(settlement, rules)
     if price.denominator == 1:  # a whole price (the common case): one Fraction per seat, no products of Fractions
         p = price.numerator
-        money = tuple(Fraction(x * p) if type(x) is int else Fraction(x) * price for x in shown)
+        money = tuple(_ratio(x * p, 1) if type(x) is int else Fraction(x) * price for x in shown)
     else:
         money = tuple(Fraction(x) * price for x in shown)
     return Settlement(settlement.exact, settlement.method1, settlement.method2, money)
@@ -185,7 +185,7 @@ def _settle_ints(pulya: list[int], gora: list[int], visty: list[list[int]], gp: 
         total_e += x
         if i == 0 or x < low:
             low = x
-    exact = tuple([Fraction(n * (net[i] - e[i]) + total_e, n) for i in range(n)])
+    exact = tuple([_ratio(n * (net[i] - e[i]) + total_e, n) for i in range(n)])
     a = [x - low for x in e]
     comp = (2 * gp + n) // (2 * n)  # compensation(gp, n) without Fractions
     # method 1: every player whose gora × gp does not divide by n moves one point
@@ -214,6 +214,25 @@ def _settle_ints(pulya: list[int], gora: list[int], visty: list[list[int]], gp: 
             s2 += d * gp
     m2 = _round_ints([n * (net2[i] - g2[i]) + s2 for i in range(n)], n)
     return Settlement(exact=exact, method1=m1, method2=m2)
+
+
+# Fractions made from ints, remembered: a settlement's columns hold few distinct small values, and the
+# Fraction constructor runs in Python (≈ 3 µs, against a dict lookup) — the replay settles every pulka
+_RATIOS: dict[int, Fraction] = {}
+_RATIOS_KEPT = 8192
+
+
+def _ratio(num: int, den: int) -> Fraction:
+    """``Fraction(num, den)`` for ints, remembered while ``0 < den < 16`` and ``|num|`` is below 2⁴⁰."""
+    if not (0 < den < 16 and -(1 << 40) < num < 1 << 40):
+        return Fraction(num, den)
+    key = num * 16 + den
+    f = _RATIOS.get(key)
+    if f is None:
+        f = Fraction(num, den)
+        if len(_RATIOS) < _RATIOS_KEPT:
+            _RATIOS[key] = f
+    return f
 
 
 def _fix_direction_ints(a: int, gp: int, n: int) -> int:

@@ -171,9 +171,9 @@ class CroatianDefence:
         if seat == self.declarer:
             for d in self.defenders:
                 if self._contra[d] % 2:
-                    self._contra[d] += 1
+                    self._contra[d] = self._contra[d] + 1
             return
-        self._contra[seat] += 1
+        self._contra[seat] = self._contra[seat] + 1   # (not ``+=``: a generic add when compiled)
         if self._invited == NO_SEAT and len(self.whisters) == 1:
             self._invited = next(d for d in self.defenders if d != seat)  # contra = automatic invitation
 

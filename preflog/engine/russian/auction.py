@@ -218,7 +218,7 @@ class RussianAuction(AuctionBase):
                     self._miser_pos = pos
                 self._high = bid
             self._high_pos = pos
-            self._calls[pos] += 1
+            self._calls[pos] = self._calls[pos] + 1   # (not ``+=``: a generic add when compiled)
         active = self._left
         if active == 0 or (active == 1 and self._high_pos >= 0 and not self._passed[self._high_pos]) or self._take:
             self._done = True
