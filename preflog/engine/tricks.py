@@ -15,11 +15,13 @@ Cards are ints 0..31 (``suit * 8 + rank``); a suit's cards are ``SUIT_MASKS[suit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from typing import ClassVar
 from typing import Final
 
 from mypy_extensions import i64
 
+from .. import _native
 from ..model.cards import SUIT_MASKS
 from ..model.cards import format_card
 from ..model.cards import format_cards
@@ -35,6 +37,17 @@ N_TRICKS: Final = 10
 
 _CARD: Final = CardPlayed.CODE
 _NEVER: Final = N_TRICKS + 1   # a trick cap that never stops play
+
+try:
+    from . import _tricks  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # not built (no compiler at install time): the loop below
+    _tricks = None
+
+BUILT: Any = _tricks
+"""The compiled card loop (``_tricks.c``, plain CPython C API) when it is built, else None."""
+CARD_LOOP: Any = BUILT if _native.NATIVE else None
+"""The card loop :meth:`TrickPlay.play_cards` runs: the compiled one with the compiled kernel (all or nothing,
+as :mod:`preflog._native` decides; ``PREFLOG_PURE=1`` runs neither), else None: the ``.py`` loop, the reference."""
 
 
 def _cards_text(mask: int) -> str:
@@ -226,6 +239,9 @@ class TrickPlay:
         """
         if self.phase != self.PLAYING:
             return i
+        loop = CARD_LOOP
+        if loop is not None:
+            return self._play_compiled(loop, rows, i, end)
         hands = self.hands
         tricks = self.tricks
         winners = self.trick_winners
@@ -324,6 +340,41 @@ class TrickPlay:
                 self.trick_seats = self.trick_seats + players[start:j]
             self.to_play, self._led, self._best, self._best_seat = seat, led, best, bseat
             self.completed = completed
+        return j
+
+    def _play_compiled(self, loop: Any, rows: RowColumns, i: int, end: int) -> int:
+        """:meth:`play_cards` by the compiled card loop (``_tricks.c``): the same loop in C on this state (the
+        hands, trick counts and winners lists updated in place), its scalars written back here."""
+        order = self._talon_order
+        r: tuple[int, int, int, int, int, int, int, int, int, int] = loop.run(
+            rows.code, rows.player, rows.card, i, end, self.hands, self.tricks, self.trick_winners, self._next,
+            _CARD, self.to_play, self._led, self._best, self._best_seat, self.completed, len(self.trick_cards),
+            self.trump, self._tmask, self._trick_len, self._talon_tricks, self._talon or 0,
+            order[0] if order is not None else -2, order[1] if order is not None else -2, self._talon_owner,
+            self._third_lead_winner, self._stops, self._stop_seat, self._declarer_cap, self._side_cap,
+            self.first_hand)
+        j, seat, led, best, bseat, completed, start, done, first, second = r
+        if first != -2:
+            self._talon_order = (first, second)
+        if done:
+            self.trick_cards = []
+            self.trick_seats = []
+            self.completed = completed
+            self._led, self._best, self._best_seat = -1, -1, NO_SEAT
+            self._tricks_over()
+            return j
+        if j > i:
+            cards, players = rows.card, rows.player
+            if start > i:   # a trick was completed in this run: the open one began at ``start``
+                self.trick_cards = cards[start:j]
+                self.trick_seats = players[start:j]
+            else:
+                self.trick_cards = self.trick_cards + cards[start:j]
+                self.trick_seats = self.trick_seats + players[start:j]
+            self.to_play = seat
+            self.completed = completed
+        # (with no card taken these are unchanged, or the leading talon card's: the .py loop sets them then too)
+        self._led, self._best, self._best_seat = led, best, bseat
         return j
 
     def take_claimed(self, tricks: Sequence[int]) -> None:
