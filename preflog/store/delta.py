@@ -643,8 +643,10 @@ class DeltaStore(EventStore):
             # each pulka's slice turned into Python values once (a NumPy view per integer column: no
             # whole-batch list to slice again); the payload column is nearly all nulls
             body = _engine_columns(b)
-            for start, end in _pulka_spans(ids):
-                pid = ids[start].as_py()
+            spans = _pulka_spans(ids)
+            pids = _plain_ids(ids.take(pa.array([s for s, _ in spans], pa.int64()))).to_pylist()  # one call
+            for k, (start, end) in enumerate(spans):
+                pid = pids[k]
                 part = [_values(c, start, end) for c in body]
                 if pid == cur:
                     for have, more in zip(cols, part, strict=True):
