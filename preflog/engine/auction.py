@@ -128,8 +128,9 @@ class AuctionBase(ABC):
             return "the player between the two bidders has not passed"
         return ""
 
-    def _next_position(self, pos: int, out: Sequence[bool]) -> int:
-        """The next position clockwise after ``pos`` that is not ``out`` (-1 if none)."""
+    def _next_position(self, pos: int, out: list[bool]) -> int:
+        """The next position clockwise after ``pos`` that is not ``out`` (-1 if none; a list: indexed natively when
+        compiled)."""
         for k in range(1, self._n + 1):
             i = (pos + k) % self._n
             if not out[i]:

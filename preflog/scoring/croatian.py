@@ -71,6 +71,7 @@ from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
+from .base import Scorer
 from .settlement import settle
 from .sheet import DealScore
 from .sheet import Number
@@ -113,7 +114,7 @@ def _num(x: Fraction) -> Number:
     return x.numerator if x.denominator == 1 else x
 
 
-class CroatianScorer:
+class CroatianScorer(Scorer):
     """Pulka-level Croatian scoring: the :class:`~preflog.scoring.base.Scorer` protocol plus refe/hat state."""
 
     def __init__(self, rules: Rules, n_players: int = 3, pool: int = 0, *, start: int | None = None) -> None:

@@ -62,6 +62,7 @@ from ..rules.choices import HelpTie
 from ..rules.choices import PulkaEnd
 from ..rules.choices import ShortfallSplit
 from ..rules.config import Rules
+from .base import Scorer
 from .settlement import settle
 from .sheet import DealScore
 from .sheet import Number
@@ -201,7 +202,7 @@ _INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", 
                 "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
 
 
-class RussianScorer:
+class RussianScorer(Scorer):
     """Pulka-level scoring state of a Russian game: the sheet, the raspasy series, the pool size."""
 
     def __init__(self, rules: Rules, n_players: int, pool: int, *, whist_price: Number = 1) -> None:

@@ -183,20 +183,19 @@ class RussianAuction(AuctionBase):
 
     def _verify_hold(self, seat: int, pos: int, bid: int) -> None:
         rules = self.rules
-        name = format_ru_bid(bid)
         why = ""
         if not rules.hold_enabled:
             why = "holds are off (hold_enabled)"
         elif bid in self._forbidden:
-            why = f"{name} may never be held (hold_forbidden_on)"
+            why = f"{format_ru_bid(bid)} may never be held (hold_forbidden_on)"
         elif self._high_hold:
-            why = f"{name} is already held; it must be raised or passed"
+            why = f"{format_ru_bid(bid)} is already held; it must be raised or passed"
         elif not self._calls[pos]:
             why = "only a player who has bid may hold"
         else:
             why = self._hold_refusal(seat, pos, self._high_pos, self._passed)
         if why:
-            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {name}: {why}")
+            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {format_ru_bid(bid)}: {why}")
 
     def bid(self, seat: int, bid: int) -> None:
         if bid != PASS or self._done or seat != self.order[self._turn]:
