@@ -332,15 +332,20 @@ class TrickPlay:
             led, best, bseat = -1, -1, NO_SEAT
         if j > i:
             _take_off(hands, played)
-            if start > i:   # a trick was completed in this run: the open one began at ``start``
-                self.trick_cards = cards[start:j]
-                self.trick_seats = players[start:j]
-            else:
-                self.trick_cards = self.trick_cards + cards[start:j]
-                self.trick_seats = self.trick_seats + players[start:j]
+            self._open_trick(cards, players, i, start, j)
             self.to_play, self._led, self._best, self._best_seat = seat, led, best, bseat
             self.completed = completed
         return j
+
+    def _open_trick(self, cards: list[int], players: list[int], i: int, start: int, j: int) -> None:
+        """After a run of rows ``i:j``: the trick still open holds rows ``start:j`` (and, when no trick was
+        completed in the run, the cards it held before)."""
+        if start > i:   # a trick was completed in this run: the open one began at ``start``
+            self.trick_cards = cards[start:j]
+            self.trick_seats = players[start:j]
+        else:
+            self.trick_cards = self.trick_cards + cards[start:j]
+            self.trick_seats = self.trick_seats + players[start:j]
 
     def _play_compiled(self, loop: Any, rows: RowColumns, i: int, end: int) -> int:
         """:meth:`play_cards` by the compiled card loop (``_tricks.c``): the same loop in C on this state (the
@@ -364,13 +369,7 @@ class TrickPlay:
             self._tricks_over()
             return j
         if j > i:
-            cards, players = rows.card, rows.player
-            if start > i:   # a trick was completed in this run: the open one began at ``start``
-                self.trick_cards = cards[start:j]
-                self.trick_seats = players[start:j]
-            else:
-                self.trick_cards = self.trick_cards + cards[start:j]
-                self.trick_seats = self.trick_seats + players[start:j]
+            self._open_trick(rows.card, rows.player, i, start, j)
             self.to_play = seat
             self.completed = completed
         # (with no card taken these are unchanged, or the leading talon card's: the .py loop sets them then too)
