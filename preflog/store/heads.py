@@ -15,7 +15,7 @@ arrays and one bytes object for the ids, ≈ 53 bytes a pulka plus the id's UTF-
   is the holder, as :meth:`~.base.EventStore.find_by_content` answers).
 
 What changes lands in a small dict first (new pulkas, pulkas appended to), merged into the arrays
-once it holds more than a quarter of them (so merging costs O(n log n) over a whole import).
+once it holds more than an eighth of them (so merging costs O(n log n) over a whole import).
 
 :class:`SortedHashes` is what an import's worker processes get of it: the stored heads alone, sorted
 (8 bytes a pulka), to skip auditing what is stored already.
@@ -62,7 +62,7 @@ class HeadIndex:
         self._ids = b""
         self._off = np.zeros(1, np.int64)
         self._seq = np.empty(0, np.int64)
-        self._deal = np.empty(0, np.int64)
+        self._deal = np.empty(0, np.int32)
         self._head = np.empty(0, np.int64)
         self._has = np.empty(0, np.bool_)
         self._keys = np.empty(0, np.int64)
@@ -100,7 +100,7 @@ class HeadIndex:
         blob = data.to_pybytes()[int(off[0]):int(off[-1])] if data is not None else b""
         self._ids, self._off = blob, (off - off[0]).astype(np.int64)
         self._seq = _ints(seqs, n)
-        self._deal = _ints(deals, n)
+        self._deal = _ints(deals, n).astype(np.int32)
         col = heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads
         self._has = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), np.bool_)
         self._head = np.asarray(col.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
@@ -118,7 +118,7 @@ class HeadIndex:
                 cur = self._recent_by_head.get(h)
                 if cur is None or pid < cur or self._recent[cur][1] != h:
                     self._recent_by_head[h] = pid
-        if len(self._recent) > max(MERGE_MIN, len(self._seq) // 4):
+        if len(self._recent) > max(MERGE_MIN, len(self._seq) // 8):
             self.merge()
 
     def merge(self) -> None:
@@ -140,7 +140,7 @@ class HeadIndex:
             self._off = np.concatenate([self._off, self._off[-1] + np.cumsum(lengths)])
             self._ids = self._ids + b"".join(encoded)
             self._seq = np.concatenate([self._seq, np.fromiter((v[0] for _p, v in new), np.int64, k)])
-            self._deal = np.concatenate([self._deal, np.fromiter((v[2] for _p, v in new), np.int64, k)])
+            self._deal = np.concatenate([self._deal, np.fromiter((v[2] for _p, v in new), np.int32, k)])
             self._has = np.concatenate([self._has, np.fromiter((v[1] is not None for _p, v in new), np.bool_, k)])
             self._head = np.concatenate([self._head, np.fromiter((v[1] if v[1] is not None else 0 for _p, v in new),
                                                                  np.int64, k)])
