@@ -103,8 +103,8 @@ class HeadIndex:
         self._deal = _ints(deals, n).astype(np.int32)
         col = heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads
         self._has = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), np.bool_)
-        self._head = np.asarray(col.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-        keys = np.fromiter((hash(self._id(r)) for r in range(n)), np.int64, n)
+        self._head = np.array(col.fill_null(0).to_numpy(zero_copy_only=False), np.int64)  # a writable copy
+        keys = np.fromiter((_key(self._id(r)) for r in range(n)), np.int64, n)
         self._sort(keys, np.arange(n, dtype=np.int32))
 
     def update(self, heads: dict[str, Head]) -> None:
@@ -144,7 +144,7 @@ class HeadIndex:
             self._has = np.concatenate([self._has, np.fromiter((v[1] is not None for _p, v in new), np.bool_, k)])
             self._head = np.concatenate([self._head, np.fromiter((v[1] if v[1] is not None else 0 for _p, v in new),
                                                                  np.int64, k)])
-            keys = np.concatenate([self._keys, np.fromiter((hash(p) for p, _v in new), np.int64, k)])
+            keys = np.concatenate([self._keys, np.fromiter((_key(p) for p, _v in new), np.int64, k)])
             rows = np.concatenate([self._key_rows, np.arange(n0, n0 + k, dtype=np.int32)])
             self._sort(keys, rows)
         else:
@@ -168,7 +168,7 @@ class HeadIndex:
         return self._ids[int(self._off[row]):int(self._off[row + 1])].decode()
 
     def _row(self, pid: str) -> int:
-        k = hash(pid)
+        k = _key(pid)
         keys = self._keys
         i = int(np.searchsorted(keys, k))
         while i < len(keys) and int(keys[i]) == k:
@@ -230,8 +230,13 @@ class HeadIndex:
         return len(self._ids) + sum(a.nbytes for a in arrays)
 
 
+def _key(pid: str) -> int:
+    """The 64-bit key of an id (a hit is confirmed by the id itself: collisions only cost a comparison)."""
+    return hash(pid)
+
+
 def _ints(col: Any, n: int) -> np.ndarray[Any, Any]:
     import pyarrow as pa
 
     arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
-    return np.asarray(arr.fill_null(0).to_numpy(zero_copy_only=False), np.int64)[:n]
+    return np.array(arr.fill_null(0).to_numpy(zero_copy_only=False)[:n], np.int64)  # a writable copy
