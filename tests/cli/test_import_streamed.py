@@ -115,3 +115,45 @@ def test_import_paths_is_the_stream_collected(tmp_path: Path) -> None:
     Workspace(tmp_path / "one").import_each([second], streamed.append, workers=1)
     listed = Workspace(tmp_path / "two").import_paths([second], workers=1)
     assert listed == streamed and len(listed) == 9
+
+
+def _many(root: Path, good: int, bad: int) -> Path:
+    """``good`` files of one pulka each (g00.pref …) and ``bad`` files holding no pulka (x00.pref …)."""
+    root.mkdir()
+    for k in range(good):
+        (root / f"g{k:02d}.pref").write_text(_text(100 + k), encoding="utf-8")
+    for k in range(bad):
+        (root / f"x{k:02d}.pref").write_text("no tags here\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("details", [False, True])
+def test_the_command_prints_what_it_printed_before(tmp_path: Path, details: bool) -> None:
+    """``preflog import`` streams and keeps only what it prints. 22 good files and 22 without a pulka: 44
+    items, more than the 20 rows a table shows, so the counts alone and the first 20 errors, then a line
+    for the 2 more; with ``--details`` every row and all 22 errors (what the list form printed). With
+    ``--json`` every item, counted."""
+    from typer.testing import CliRunner
+
+    from preflog.cli.app import app
+
+    folder = _many(tmp_path / "in", 22, 22)
+    runner = CliRunner()
+    res = runner.invoke(app, ["import", str(folder), "--store", str(tmp_path / "st"), "--workers", "1",
+                              *(["--details"] if details else [])])
+    assert res.exit_code == 2
+    out = res.output
+    assert "44 files: 22 imported, 0 already stored, 22 files with errors" in out.replace("\n", " ")
+    errors = [line for line in out.splitlines() if line.startswith("error:")]
+    if details:
+        assert "(one row per pulka: --details)" not in out and out.count("imported") >= 22
+        assert len(errors) == 22 and "more files with errors" not in out
+    else:
+        assert "(one row per pulka: --details)" in out and "g00" not in out
+        assert len(errors) == 21 and errors[-1].endswith("… and 2 more files with errors (--details lists them all)")
+        assert all("x" in e and ".pref" in e for e in errors[:20]), errors[:2]
+    res = runner.invoke(app, ["import", str(folder), "--store", str(tmp_path / "st2"), "--workers", "1", "--json"])
+    import json
+
+    doc = json.loads(res.stdout)
+    assert (doc["files"], doc["imported"], doc["errors"], len(doc["items"])) == (44, 22, 22, 44)
