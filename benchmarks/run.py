@@ -1,7 +1,7 @@
 """The whole preflog pipeline at growing sizes, with each figure set against its ceiling.
 
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--out results.json] [--quick]
-                             [--workers N] [--dir DIR] [--keep] [--spark]
+                             [--workers N] [--dir DIR] [--keep] [--spark] [--import-only]
 
 Per size (deals of realistic synthetic pulkas: Sochi, Leningrad, Rostov, and a 4-player Sochi
 table) it measures:
@@ -12,9 +12,11 @@ table) it measures:
   process loaded (the compiled scanner ``preflog/record/_scan.c`` when built, see ``scanner``);
 * ``text_parse_pure`` — ``text_parse`` again right after it with the pure-Python reader (the scanner switched
   off in this process): both paths' figures in the same run;
-* ``import_full`` — ``Workspace.import_paths`` of the record folder: parse, content hash,
-  audit, store commits, projection refresh (the 1 M-deal target is 2 minutes on two cores), with the CPU
-  seconds of the parent and of the workers;
+* ``import_full`` — ``Workspace.import_each`` of the record folder (the streamed import): parse, content
+  hash, audit, store commits, projection refresh (the 1 M-deal target is 2 minutes on two cores), with the
+  CPU seconds of the parent and of the workers, and the parent's resident memory sampled during it (start,
+  peak, end; its growth per pulka; between sizes in ``growth.import_parent_rss``). ``--import-only``:
+  this stage alone (after simulating and writing the records);
 * ``store_append`` — the same pulkas appended as rows to a fresh Delta store, 2000 a commit;
 * ``replay_audit_1`` / ``replay_audit_n`` — read every event back from the store and run the full
   audit (``pulka_columns`` → ``audit_columns``: the rows as columns, no tuple per event) on one core,
@@ -386,7 +388,50 @@ def sharded_replay_audit(path: str, cores: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------- one size
-def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = False) -> dict[str, Any]:
+class RssSampler:
+    """The resident memory of this process, sampled every 10 ms on a thread while the block runs (Linux:
+    ``/proc/self/statm``; elsewhere the peak of ``getrusage``, which covers the process's whole life):
+    ``start``, ``peak`` and ``end`` in bytes."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.start = self.peak = self.end = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    @staticmethod
+    def now() -> int:
+        try:
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:
+            import resource
+
+            return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.01):
+            self.peak = max(self.peak, self.now())
+
+    def __enter__(self) -> RssSampler:
+        self.start = self.peak = self.now()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.end = self.now()
+        self.peak = max(self.peak, self.end)
+
+    @staticmethod
+    def mb(n: int) -> float:
+        return round(n / (1 << 20), 1)
+
+
+def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = False,
+             import_only: bool = False) -> dict[str, Any]:
     res: dict[str, Any] = {"requested_deals": n_deals}
     t, (pulkas, deals) = _timed(lambda: simulate(n_deals, workers))
     events = sum(len(rows) for _, rows in pulkas)
@@ -434,11 +479,20 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
 
     ws_root = work / "workspace"
     ws = Workspace(ws_root)
+    if import_only:
+        pulkas = []  # the harness's rows are not needed again: the parent's memory is the import's alone
+    # one file into a throwaway store first: the one-time set-up of DuckDB, Delta and Arrow in this process
+    # (≈ 100 MB resident) is not the import's growth (and no longer in its seconds at the first size)
+    Workspace(work / "warm-up").import_each([files[0]], workers=1)
+    shutil.rmtree(work / "warm-up", ignore_errors=True)
+    gc.collect()
     cpu0 = _cpu()
-    t, items = _timed(lambda: ws.import_paths([rec_dir]))
+    with RssSampler() as rss:
+        t, counts = _timed(lambda: ws.import_each([rec_dir]))  # streamed: no item per pulka kept
     parent_cpu, workers_cpu = (b - a for a, b in zip(cpu0, _cpu(), strict=True))
-    statuses = {s: sum(1 for i in items if i.status == s) for s in ("imported", "duplicate", "error")}
-    findings = sum(i.findings for i in items)
+    statuses = {"imported": counts.imported, "duplicate": counts.duplicate, "error": counts.errors}
+    findings = counts.findings
+    n_pulkas = counts.imported + counts.duplicate
     # CPU seconds are steadier than wall time on a shared machine: the import is bound by the CPU of its
     # processes, so (parent + workers) / cores is what two idle cores would take
     cores = min(os.cpu_count() or 1, 2)
@@ -448,9 +502,16 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
                                 parent_cpu_us_per_deal=round(1e6 * parent_cpu / deals, 1),
                                 workers_cpu_us_per_deal=round(1e6 * workers_cpu / deals, 1),
                                 projected_1m_idle_2_cores_s=round((parent_cpu + workers_cpu) / cores / deals
-                                                                  * 1_000_000, 1))
+                                                                  * 1_000_000, 1),
+                                pulkas=n_pulkas, parent_rss_start_mb=rss.mb(rss.start),
+                                parent_rss_peak_mb=rss.mb(rss.peak), parent_rss_end_mb=rss.mb(rss.end),
+                                parent_rss_growth_mb=rss.mb(rss.peak - rss.start),
+                                parent_rss_growth_bytes_per_pulka=round((rss.peak - rss.start) / max(n_pulkas, 1)))
     print(f"  full import: {t:.1f} s ({_rate(deals, t):,.0f} deals/s), findings {findings}; CPU µs a deal: "
-          f"parent {1e6 * parent_cpu / deals:.0f}, workers {1e6 * workers_cpu / deals:.0f}", flush=True)
+          f"parent {1e6 * parent_cpu / deals:.0f}, workers {1e6 * workers_cpu / deals:.0f}; parent RSS "
+          f"{rss.mb(rss.start):.0f} → peak {rss.mb(rss.peak):.0f} MB", flush=True)
+    if import_only:
+        return res
 
     store_root = work / "bench-store"
     store = DeltaStore(store_root / "events")
@@ -620,7 +681,14 @@ def growth(sizes: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Per-deal µs of each stage at each size, and the last size's over the first's (flat = 1.0)."""
     keys = list(sizes)
     out: dict[str, Any] = {}
-    for stage in STAGES:
+    first, last = sizes[keys[0]]["import_full"], sizes[keys[-1]]["import_full"]
+    more = last["pulkas"] - first["pulkas"]
+    # the parent's memory per pulka more: (peak − start RSS) of the last size's import over the first's
+    out["import_parent_rss"] = {
+        "peak_growth_mb": {k: sizes[k]["import_full"]["parent_rss_growth_mb"] for k in keys},
+        "bytes_per_pulka_more": round((last["parent_rss_growth_mb"] - first["parent_rss_growth_mb"]) * (1 << 20)
+                                      / more) if more else math.nan}
+    for stage in STAGES if "store_append" in sizes[keys[-1]] else ("import_full",):
         per = {k: sizes[k][stage]["us_per_deal"] for k in keys}
         out[stage] = {"us_per_deal": per,
                       "growth": round(per[keys[-1]] / per[keys[0]], 3) if per[keys[0]] else math.nan}
@@ -628,6 +696,16 @@ def growth(sizes: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def print_summary(results: dict[str, Any]) -> None:
+    if "store_append" not in next(iter(results["sizes"].values())):  # --import-only
+        for key, r in results["sizes"].items():
+            s = r["import_full"]
+            print(f"{key} deals ({s['pulkas']} pulkas): import {s['seconds']:.1f} s, parent RSS "
+                  f"{s['parent_rss_start_mb']:.0f} → peak {s['parent_rss_peak_mb']:.0f} MB (+"
+                  f"{s['parent_rss_growth_mb']:.0f}), end {s['parent_rss_end_mb']:.0f} MB")
+        if len(results["sizes"]) > 1:
+            g = results["growth"]["import_parent_rss"]
+            print(f"parent peak growth per pulka more: {g['bytes_per_pulka_more']} bytes")
+        return
     for key, r in results["sizes"].items():
         fold = r["ceiling_fold"]["events_per_s"]
         print(f"\n=== {key} deals ({r['pulkas']} pulkas, {r['events']} events) ===")
@@ -687,6 +765,9 @@ def print_summary(results: dict[str, Any]) -> None:
                   f"scaling 1→2 {q['scaling_1_to_2']:.2f}")
         print("targets met: " + ", ".join(f"{k}={'yes' if v else 'NO'}" for k, v in r["targets_met"].items()))
     if len(results["sizes"]) > 1:
+        g = results["growth"]["import_parent_rss"]
+        print(f"\nimport, parent peak RSS growth: {g['peak_growth_mb']} MB; {g['bytes_per_pulka_more']} bytes a "
+              "pulka more")
         print("\nper-deal cost growth (last size / first size; flat = 1.0):")
         for stage, g in results["growth"].items():
             per = "  ".join(f"{k}: {v:.1f} µs" for k, v in g["us_per_deal"].items())
@@ -694,7 +775,8 @@ def print_summary(results: dict[str, Any]) -> None:
 
 
 def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None, work_dir: str | None = None,
-        keep: bool = False, repeat: int = 3, quiet: bool = False, spark: bool = False) -> dict[str, Any]:
+        keep: bool = False, repeat: int = 3, quiet: bool = False, spark: bool = False,
+        import_only: bool = False) -> dict[str, Any]:
     """Run every size; returns (and writes to ``out``) the results as JSON-ready data."""
     workers = workers or os.cpu_count() or 1
     base = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="preflog-bench-"))
@@ -709,7 +791,7 @@ def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None
             work.mkdir(parents=True)
             if not quiet:
                 print(f"size {n} deals …", flush=True)
-            results["sizes"][str(n)] = run_size(n, work, workers, repeat, spark)
+            results["sizes"][str(n)] = run_size(n, work, workers, repeat, spark, import_only)
             if not keep:
                 shutil.rmtree(work, ignore_errors=True)
         results["growth"] = growth(results["sizes"])
@@ -733,6 +815,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--keep", action="store_true", help="keep the records and stores")
     ap.add_argument("--repeat", type=int, default=3, help="warm runs per report")
     ap.add_argument("--spark", action="store_true", help="add the Spark stage (needs the spark extra)")
+    ap.add_argument("--import-only", action="store_true",
+                    help="simulate, write and import only (the import_full stage and the parent's memory)")
     ap.add_argument("--replay-audit", default=None, metavar="STORE", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.replay_audit:
@@ -743,7 +827,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         sizes = sizes[:1] if a.quick else sizes
     else:
         sizes = [10_000] if a.quick else [10_000, 100_000, 1_000_000]
-    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat, spark=a.spark)
+    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat, spark=a.spark, import_only=a.import_only)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import NamedTuple
+from typing import Protocol
 
 from .errors import FileError
 from .model.events import Event
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from .projections.facts import PulkaFacts
+    from .store.heads import SortedHashes
 
 # A pool pays off from about this much record text (≈ 6 k deals) spread over at least two files
 # (or one file big enough to be read in parts).
@@ -390,7 +392,7 @@ class _WorkerFailure(NamedTuple):
 class _Worker:
     """One worker process and its two pipe ends; ``busy`` counts files sent and not yet answered."""
 
-    def __init__(self, init: tuple[int, bool, frozenset[int]]) -> None:
+    def __init__(self, init: tuple[int, bool, Container[int]]) -> None:
         import subprocess
         import sys
         from multiprocessing.connection import Connection
@@ -578,10 +580,20 @@ def _files_of(results: Iterable[PartResult], failed: set[str]) -> Generator[File
             spill.close()
 
 
-def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Collection[int],
+class Known(Protocol):
+    """The content hashes stored already, as the parent sees them (they may grow as it imports), and a
+    sorted snapshot of them for the workers."""
+
+    def __contains__(self, h: object) -> bool: ...
+
+    def snapshot(self) -> SortedHashes: ...
+
+
+def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Known | Collection[int],
                    workers: int) -> Generator[FileResult, None, None]:
     """Each file's :class:`FileResult`, in file order; on ``workers`` processes when
-    :func:`use_pool` says so, else here (where ``known`` may grow as the caller imports)."""
+    :func:`use_pool` says so (each gets a sorted snapshot of ``known``: 8 bytes a stored pulka), else
+    here (where ``known`` may grow as the caller imports)."""
     failed: set[str] = set()
     if not use_pool(files, workers):
         yield from _files_of((prepare_unit(u, hash_every, run_audit, known) for u in units(files, failed)), failed)
@@ -589,11 +601,15 @@ def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool
     yield from _files_of(_pooled(files, hash_every, run_audit, known, workers, failed), failed)
 
 
-def _pooled(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Collection[int],
+def _pooled(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Known | Collection[int],
             workers: int, failed: set[str]) -> Generator[PartResult, None, None]:
     split = any(str(f) != "-" and _size(f) >= SPLIT_MIN_BYTES for f in files)
     n = workers if split else min(workers, len(files))
-    init = (hash_every, run_audit, frozenset(known))
+    from .store.heads import SortedHashes
+
+    frozen = known.snapshot() if hasattr(known, "snapshot") else SortedHashes(known)
+    init = (hash_every, run_audit, frozen)
+    del frozen
     pool: list[_Worker] = []
     try:
         pool.extend(_Worker(init) for _ in range(n))

@@ -43,6 +43,7 @@ from .record.api import record_files
 from .record.api import write_json
 from .record.api import write_text
 from .store.base import EventStore
+from .store.base import Heads
 from .store.base import IntegrityProblem
 from .store.base import free_id
 from .store.chain import DEFAULT_HASH_EVERY
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from .importer import FileResult
     from .importer import Projected
     from .store.delta import DeltaStore
+    from .store.heads import SortedHashes
 
 STORE_ENV = "PREFLOG_STORE"
 KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
@@ -148,6 +150,31 @@ class ImportItem:
 
 
 @dataclass(slots=True)
+class ImportCounts:
+    """What :meth:`Workspace.import_each` did, in numbers: files named, pulkas imported and already
+    stored, files refused; deals, events and findings of the pulkas imported."""
+
+    files: int = 0
+    imported: int = 0
+    duplicate: int = 0
+    errors: int = 0
+    deals: int = 0
+    events: int = 0
+    findings: int = 0
+
+    def add(self, item: ImportItem) -> None:
+        if item.status == "imported":
+            self.imported += 1
+            self.deals += item.deals
+            self.events += item.events
+            self.findings += item.findings
+        elif item.status == "duplicate":
+            self.duplicate += 1
+        else:
+            self.errors += 1
+
+
+@dataclass(slots=True)
 class Audited:
     loaded: Loaded
     result: AuditResult
@@ -203,27 +230,47 @@ class Workspace:
         pulkas of one file). The same content already stored is a no-op (``duplicate``).
         ``workers``: processes that read, seal and audit the files (default: every core); small
         imports stay in this process. The result is the same for any number of workers.
+        Every pulka's :class:`ImportItem`, in file order: :meth:`import_each` without keeping them is
+        what a big import should call.
         """
+        items: list[ImportItem] = []
+        self.import_each(paths, items.append, progress, run_audit, workers)
+        return items
+
+    @_file_errors_at_root
+    def import_each(self, paths: Sequence[str | Path], on_item: Callable[[ImportItem], None] | None = None,
+                    progress: Callable[[int, int], None] | None = None, run_audit: bool = True,
+                    workers: int | None = None) -> ImportCounts:
+        """:meth:`import_paths`, handing each :class:`ImportItem` to ``on_item`` as its file is done (in
+        file order; a pulka stored under another id at commit time is handed out after that commit) and
+        keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
+        of pulkas (the ids and content hashes already stored are looked up in the store's compact head
+        index, see :mod:`preflog.store.heads`)."""
         from .importer import prepared_files
 
         Limits.from_env()  # a malformed size limit is one error for the run, not one per file
         files: list[Path | str] = []
         for p in paths:
             files.extend(["-"] if str(p) == "-" else record_files([p]))
+        counts = ImportCounts(files=len({str(f) for f in files}))
         # The store is created only when something is appended: a run of bad files leaves no trace.
         if self.exists():
             store = self.store()
-            hash_every = store.hash_every
-            known_hash = {info.content_hash: info.pulka for info in store.pulkas()}
+            hash_every, stored = store.hash_every, store.heads()
         else:
-            hash_every, known_hash = DEFAULT_HASH_EVERY, {}
-        known_ids = set(known_hash.values())
-        items: list[ImportItem] = []
+            hash_every, stored = DEFAULT_HASH_EVERY, None
+        seen = _Seen(stored)
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
-        results = prepared_files(files, hash_every, run_audit, known_hash, n_workers)
+        results = prepared_files(files, hash_every, run_audit, seen.hashes, n_workers)
+
+        def take(item: ImportItem) -> None:
+            counts.add(item)
+            if on_item is not None:
+                on_item(item)
+
         try:
             with gc_paused(), _import_memory_pool():  # millions of acyclic rows and facts in flight: see gc_paused
-                self._take_files(results, len(files), known_hash, known_ids, items, progress)
+                self._take_files(results, len(files), seen, take, progress)
             if run_audit:
                 self.heal_projections(reading=False)  # whatever an earlier, interrupted import left unprojected
         finally:
@@ -233,13 +280,13 @@ class Workspace:
 
                 import_ends(self._importing)
                 self._importing = None
-        return items
+        return counts
 
-    def _take_files(self, results: Iterator[FileResult], n_files: int, known_hash: dict[int, str],
-                    known_ids: set[str], items: list[ImportItem], progress: Callable[[int, int], None] | None
-                    ) -> None:
-        """The parent's half of :meth:`import_paths`: ids, duplicates, commits and projections, file by
-        file in file order."""
+    def _take_files(self, results: Iterator[FileResult], n_files: int, seen: _Seen,
+                    take: Callable[[ImportItem], None], progress: Callable[[int, int], None] | None) -> None:
+        """The parent's half of :meth:`import_each`: ids, duplicates, commits and projections, file by
+        file in file order. An item is handed to ``take`` once its fate is final: a duplicate at once,
+        a pulka to be stored after its commit."""
         from .importer import file_pulka_id
         from .importer import source_stem
 
@@ -249,42 +296,49 @@ class Workspace:
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
-                items.append(ImportItem(src, status="error", error=fr.error))
+                error = ImportItem(src, status="error", error=fr.error)
+                if pending:
+                    pending.append(("", (), error))  # handed out in file order, after the commit
+                else:
+                    take(error)
             stem = source_stem(src)
             for i, pp in enumerate(fr.pulkas):
                 h = pp.content_hash
                 item = ImportItem(src, deals=pp.deals, events=pp.events)
-                if h not in known_hash and pp.plain_hash in known_hash:  # stored before its notes were kept
-                    h = pp.plain_hash
-                if h in known_hash:
-                    item.pulka, item.status = known_hash[h], "duplicate"
-                    items.append(item)
+                holder = seen.holder(h)
+                if holder is None and pp.plain_hash is not None:  # stored before its notes were kept
+                    holder = seen.holder(pp.plain_hash)
+                if holder is not None:
+                    item.pulka, item.status = holder, "duplicate"
+                    if pending:
+                        pending.append(("", (), item))  # handed out in file order, after the commit
+                    else:
+                        take(item)
                     continue
-                pid = free_id(file_pulka_id(stem, i, pp.record_id), h, known_ids)
-                known_ids.add(pid)
-                known_hash[h] = pid
+                pid = free_id(file_pulka_id(stem, i, pp.record_id), h, seen.ids)
+                seen.add(pid, h)
                 item.pulka = pid
                 if pp.projected is not None or pp.facts is not None:
                     item.findings = pp.findings
                     todo.add(pid, h, pp.projected, pp.facts)
                 pending.append((pid, pp.rows, item))
-                items.append(item)
                 rows_pending += len(pp.rows)
                 if rows_pending >= IMPORT_ROWS:  # a big file: commit within it, memory stays flat
-                    self._flush(pending, todo, known_hash, known_ids)
+                    self._flush(pending, todo, seen, take)
                     rows_pending = 0
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, todo, known_hash, known_ids)
+                self._flush(pending, todo, seen, take)
                 rows_pending = 0
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, todo, known_hash, known_ids, last=True)
+        self._flush(pending, todo, seen, take, last=True)
 
     def _flush(self, pending: list[tuple[str, Sequence[StoredRow], ImportItem]], todo: _ToProject,
-               known_hash: dict[int, str], known_ids: set[str], last: bool = False) -> None:
-        """One store commit for the pulkas gathered so far (rows sealed by the importer); then, once
-        :data:`IMPORT_CHUNK` pulkas wait (or at the end), their projections: so a big import never
-        holds every pulka's projection rows, and each projection segment is written about once.
+               seen: _Seen, take: Callable[[ImportItem], None], last: bool = False) -> None:
+        """One store commit for the pulkas gathered so far (rows sealed by the importer; an entry without
+        id is a duplicate found before, only handed out in its place); then, once :data:`IMPORT_CHUNK`
+        pulkas wait (or at the end), their projections: so a big import never holds every pulka's
+        projection rows, and each projection segment is written about once.
 
         Duplicates and ids are decided again inside the commit's critical section
         (:meth:`EventStore.import_sealed`): content a concurrent import stored meanwhile becomes a
@@ -296,23 +350,23 @@ class Workspace:
                 from .projections.store import import_begins
 
                 self._importing = import_begins(self.root)
-            done = store.import_sealed([(pid, rows) for pid, rows, _item in pending])
-            for (pid, rows, item), got in zip(pending, done, strict=True):
+            batches = [(pid, rows) for pid, rows, _item in pending if pid]
+            done = iter(store.import_sealed(batches) if batches else [])
+            seen.committed(store)
+            for pid, _rows, item in pending:
+                if not pid:
+                    take(item)
+                    continue
+                got = next(done)
                 if got.pulka == pid and got.created:
                     todo.stored(pid)
-                    continue
-                item.pulka = got.pulka
-                known_ids.add(got.pulka)
-                if not got.created:
-                    item.status, item.findings = "duplicate", 0
+                elif not got.created:
+                    item.pulka, item.status, item.findings = got.pulka, "duplicate", 0
                     todo.drop(pid)
                 else:
+                    item.pulka = got.pulka
                     todo.stored(pid, got.pulka)
-                head = getattr(rows, "head", None) if rows else None
-                if head is None and rows:
-                    head = rows[-1][7]
-                if head is not None:
-                    known_hash[head] = got.pulka
+                take(item)
             pending.clear()
         if todo.ready and (last or len(todo.ready) >= IMPORT_CHUNK):
             tables, prints, heads = todo.take()
@@ -613,6 +667,66 @@ def _release_arrow_memory() -> None:
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
+
+
+class _Seen:
+    """The ids and content hashes an import must not store again: the store's (its head index, live:
+    the store's own commits keep it level) and those of this run's pulkas not committed yet (at most a
+    commit's worth). ``ids`` and ``hashes`` are the two as containers (``hashes`` also for the import's
+    workers, which get a sorted snapshot of it)."""
+
+    def __init__(self, stored: Heads | None) -> None:
+        self.stored = stored
+        self.run: dict[int, str] = {}
+        self.run_ids: set[str] = set()
+        self.ids = _SeenIds(self)
+        self.hashes = _SeenHashes(self)
+
+    def holder(self, content_hash: int) -> str | None:
+        got = self.run.get(content_hash)
+        if got is None and self.stored is not None:
+            got = self.stored.holder(content_hash)
+        return got
+
+    def add(self, pid: str, content_hash: int) -> None:
+        self.run.setdefault(content_hash, pid)
+        self.run_ids.add(pid)
+
+    def committed(self, store: EventStore) -> None:
+        """The run's pulkas so far are committed: from now on the store's index answers for them."""
+        self.stored = store.heads()
+        self.run.clear()
+        self.run_ids.clear()
+
+
+class _SeenIds:
+    def __init__(self, seen: _Seen) -> None:
+        self.seen = seen
+
+    def __contains__(self, pid: object) -> bool:
+        return pid in self.seen.run_ids or (self.seen.stored is not None and pid in self.seen.stored)
+
+
+class _SeenHashes:
+    def __init__(self, seen: _Seen) -> None:
+        self.seen = seen
+
+    def __contains__(self, h: object) -> bool:
+        return isinstance(h, int) and self.seen.holder(h) is not None
+
+    def snapshot(self) -> SortedHashes:
+        """The hashes known now, sorted (what the import's workers get)."""
+        from .store.heads import HeadIndex
+        from .store.heads import SortedHashes
+
+        stored = self.seen.stored
+        base = stored.content_hashes().values if isinstance(stored, HeadIndex) else None
+        run = list(self.seen.run)
+        if base is None:
+            return SortedHashes(run)
+        import numpy as np
+
+        return SortedHashes(np.concatenate([base, np.asarray(run, np.int64)]) if run else base)
 
 
 class _ToProject:

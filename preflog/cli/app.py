@@ -230,16 +230,19 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
             store: StoreOpt = None) -> None:
     """Import recorded games; a file with an error imports nothing, the others still do."""
     ws = _ws(store)
+    # streamed: every item is kept only for --details and --json (they print them all); else the rows
+    # while there are at most DETAIL_ROWS, and the first DETAIL_ROWS errors, so memory stays flat
+    kept = views.ImportKept(None if details or as_json else views.DETAIL_ROWS)
     with _watching(ws, as_json) as report:  # bars only where someone watches (docs/cli.md, "Progress")
         files_done = None if report is None else lambda d, t: report("importing files", d, t)
-        items = ws.import_paths(paths, progress=files_done, workers=workers)
+        counts = ws.import_each(paths, kept.add, progress=files_done, workers=workers)
     if as_json:
         from ..views.json import import_json
 
-        _print_json(import_json(items))
-    elif any(i.status != "error" for i in items):  # when every file was refused, the errors say it all
-        out.print(views.import_table(items, True if details else None))
-    errors = views.import_errors(items, None if details or as_json else views.DETAIL_ROWS)
+        _print_json(import_json(kept.items))
+    elif counts.imported or counts.duplicate:  # when every file was refused, the errors say it all
+        out.print(views.import_table(kept.items, True if details else None, counts))
+    errors = views.import_errors(kept.errors, None if details or as_json else views.DETAIL_ROWS, counts.errors)
     for line in errors:  # one line each, on standard error, as every other refusal
         err.print(f"[red]error:[/red] {escape(line)}", highlight=False, soft_wrap=True)
     if errors:

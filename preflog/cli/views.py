@@ -26,6 +26,7 @@ from ..views.json import contract_text
 from ..views.json import frac
 from ..views.json import sheet_json
 from ..workspace import Audited
+from ..workspace import ImportCounts
 from ..workspace import ImportItem
 from ..workspace import Loaded
 
@@ -77,23 +78,50 @@ def _folder_rows(t: Table, name: str, last_folder: list[str], n_cols: int) -> st
     return base if folder else name
 
 
-def _import_counts(items: Sequence[ImportItem]) -> Text:
-    counts = {s: sum(1 for i in items if i.status == s) for s in ("imported", "duplicate", "error")}
-    files = len({i.source for i in items})
-    return Text(f"{files} file{'s' if files != 1 else ''}: {counts['imported']} imported, {counts['duplicate']} "
-                f"already stored, {counts['error']} files with errors")
+class ImportKept:
+    """What the import command keeps of a streamed import (:meth:`~preflog.workspace.Workspace.import_each`):
+    every item when ``limit`` is None (``--details``, ``--json``), else the items while there are at most
+    ``limit`` of them (then the table shows the counts alone) and the first ``limit`` errors."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.items: list[ImportItem] = []
+        self.errors: list[ImportItem] = []
+        self.seen = 0
+
+    def add(self, item: ImportItem) -> None:
+        self.seen += 1
+        if self.limit is None or self.seen <= self.limit:
+            self.items.append(item)
+        elif self.items:
+            self.items.clear()  # past the limit: the table shows the counts only
+        if item.status == "error" and (self.limit is None or len(self.errors) < self.limit):
+            self.errors.append(item)
 
 
-def import_table(items: Sequence[ImportItem], details: bool | None = None) -> Group:
+def _import_counts(items: Sequence[ImportItem], counts: ImportCounts | None = None) -> Text:
+    if counts is None:
+        counts = ImportCounts(files=len({i.source for i in items}))
+        for i in items:
+            counts.add(i)
+    files = counts.files
+    return Text(f"{files} file{'s' if files != 1 else ''}: {counts.imported} imported, {counts.duplicate} "
+                f"already stored, {counts.errors} files with errors")
+
+
+def import_table(items: Sequence[ImportItem], details: bool | None = None,
+                 counts: ImportCounts | None = None) -> Group:
     """Per file a row naming it, then one row per pulka (id, status, deals, events, findings), and the
     counts. ``details``: ``None`` shows the rows when there are at most :data:`DETAIL_ROWS`, else only the
-    counts. Names are relative to the folder the files share and fold rather than being cut. Errors are
-    printed apart (:func:`import_errors`)."""
-    base, names = source_names([i.source for i in items])
-    summary = _import_counts(items)
-    show = details if details is not None else len(items) <= DETAIL_ROWS
+    counts. ``counts``: the import's counts when ``items`` are not all of its items (a streamed import
+    keeps the rows only while they are few: :class:`ImportKept`). Names are relative to the folder the
+    files share and fold rather than being cut. Errors are printed apart (:func:`import_errors`)."""
+    summary = _import_counts(items, counts)
+    total = len(items) if counts is None else counts.imported + counts.duplicate + counts.errors
+    show = details if details is not None else total <= DETAIL_ROWS
     if not show:
         return Group(summary, Text("(one row per pulka: --details)", style="dim"))
+    base, names = source_names([i.source for i in items])
     t = Table(title="import" + (f" (files under {base})" if base else ""))
     for col in ("file / pulka", "status", "deals", "events", "findings"):
         numeric = col in ("deals", "events", "findings")
@@ -112,11 +140,13 @@ def import_table(items: Sequence[ImportItem], details: bool | None = None) -> Gr
     return Group(t, summary)
 
 
-def import_errors(items: Sequence[ImportItem], limit: int | None = None) -> list[str]:
-    """The one-line errors of the refused files (the first ``limit`` of them, then how many more)."""
+def import_errors(items: Sequence[ImportItem], limit: int | None = None, total: int | None = None) -> list[str]:
+    """The one-line errors of the refused files (the first ``limit`` of them, then how many more).
+    ``total``: how many files were refused when ``items`` holds only the first of them."""
     errors = [i.error for i in items if i.status == "error"]
-    if limit is not None and len(errors) > limit:
-        return errors[:limit] + [f"… and {len(errors) - limit} more files with errors (--details lists them all)"]
+    n = len(errors) if total is None else total
+    if limit is not None and n > limit:
+        return errors[:limit] + [f"… and {n - limit} more files with errors (--details lists them all)"]
     return errors
 
 

@@ -319,16 +319,19 @@ def _note_heads(m: _Manifest, heads: Mapping[str, int], built: Iterable[str], ve
     """Record the heads of pulkas built or confirmed from those events (and of projected pulkas
     whose head was never recorded: stores written before heads were); and the vouched version.
     Whether anything changed."""
-    before = (dict(m.head), m.events_version)
+    changed = False  # tracked as it goes: a copy of every pulka's head to compare with cost O(pulkas) a refresh
     for pid in built:
-        if pid in heads:
+        if pid in heads and m.head.get(pid) != heads[pid]:
             m.head[pid] = heads[pid]
+            changed = True
     for pid, h in heads.items():
         if pid in m.pulkas and pid not in m.head and m.pulkas[pid] != PENDING:
             m.head[pid] = h
-    if version is not None:
+            changed = True
+    if version is not None and version != m.events_version:
         m.events_version = version
-    return (m.head, m.events_version) != before
+        changed = True
+    return changed
 
 
 def rebuild(store_dir: str | os.PathLike[str], facts: Iterable[PulkaFacts], *,

@@ -27,6 +27,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import NamedTuple
+from typing import Protocol
 
 from preflog.errors import PreflogError
 from preflog.model.columns import RowColumns
@@ -152,15 +153,41 @@ def free_id(wanted: str, content_hash: int, taken: Container[str]) -> str:
     return pid
 
 
-def resolve_sealed(batches: Sequence[SealedBatch], heads: Mapping[str, int]
+class Heads(Protocol):
+    """What deciding duplicates and ids asks of the stored heads (:class:`~.heads.HeadIndex`): whether an id
+    is taken, and which pulka holds a content hash."""
+
+    def __contains__(self, pulka: object) -> bool: ...
+
+    def holder(self, content_hash: int) -> str | None: ...
+
+
+class _MappingHeads:
+    """:class:`Heads` over a mapping pulka → content hash."""
+
+    def __init__(self, heads: Mapping[str, int]) -> None:
+        self.heads = heads
+        self.by_hash: dict[int, str] = {}
+        for pid, h in heads.items():
+            self.by_hash.setdefault(h, pid)
+
+    def __contains__(self, pulka: object) -> bool:
+        return pulka in self.heads
+
+    def holder(self, content_hash: int) -> str | None:
+        return self.by_hash.get(content_hash)
+
+
+def resolve_sealed(batches: Sequence[SealedBatch], heads: Heads | Mapping[str, int]
                    ) -> tuple[list[Stored], list[SealedBatch]]:
-    """Decide, against the stored ``heads`` (pulka → content hash), what :meth:`EventStore.import_sealed`
-    stores: each batch whose content is stored already (or earlier in ``batches``) is a duplicate of that
-    pulka; each other one is stored under its id, or under :func:`free_id` if the id is taken."""
+    """Decide, against the stored ``heads`` (a :class:`Heads`, or a mapping pulka → content hash), what
+    :meth:`EventStore.import_sealed` stores: each batch whose content is stored already (or earlier in
+    ``batches``) is a duplicate of that pulka; each other one is stored under its id, or under
+    :func:`free_id` if the id is taken. Costs O(batches), whatever the number of stored pulkas."""
+    stored: Heads = _MappingHeads(heads) if isinstance(heads, Mapping) else heads
     by_hash: dict[int, str] = {}
-    for pid, h in heads.items():
-        by_hash.setdefault(h, pid)
-    taken: set[str] = set(heads)
+    mine: set[str] = set()
+    taken = _Taken(stored, mine)
     out: list[Stored] = []
     new: list[SealedBatch] = []
     for pulka, rows in batches:
@@ -171,15 +198,26 @@ def resolve_sealed(batches: Sequence[SealedBatch], heads: Mapping[str, int]
         head = rows[-1][7]
         if head is None:
             raise StoreError(f"pulka {pulka!r}: sealed rows must end with a hash")
-        if head in by_hash:
-            out.append(Stored(by_hash[head], False))
+        holder = by_hash.get(head) or stored.holder(head)
+        if holder is not None:
+            out.append(Stored(holder, False))
             continue
         pid = free_id(pulka, head, taken)
-        taken.add(pid)
+        mine.add(pid)
         by_hash[head] = pid
         new.append((pid, rows))
         out.append(Stored(pid, True))
     return out, new
+
+
+class _Taken:
+    """The ids taken: stored, or given out by this call."""
+
+    def __init__(self, stored: Heads, mine: set[str]) -> None:
+        self.stored, self.mine = stored, mine
+
+    def __contains__(self, pulka: object) -> bool:
+        return pulka in self.mine or pulka in self.stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,9 +325,17 @@ class EventStore(ABC):
 
         Backends whose writers can race decide under their writer lock (:class:`~.delta.DeltaStore`);
         this default reads the heads, then appends."""
-        out, new = resolve_sealed(batches, {i.pulka: i.content_hash for i in self.pulkas()})
+        out, new = resolve_sealed(batches, self.heads())
         self.append_sealed(new)
         return out
+
+    def heads(self) -> Heads:
+        """The stored pulkas' ids and heads, for deciding duplicates and ids on import (a
+        :class:`~.heads.HeadIndex`: ≈ 50 bytes a pulka). A snapshot here; a backend may hand out a live
+        index that its own commits keep up to date (:class:`~.delta.DeltaStore`)."""
+        from .heads import HeadIndex
+
+        return HeadIndex.of((i.pulka, (i.last_seq, i.content_hash, 0)) for i in self.pulkas())
 
     def import_pulka(self, pulka: str, events: Sequence[Event] | Sequence[Row]) -> tuple[str, bool]:
         """Store a whole game unless the same content is already stored (re-import is a no-op).

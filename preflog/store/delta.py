@@ -62,6 +62,7 @@ from .chain import GENESIS
 from .chain import StoredRow
 from .chain import as_rows
 from .chain import check_pulka
+from .heads import HeadIndex
 from .schema import EVENTS_V1
 from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
@@ -367,7 +368,7 @@ class DeltaStore(EventStore):
         self._key = key
         self._pinned = version
         self._cache_lock = threading.Lock()
-        self._heads: dict[str, tuple[int, int | None, int]] = {}  # pulka -> (last seq, head hash, deal)
+        self._heads = HeadIndex()  # pulka -> (last seq, head hash, deal), compact (see heads.py)
         self._seen: set[str] = set()
         if not DeltaTable.is_deltatable(str(self.path)):
             if not create or version is not None:
@@ -466,12 +467,13 @@ class DeltaStore(EventStore):
             return None
         return "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
 
-    def _refresh_heads(self, dt: DeltaTable) -> dict[str, tuple[int, int | None, int]]:
+    def _refresh_heads(self, dt: DeltaTable) -> HeadIndex:
         """Per-pulka heads, reading only files not seen before (compaction output is re-read
-        once; taking the max seq makes that harmless)."""
+        once; taking the max seq makes that harmless). The live index, not a copy: callers that
+        change the table hold the writer lock, and its updates happen under the cache lock."""
         with self._cache_lock, self._reading():
             if self.table_schema_version < TABLE_SCHEMA_VERSION:
-                self._heads, self._seen = {}, set()
+                self._heads, self._seen = HeadIndex(), set()
                 con = duckdb.connect()
                 src, new = self._source(con, dt), ["legacy"]
             else:
@@ -482,14 +484,21 @@ class DeltaStore(EventStore):
             if new and src:
                 q = (f"SELECT pulka, max(seq), arg_max_null(hash, seq), arg_max_null(deal, seq) FROM {src} "
                      "GROUP BY pulka")
-                for p, s, h, d in con.execute(q).fetchall():
-                    cur = self._heads.get(p)
-                    if cur is None or s > cur[0]:
-                        self._heads[p] = (s, h, d)
+                got = con.sql(q).to_arrow_table()
+                if not len(self._heads):  # the first read of a table: straight into the arrays
+                    self._heads.load(*got.columns)
+                else:
+                    changed: dict[str, tuple[int, int | None, int]] = {}
+                    for batch in got.to_batches(65_536):
+                        for p, s, h, d in zip(*(c.to_pylist() for c in batch.columns), strict=True):
+                            cur = self._heads.get(p)
+                            if cur is None or s > cur[0]:
+                                changed[p] = (s, h, d)
+                    self._heads.update(changed)
             if self.table_schema_version >= TABLE_SCHEMA_VERSION:
                 self._seen = set(files)
             con.close()
-            return dict(self._heads)
+            return self._heads
 
     # --- writing ---------------------------------------------------------------------------
     def _check_writable(self) -> None:
@@ -546,11 +555,16 @@ class DeltaStore(EventStore):
         with self._write_lock():
             dt = self._table()
             heads = self._refresh_heads(dt)
-            out, new = resolve_sealed(batches, {p: h for p, (_s, h, _d) in heads.items() if h is not None})
+            out, new = resolve_sealed(batches, heads)
             self._commit_sealed(dt, heads, new)
             return out
 
-    def _commit_sealed(self, dt: DeltaTable, heads: dict[str, tuple[int, int | None, int]],
+    def heads(self) -> HeadIndex:
+        """The live head index (:meth:`~.base.EventStore.heads`): brought level with the table now, and
+        kept level by this store's own commits."""
+        return self._refresh_heads(self._table())
+
+    def _commit_sealed(self, dt: DeltaTable, heads: HeadIndex,
                        batches: Sequence[SealedBatch]) -> None:
         """The commit of :meth:`append_sealed` (caller holds the writer lock)."""
         local: dict[str, tuple[int, int | None, int]] = {}
@@ -558,8 +572,8 @@ class DeltaStore(EventStore):
         parts: list[pa.RecordBatch] = []
         for pulka, rows in sorted(batches, key=itemgetter(0)):  # (pulka, seq) order on disk
             check_pulka_id(pulka)
-            if pulka in heads or pulka in local:
-                raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads[pulka])[0])
+            if pulka in local or pulka in heads:
+                raise ConcurrencyError(pulka, 0, (local.get(pulka) or heads.get(pulka) or (0, None, 0))[0])
             if not rows:
                 continue
             n = len(rows)
@@ -779,17 +793,17 @@ class DeltaStore(EventStore):
 
     def pulkas(self) -> list[PulkaInfo]:
         heads = self._refresh_heads(self._table())
-        return [PulkaInfo(p, s, s, h if h is not None else 0) for p, (s, h, _d) in sorted(heads.items())]
+        with self._cache_lock:
+            return [PulkaInfo(p, s, s, h if h is not None else 0) for p, (s, h, _d) in heads.items()]
 
     def last_seq(self, pulka: str) -> int:
         head = self._refresh_heads(self._table()).get(pulka)
         return head[0] if head else 0
 
     def find_by_content(self, content_hash: int) -> str | None:
-        for p, (_s, h, _d) in sorted(self._refresh_heads(self._table()).items()):
-            if h == content_hash:
-                return p
-        return None
+        heads = self._refresh_heads(self._table())
+        with self._cache_lock:
+            return heads.holder(content_hash)
 
     # --- maintenance -----------------------------------------------------------------------
     def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
@@ -845,8 +859,10 @@ class DeltaStore(EventStore):
             elif got[0] > seq:
                 problems.append(IntegrityProblem(pulka, got[0], "unrecorded", f"events after seq {seq} that no "
                                                  "commit of the log recorded adding"))
-        for pulka in sorted(set(actual) - set(recorded)):
-            problems.append(IntegrityProblem(pulka, actual[pulka][0], "unrecorded", "no commit of the log "
+        with self._cache_lock:
+            unrecorded = [(pulka, head[0]) for pulka, head in actual.items() if pulka not in recorded]
+        for pulka, last in unrecorded:
+            problems.append(IntegrityProblem(pulka, last, "unrecorded", "no commit of the log "
                                              "recorded adding this pulka (made up, or its commit's record "
                                              "was not signed with the key)"))
         return problems
@@ -933,7 +949,7 @@ class DeltaStore(EventStore):
             dt.alter.set_table_properties({VERSION_KEY: str(TABLE_SCHEMA_VERSION),
                                            HASH_EVERY_KEY: str(self.hash_every)}, raise_if_not_exists=False)
             self.table_schema_version = TABLE_SCHEMA_VERSION
-            self._heads, self._seen, self._legacy = {}, set(), None
+            self._heads, self._seen, self._legacy = HeadIndex(), set(), None
 
     # --- versions and engines --------------------------------------------------------------
     def version(self) -> int:
