@@ -770,6 +770,8 @@ def print_summary(results: dict[str, Any]) -> None:
               "pulka more")
         print("\nper-deal cost growth (last size / first size; flat = 1.0):")
         for stage, g in results["growth"].items():
+            if "us_per_deal" not in g:
+                continue   # (import_parent_rss, printed above)
             per = "  ".join(f"{k}: {v:.1f} µs" for k, v in g["us_per_deal"].items())
             print(f"  {stage:18s} {g['growth']:.2f}   {per}")
 
