@@ -7,7 +7,9 @@ sits out), the talon-led tricks of open raspasy (the talon card leads, at four p
 sitting-out dealer) and the stop rule (the Croatian stop at the defenders' fifth trick, a flat
 Bettel at the declarer's first). Replay hands it whole runs of card rows; a single card is a run
 of one. The loop stops before a card that is not plainly legal, and :meth:`TrickPlay.verify_card`
-then names the rule it breaks, so every finding is the one live play would give.
+then names the rule it breaks, so every finding is the one live play would give. With the compiled
+kernel the loop itself runs in C (``_tricks.c``: the same steps on 64-bit ints, handed the state and
+writing it back); the ``.py`` loop is its reference and runs otherwise (``PREFLOG_PURE=1``).
 
 Cards are ints 0..31 (``suit * 8 + rank``); a suit's cards are ``SUIT_MASKS[suit]``.
 """
