@@ -37,7 +37,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     # workspace and views
     "Workspace": "preflog.workspace", "Loaded": "preflog.workspace", "Audited": "preflog.workspace",
-    "ImportItem": "preflog.workspace",
+    "ImportItem": "preflog.workspace", "ImportCounts": "preflog.workspace",
     "sheet_json": "preflog.views.json", "audit_json": "preflog.views.json",
     # records
     "Record": "preflog.record.build",
@@ -80,7 +80,7 @@ __all__ = [
     "AuditFailed", "AuditResult", "Audited", "BidError", "BidMade", "CROATIAN", "CallError", "CardError",
     "CardPlayed", "Claimed", "ConcurrencyError", "ContraCalled", "ContractDeclared", "CounterfactualError",
     "DealStarted", "Discarded", "Event", "EventError", "FactsError", "FileError", "Finding", "IllegalAction",
-    "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "PRESETS", "PaperResult", "PlayModeChosen",
+    "ImportCounts", "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "PRESETS", "PaperResult", "PlayModeChosen",
     "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "RowColumns",
     "Rules",
     "RulesError", "SLOVENIAN", "SOCHI", "ScoreRecorded", "ScoringError", "SimCheckError", "SimError", "StoreError",
@@ -192,6 +192,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .views.json import audit_json
     from .views.json import sheet_json
     from .workspace import Audited
+    from .workspace import ImportCounts
     from .workspace import ImportItem
     from .workspace import Loaded
     from .workspace import Workspace
