@@ -36,23 +36,16 @@ _CANDIDATES: Final = (PASS, TAKE_TALON) + RU_LADDER
 
 
 def _forbidden_holds(rules: Rules) -> frozenset[int]:
-    seen = _FORBIDDEN_BY_RULES.get(id(rules))
-    if seen is not None and seen[0] is rules:   # the pulka's rules object again (every deal): no tuple hashed
-        return seen[1]
     names = tuple(rules.hold_forbidden_on)
     out = _FORBIDDEN.get(names)
     if out is None:   # parsed once per distinct option value, not once per deal
         out = frozenset(MISER if str(name).lower() in ("miser", "мизер") else parse_ru_bid(str(name))
                         for name in names)
         _FORBIDDEN[names] = out
-    if len(_FORBIDDEN_BY_RULES) >= 256:
-        _FORBIDDEN_BY_RULES.clear()
-    _FORBIDDEN_BY_RULES[id(rules)] = (rules, out)   # (the rules object kept: its id is not reused meanwhile)
     return out
 
 
 _FORBIDDEN: dict[tuple[str, ...], frozenset[int]] = {}
-_FORBIDDEN_BY_RULES: dict[int, tuple[Rules, frozenset[int]]] = {}
 
 
 class RussianAuction(AuctionBase):
