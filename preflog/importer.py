@@ -42,6 +42,7 @@ from .store.chain import DEAL_CODE
 from .store.chain import GENESIS
 from .store.chain import StoredRow
 from .store.chain import seal
+from .store.pool import ARROW_POOL_ENV
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -318,10 +319,9 @@ _BOOT = ("import sys; sys.path[:] = {path!r}; from preflog.importer import serve
 # The pipe to a worker is made big enough to take a whole part (PART_BYTES of text) at once, so the
 # parent's send never waits for the worker's reading thread to get the GIL (Linux; elsewhere as it is).
 PIPE_BYTES = 1 << 20
-# Arrow's allocator is chosen by this variable when pyarrow loads; a worker gets the system allocator
-# unless the variable is set (Arrow's default, mimalloc, keeps freed pages: see the workspace's
-# ``_import_memory_pool``, which does the same in the parent).
-ARROW_POOL_ENV = "ARROW_DEFAULT_MEMORY_POOL"
+# Arrow's allocator is chosen by ARROW_POOL_ENV when pyarrow loads; a worker gets the system allocator
+# unless the variable is set (Arrow's default, mimalloc, keeps freed pages: see preflog.store.pool, and
+# the workspace's ``_import_memory_pool``, which does the same in the parent).
 
 
 def serve(rfd: int, wfd: int) -> None:

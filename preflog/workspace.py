@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 import os
-import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
@@ -30,7 +30,6 @@ from .engine.replay import AuditResult
 from .engine.replay import audit
 from .errors import FileError
 from .errors import WorkspaceError
-from .importer import ARROW_POOL_ENV
 from .model.events import Event
 from .model.events import from_row
 from .projections.facts import PulkaFacts
@@ -48,6 +47,8 @@ from .store.base import IntegrityProblem
 from .store.base import free_id
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
+from .store.pool import BulkPool
+from .store.pool import bulk_memory_pool
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -627,38 +628,16 @@ def _version_of(store: EventStore) -> int | None:
     return int(version()) if callable(version) else None
 
 
-@contextmanager
-def _import_memory_pool() -> Iterator[None]:
+def _import_memory_pool() -> AbstractContextManager[None]:
     """Arrow's system allocator for the buffers of a bulk import (unless ``ARROW_DEFAULT_MEMORY_POOL``
-    chooses one), the previous default pool again after it (buffers go back to the pool they came from).
+    chooses one), the previous default pool again after it (:mod:`preflog.store.pool`).
 
     Arrow's default pool (mimalloc) keeps freed pages for reuse, and every commit (a chunk's columns,
     their Parquet encoding, the projection segments) leaves more of them behind. Measured on the parent
     of an import of 100 k / 300 k deals: peak RSS 437 / 501 MB with mimalloc, 381 / 410 MB with the
     system allocator, its CPU no higher (3.4-3.6 against 3.9-4.2 s at 100 k); at the end of the import
     372 / 450 MB against 257 / 277 MB. The workers get the same allocator (importer.py)."""
-    import pyarrow as pa
-
-    if os.environ.get(ARROW_POOL_ENV):
-        yield
-        return
-    with _POOL_LOCK:  # imports on several threads: the first in switches, the last out switches back
-        if _POOL_STATE[0] == 0:
-            _POOL_STATE[1] = pa.default_memory_pool()
-            pa.set_memory_pool(pa.system_memory_pool())
-        _POOL_STATE[0] += 1
-    try:
-        yield
-    finally:
-        with _POOL_LOCK:
-            _POOL_STATE[0] -= 1
-            if _POOL_STATE[0] == 0:
-                pa.set_memory_pool(_POOL_STATE[1])
-                _POOL_STATE[1] = None
-
-
-_POOL_LOCK = threading.Lock()
-_POOL_STATE: list[Any] = [0, None]  # imports running, the default pool before the first of them
+    return bulk_memory_pool(BulkPool.SYSTEM)
 
 
 def _release_arrow_memory() -> None:

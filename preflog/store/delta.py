@@ -63,6 +63,8 @@ from .chain import StoredRow
 from .chain import as_rows
 from .chain import check_pulka
 from .heads import HeadIndex
+from .pool import BulkPool
+from .pool import bulk_memory_pool
 from .schema import EVENTS_V1
 from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
@@ -678,7 +680,7 @@ class DeltaStore(EventStore):
         file vanishes under a concurrent vacuum, the scan resumes after the last row handed out on a
         fresh file list."""
         check_shard(shard)
-        with self._reading():
+        with self._reading(), bulk_memory_pool(BulkPool.JEMALLOC):  # (see preflog.store.pool)
             yield from self._scan_files(pulkas, batch_size, shard)
 
     def _scan_files(self, pulkas: Sequence[str] | None, batch_size: int,
