@@ -48,6 +48,11 @@ SOLVER_EXTENSIONS.append(Extension("preflog.record._scan", ["preflog/record/_sca
 SOLVER_EXTENSIONS.append(Extension("preflog.store._chain", ["preflog/store/_chain.c"], extra_compile_args=["-O3"],
                                    optional=True))
 
+# The compiled column reader of the store's bulk read (preflog/store/_read.c, plain C API); optional the same
+# way: without it preflog.store.delta turns integer columns into lists with NumPy's tolist.
+SOLVER_EXTENSIONS.append(Extension("preflog.store._read", ["preflog/store/_read.c"], extra_compile_args=["-O3"],
+                                   optional=True))
+
 # The compiled card loop of the trick-play kernel (preflog/engine/_tricks.c, plain C API); optional the same
 # way, and used with the compiled kernel only: without either, TrickPlay.play_cards runs its .py loop.
 SOLVER_EXTENSIONS.append(Extension("preflog.engine._tricks", ["preflog/engine/_tricks.c"],

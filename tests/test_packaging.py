@@ -54,6 +54,8 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     # the compiled scanner of the text reader (preflog/record/_scan.c) and the chain of bulk sealing
     assert any(n.startswith("preflog/store/_chain.") and n.endswith(".so") for n in names), sorted(names)
     assert any(n.startswith("preflog/record/_scan.") and n.endswith(".so") for n in names), sorted(names)
+    # the compiled column reader of the store's bulk read (preflog/store/_read.c)
+    assert any(n.startswith("preflog/store/_read.") and n.endswith(".so") for n in names), sorted(names)
     # the compiled card loop of the trick-play kernel (preflog/engine/_tricks.c)
     assert any(n.startswith("preflog/engine/_tricks.") and n.endswith(".so") for n in names), sorted(names)
     # the compiled kernel: its group library, one extension per module beside its source, the manifest

@@ -19,9 +19,11 @@ import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from typing import NamedTuple
 
@@ -34,6 +36,9 @@ from deltalake import DeltaTable
 from deltalake import WriterProperties
 from deltalake import write_deltalake
 from filelock import FileLock
+
+from preflog._native import pure_requested
+from preflog._native import switched_off
 
 from ..model.columns import RowColumns
 from ..model.events import Row
@@ -109,6 +114,22 @@ _COLS = "pulka, seq, code, player, card, value, payload"
 _ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
 
 
+try:
+    from . import _read  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # not built (no compiler at install time): NumPy's tolist
+    _read = None
+
+BUILT: ModuleType | None = _read
+"""The compiled column reader (``_read.c``, plain CPython C API) when it is built, else None."""
+READ: ModuleType | None = None if pure_requested() else BUILT
+"""The reader :func:`_values` uses now (None: NumPy's ``tolist``)."""
+
+
+def pure_read() -> AbstractContextManager[None]:
+    """Read integer columns with NumPy's ``tolist`` inside the block (whatever is built)."""
+    return switched_off(globals(), "READ")
+
+
 def _sliceable(col: pa.Array) -> Any:
     """An integer column without nulls as a NumPy view (sliced per pulka, then ``tolist``: about twice as
     fast as ``to_pylist``, the same ints); any other column as its Python list."""
@@ -138,9 +159,16 @@ def _payloads(col: pa.Array) -> list[Any]:
 
 
 def _values(col: Any, start: int, end: int) -> list[Any]:
-    """Rows ``start:end`` of a :func:`_sliceable` or :func:`_payloads` column as a Python list."""
-    part = col[start:end]
-    return part if isinstance(part, list) else part.tolist()
+    """Rows ``start:end`` of a :func:`_sliceable` or :func:`_payloads` column as a Python list (an integer
+    column by the compiled :data:`READ` when it is built: ``tolist`` is the reference)."""
+    if isinstance(col, list):
+        return col[start:end]
+    if READ is not None:
+        try:
+            return READ.int_list(col, start, end)  # type: ignore[no-any-return]
+        except TypeError:  # an item format it does not read: NumPy's own conversion
+            pass
+    return col[start:end].tolist()  # type: ignore[no-any-return]
 
 
 def _columns(rows: Sequence[StoredRow]) -> Columns:
