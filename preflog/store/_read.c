@@ -8,8 +8,8 @@
  * `_sliceable` makes it), and returns its items start..end-1 as a list of Python ints: the same list
  * `column[start:end].tolist()` gives. `tolist` goes through the array's item getter, one generic call and
  * one type dispatch per item (about 60 machine instructions an item, 11 % of a replay from the store);
- * here the type is chosen once and each item is one load and one PyLong (a cached small int for the
- * codes, seats and cards). Bounds out of 0 <= start <= end <= len raise IndexError; an item format it
+ * here the type is chosen once and each item is one load and, for -128..127, a reference to an int
+ * held from the start (every code, seat and card); a larger one is a new int. Bounds out of 0 <= start <= end <= len raise IndexError; an item format it
  * does not read raises TypeError (the caller then uses `tolist`).
  */
 #define PY_SSIZE_T_CLEAN
@@ -17,11 +17,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The ints -128..127 (every code, seat and card, most values), held from the module's start: an item in
+ * that range is one load and one reference count, not a call into PyLong_FromLong. */
+static PyObject *SMALL[256];
+
+#define SMALL_OR(MAKE, x) ((x) >= -128 && (x) <= 127 ? Py_NewRef(SMALL[(x) + 128]) : MAKE(x))
+
 #define FILL(T, MAKE)                                              \
     do {                                                           \
         const T *p = (const T *)view.buf + start;                  \
         for (Py_ssize_t i = 0; i < n; i++) {                       \
-            PyObject *o = MAKE(p[i]);                              \
+            const long long x = (long long)p[i];                   \
+            PyObject *o = SMALL_OR(MAKE, x);                       \
             if (o == NULL) {                                       \
                 Py_DECREF(out);                                    \
                 PyBuffer_Release(&view);                           \
@@ -68,10 +75,23 @@ static PyObject *int_list(PyObject *self, PyObject *args) {
         if (is_signed) FILL(int16_t, PyLong_FromLong); else FILL(uint16_t, PyLong_FromLong);
         break;
     case 4:
-        if (is_signed) FILL(int32_t, PyLong_FromLongLong); else FILL(uint32_t, PyLong_FromUnsignedLongLong);
+        if (is_signed) FILL(int32_t, PyLong_FromLongLong); else FILL(uint32_t, PyLong_FromLongLong);
         break;
     case 8:
-        if (is_signed) FILL(int64_t, PyLong_FromLongLong); else FILL(uint64_t, PyLong_FromUnsignedLongLong);
+        if (is_signed) {
+            FILL(int64_t, PyLong_FromLongLong);
+        } else {  /* (not through long long: an item past 2**63 would turn negative) */
+            const uint64_t *p = (const uint64_t *)view.buf + start;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                PyObject *o = p[i] <= 127 ? Py_NewRef(SMALL[p[i] + 128]) : PyLong_FromUnsignedLongLong(p[i]);
+                if (o == NULL) {
+                    Py_DECREF(out);
+                    PyBuffer_Release(&view);
+                    return NULL;
+                }
+                PyList_SET_ITEM(out, i, o);
+            }
+        }
         break;
     default:
         Py_DECREF(out);
@@ -90,4 +110,10 @@ static PyMethodDef METHODS[] = {
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_read", NULL, -1, METHODS};
 
-PyMODINIT_FUNC PyInit__read(void) { return PyModule_Create(&MODULE); }
+PyMODINIT_FUNC PyInit__read(void) {
+    for (int i = 0; i < 256; i++) {
+        if (SMALL[i] == NULL && (SMALL[i] = PyLong_FromLong(i - 128)) == NULL)
+            return NULL;
+    }
+    return PyModule_Create(&MODULE);
+}
