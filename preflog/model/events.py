@@ -58,7 +58,7 @@ class Event:
         data = dict(payload or {})
         if "player" in cls.__dataclass_fields__:
             data["player"] = player
-        return cls(**{k: _tuple(v) for k, v in data.items()})
+        return cls(**{k: _tuple(v) if isinstance(v, list) else v for k, v in data.items()})  # (no call per scalar)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.KIND}
@@ -137,7 +137,7 @@ class PulkaStarted(Event):
             if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
                 raise TypeError(f"a starting sheet is a list of rows of numbers, not {rows!r}")
             data["start"] = tuple(tuple(score_value(v) for v in r) for r in rows)
-        return cls(**{k: v if k == "start" else _tuple(v) for k, v in data.items()})
+        return cls(**{k: _tuple(v) if isinstance(v, list) and k != "start" else v for k, v in data.items()})
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.KIND}
