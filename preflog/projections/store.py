@@ -21,7 +21,7 @@ refresh that adds pulkas writes one new run of their entries; runs whose size is
 new entries' total are merged into it (chunk by chunk, so memory stays flat), which keeps O(log n)
 runs. A lookup searches each run (``numpy.searchsorted`` on a memory map) and confirms each
 candidate against the segment's member file, so a hash collision or the entry of a removed pulka
-only costs a member-file read. A lost or damaged run is rebuilt from the member files.
+only costs a member-file read. A lost or truncated run is rebuilt from the member files.
 
 Readers see a consistent snapshot: all these files are immutable. A rewrite writes a *new* file
 (the name carries the manifest generation ``gNNNNNN``) and the new manifest, swapped in with one
