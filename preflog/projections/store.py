@@ -408,7 +408,8 @@ def _reindex(pdir: Path, m: _Manifest) -> None:
 
 def _locate(pdir: Path, m: _Manifest, ids: Iterable[str]) -> dict[str, tuple[int, str, int | None]]:
     """Projected pulkas among ``ids`` → (segment, fingerprint, head): the index's candidate segments,
-    confirmed against their member files (read one at a time)."""
+    confirmed against their member files (read one at a time). A candidate segment whose member file
+    does not read is dropped from ``m`` (:func:`_drop`)."""
     wanted = sorted(set(ids))
     if not wanted or not m.segs:
         return {}
@@ -425,11 +426,24 @@ def _locate(pdir: Path, m: _Manifest, ids: Iterable[str]) -> dict[str, tuple[int
         del run
     out: dict[str, tuple[int, str, int | None]] = {}
     for seg in sorted(candidates):
-        members = _members(pdir, m, seg) if seg in m.segs else None
+        if seg not in m.segs:
+            continue
+        members = _members(pdir, m, seg)
+        if members is None:      # unreadable: the segment is dropped, its pulkas are then not projected
+            _drop(m, seg)
+            continue
         for pid in candidates[seg]:
-            if members is not None and pid in members:
+            if pid in members:
                 out[pid] = (seg, *members[pid])
     return out
+
+
+def _drop(m: _Manifest, seg: int) -> None:
+    """Forget a segment whose member file is lost or unreadable: its files are retired and its pulkas,
+    not projected now, are built again by the next heal (into other segments)."""
+    for kind in KINDS:
+        m.retire(kind, seg)
+    m.segs.pop(seg, None)
 
 
 # --- writing ---------------------------------------------------------------------------------------
@@ -478,7 +492,9 @@ def _refresh(store_dir: str | os.PathLike[str], prints: Mapping[str, str],
         m = _migrate(pdir)
         forced = set(force)
         removed = set(removed)
+        segments = len(m.segs)
         found = _locate(pdir, m, [*prints, *removed])
+        dropped = len(m.segs) != segments   # an unreadable member file: its segment is forgotten
         gone = tuple(sorted(pid for pid in removed if (pid in found or pid in m.pending) and pid not in prints))
         todo = sorted(pid for pid, fp in prints.items()
                       if pid not in found or found[pid][1] != fp or pid in m.pending or pid in forced)
@@ -487,7 +503,7 @@ def _refresh(store_dir: str | os.PathLike[str], prints: Mapping[str, str],
         fixes = _head_fixes(pdir, m, found, heads, same, busy)
         version_moves = events_version is not None and events_version != m.events_version
         if not todo and not gone:
-            if fixes or version_moves:
+            if fixes or version_moves or dropped:
                 m.gen += 1
                 for seg, heads_of in sorted(fixes.items()):
                     _rewrite_members(pdir, m, seg, heads=heads_of)
@@ -819,9 +835,7 @@ def _migrate(pdir: Path) -> _Manifest:
     changed = False
     for seg in sorted(seg for seg in m.segs if seg not in m.files[MEMBERS]
                       or not (pdir / MEMBERS / m.files[MEMBERS][seg][0]).exists()):
-        for kind in KINDS:
-            m.retire(kind, seg)
-        del m.segs[seg]
+        _drop(m, seg)
         changed = True
     try:
         for name, _sha, count in m.index:
