@@ -10,6 +10,7 @@ from preflog import importer
 from preflog.model.events import PulkaStarted
 from preflog.projections.store import SORT_KEYS
 from preflog.projections.store import TABLES
+from preflog.projections.store import each_member
 from preflog.projections.store import read_table
 from preflog.record.api import write_text
 from preflog.workspace import Workspace
@@ -132,7 +133,6 @@ def test_worker_projection_rows_equal_a_rebuild(tmp_path: Path, monkeypatch: pyt
     """The projection rows the workers build (under their provisional ids, renamed by the parent: ``a-2``,
     the ``shared-…`` suffix) are exactly those a rebuild from the stored events writes, and so are the
     manifest's fingerprints and heads; a big file read in parts (``part1`` provisional ids) too."""
-    import json
     import shutil
 
     folder = tmp_path / "records"
@@ -150,8 +150,7 @@ def test_worker_projection_rows_equal_a_rebuild(tmp_path: Path, monkeypatch: pyt
     assert got == want and len(got["deals"]) == 8 * 3
 
     def manifest(root: Path) -> dict[str, list[object]]:
-        data = json.loads((root / "projections" / "manifest.json").read_text())
-        return {pid: [entry[0], entry[2]] for pid, entry in data["pulkas"].items()}
+        return {pid: [fp, head] for _seg, pid, fp, head in each_member(root)}
 
     assert manifest(tmp_path / "st") == manifest(tmp_path / "clean")
     assert ws.verify() == []

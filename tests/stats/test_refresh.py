@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pyarrow.compute as pc
 
@@ -59,8 +60,9 @@ def _segs(files):
 
 def test_remove_and_no_temp_files_left(tmp_path, p1, p2, monkeypatch):
     """Removing p1 leaves only p2's rows and manifest entry; no temp file remains: projections/ holds
-    the manifest, the lock and one folder per table, each with only its segment file (superseded files
-    are kept for readers for RETAIN_SECONDS, here 0)."""
+    the manifest, the lock, one folder per table, each with only its segment file, and the members
+    folder with the segment's member file and the index run (superseded files are kept for readers for
+    RETAIN_SECONDS, here 0)."""
     monkeypatch.setattr(store, "RETAIN_SECONDS", 0.0)
     store.rebuild(tmp_path, [p1, p2])
     res = store.refresh(tmp_path, {}, removed=["p1"])
@@ -68,7 +70,9 @@ def test_remove_and_no_temp_files_left(tmp_path, p1, p2, monkeypatch):
     assert set(store.read_table(tmp_path, "player_deals")["pulka"].to_pylist()) == {"p2"}
     assert list(store.read_manifest(tmp_path)) == ["p2"]
     names = sorted(p.name for p in store.projections_dir(tmp_path).iterdir())
-    assert names == [".lock", "deals", "manifest.json", "player_deals", "pulka_results"]
+    assert names == [".lock", "deals", "manifest.json", "members", "player_deals", "pulka_results"]
+    members = sorted(f.name for f in (store.projections_dir(tmp_path) / store.MEMBERS).iterdir())
+    assert [n.split("-")[0] for n in members] == ["index", "seg"] and _segs([Path(members[1])]) == [0]
     for table in store.TABLES:
         [listed] = store.table_files(tmp_path, table)
         assert _segs([listed]) == [0]
