@@ -167,35 +167,23 @@ def test_lost_index_run_is_reported_and_rebuilt(tmp_path: Path, p1: PulkaFacts, 
     assert store.refresh(tmp_path, facts).unchanged == tuple(facts)
 
 
-def test_lost_member_file_rebuilds_its_pulkas_once(tmp_path: Path, p1: PulkaFacts, p2: PulkaFacts,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Segment 0's member file deleted: lag calls its two pulkas stale (their segment is unknown now);
-    the heal's refresh drops the segment and projects them again into a new one — each pulka's rows
-    then appear once (5, 3 and 5 deals) and check is clean."""
+@pytest.mark.parametrize("damage", ["lost", "unreadable"])
+def test_a_damaged_member_file_rebuilds_its_pulkas_once(tmp_path: Path, p1: PulkaFacts, p2: PulkaFacts,
+                                                        monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    """Segment 0's member file deleted (``lost``) or overwritten with garbage (``unreadable``: check names
+    it by its SHA-256): lag calls its two pulkas stale (their segment is unknown now); the heal's refresh
+    drops the segment and projects them again — each pulka's rows then appear once (5, 3 and 5 deals)
+    and check is clean."""
     monkeypatch.setattr(store, "SEGMENT_PULKAS", 2)
     facts = _copies(p1, p2, 1, 4)
     heads = dict.fromkeys(facts, 9)
     store.refresh(tmp_path, facts, heads=heads)
-    (store.projections_dir(tmp_path) / store.MEMBERS / store.table_files(tmp_path, "deals")[0].name).unlink()
-    need = store.lag(tmp_path, 2, lambda: heads)
-    assert (need.stale, need.gone) == (("q01", "q02"), ())
-    res = store.refresh(tmp_path, {pid: facts[pid] for pid in need.stale}, heads=heads, force=need.stale)
-    assert res.rebuilt == ("q01", "q02")
-    deals = store.read_table(tmp_path, "deals")["pulka"].to_pylist()
-    assert {pid: deals.count(pid) for pid in sorted(set(deals))} == {"q01": 5, "q02": 3, "q03": 5}
-    assert store.check(tmp_path, heads) == []
-
-
-def test_unreadable_member_file_rebuilds_its_pulkas_once(tmp_path: Path, p1: PulkaFacts, p2: PulkaFacts,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Segment 0's member file overwritten with garbage: check names it (SHA-256), lag calls its two
-    pulkas stale, and the heal's refresh rewrites segment 0 with exactly them — no row twice, check clean."""
-    monkeypatch.setattr(store, "SEGMENT_PULKAS", 2)
-    facts = _copies(p1, p2, 1, 4)
-    heads = dict.fromkeys(facts, 9)
-    store.refresh(tmp_path, facts, heads=heads)
-    (store.projections_dir(tmp_path) / store.MEMBERS / store.table_files(tmp_path, "deals")[0].name).write_bytes(b"x")
-    assert any("SHA-256" in detail for _pid, detail in store.check(tmp_path, heads))
+    member = store.projections_dir(tmp_path) / store.MEMBERS / store.table_files(tmp_path, "deals")[0].name
+    if damage == "lost":
+        member.unlink()
+    else:
+        member.write_bytes(b"x")
+        assert any("SHA-256" in detail for _pid, detail in store.check(tmp_path, heads))
     need = store.lag(tmp_path, 2, lambda: heads)
     assert (need.stale, need.gone) == (("q01", "q02"), ())
     res = store.refresh(tmp_path, {pid: facts[pid] for pid in need.stale}, heads=heads, force=need.stale)
