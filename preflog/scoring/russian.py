@@ -110,7 +110,9 @@ def raspasy_price(rules: Rules, k: int) -> int:
 
 
 class _Entries:
-    """Mutable per-deal deltas, frozen into a :class:`DealScore`."""
+    """Mutable per-deal deltas, frozen into a :class:`DealScore`. A scorer keeps one and resets it (:meth:`reset`)
+    for each deal (its lists are copied into the deal's tuples by the freeze): on the replay's path that
+    saves making and freeing an object and five lists a deal."""
 
     __slots__ = ("frac", "gora", "notes", "pulya", "visty")
 
@@ -125,6 +127,23 @@ class _Entries:
             self.visty = [[0] * n for _ in range(n)]
         self.notes: list[str] = []
         self.frac = False  # a halving happened: cells may hold Fractions
+
+    def reset(self) -> None:
+        """Every cell 0, no notes: the entries of a deal not yet scored."""
+        pulya, gora, visty = self.pulya, self.gora, self.visty
+        for i in range(len(pulya)):
+            pulya[i] = 0
+            gora[i] = 0
+            row = visty[i]
+            for j in range(len(row)):
+                row[j] = 0
+        if self.notes:
+            self.notes = []
+        self.frac = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Entries:
+        """Scratch between deals: a copy starts blank."""
+        return _Entries(len(self.pulya))
 
     def div(self, x: Number, k: int) -> Number:
         q = _div(x, k)
@@ -213,6 +232,7 @@ class RussianScorer(Scorer):
         self.pool = pool
         self.whist_price = whist_price
         self.sheet = Sheet(n_players)
+        self._entries = _Entries(n_players)   # the deal being scored (reset per deal)
         self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
         self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
         # (options read on every deal, held as native bools)
@@ -244,7 +264,8 @@ class RussianScorer(Scorer):
     def score(self, outcome: DealOutcome) -> DealScore:
         o = outcome
         self._validate(o)
-        e = _Entries(self.n)
+        e = self._entries
+        e.reset()   # (at the start: a deal the rules refused midway may have written some cells)
         if o.kind == _RASPASY:
             self.series += 1
             self._raspasy(o, e, raspasy_price(self.rules, self.series))

@@ -325,6 +325,19 @@ def test_game_without_whister_is_error() -> None:
         scorer().score(game(61, (6, 3, 1), {}))
 
 
+def test_a_refused_deal_leaves_nothing_for_the_next() -> None:
+    """The scorer reuses one set of entries from deal to deal. The refused game above has written the
+    declarer's pulya +2 before it finds no whister; the next deal (6♠ made, whisters 3 and 1) still
+    writes exactly what a fresh scorer writes: pulya (2, 0, 0), visty 2 × 3 = 6 and 2 × 1 = 2."""
+    s = scorer()
+    with pytest.raises(ScoringError, match="whister"):
+        s.score(game(61, (6, 3, 1), {}))
+    d = s.score(game(61, (6, 3, 1), {1: W, 2: W}))
+    assert d == scorer().score(game(61, (6, 3, 1), {1: W, 2: W}))
+    assert d.pulya == (2, 0, 0) and d.visty[1][0] == 6 and d.visty[2][0] == 2 and d.note == ""
+    assert s.sheet.pulya == [2, 0, 0]
+
+
 
 def test_concede_down_three_is_a_house_rule() -> None:
     """allow_concede_down3: A concedes 7♠ (V 4) without play → gora remiz_mult × V × 3 = 1 × 4 × 3 = 12,
