@@ -33,12 +33,19 @@ class AuctionBase(ABC):
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self.rules = rules
+        self.names: Sequence[str] | None = None          # the players' names, for findings (set by the deal)
+        self.history: list[tuple[int, int]] = []        # (seat, code) in order
+        self.restart(order, min_level)
+
+    def restart(self, order: Sequence[int], min_level: int = 0) -> None:
+        """Start over, for the next deal at the same table and rules: afterwards every field is what a new
+        auction ``type(self)(self.rules, order, min_level)`` would hold (the names kept). Each family extends
+        it with its own state."""
         self.order = tuple(order)
         self.min_level = min_level
         self._n = len(self.order)
         self._turn = 0                                  # position (index into order) to move
-        self.history: list[tuple[int, int]] = []        # (seat, code) in order
-        self.names: Sequence[str] | None = None          # the players' names, for findings (set by the deal)
+        self.history.clear()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         new = type(self)(self.rules, self.order, self.min_level)

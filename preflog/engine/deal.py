@@ -132,10 +132,28 @@ class Deal(TrickPlay):
         self.names = names   # the players' names: findings name seats "Anna (seat 0)"
         if n_players not in (3, 4):
             raise IllegalAction(Code.BAD_DEAL, f"a table has 3 or 4 players, not {n_players}")
-        if not 0 <= dealer < n_players:
-            raise IllegalAction(Code.BAD_DEAL, f"dealer {self.who(dealer)} is not at a {n_players}-player table")
         self.rules = rules
         self.n = n_players
+        self._start(dealer, deal, hands, talon, False)
+        self.auction = self._new_auction(rules, self.active, min_level)
+        self.auction.names = names
+
+    def reopen(self, dealer: int, deal: int, hands: tuple[int, ...] | None = None, talon: int | None = None,
+               min_level: int = 0) -> None:
+        """Make this object the next deal at the same table, with the same rules and names: afterwards every
+        field is what ``type(self)(self.rules, self.n, dealer, deal, hands, talon, min_level, names=self.names)``
+        would hold (tests/engine/test_reopen.py compares them field by field), and it raises what that would.
+        A whole-log audit reuses one deal object this way (:attr:`PulkaState.reuse_deals`): opening a deal then
+        allocates nothing."""
+        self._start(dealer, deal, hands, talon, True)
+        self.auction.restart(self.active, min_level)
+
+    def _start(self, dealer: int, deal: int, hands: tuple[int, ...] | None, talon: int | None, again: bool) -> None:
+        """Every field of a deal at its start, but the auction (the constructor and :meth:`reopen`). ``again``:
+        the object held a deal at this table before, and its lists are refilled in place."""
+        n_players = self.n
+        if not 0 <= dealer < n_players:
+            raise IllegalAction(Code.BAD_DEAL, f"dealer {self.who(dealer)} is not at a {n_players}-player table")
         self.dealer = dealer
         self.deal = deal
         self.paper = hands is None
@@ -143,17 +161,33 @@ class Deal(TrickPlay):
         # the seat after each of them: one table per (table size, dealer), built once
         self.active, nxt = _SEATING[(n_players - 3) * 4 + dealer]
         self.first_hand = self.active[0]
-        self._next = list(nxt)
         if hands is not None:
             self._check_layout(hands, talon)
-        self.hands: list[int] = list(hands) if hands is not None else [0] * n_players
+        if again:
+            seat_after, held, calls = self._next, self.hands, self.calls
+            for s in range(n_players):
+                seat_after[s] = nxt[s]
+                held[s] = hands[s] if hands is not None else 0
+                calls[s] = -1
+            self.whist_order.clear()
+        else:
+            self._next = list(nxt)
+            self.hands = list(hands) if hands is not None else [0] * n_players
+            self.calls = [-1] * n_players
+            self.whist_order = []
         self._talon = talon
-        self._init_tricks(n_players)
-        self.auction = self._new_auction(rules, self.active, min_level)
-        self.auction.names = names
-        self.calls = [-1] * n_players
-        self.whist_order: list[int] = []
-        # every other field starts at its class-level default below (set on the instance when it changes)
+        self._init_tricks(n_players, again)
+        self.phase = AUCTION          # a Phase value (held as an int: the compiled kernel keeps it unboxed)
+        self.declarer = NO_SEAT
+        self.contract = 0
+        self.discard_mask = None
+        self.open_play = False        # the lone whister chose open play (a Russian choice; closed elsewhere)
+        self._defenders = (NO_SEAT, NO_SEAT)
+        self.outcome = None
+        self._start_family()
+
+    def _start_family(self) -> None:
+        """The family's own fields at the start of a deal (its overrides set them; called by :meth:`_start`)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         """A copy to play on (bots play a deal out on one); the rules object is shared when ``memo`` says so."""
@@ -161,15 +195,15 @@ class Deal(TrickPlay):
         copy_fields(self, new, memo)
         return new
 
-    # starting values of the scalar fields: a deal is opened per DealStarted, and these need no
-    # per-instance store until they change
-    phase: int = AUCTION          # a Phase value (held as an int: the compiled kernel keeps it unboxed)
-    declarer = NO_SEAT
-    contract = 0
-    discard_mask: int | None = None
-    open_play = False             # the lone whister chose open play (a Russian choice; closed elsewhere)
-    _defenders: tuple[int, int] = (NO_SEAT, NO_SEAT)
-    outcome: DealOutcome | None = None
+    phase: int
+    declarer: int
+    contract: int
+    discard_mask: int | None
+    open_play: bool
+    _defenders: tuple[int, int]
+    outcome: DealOutcome | None
+    calls: list[int]
+    whist_order: list[int]
 
     @property
     def talon(self) -> int | None:
@@ -213,6 +247,12 @@ class Deal(TrickPlay):
         """The next deal of a pulka, consulting the pulka's scorer where the family's rules need it (the
         Russian auction's minimum level after raspasy, the Croatian 2♠ rule). Each family builds its own
         class here by name: the compiled kernel then calls the native constructor straight."""
+
+    @abstractmethod
+    def next_deal(self, dealer: int, hands: tuple[int, ...] | None, talon: int | None, deal: int,
+                  scorer: Scorer | None) -> None:
+        """:meth:`reopen` this object as the next deal of its pulka: what :meth:`for_pulka` would build with the
+        same table, rules and names."""
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -57,6 +57,10 @@ def _start_sheet(started: PulkaStarted, n: int) -> Sheet:
 class PulkaState:
     """Pulka-level state. ``deal`` is the deal in progress (or the last one)."""
 
+    reuse_deals: bool = False
+    """Open each deal in the object of the last one (:meth:`Deal.reopen`) rather than a new one: for a caller
+    that keeps no deal past the next DealStarted (the whole-log audit, :meth:`Auditor.run`)."""
+
     def __init__(self, started: PulkaStarted) -> None:
         try:
             rules = rules_of(started)
@@ -129,7 +133,12 @@ class PulkaState:
         self.deal_no += 1
         if 0 <= dealer < self.n:
             self.last_dealer = dealer
-        self.deal = None
+        last = self.deal
+        self.deal = None   # (and stays None when the layout is refused)
+        if last is not None and self.reuse_deals:
+            last.next_deal(dealer, hands, talon, self.deal_no, self.scorer)
+            self.deal = last
+            return last
         # (the family's open_deal, called on its deal class directly: once per deal on the replay path)
         self.deal = self._deal_type.for_pulka(self.rules, self.n, dealer, hands, talon, self.deal_no, self.scorer,
                                               self.players)

@@ -138,6 +138,7 @@ class Auditor:
         self.rebase: set[int] = set()          # seats whose next score line re-bases the comparison
         self.n_events = 0
         self.past_end = False                  # the open deal came after the scorer's end of the pulka
+        self.reuse_deals = False               # set by run: no deal object outlives the next DealStarted
 
     # -- findings --------------------------------------------------------------
     def _find(self, code: str, seq: int, message: str, ev: Event | None, row: Row | None = None,
@@ -294,6 +295,7 @@ class Auditor:
                 return
             try:
                 self.pulka = PulkaState(ev)  # type: ignore[arg-type]
+                self.pulka.reuse_deals = self.reuse_deals
             except IllegalAction as exc:
                 self.fatal = True
                 self._find(exc.code, seq, exc.message, ev, row, deal=0)
@@ -398,6 +400,7 @@ class Auditor:
         """Audit a whole log, given as columns: runs of cards to the open deal's kernel, every other event
         by :meth:`step` (its row tuple built for it)."""
         live: Deal | None = None   # the open deal, past the general checks; None = the general step
+        self.reuse_deals = True    # nothing outside sees a deal before the end: one deal object per pulka
         codes = rows.code
         n = len(codes)
         i = 0

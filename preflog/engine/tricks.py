@@ -77,37 +77,64 @@ class TrickPlay:
     tricks: list[int]
     phase: int
 
-    # play state: class-level starting values, set on the instance by start_tricks and play
-    trump = -1
-    completed = 0                       # tricks finished
-    to_play = NO_SEAT
-    first_hand = NO_SEAT
-    _led = -1                           # suit led in the trick in progress (-1: none yet)
-    _best = -1                          # best card of the trick so far (-1: none)
-    _best_seat = NO_SEAT
+    # play state: set to its starting values by _init_tricks (a new deal, or one reopened), then by
+    # start_tricks and play
+    trump: int
+    completed: int                      # tricks finished
+    to_play: int
+    first_hand: int
+    _led: int                           # suit led in the trick in progress (-1: none yet)
+    _best: int                          # best card of the trick so far (-1: none)
+    _best_seat: int
     _next: list[int]                    # seat after each seat in play order
-    _trick_len = 3
-    _tmask = 0                          # the trump suit's mask under must_trump, else 0
-    _talon: int | None = None
-    _talon_tricks = 0                   # open raspasy: the first tricks are led by the talon's cards
-    _talon_order: tuple[int, int] | None = None
-    _talon_owner = NO_SEAT              # who takes a talon card nobody beats (the 4-player dealer)
-    _third_lead_winner = False          # after the talon tricks the last winner leads (raspasy_third_lead)
-    _stops = False                      # play may stop before 10 tricks
-    _stop_seat = NO_SEAT                # the declarer, whose tricks the caps count
+    _trick_len: int
+    _tmask: int                         # the trump suit's mask under must_trump, else 0
+    _talon: int | None
+    _talon_tricks: int                  # open raspasy: the first tricks are led by the talon's cards
+    _talon_order: tuple[int, int] | None
+    _talon_owner: int                   # who takes a talon card nobody beats (the 4-player dealer)
+    _third_lead_winner: bool            # after the talon tricks the last winner leads (raspasy_third_lead)
+    _stops: bool                        # play may stop before 10 tricks
+    _stop_seat: int                     # the declarer, whose tricks the caps count
     names: Sequence[str] | None = None  # the players' names, for findings
-    _declarer_cap = _NEVER              # stop when the declarer has this many tricks
-    _side_cap = _NEVER                  # stop when the defenders have this many tricks
+    _declarer_cap: int                  # stop when the declarer has this many tricks
+    _side_cap: int                      # stop when the defenders have this many tricks
 
     def who(self, seat: int) -> str:
         """A seat as findings name it (:func:`~preflog.engine.findings.seat_name`)."""
         return seat_name(self.names, seat)
 
-    def _init_tricks(self, n_players: int) -> None:
-        self.tricks = [0] * n_players
-        self.trick_cards: list[int] = []    # cards of the current trick, in play order
-        self.trick_seats: list[int] = []
-        self.trick_winners: list[int] = []  # NO_SEAT for a raspasy talon trick nobody took
+    def _init_tricks(self, n_players: int, again: bool = False) -> None:
+        """The play state before the first card: every field :meth:`start_tricks` and play change (``again``:
+        the lists of the object's last deal at this table are emptied in place)."""
+        if again:
+            tricks = self.tricks
+            for s in range(n_players):
+                tricks[s] = 0
+            self.trick_cards.clear()
+            self.trick_seats.clear()
+            self.trick_winners.clear()
+        else:
+            self.tricks = [0] * n_players
+            self.trick_cards: list[int] = []    # cards of the current trick, in play order
+            self.trick_seats: list[int] = []
+            self.trick_winners: list[int] = []  # NO_SEAT for a raspasy talon trick nobody took
+        self.trump = -1
+        self.completed = 0
+        self.to_play = NO_SEAT
+        self._led = -1
+        self._best = -1
+        self._best_seat = NO_SEAT
+        self._trick_len = 3
+        self._tmask = 0
+        self._talon_tricks = 0
+        self._talon_order = None
+        self._talon_owner = NO_SEAT
+        self._third_lead_winner = False
+        self._stops = False
+        self._stop_seat = NO_SEAT
+        self._declarer_cap = _NEVER
+        self._side_cap = _NEVER
 
     def start_tricks(self, leader: int, trump: int, must_trump: bool, *, talon_tricks: int = 0,
                      talon_owner: int = NO_SEAT, third_lead_winner: bool = False, stop_seat: int = NO_SEAT,

@@ -118,19 +118,34 @@ class CroatianAuction(AuctionBase):
                  "_phase", "_winner_pos", "_forbidden")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
+        self._forbidden = _forbidden_holds(rules)
+        self._spoken: list[bool] = []
+        self._out: list[bool] = []
+        self._numbered: list[bool] = []
+        self._igra: list[int] = []
+        self._named: dict[int, int] = {}
+        self._queue: list[int] = []
         super().__init__(rules, order, min_level)  # (no Croatian minimum exists)
-        self._spoken = [False] * self._n     # has made his first call
-        self._out = [False] * self._n        # passed, or knocked out by igra over his number
-        self._numbered = [False] * self._n   # has bid (or held) a number
+
+    def restart(self, order: Sequence[int], min_level: int = 0) -> None:
+        super().restart(order, min_level)
+        n = self._n
+        spoken, out, numbered = self._spoken, self._out, self._numbered
+        if len(spoken) == n:   # the last auction's lists (same table), refilled in place
+            for i in range(n):
+                spoken[i] = out[i] = numbered[i] = False
+        else:
+            self._spoken = [False] * n       # has made his first call
+            self._out = [False] * n          # passed, or knocked out by igra over his number
+            self._numbered = [False] * n     # has bid (or held) a number
         self._high = PASS                    # current number
         self._high_pos = -1
         self._high_hold = False              # the current number is held, not freshly bid
-        self._igra: list[int] = []           # positions that called igra / 16 / 17, in call order
-        self._named: dict[int, int] = {}     # position -> named hand contract (2..7)
-        self._queue: list[int] = []          # naming turns still to come
+        self._igra.clear()                   # positions that called igra / 16 / 17, in call order
+        self._named.clear()                  # position -> named hand contract (2..7)
+        self._queue.clear()                  # naming turns still to come
         self._phase = _BIDDING
         self._winner_pos = -1
-        self._forbidden = _forbidden_holds(rules)
 
     # -- state ---------------------------------------------------------
     @property

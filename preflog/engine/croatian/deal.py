@@ -68,11 +68,18 @@ class CroatianDeal(Deal):
                  talon: int | None = None, min_level: int = 0, needs_contra: NeedsContra | None = None, *,
                  names: Sequence[str] | None = None) -> None:
         super().__init__(rules, n_players, dealer, deal, hands, talon, min_level, names=names)
+        self._needs_contra = needs_contra
+
+    hand_game: bool
+    defence: CroatianDefence | None
+    out_seat: int
+    stopped_early: bool
+
+    def _start_family(self) -> None:
         self.hand_game = False
-        self.defence: CroatianDefence | None = None
+        self.defence = None
         self.out_seat = NO_SEAT
         self.stopped_early = False
-        self._needs_contra = needs_contra
 
     @classmethod
     def from_event(cls, rules: Rules, n_players: int, ev: DealStarted, deal: int = 1, min_level: int = 0,
@@ -85,6 +92,11 @@ class CroatianDeal(Deal):
         """The next deal of a pulka: the scorer decides the 2♠ rule (it depends on the declarer's refe)."""
         return CroatianDeal(rules, n_players, dealer, deal, hands, talon, 0,
                             scorer.needs_contra if scorer else None, names=names)
+
+    def next_deal(self, dealer: int, hands: tuple[int, ...] | None, talon: int | None, deal: int,
+                  scorer: Scorer | None) -> None:
+        self.reopen(dealer, deal, hands, talon, 0)
+        self._needs_contra = scorer.needs_contra if scorer else None
 
     def _new_auction(self, rules: Rules, active: tuple[int, ...], min_level: int) -> AuctionBase:
         return CroatianAuction(rules, active, min_level)

@@ -56,17 +56,29 @@ class RussianAuction(AuctionBase):
                  "_miser_overcalled", "_forbidden", "_take", "_left")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
-        super().__init__(rules, order, max(6, min_level) if min_level else 6)
-        self._passed = [False] * self._n
-        self._left = self._n                 # bidders who have not passed
-        self._calls = [0] * self._n          # number of non-pass calls per position
+        self._forbidden = _forbidden_holds(rules)
+        self._passed: list[bool] = []
+        self._calls: list[int] = []
+        super().__init__(rules, order, min_level)
+
+    def restart(self, order: Sequence[int], min_level: int = 0) -> None:
+        super().restart(order, max(6, min_level) if min_level else 6)
+        n = self._n
+        passed, calls = self._passed, self._calls
+        if len(calls) == n:   # the last auction's lists (same table), refilled in place
+            for i in range(n):
+                passed[i] = False
+                calls[i] = 0
+        else:
+            self._passed = [False] * n
+            self._calls = [0] * n            # number of non-pass calls per position
+        self._left = n                       # bidders who have not passed
         self._high = PASS
         self._high_pos = -1
         self._high_hold = False              # current high bid was reached by a hold
         self._done = False
         self._miser_pos = -1
         self._miser_overcalled = False
-        self._forbidden = _forbidden_holds(rules)
         self._take = False
 
     # -- state ---------------------------------------------------------

@@ -83,11 +83,18 @@ class RussianDeal(Deal):
     LADDER = RU_LADDER
     CONTRACTS_TEXT = "on the Russian ladder"
 
-    half_whister = NO_SEAT
-    returner = NO_SEAT
-    checked = False
-    _wstep = _W_D1
-    _lone = NO_SEAT
+    half_whister: int
+    returner: int
+    checked: bool
+    _wstep: int
+    _lone: int
+
+    def _start_family(self) -> None:
+        self.half_whister = NO_SEAT
+        self.returner = NO_SEAT
+        self.checked = False
+        self._wstep = _W_D1
+        self._lone = NO_SEAT
 
     @classmethod
     def for_pulka(cls, rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
@@ -95,6 +102,10 @@ class RussianDeal(Deal):
         """The next deal of a pulka: the scorer gives the auction's minimum level (anti-raspasy rule)."""
         return RussianDeal(rules, n_players, dealer, deal, hands, talon,
                            scorer.min_bid_level() if scorer else 0, names=names)
+
+    def next_deal(self, dealer: int, hands: tuple[int, ...] | None, talon: int | None, deal: int,
+                  scorer: Scorer | None) -> None:
+        self.reopen(dealer, deal, hands, talon, scorer.min_bid_level() if scorer else 0)
 
     def _new_auction(self, rules: Rules, active: tuple[int, ...], min_level: int) -> AuctionBase:
         return RussianAuction(rules, active, min_level)
