@@ -47,6 +47,7 @@ from ..model.events import TalonRevealed
 from ..model.events import TenChecked
 from ..model.events import WhistCalled
 from ..model.events import from_row
+from ..model.layout import bit_count
 from ..model.layout import card_count
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
@@ -211,22 +212,27 @@ class Deal(TrickPlay):
         return self._talon
 
     # ------------------------------------------------------------------ setup
-    def _check_layout(self, hands: tuple[int, ...], talon: int | None) -> None:
-        if len(hands) != self.n:
-            raise IllegalAction(Code.BAD_DEAL, f"{len(hands)} hands recorded for a {self.n}-player table")
+    def _check_layout(self, hands: tuple[object, ...], talon: int | None) -> None:
+        """Ten cards to each seat dealt in (none to the sitting-out dealer), no card twice, and a two-card
+        talon making up the pack. (``hands`` is read as objects: a payload may hold anything, and an int is
+        taken out of its box only once it is known to be one.)"""
+        n = self.n
+        if len(hands) != n:
+            raise IllegalAction(Code.BAD_DEAL, f"{len(hands)} hands recorded for a {n}-player table")
         seen = 0
-        out = self.dealer if self.n == 4 else NO_SEAT  # the 4-player dealer is dealt nothing
-        for s, h in enumerate(hands):
+        out = self.dealer if n == 4 else NO_SEAT  # the 4-player dealer is dealt nothing
+        for s in range(n):
+            h = hands[s]
             want = 0 if s == out else 10
             if not isinstance(h, int) or h < 0 or h >> 32:
                 raise IllegalAction(Code.BAD_DEAL, f"hand of {self.who(s)} is not a card mask")
             if card_count(h) != want:
-                raise IllegalAction(Code.BAD_DEAL, f"{self.who(s)} was dealt {h.bit_count()} cards, expected {want}")
+                raise IllegalAction(Code.BAD_DEAL, f"{self.who(s)} was dealt {card_count(h)} cards, expected {want}")
             if seen & h:
                 raise IllegalAction(Code.BAD_DEAL, f"card(s) {_cards_text(seen & h)} dealt twice ({self.who(s)})")
             seen |= h
         if talon is not None:
-            if talon.bit_count() != 2 or talon & seen or talon & ~FULL_DECK:
+            if talon & ~FULL_DECK or card_count(talon) != 2 or talon & seen:
                 raise IllegalAction(Code.BAD_DEAL, f"talon {_cards_text(talon)} is not two cards outside the hands")
             if seen | talon != FULL_DECK:
                 raise IllegalAction(Code.BAD_DEAL, "hands and talon do not make the 32-card pack")
@@ -345,7 +351,7 @@ class Deal(TrickPlay):
                          and not self.trick_cards)
         if self.phase != DISCARD and not raspasy_start:
             raise self._phase_error("talon revealed")
-        if cards.bit_count() != 2 or cards & ~FULL_DECK:
+        if bit_count(cards) != 2 or cards & ~FULL_DECK:
             raise IllegalAction(Code.TALON_MISMATCH, f"the talon is two cards, not {_cards_text(cards)}")
         if self._talon is not None and cards != self._talon:
             raise IllegalAction(Code.TALON_MISMATCH, f"revealed talon {_cards_text(cards)} differs from the dealt "
@@ -372,7 +378,7 @@ class Deal(TrickPlay):
             raise IllegalAction(Code.NOT_DECLARER, f"{self.who(seat)} discards but {self.who(self.declarer)} won "
                                 "the auction",
                                 seat=seat)
-        if cards.bit_count() != 2 or cards < 0:
+        if bit_count(cards) != 2 or cards < 0:
             raise IllegalAction(Code.DISCARD_NOT_TWO, f"the discard is exactly two cards, not {_cards_text(cards)}",
                                 seat=seat)
         if not self.paper:
@@ -436,7 +442,8 @@ class Deal(TrickPlay):
     def push_declare(self, seat: int, contract: int) -> None:
         self.declarer = seat
         self.contract = contract
-        i = self.active.index(seat)
+        a = self.active
+        i = 0 if a[0] == seat else 1 if a[1] == seat else a.index(seat)   # (no method call for the usual seats)
         self._defenders = (self.active[(i + 1) % 3], self.active[(i + 2) % 3])  # left of the declarer first
         self._contract_declared()
 

@@ -72,7 +72,7 @@ def unpack_layout(dealer: int, n: int, value: int) -> tuple[tuple[int, ...], int
 
     The value is the store's int64 (two's complement: negative when card 31's code has its high bit);
     the compiled kernel works on it as a machine word (``i64``: plain ``int`` in pure Python)."""
-    if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:
+    if value >> 63 not in (0, -1):   # (a shift and two small compares: no boxed bounds to compare with)
         raise ValueError(f"packed layout {value} does not fit the int64 column")
     v: i64 = value
     # the low and the high bit of every card's 2-bit holder code, gathered into 32-bit masks
@@ -108,7 +108,13 @@ def card_count(mask: int) -> int:
     return (x * 0x01010101 & 0xFFFFFFFF) >> 24
 
 
+def bit_count(mask: int) -> int:
+    """``mask.bit_count()`` for any int: :func:`card_count` for a card mask (no method call in the compiled
+    kernel), Python's own count for anything wider or negative."""
+    return card_count(mask) if 0 <= mask <= 0xFFFFFFFF else mask.bit_count()
+
+
 _EVEN: Final = 0x5555555555555555
 
 
-__all__ = ["card_count", "pack_layout", "unpack_layout"]
+__all__ = ["bit_count", "card_count", "pack_layout", "unpack_layout"]
