@@ -35,6 +35,19 @@ RU_LADDER: Final[tuple[int, ...]] = tuple(
 HR_LADDER: Final[tuple[int, ...]] = (2, 3, 4, 5, 6, 7)
 
 
+def is_ru_bid(code: int) -> bool:
+    """Whether ``code`` is on the Russian ladder (:data:`RU_LADDER`): levels 6 to 10 in the five suits, and
+    miser. (Arithmetic rather than a lookup: the auction asks it of every bid.)"""
+    return code == MISER or (61 <= code <= 105 and 1 <= code % 10 <= 5)
+
+
+def ru_next_trick_bid(code: int) -> int:
+    """The trick bid one step above the trick bid ``code`` on the Russian ladder (miser is not a trick bid and
+    is stepped over); 0 above 10NT."""
+    step = code + 1 if code % 10 < 5 else code - code % 10 + 11
+    return step if step <= 105 else 0
+
+
 def is_trick_contract(code: int) -> bool:
     return code >= 61 and code != MISER
 

@@ -21,7 +21,9 @@ from ...model.bidcodes import MISER
 from ...model.bidcodes import PASS
 from ...model.bidcodes import RU_LADDER
 from ...model.bidcodes import TAKE_TALON
+from ...model.bidcodes import is_ru_bid
 from ...model.bidcodes import is_trick_contract
+from ...model.bidcodes import ru_next_trick_bid
 from ...model.bids import format_ru_bid
 from ...model.bids import parse_ru_bid
 from ...model.outcome import NO_SEAT
@@ -30,7 +32,6 @@ from ..auction import AuctionBase
 from ..codes import Code
 from ..findings import IllegalAction
 
-_LADDER_INDEX: Final = {b: i for i, b in enumerate(RU_LADDER)}
 _TRICK_BIDS: Final = tuple(b for b in RU_LADDER if b != MISER)
 _CANDIDATES: Final = (PASS, TAKE_TALON) + RU_LADDER
 
@@ -53,10 +54,11 @@ class RussianAuction(AuctionBase):
 
     CANDIDATES = _CANDIDATES
     __slots__ = ("_passed", "_calls", "_high", "_high_pos", "_high_hold", "_done", "_miser_pos",
-                 "_miser_overcalled", "_forbidden", "_take", "_left")
+                 "_miser_overcalled", "_forbidden", "_take", "_left", "_jumps")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self._forbidden = _forbidden_holds(rules)
+        self._jumps = rules.allow_jump_bids   # (read once: the rules are the auction's for its life)
         self._passed: list[bool] = []
         self._calls: list[int] = []
         super().__init__(rules, order, min_level)
@@ -113,10 +115,7 @@ class RussianAuction(AuctionBase):
             return self._min_open()
         if self._high == MISER:
             return self.rules.miser_beaten_by_level * 10 + 1
-        i = _LADDER_INDEX[self._high] + 1
-        while i < len(RU_LADDER) and RU_LADDER[i] == MISER:
-            i += 1
-        return RU_LADDER[i] if i < len(RU_LADDER) else 0
+        return ru_next_trick_bid(self._high)
 
     def _third_hand_free(self, pos: int) -> bool:
         return (self.rules.third_hand_mode == "take_talon_no_miser" and self._high == PASS
@@ -128,7 +127,7 @@ class RussianAuction(AuctionBase):
             # the seat to move (never one who passed): only the bid itself needs checking
             if bid == PASS:
                 return
-            if bid != TAKE_TALON and bid not in _LADDER_INDEX:
+            if bid != TAKE_TALON and not is_ru_bid(bid):
                 raise IllegalAction(Code.BAD_BID, f"bid code {bid} is not on the Russian ladder (6s..10NT, miser, "
                                     "pass)")
             pos = self._turn
@@ -173,7 +172,7 @@ class RussianAuction(AuctionBase):
         if self._high == MISER and bid // 10 < rules.miser_beaten_by_level:
             raise IllegalAction(Code.MISER_NOT_BEATEN, f"{format_ru_bid(bid)} does not beat miser; it takes a "
                                 f"{rules.miser_beaten_by_level}-level bid (miser_beaten_by_level)")
-        if not rules.allow_jump_bids:
+        if not self._jumps:
             step = self._next_trick_step()
             if bid != step:
                 raise IllegalAction(Code.JUMP_BID, f"{format_ru_bid(bid)} skips ladder steps; the next step is "
@@ -181,7 +180,7 @@ class RussianAuction(AuctionBase):
 
     def _verify_seat(self, seat: int, bid: int) -> int:
         """The checks on who bids, in the order they are reported; the seat's position in ``order``."""
-        if bid != PASS and bid != TAKE_TALON and bid not in _LADDER_INDEX:
+        if bid != PASS and bid != TAKE_TALON and not is_ru_bid(bid):
             raise IllegalAction(Code.BAD_BID, f"bid code {bid} is not on the Russian ladder (6s..10NT, miser, pass)")
         if self._done:
             raise IllegalAction(Code.AUCTION_OVER, f"{self.who(seat)} bids {format_ru_bid(bid)} after the auction "
@@ -246,7 +245,7 @@ class RussianAuction(AuctionBase):
                                 f"minimum of {self.min_level} (anti-raspasy rule after a raspasy series)")
 
     def verify_contract(self, contract: int) -> None:
-        if contract not in _LADDER_INDEX:
+        if not is_ru_bid(contract):
             raise IllegalAction(Code.BAD_CONTRACT, f"contract code {contract} is not on the Russian ladder")
         final = self._high
         if self._take:

@@ -168,7 +168,7 @@ class RussianDeal(Deal):
         step = self._wstep
         if step == _W_RETURN:  # the defender who did not say half-whist may return the whist
             return d2 if self.half_whister == d1 else d1
-        return (d1, d2, d1, self.dealer)[step]
+        return d1 if step == _W_D1 else d2 if step == _W_D2 else self.dealer   # (_W_DEALER)
 
     def verify_whist(self, seat: int, call: int) -> None:
         if call == CALL_CONCEDE:
