@@ -63,6 +63,7 @@ from .pulka import PulkaState
 
 _CARD: Final = CardPlayed.CODE
 _DEAL: Final = DealStarted.CODE
+_DEAL_KIND: Final = DealStarted.KIND
 
 
 @dataclass(init=False)
@@ -219,7 +220,7 @@ class Auditor:
             self._refused(i, d, exc, None, rows.row(i))
             return
         if d.phase == DONE:
-            self._deal_done(i, d, None, rows.row(i))
+            self._deal_done(i, d, None, None, rows)
 
     def _refused(self, seq: int, d: Deal, exc: IllegalAction, ev: Event | None, row: Row | None) -> None:
         if exc.phase is None:
@@ -233,7 +234,7 @@ class Auditor:
         if j > i:
             self.n_events += j - i
             if d.phase == DONE:
-                self._deal_done(j - 1, d, None, rows.row(j - 1))
+                self._deal_done(j - 1, d, None, None, rows)
         return j
 
     def _running(self, seq: int, what: str, ev: Event | None, row: Row | None) -> PulkaState | None:
@@ -268,7 +269,9 @@ class Auditor:
         d = p.deal
         return d if d is not None and d.phase != DONE else None
 
-    def _deal_done(self, seq: int, d: Deal, ev: Event | None, row: Row | None) -> None:
+    def _deal_done(self, seq: int, d: Deal, ev: Event | None, row: Row | None, rows: RowColumns | None = None
+                   ) -> None:
+        """Score the deal ``d`` that event ``seq`` finished (its row taken from ``rows`` only for a finding)."""
         assert self.summary is not None and self.pulka is not None
         if self.summary.outcome is not None:
             return
@@ -280,6 +283,8 @@ class Auditor:
             self.summary.score = self.pulka.finish_deal()
         except (ValueError, ArithmeticError, KeyError) as exc:
             self.rebase = set(range(self.pulka.n))
+            if row is None and rows is not None:
+                row = rows.row(seq)
             self._find(Code.SCORING_ERROR, seq, f"the scorer rejected the outcome of deal {d.deal}: {exc}", ev, row)
 
     def _no_start(self, seq: int, ev: Event | None, row: Row | None) -> None:
@@ -336,7 +341,7 @@ class Auditor:
 
     def _deal_started(self, seq: int, dealer: int, hands: tuple[int, ...] | None, talon: int | None,
                       ev: Event | None, row: Row | None) -> None:
-        p = self._running(seq, DealStarted.KIND, ev, row)
+        p = self._running(seq, _DEAL_KIND, ev, row)
         if p is None:
             return
         d = p.deal

@@ -111,8 +111,10 @@ class TrickPlay:
             tricks = self.tricks
             for s in range(n_players):
                 tricks[s] = 0
-            self.trick_cards.clear()
-            self.trick_seats.clear()
+            if self.trick_cards:   # (empty at the end of a played deal: no call then)
+                self.trick_cards.clear()
+            if self.trick_seats:
+                self.trick_seats.clear()
             self.trick_winners.clear()
         else:
             self.tricks = [0] * n_players
