@@ -1,25 +1,32 @@
 /* The compiled card loop of the trick-play kernel: preflog/engine/tricks.py (TrickPlay.play_cards) is the
  * reference, and the pure-Python path when this module is not built or PREFLOG_PURE is set.
  *
- *   run(codes, players, cards, i, end, hands, tricks, winners, next, card_code,
- *       seat, led, best, best_seat, completed, in_trick, trump, trump_mask, trick_len,
- *       talon_tricks, talon, order_first, order_second, talon_owner, third_lead_winner,
- *       stops, stop_seat, declarer_cap, side_cap, first_hand)
+ *   run(codes, players, cards, i, end, hands, tricks, winners, next, card_code, setup, state)
  *
  * plays the card rows i:end of the columns (codes, players, cards: lists of ints, the form of
  * preflog.model.columns.RowColumns) as TrickPlay.play_cards does, on the play state passed in: the lists
  * `hands` and `tricks` are updated in place (a seat's item replaced only when it changes), each completed
- * trick's winner is appended to `winners`, `next` is the seat after each seat. `order_first` is -2 while
- * the talon's order is not known. It stops at the first row that is not a card, at the first card that is
- * not plainly legal (the caller's step then names the rule), and when play is over (10 tricks, or a stop
- * cap reached). It returns
+ * trick's winner is appended to `winners`, `next` is the seat after each seat. The play's scalars come as
+ * two 64-bit words, packed by TrickPlay._play_compiled (one int each instead of twenty boxed arguments;
+ * seats, suits and cards are biased to be non-negative):
  *
- *   (j, seat, led, best, best_seat, completed, start, done, order_first, order_second)
+ *   setup  bits 0-2 trump + 1, 3 must trump, 4-5 trick length, 6-7 talon tricks, 8-10 talon owner + 1,
+ *          11 third lead to the winner, 12 stops, 13-15 stop seat + 1, 16-19 declarer cap, 20-23 side cap,
+ *          24-26 first hand + 1, 27-58 the talon's cards
+ *   state  bits 0-2 seat to play + 1, 3-5 suit led + 1, 6-11 best card + 1, 12-14 best seat + 1,
+ *          15-18 tricks completed, 19-20 cards in the open trick, 21-26 talon order first + 2,
+ *          27-32 talon order second + 2 (order -2 while the talon's order is not known)
+ *
+ * It stops at the first row that is not a card, at the first card that is not plainly legal (the caller's
+ * step then names the rule), and when play is over (10 tricks, or a stop cap reached). It returns
+ *
+ *   (j, start, out)
  *
  * j the first row not played, start the first row of the trick still open (i when none completed in this
- * run), done whether play is over, and the talon's order (-2 when still unknown). Everything is read as
- * 64-bit ints; a list item that is not an int raises TypeError, a seat off the lists IndexError (the
- * reference's list indexing, negative seats counting from the end as Python's do).
+ * run), and `out` the state word after the run with bit 19 meaning play is over (bits 19-20 of `state`
+ * are not needed back: `start` tells the open trick). Lists are read as 64-bit ints; a list item that is
+ * not an int raises TypeError, a seat off the lists IndexError (the reference's list indexing, negative
+ * seats counting from the end as Python's do).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -94,8 +101,8 @@ static int64_t arg(PyObject *const *args, int k, int *err) {
 
 static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 30) {
-        PyErr_Format(PyExc_TypeError, "run() takes 30 arguments (%zd given)", nargs);
+    if (nargs != 12) {
+        PyErr_Format(PyExc_TypeError, "run() takes 12 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *codes = args[0], *players = args[1], *cards = args[2];
@@ -107,14 +114,16 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     }
     int err = 0;
     int64_t i = arg(args, 3, &err), end = arg(args, 4, &err), card_code = arg(args, 9, &err);
-    int64_t seat = arg(args, 10, &err), led = arg(args, 11, &err), best = arg(args, 12, &err);
-    int64_t bseat = arg(args, 13, &err), completed = arg(args, 14, &err), k = arg(args, 15, &err);
-    int64_t trump = arg(args, 16, &err), tmask = arg(args, 17, &err), tlen = arg(args, 18, &err);
-    int64_t talon_n = arg(args, 19, &err), talon = arg(args, 20, &err);
-    int64_t order[2] = {arg(args, 21, &err), arg(args, 22, &err)};
-    int64_t owner = arg(args, 23, &err), third_lead_winner = arg(args, 24, &err), stops = arg(args, 25, &err);
-    int64_t stop_seat = arg(args, 26, &err), declarer_cap = arg(args, 27, &err), side_cap = arg(args, 28, &err);
-    int64_t first_hand = arg(args, 29, &err);
+    int64_t setup = arg(args, 10, &err), state = arg(args, 11, &err);
+    int64_t trump = (setup & 7) - 1;
+    int64_t tmask = (setup >> 3 & 1) ? suit_mask(trump) : 0;
+    int64_t tlen = setup >> 4 & 3, talon_n = setup >> 6 & 3, owner = (setup >> 8 & 7) - 1;
+    int64_t third_lead_winner = setup >> 11 & 1, stops = setup >> 12 & 1, stop_seat = (setup >> 13 & 7) - 1;
+    int64_t declarer_cap = setup >> 16 & 15, side_cap = setup >> 20 & 15, first_hand = (setup >> 24 & 7) - 1;
+    int64_t talon = setup >> 27 & 0xFFFFFFFF;
+    int64_t seat = (state & 7) - 1, led = (state >> 3 & 7) - 1, best = (state >> 6 & 63) - 1;
+    int64_t bseat = (state >> 12 & 7) - 1, completed = state >> 15 & 15, k = state >> 19 & 3;
+    int64_t order[2] = {(state >> 21 & 63) - 2, (state >> 27 & 63) - 2};
     if (err) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(hands_l);
     if (n > MAX_SEATS || PyList_GET_SIZE(tricks_l) != n || PyList_GET_SIZE(next_l) != n) {
@@ -241,11 +250,13 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
             PyList_SetItem(tricks_l, s, t);
         }
     }
-    int64_t out[10] = {j, seat, led, best, bseat, completed, start, done, order[0], order[1]};
-    PyObject *res = PyTuple_New(10);
+    int64_t out = (seat + 1) | (led + 1) << 3 | (best + 1) << 6 | (bseat + 1) << 12 | completed << 15
+                  | (int64_t)done << 19 | (order[0] + 2) << 21 | (order[1] + 2) << 27;
+    int64_t back[3] = {j, start, out};
+    PyObject *res = PyTuple_New(3);
     if (res == NULL) return NULL;
-    for (int q = 0; q < 10; q++) {
-        PyObject *v = PyLong_FromLongLong(out[q]);
+    for (int q = 0; q < 3; q++) {
+        PyObject *v = PyLong_FromLongLong(back[q]);
         if (v == NULL) { Py_DECREF(res); return NULL; }
         PyTuple_SET_ITEM(res, q, v);
     }

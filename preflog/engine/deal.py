@@ -443,8 +443,9 @@ class Deal(TrickPlay):
         self.declarer = seat
         self.contract = contract
         a = self.active
-        i = 0 if a[0] == seat else 1 if a[1] == seat else a.index(seat)   # (no method call for the usual seats)
-        self._defenders = (self.active[(i + 1) % 3], self.active[(i + 2) % 3])  # left of the declarer first
+        # the declarer's place among the three (a ValueError off the table, as from a.index)
+        i = 0 if a[0] == seat else 1 if a[1] == seat else 2 if a[2] == seat else a.index(seat)
+        self._defenders = (a[(i + 1) % 3], a[(i + 2) % 3])  # left of the declarer first
         self._contract_declared()
 
     @abstractmethod

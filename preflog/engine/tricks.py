@@ -380,19 +380,28 @@ class TrickPlay:
 
     def _play_compiled(self, loop: Any, rows: RowColumns, i: int, end: int) -> int:
         """:meth:`play_cards` by the compiled card loop (``_tricks.c``): the same loop in C on this state (the
-        hands, trick counts and winners lists updated in place), its scalars written back here."""
+        hands, trick counts and winners lists updated in place), its scalars written back here. The scalars
+        travel packed into two machine words and come back in one (the layout is in ``_tricks.c``): every
+        seat is -1..3, every card -1..31, the talon's order -2..31, counts and caps 0..11, the talon 32 bits."""
         order = self._talon_order
-        r: tuple[int, int, int, int, int, int, int, int, int, int] = loop.run(
-            rows.code, rows.player, rows.card, i, end, self.hands, self.tricks, self.trick_winners, self._next,
-            _CARD, self.to_play, self._led, self._best, self._best_seat, self.completed, len(self.trick_cards),
-            self.trump, self._tmask, self._trick_len, self._talon_tricks, self._talon or 0,
-            order[0] if order is not None else -2, order[1] if order is not None else -2, self._talon_owner,
-            self._third_lead_winner, self._stops, self._stop_seat, self._declarer_cap, self._side_cap,
-            self.first_hand)
-        j, seat, led, best, bseat, completed, start, done, first, second = r
+        first: i64 = order[0] + 2 if order is not None else 0
+        second: i64 = order[1] + 2 if order is not None else 0
+        talon: i64 = self._talon or 0
+        setup: i64 = ((self.trump + 1) | (8 if self._tmask else 0) | self._trick_len << 4 | self._talon_tricks << 6
+                      | (self._talon_owner + 1) << 8 | (2048 if self._third_lead_winner else 0)
+                      | (4096 if self._stops else 0) | (self._stop_seat + 1) << 13 | self._declarer_cap << 16
+                      | self._side_cap << 20 | (self.first_hand + 1) << 24 | talon << 27)
+        state: i64 = ((self.to_play + 1) | (self._led + 1) << 3 | (self._best + 1) << 6 | (self._best_seat + 1) << 12
+                      | self.completed << 15 | len(self.trick_cards) << 19 | first << 21 | second << 27)
+        r: tuple[int, int, int] = loop.run(rows.code, rows.player, rows.card, i, end, self.hands, self.tricks,
+                                           self.trick_winners, self._next, _CARD, setup, state)
+        j, start, back = r
+        out: i64 = back
+        completed = int(out >> 15 & 15)
+        first = (out >> 21 & 63) - 2
         if first != -2:
-            self._talon_order = (first, second)
-        if done:
+            self._talon_order = (int(first), int((out >> 27 & 63) - 2))
+        if out >> 19 & 1:   # play is over
             self.trick_cards = []
             self.trick_seats = []
             self.completed = completed
@@ -401,10 +410,11 @@ class TrickPlay:
             return j
         if j > i:
             self._open_trick(rows.card, rows.player, i, start, j)
-            self.to_play = seat
+            self.to_play = int((out & 7) - 1)
             self.completed = completed
         # (with no card taken these are unchanged, or the leading talon card's: the .py loop sets them then too)
-        self._led, self._best, self._best_seat = led, best, bseat
+        self._led, self._best, self._best_seat = int((out >> 3 & 7) - 1), int((out >> 6 & 63) - 1), \
+            int((out >> 12 & 7) - 1)
         return j
 
     def take_claimed(self, tricks: Sequence[int]) -> None:

@@ -118,9 +118,13 @@ def test_the_compiled_loop_refuses_what_is_not_a_list_of_ints() -> None:
     run = tricks.BUILT.run
     with pytest.raises(TypeError):
         run()
-    args: list[Any] = [[8], [0], [3], 0, 1, [1 << 3, 0, 0], [0, 0, 0], [], [1, 2, 0], 8, 0, -1, -1, -1, 0, 0, -1, 0,
-                       3, 0, 0, -2, -2, -1, 0, 0, -1, 11, 11, 0]
-    assert run(*args)[0] == 1   # the seat to play holds the card: it is played
+    # no trump, tricks of 3, no talon tricks, no stops (caps 11), first hand seat 0; seat 0 to lead the first trick
+    setup = 3 << 4 | 11 << 16 | 11 << 20 | (0 + 1) << 24
+    state = 0 + 1
+    args: list[Any] = [[8], [0], [3], 0, 1, [1 << 3, 0, 0], [0, 0, 0], [], [1, 2, 0], 8, setup, state]
+    j, start, out = run(*args)
+    assert j == 1 and start == 0   # the seat to play holds the card: it is played, the trick stays open
+    assert (out & 7) - 1 == 1 and (out >> 3 & 7) - 1 == 0 and (out >> 6 & 63) - 1 == 3   # seat 1 next; ♠ led, 3 best
     for k, bad in ((2, ["x"]), (5, (1, 2, 3))):
         wrong = list(args)
         wrong[k] = bad
