@@ -29,12 +29,12 @@ class AuctionBase(ABC):
     CANDIDATES: ClassVar[tuple[int, ...]] = ()
     """Every call code of the family, in the order :meth:`legal_bids` lists them."""
 
-    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "history", "names")
+    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "_said", "names")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self.rules = rules
         self.names: Sequence[str] | None = None          # the players' names, for findings (set by the deal)
-        self.history: list[tuple[int, int]] = []        # (seat, code) in order
+        self._said: list[int] = []   # every call so far as seat, code, seat, code, … (flat: no tuple per call)
         self.restart(order, min_level)
 
     def restart(self, order: Sequence[int], min_level: int = 0) -> None:
@@ -45,7 +45,7 @@ class AuctionBase(ABC):
         self.min_level = min_level
         self._n = len(self.order)
         self._turn = 0                                  # position (index into order) to move
-        self.history.clear()
+        self._said.clear()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         new = type(self)(self.rules, self.order, self.min_level)
@@ -53,6 +53,21 @@ class AuctionBase(ABC):
         return new
 
     # -- state ---------------------------------------------------------
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """(seat, code) of every call so far, in order."""
+        said = self._said
+        return [(said[k], said[k + 1]) for k in range(0, len(said), 2)]
+
+    @property
+    def called(self) -> bool:
+        """Whether anyone has called yet."""
+        return bool(self._said)
+
+    def _record(self, seat: int, code: int) -> None:
+        self._said.append(seat)
+        self._said.append(code)
+
     @property
     @abstractmethod
     def done(self) -> bool:

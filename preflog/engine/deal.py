@@ -279,7 +279,7 @@ class Deal(TrickPlay):
         """What the next event should be, in words (for findings)."""
         p = self.phase
         if p == AUCTION:
-            if self.paper and not self.auction.history:
+            if self.paper and not self.auction.called:
                 return f"a bid by {self.who(self.auction.to_move)}, a contract or a paper result"
             return f"a bid by {self.who(self.auction.to_move)}"
         if p == DISCARD:
@@ -408,7 +408,7 @@ class Deal(TrickPlay):
     # ------------------------------------------------------------------ contract
     def verify_declare(self, seat: int, contract: int) -> None:
         p = self.phase
-        if p == AUCTION and self.paper and not self.auction.history:
+        if p == AUCTION and self.paper and not self.auction.called:
             if contract not in self.LADDER:
                 raise IllegalAction(Code.BAD_CONTRACT, f"contract code {contract} is not {self.CONTRACTS_TEXT}",
                                     seat=seat)

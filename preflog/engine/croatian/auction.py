@@ -264,7 +264,7 @@ class CroatianAuction(AuctionBase):
     def bid(self, seat: int, bid: int) -> None:
         self.verify_bid(seat, bid)
         pos = self._turn
-        self.history.append((seat, bid))
+        self._record(seat, bid)
         if self._phase == _NAMING:
             self._apply_name(pos, bid)
             return

@@ -212,7 +212,7 @@ class RussianAuction(AuctionBase):
         if bid != PASS or self._done or seat != self.order[self._turn]:
             self.verify_bid(seat, bid)  # (a pass by the seat to move is always legal: verify_bid's first case)
         pos = self._turn
-        self.history.append((seat, bid))
+        self._record(seat, bid)
         if bid == PASS:
             self._passed[pos] = True
             self._left -= 1

@@ -388,7 +388,7 @@ class RussianDeal(Deal):
         if not self.paper:
             self.verify_claim(tricks)  # a card-level deal may only give the result as a claim of what remains
             return
-        if self.phase == AUCTION and not self.auction.history:
+        if self.phase == AUCTION and not self.auction.called:
             pass  # a paper raspasy written without its passes
         elif self.phase not in (RESULT, MODE):
             raise self._phase_error("paper result")
