@@ -67,7 +67,7 @@ def settle(
         raise ValueError(f"settlement: sheet shape mismatch (pulya {len(pulya)}, gora {n}, visty {len(visty)} rows)")
     t = _terms(rules)
     if t.ints and n <= _INT_SEATS_MAX:
-        counts = _int_counts(pulya, gora, visty, t.gp, t.pp)
+        counts = _int_counts(_as_list(pulya), _as_list(gora), [_as_list(row) for row in visty], t.gp, t.pp)
         if counts is not None:
             return _priced(_settle_ints(counts[0], counts[1], t.gp), whist_price, t.shown)
     gp = t.gp
@@ -223,42 +223,51 @@ word (the compiled kernel's ``i64``); any other sheet takes the Fraction path, w
 results, in both kernels alike."""
 
 
-def _int_counts(pulya: Sequence[Number], gora: Sequence[Number], visty: Sequence[Sequence[Number]], gp: int,
-                pp: int) -> tuple[list[i64], list[i64]] | None:
+def _int_counts(pulya: list[Number], gora: list[Number], visty: list[list[Number]], gp: i64,
+                pp: i64) -> tuple[list[i64], list[i64]] | None:
     """For a sheet of plain ints (no Fraction, no bool) below :data:`_INT_MAX`: per seat the net visty
     (written − received) and the gora counted in visty (``gora × gp + (max pulya − pulya) × pp``); None
-    when an entry is not one."""
+    when an entry is not one. (Sums kept in locals: the compiled kernel adds machine ints.)"""
     n = len(gora)
-    net: list[i64] = [0] * n
-    for i in range(n):
-        row = visty[i]
-        for j in range(n):
-            v = row[j]
+    net: list[i64] = []
+    for row in visty:
+        written: i64 = 0
+        for v in row:
             if type(v) is not int or not -_INT_MAX < v < _INT_MAX:
                 return None
             x: i64 = v
-            net[i] += x
-            net[j] -= x
-    ps: list[i64] = [0] * n
+            written += x
+        net.append(written)
+    for j in range(n):
+        received: i64 = 0
+        for row in visty:
+            v = row[j]
+            if type(v) is not int:  # (checked above: tells the type)
+                return None
+            y: i64 = v
+            received += y
+        net[j] = net[j] - received
     top: i64 = 0
     for i in range(n):
         p = pulya[i]
         if type(p) is not int or not -_INT_MAX < p < _INT_MAX:
             return None
-        y: i64 = p
-        ps[i] = y
-        if i == 0 or y > top:
-            top = y
-    e: list[i64] = [0] * n
-    g_pt: i64 = gp
-    p_pt: i64 = pp
+        if i == 0 or p > top:
+            top = p
+    e: list[i64] = []
     for i in range(n):
         g = gora[i]
-        if type(g) is not int or not -_INT_MAX < g < _INT_MAX:
+        p = pulya[i]
+        if type(g) is not int or not -_INT_MAX < g < _INT_MAX or type(p) is not int:
             return None
         z: i64 = g
-        e[i] = z * g_pt + (top - ps[i]) * p_pt
+        w: i64 = p
+        e.append(z * gp + (top - w) * pp)
     return net, e
+
+
+def _as_list(values: Sequence[Number]) -> list[Number]:
+    return values if isinstance(values, list) else list(values)
 
 
 def _settle_ints(net: list[i64], e: list[i64], gp: i64) -> Settlement:
@@ -352,7 +361,7 @@ def _round_ints(numerators: list[i64], n: i64) -> tuple[int, ...]:
             if best < 0:
                 break
             taken[best] = True
-            floors[best] += 1
+            floors[best] = floors[best] + 1
     return tuple([int(x) for x in floors])
 
 
@@ -415,11 +424,11 @@ def _move_point(g: list[Fraction], net: list[Fraction], who: int, d: int, comp: 
 
 def _move_point_ints(g: list[i64], net: list[i64], who: i64, dg: i64, step: i64) -> None:
     """:func:`_move_point` in gora counted in 1/gp: ``dg`` is ±gp, ``step`` ±comp."""
-    g[who] += dg
+    g[who] = g[who] + dg
     for j in range(len(g)):
         if j != who:
-            net[j] -= step
-            net[who] += step
+            net[j] = net[j] - step
+            net[who] = net[who] + step
 
 
 def _round_zero_sum(values: list[Fraction]) -> tuple[int, ...]:
