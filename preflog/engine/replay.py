@@ -93,18 +93,31 @@ class DealSummary:
         return (DealSummary, (self.deal, self.dealer, self.seq, self.outcome, self.score, self.findings, self.broken))
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class AuditResult:
-    """Everything an audit found: findings, per-deal summaries, final sheet and settlement."""
+    """Everything an audit found: findings, per-deal summaries, final sheet and settlement. (Its
+    ``__init__`` is written out: one is built per pulka, and the compiled kernel builds it natively.)"""
 
     findings: list[Finding]
     deals: list[DealSummary]
-    rules: Rules | None = None
-    players: tuple[str, ...] = ()
-    sheet: Sheet | None = None
-    settlement: Settlement | None = None
-    events: int = 0
-    ended: bool = False
+    rules: Rules | None
+    players: tuple[str, ...]
+    sheet: Sheet | None
+    settlement: Settlement | None
+    events: int
+    ended: bool
+
+    def __init__(self, findings: list[Finding], deals: list[DealSummary], rules: Rules | None = None,
+                 players: tuple[str, ...] = (), sheet: Sheet | None = None, settlement: Settlement | None = None,
+                 events: int = 0, ended: bool = False) -> None:
+        self.findings = findings
+        self.deals = deals
+        self.rules = rules
+        self.players = players
+        self.sheet = sheet
+        self.settlement = settlement
+        self.events = events
+        self.ended = ended
 
     @property
     def ok(self) -> bool:
@@ -393,13 +406,13 @@ class Auditor:
 
     def result(self) -> AuditResult:
         p = self.pulka
-        res = AuditResult(self.findings, self.deals, events=self.n_events)
-        if p is not None:
-            res.rules, res.players, res.ended = p.rules, p.players, p.ended
-            if p.scorer is not None:
-                res.sheet = p.scorer.sheet.copy()
-                res.settlement = p.settlement()
-        return res
+        if p is None:
+            return AuditResult(self.findings, self.deals, None, (), None, None, self.n_events, False)
+        scorer = p.scorer
+        if scorer is None:
+            return AuditResult(self.findings, self.deals, p.rules, p.players, None, None, self.n_events, p.ended)
+        return AuditResult(self.findings, self.deals, p.rules, p.players, scorer.sheet.copy(), p.settlement(),
+                           self.n_events, p.ended)
 
     def run(self, rows: RowColumns, events: Sequence[Event] | None = None) -> AuditResult:
         """Audit a whole log, given as columns: runs of cards to the open deal's kernel, every other event

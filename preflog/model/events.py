@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 from typing import ClassVar
 
@@ -131,13 +132,15 @@ class PulkaStarted(Event):
 
     @classmethod
     def from_row(cls, player: int, card: int, value: int, payload: dict[str, Any] | None) -> Event:
-        data = {"rules_version": LEGACY_RULES_VERSION, **(payload or {})}
+        data: dict[str, Any] = {"rules_version": LEGACY_RULES_VERSION}
+        for k, v in (payload or {}).items():  # (a loop: one decode per pulka, no comprehension frame)
+            data[k] = _tuple(v) if isinstance(v, list) and k != "start" else v
         if "start" in data:
             rows = data["start"]
             if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
                 raise TypeError(f"a starting sheet is a list of rows of numbers, not {rows!r}")
             data["start"] = tuple(tuple(score_value(v) for v in r) for r in rows)
-        return cls(**{k: _tuple(v) if isinstance(v, list) and k != "start" else v for k, v in data.items()})
+        return cls(**data)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.KIND}
@@ -433,11 +436,39 @@ BY_KIND: dict[str, type[Event]] = {t.KIND: t for t in EVENT_TYPES}
 
 def from_row(code: int, player: int, card: int, value: int, payload: str | None) -> Event:
     """Rebuild an event from its row form."""
+    if code == _ENDED:
+        return _pulka_ended(player, card, value, payload)
     cls = BY_CODE.get(code)
     if cls is None:
         raise EventError(f"unknown event type code {code}")
     try:
-        data = json.loads(payload) if payload else None
+        data = _json(payload) if payload else None
         return cls.from_row(player, card, value, data)
     except (TypeError, ValueError) as exc:
         raise EventError(f"bad {cls.KIND} event payload {payload!r}: {exc}") from None
+
+
+_ENDED = PulkaEnded.CODE
+_DECODER = json.JSONDecoder()
+
+
+def _json(payload: str) -> Any:
+    """``json.loads(payload)``: ``raw_decode`` called directly when the text is one JSON value and nothing
+    else (what the store writes), else ``json.loads`` itself (its errors, its whitespace rules).
+    (``json.loads`` runs two more Python frames around it: a third of a PulkaEnded's decode.)"""
+    try:
+        data, end = _DECODER.raw_decode(payload)
+    except Exception:  # (any failure: json.loads says what it is)
+        return json.loads(payload)
+    return data if end == len(payload) else json.loads(payload)
+
+
+@lru_cache(maxsize=64)
+def _pulka_ended(player: int, card: int, value: int, payload: str | None) -> Event:
+    """:func:`from_row` of a PulkaEnded row, decoded once per distinct row: every pulka ends with one, and
+    nearly all read ``{"reason":"closed"}`` (an event is immutable: one object serves every log). A row
+    that does not decode raises each time (errors are not remembered)."""
+    try:
+        return PulkaEnded.from_row(player, card, value, _json(payload) if payload else None)
+    except (TypeError, ValueError) as exc:
+        raise EventError(f"bad {PulkaEnded.KIND} event payload {payload!r}: {exc}") from None

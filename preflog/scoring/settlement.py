@@ -43,8 +43,9 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
-from typing import TypeGuard
+from typing import Final
+
+from mypy_extensions import i64
 
 from ..rules.choices import SettlementDivisor
 from ..rules.choices import SettlementRounding
@@ -53,7 +54,6 @@ from .sheet import Number
 from .sheet import Settlement
 
 
-# gora and visty counts of one computation: all ints (the fast path) or all Fractions
 def settle(
     pulya: Sequence[Number],
     gora: Sequence[Number],
@@ -63,17 +63,16 @@ def settle(
 ) -> Settlement:
     """Settle a sheet (``visty[i][j]`` = written by *i* on *j*); every result vector sums to zero."""
     n = len(gora)
-    if n < 2 or len(pulya) != n or len(visty) != n or any(len(row) != n for row in visty):
+    if n < 2 or len(pulya) != n or len(visty) != n or not _square(visty, n):
         raise ValueError(f"settlement: sheet shape mismatch (pulya {len(pulya)}, gora {n}, visty {len(visty)} rows)")
-    gp = rules.gora_point_visty
-    # settle_unequal_pulya=False: pulyas play no part (a zero price per point drops the term)
-    pp = rules.pool_point_visty if rules.settle_unequal_pulya else 0
-    # settlement_divisor: each other player writes gora × gp / d on its owner (d = n, or n − 1)
-    d = n - 1 if rules.settlement_divisor == SettlementDivisor.OTHERS else n
-    sheet = (pulya, gora, visty)
-    if type(gp) is int and type(pp) is int and d == n and _all_ints(sheet):
-        return priced(_settle_ints(list(sheet[0]), list(sheet[1]), [list(r) for r in sheet[2]], gp, pp),
-                      whist_price, rules)
+    t = _terms(rules)
+    if t.ints and n <= _INT_SEATS_MAX:
+        counts = _int_counts(_as_list(pulya), _as_list(gora), [_as_list(row) for row in visty], t.gp, t.pp)
+        if counts is not None:
+            return _priced(_settle_ints(counts[0], counts[1], t.gp), whist_price, t.shown)
+    gp = t.gp
+    pp = t.pp
+    d = n - 1 if t.others else n
     net = [Fraction(sum(visty[i])) - sum(Fraction(visty[j][i]) for j in range(n)) for i in range(n)]
     top = max(pulya)
     # pulya shortfall expressed as gora points, so one gora-based formula covers both terms
@@ -86,7 +85,55 @@ def settle(
     amnestied = [e - low for e in eff]
     m1 = _method1(amnestied, net, gp, d)
     m2 = _method2(amnestied, net, gp, d)
-    return priced(Settlement(exact=exact, method1=m1, method2=m2), whist_price, rules)
+    return _priced(Settlement(exact=exact, method1=m1, method2=m2), whist_price, t.shown)
+
+
+# the result settlement_rounding shows (_Terms.shown)
+_SHOW_EXACT: Final = 0
+_SHOW_METHOD1: Final = 1
+_SHOW_METHOD2: Final = 2
+
+
+class _Terms:
+    """What a settlement reads of its rules, read once per :class:`Rules` object (rules are frozen; the
+    replay settles every pulka, and an option read from the interpreted ``Rules`` costs a lookup)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules  # (held: the cache is keyed by its id)
+        self.gp: int = rules.gora_point_visty
+        # settle_unequal_pulya=False: pulyas play no part (a zero price per point drops the term)
+        self.pp: int = rules.pool_point_visty if rules.settle_unequal_pulya else 0
+        # settlement_divisor: each other player writes gora × gp / d on its owner (d = n, or n − 1)
+        self.others = rules.settlement_divisor == SettlementDivisor.OTHERS
+        rounding = rules.settlement_rounding
+        self.shown = (_SHOW_EXACT if rounding == SettlementRounding.EXACT
+                      else _SHOW_METHOD2 if rounding == SettlementRounding.METHOD2 else _SHOW_METHOD1)
+        # the integer path: whole prices per gora and pulya point, gora divided by n
+        self.ints = (type(self.gp) is int and type(self.pp) is int and not self.others
+                     and -_INT_PRICE_MAX < self.gp < _INT_PRICE_MAX and -_INT_PRICE_MAX < self.pp < _INT_PRICE_MAX)
+
+
+_TERMS: Final[dict[int, _Terms]] = {}
+_TERMS_KEPT: Final = 64
+
+
+def _terms(rules: Rules) -> _Terms:
+    """The :class:`_Terms` of ``rules``, remembered by the object's id (the entry holds the object, so
+    the id is not reused while it is kept)."""
+    t = _TERMS.get(id(rules))
+    if t is None or t.rules is not rules:
+        if len(_TERMS) >= _TERMS_KEPT:
+            _TERMS.clear()
+        t = _Terms(rules)
+        _TERMS[id(rules)] = t
+    return t
+
+
+def _square(visty: Sequence[Sequence[Number]], n: int) -> bool:
+    for row in visty:
+        if len(row) != n:
+            return False
+    return True
 
 
 _PRICE = re.compile(r"[0-9]+(?:[.,][0-9]+)?(?:/[0-9]+)?")
@@ -120,14 +167,28 @@ def priced(settlement: Settlement, whist_price: Number, rules: Rules) -> Settlem
     (:func:`shown_result`: method 1 under the Russian presets, exact under the Croatian) × the price.
     Seed 003: "the final result in visty … multiplied by the price of a vist gives the win or loss
     in money", З +31 visty at 100 a vist = 3100."""
-    price = whist_price if type(whist_price) is Fraction else Fraction(whist_price)
-    shown = shown_result(settlement, rules)
-    if price.denominator == 1:  # a whole price (the common case): one Fraction per seat, no products of Fractions
-        p = price.numerator
-        money = tuple(_ratio(x * p, 1) if type(x) is int else Fraction(x) * price for x in shown)
+    return _priced(settlement, whist_price, _terms(rules).shown)
+
+
+def _priced(settlement: Settlement, whist_price: Number, shown: int) -> Settlement:
+    """:func:`priced`, the shown result given as a ``_SHOW_*`` value."""
+    return Settlement(settlement.exact, settlement.method1, settlement.method2,
+                      _money(_shown(settlement, shown), whist_price))
+
+
+def _money(shown: tuple[Number, ...], whist_price: Number) -> tuple[Fraction, ...]:
+    if type(whist_price) is int:
+        p = whist_price
     else:
-        money = tuple(Fraction(x) * price for x in shown)
-    return Settlement(settlement.exact, settlement.method1, settlement.method2, money)
+        price = whist_price if type(whist_price) is Fraction else Fraction(whist_price)
+        if price.denominator != 1:
+            return tuple([Fraction(x) * price for x in shown])
+        p = price.numerator
+    # a whole price (the common case): one Fraction per seat, no products of Fractions
+    out: list[Fraction] = []
+    for x in shown:
+        out.append(_ratio(x * p, 1) if type(x) is int else Fraction(x) * p)
+    return tuple(out)
 
 
 def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
@@ -138,9 +199,13 @@ def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
     Seed 003 (RULES.md B1.8) under Sochi (``method1``): З +31, В −30, Ю −1; with ``method2``
     З +31, В −29, Ю −2; with ``exact`` З +30⅔, В −29⅓, Ю −1⅓.
     """
-    if rules.settlement_rounding == SettlementRounding.EXACT:
-        return tuple(_exact_number(x) for x in settlement.exact)
-    if rules.settlement_rounding == SettlementRounding.METHOD2:
+    return _shown(settlement, _terms(rules).shown)
+
+
+def _shown(settlement: Settlement, shown: int) -> tuple[Number, ...]:
+    if shown == _SHOW_EXACT:
+        return tuple([_exact_number(x) for x in settlement.exact])
+    if shown == _SHOW_METHOD2:
         return settlement.method2
     return settlement.method1
 
@@ -149,93 +214,126 @@ def _exact_number(x: Fraction) -> Number:
     return x.numerator if x.denominator == 1 else x
 
 
-_Sheet = tuple[Sequence[Number], Sequence[Number], Sequence[Sequence[Number]]]
-_IntSheet = tuple[Sequence[int], Sequence[int], Sequence[Sequence[int]]]
+_INT_MAX: Final = 1 << 32
+_INT_PRICE_MAX: Final = 1 << 12
+_INT_SEATS_MAX: Final = 16
+"""The integer path takes sheets of at most 16 seats with entries below 2³² and gora and pulya point
+prices below 2¹² in magnitude: every sum and product it forms then stays below 2⁵⁵ and fits a machine
+word (the compiled kernel's ``i64``); any other sheet takes the Fraction path, which gives the same
+results, in both kernels alike."""
 
 
-def _all_ints(sheet: _Sheet) -> TypeGuard[_IntSheet]:
-    """Whether every entry of the sheet (pulya, gora, visty) is a plain int (no Fraction, no bool)."""
-    pulya, gora, visty = sheet
-    return (all(type(x) is int for x in pulya) and all(type(x) is int for x in gora)
-            and all(type(x) is int for row in visty for x in row))
-
-
-def _settle_ints(pulya: list[int], gora: list[int], visty: list[list[int]], gp: int, pp: int) -> Settlement:
-    """:func:`settle` for a sheet of ints, in integers (the replay settles every pulka; Fractions cost
-    ≈ 10× more). Gora points are counted in ``1/gp`` (``E`` = eff × gp, ``A`` = amnestied × gp); the
-    two methods end as ``(n × (net − A) + ΣA) / n`` and are rounded like :func:`_round_zero_sum`.
-    (Loops over lists written out: the compiled kernel runs them on machine ints.)"""
+def _int_counts(pulya: list[Number], gora: list[Number], visty: list[list[Number]], gp: i64,
+                pp: i64) -> tuple[list[i64], list[i64]] | None:
+    """For a sheet of plain ints (no Fraction, no bool) below :data:`_INT_MAX`: per seat the net visty
+    (written − received) and the gora counted in visty (``gora × gp + (max pulya − pulya) × pp``); None
+    when an entry is not one. (Sums kept in locals: the compiled kernel adds machine ints.)"""
     n = len(gora)
-    net: list[int] = []
-    top = pulya[0]
+    net: list[i64] = []
+    for row in visty:
+        written: i64 = 0
+        for v in row:
+            if type(v) is not int or not -_INT_MAX < v < _INT_MAX:
+                return None
+            x: i64 = v
+            written += x
+        net.append(written)
+    for j in range(n):
+        received: i64 = 0
+        for row in visty:
+            v = row[j]
+            if type(v) is not int:  # (checked above: tells the type)
+                return None
+            y: i64 = v
+            received += y
+        net[j] = net[j] - received
+    top: i64 = 0
     for i in range(n):
-        written = received = 0
-        for j in range(n):
-            written += visty[i][j]
-            received += visty[j][i]
-        net.append(written - received)
-        if pulya[i] > top:
-            top = pulya[i]
-    e: list[int] = []
-    total_e = 0
-    low = 0
+        p = pulya[i]
+        if type(p) is not int or not -_INT_MAX < p < _INT_MAX:
+            return None
+        if i == 0 or p > top:
+            top = p
+    e: list[i64] = []
     for i in range(n):
-        x = gora[i] * gp + (top - pulya[i]) * pp
-        e.append(x)
+        g = gora[i]
+        p = pulya[i]
+        if type(g) is not int or not -_INT_MAX < g < _INT_MAX or type(p) is not int:
+            return None
+        z: i64 = g
+        w: i64 = p
+        e.append(z * gp + (top - w) * pp)
+    return net, e
+
+
+def _as_list(values: Sequence[Number]) -> list[Number]:
+    return values if isinstance(values, list) else list(values)
+
+
+def _settle_ints(net: list[i64], e: list[i64], gp: i64) -> Settlement:
+    """:func:`settle` for a sheet of ints (:func:`_int_counts`: net visty ``net`` and gora in visty ``e``),
+    in integers (the replay settles every pulka; Fractions cost ≈ 10× more). Gora points are counted in
+    ``1/gp`` (``e`` = eff × gp, ``a`` = amnestied × gp); the two methods end as ``(n × (net − a) + Σa) / n``
+    and are rounded like :func:`_round_zero_sum`. (Machine ints in the compiled kernel: :data:`_INT_MAX`
+    bounds every value.)"""
+    n: i64 = len(e)
+    total_e: i64 = 0
+    low: i64 = e[0]
+    for x in e:
         total_e += x
-        if i == 0 or x < low:
+        if x < low:
             low = x
     exact = tuple([_ratio(n * (net[i] - e[i]) + total_e, n) for i in range(n)])
-    a = [x - low for x in e]
-    comp = (2 * gp + n) // (2 * n)  # compensation(gp, n) without Fractions
+    comp: i64 = (2 * gp + n) // (2 * n)  # compensation(gp, n) without Fractions
     # method 1: every player whose gora × gp does not divide by n moves one point
-    g1, net1 = list(a), list(net)
+    g1: list[i64] = [x - low for x in e]
+    net1 = list(net)
+    s1: i64 = 0
     for i in range(n):
         d = _fix_direction_ints(g1[i], gp, n)
         if d:
-            _move_point(g1, net1, i, d * gp, comp, d)
-    s1 = 0
-    for x in g1:
-        s1 += x
+            _move_point_ints(g1, net1, i, d * gp, d * comp)
+        s1 += g1[i]
     m1 = _round_ints([n * (net1[i] - g1[i]) + s1 for i in range(n)], n)
     # method 2: one point to the smallest positive gora (lowest seat on ties) when the total does not divide
-    g2, net2 = list(a), list(net)
-    s2 = 0
+    g2: list[i64] = [x - low for x in e]
+    net2 = list(net)
+    s2: i64 = 0
     for x in g2:
         s2 += x
     d = _fix_direction_ints(s2, gp, n)
     if d:
-        who = -1
+        who: i64 = -1
         for i in range(n):
             if g2[i] > 0 and (d > 0 or g2[i] >= gp) and (who < 0 or g2[i] < g2[who]):
                 who = i
         if who >= 0:
-            _move_point(g2, net2, who, d * gp, comp, d)
+            _move_point_ints(g2, net2, who, d * gp, d * comp)
             s2 += d * gp
     m2 = _round_ints([n * (net2[i] - g2[i]) + s2 for i in range(n)], n)
-    return Settlement(exact=exact, method1=m1, method2=m2)
+    return Settlement(exact, m1, m2)
 
 
 # Fractions made from ints, remembered: a settlement's columns hold few distinct small values, and the
 # Fraction constructor runs in Python (≈ 0.5 µs, against a dict lookup) — the replay settles every pulka
-_RATIOS: dict[int, Fraction] = {}
-_RATIOS_KEPT = 8192
+_RATIOS: Final[dict[int, Fraction]] = {}
+_RATIOS_KEPT: Final = 8192
 
 
 def _ratio(num: int, den: int) -> Fraction:
-    """``Fraction(num, den)`` for ints, remembered while ``0 < den < 16`` and ``|num|`` is below 2⁴⁰."""
-    if not (0 < den < 16 and -(1 << 40) < num < 1 << 40):
+    """``Fraction(num, den)`` for ints, remembered while ``0 < den < 16`` and ``|num|`` is below 2³²."""
+    if not (0 < den < 16 and -_INT_MAX < num < _INT_MAX):
         return Fraction(num, den)
     key = num * 16 + den
     f = _RATIOS.get(key)
     if f is None:
-        f = Fraction(num, den)
+        f = Fraction(num) if den == 1 else Fraction(num, den)
         if len(_RATIOS) < _RATIOS_KEPT:
             _RATIOS[key] = f
     return f
 
 
-def _fix_direction_ints(a: int, gp: int, n: int) -> int:
+def _fix_direction_ints(a: i64, gp: i64, n: i64) -> i64:
     """:func:`_fix_direction` of the gora ``a / gp``."""
     if a % gp or a % n == 0:
         return 0
@@ -246,24 +344,25 @@ def _fix_direction_ints(a: int, gp: int, n: int) -> int:
     return 0
 
 
-def _round_ints(numerators: list[int], n: int) -> tuple[int, ...]:
+def _round_ints(numerators: list[i64], n: i64) -> tuple[int, ...]:
     """:func:`_round_zero_sum` of ``numerators[i] / n``: the missing units to the largest remainders,
     the lower seat first on ties."""
-    floors = [x // n for x in numerators]
-    missing = 0
+    floors: list[i64] = [x // n for x in numerators]
+    missing: i64 = 0
     for x in floors:
         missing -= x
-    taken = [False] * len(floors)
-    for _ in range(missing):
-        best = -1
-        for i in range(len(floors)):
-            if not taken[i] and (best < 0 or numerators[i] % n > numerators[best] % n):
-                best = i
-        if best < 0:
-            break
-        taken[best] = True
-        floors[best] += 1
-    return tuple(floors)
+    if missing:
+        taken = [False] * len(floors)
+        for _ in range(missing):
+            best: i64 = -1
+            for i in range(len(floors)):
+                if not taken[i] and (best < 0 or numerators[i] % n > numerators[best] % n):
+                    best = i
+            if best < 0:
+                break
+            taken[best] = True
+            floors[best] = floors[best] + 1
+    return tuple([int(x) for x in floors])
 
 
 def compensation(gp: int, n: int) -> int:
@@ -313,15 +412,23 @@ def _method2(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0
     return _round_zero_sum([net[i] + gp * (total - n * g[i]) / dv for i in range(n)])
 
 
-def _move_point(g: list[Any], net: list[Any], who: int, d: int, comp: int, sign: int | None = None) -> None:
-    """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him.
-    (In gora counted in 1/gp, ``d`` is ±gp and ``sign`` ±1.)"""
+def _move_point(g: list[Fraction], net: list[Fraction], who: int, d: int, comp: int) -> None:
+    """Add (d=+1) or remove (d=−1) a gora point; the others remove (add) ``comp`` visty on him."""
     g[who] += d
-    step = (d if sign is None else sign) * comp
+    step = d * comp
     for j in range(len(g)):
         if j != who:
             net[j] -= step
             net[who] += step
+
+
+def _move_point_ints(g: list[i64], net: list[i64], who: i64, dg: i64, step: i64) -> None:
+    """:func:`_move_point` in gora counted in 1/gp: ``dg`` is ±gp, ``step`` ±comp."""
+    g[who] = g[who] + dg
+    for j in range(len(g)):
+        if j != who:
+            net[j] = net[j] - step
+            net[who] = net[who] + step
 
 
 def _round_zero_sum(values: list[Fraction]) -> tuple[int, ...]:
