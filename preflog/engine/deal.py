@@ -134,6 +134,7 @@ class Deal(TrickPlay):
         if n_players not in (3, 4):
             raise IllegalAction(Code.BAD_DEAL, f"a table has 3 or 4 players, not {n_players}")
         self.rules = rules
+        self._read_rules(rules)
         self.n = n_players
         self._start(dealer, deal, hands, talon, False)
         self.auction = self._new_auction(rules, self.active, min_level)
@@ -189,6 +190,10 @@ class Deal(TrickPlay):
 
     def _start_family(self) -> None:
         """The family's own fields at the start of a deal (its overrides set them; called by :meth:`_start`)."""
+
+    def _read_rules(self, rules: Rules) -> None:
+        """Read once per deal object the options the family's deal consults every deal (a reopened deal keeps
+        its rules): its override stores them as plain fields."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         """A copy to play on (bots play a deal out on one); the rules object is shared when ``memo`` says so."""

@@ -88,6 +88,18 @@ class RussianDeal(Deal):
     checked: bool
     _wstep: int
     _lone: int
+    _must_trump: bool
+    _last_winner_leads: bool
+    _open_raspasy: bool
+    _ten_checked: bool
+    _mode_choice: bool
+
+    def _read_rules(self, rules: Rules) -> None:
+        self._must_trump = rules.must_trump
+        self._last_winner_leads = rules.raspasy_third_lead == "last_winner"   # (at a 3-player table)
+        self._open_raspasy = rules.raspasy_talon_mode == "open"
+        self._ten_checked = rules.ten_mode == "checked"
+        self._mode_choice = rules.open_play_choice != "never"
 
     def _start_family(self) -> None:
         self.half_whister = NO_SEAT
@@ -145,14 +157,14 @@ class RussianDeal(Deal):
         if self.paper:
             self.phase = RESULT
             return
-        self._start_play(talon_tricks=2 if self.rules.raspasy_talon_mode == "open" else 0)
+        self._start_play(talon_tricks=2 if self._open_raspasy else 0)
 
     def _contract_declared(self) -> None:
         contract = self.contract
         if contract == MISER:
             self._after_whist_resolved()
             return
-        if level_of(contract) == 10 and self.rules.ten_mode == "checked":
+        if level_of(contract) == 10 and self._ten_checked:
             self.checked = True
             d1, d2 = self._defenders
             self.calls[d1] = self.calls[d2] = CALL_WHIST
@@ -303,7 +315,7 @@ class RussianDeal(Deal):
         self._after_whist_resolved()
 
     def _after_whist_resolved(self) -> None:
-        if self._lone != NO_SEAT and self.rules.open_play_choice != "never":
+        if self._lone != NO_SEAT and self._mode_choice:
             self.phase = MODE
         elif self.paper:
             self.phase = RESULT
@@ -338,9 +350,9 @@ class RussianDeal(Deal):
         contract = self.contract
         n = self.n
         self.start_tricks(
-            self.first_hand, ru_trump(contract) if contract and contract != MISER else -1, self.rules.must_trump,
+            self.first_hand, ru_trump(contract) if contract and contract != MISER else -1, self._must_trump,
             talon_tricks=talon_tricks, talon_owner=self.dealer if n == 4 else NO_SEAT,
-            third_lead_winner=n == 3 and self.rules.raspasy_third_lead == "last_winner")
+            third_lead_winner=n == 3 and self._last_winner_leads)
 
     def _verify_play_before_play(self, seat: int, card: int) -> None:
         # a card while open/closed is pending: closed play is implied; check it as the first card
