@@ -49,12 +49,12 @@ from ..model.bidcodes import strain_of
 from ..model.bids import format_ru_bid
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
-from ..model.outcome import KIND_CONCEDED as _CONCEDED
-from ..model.outcome import KIND_GAME as _GAME
-from ..model.outcome import KIND_HALF_WHIST as _HALF_WHIST
-from ..model.outcome import KIND_MISER as _MISER
-from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
-from ..model.outcome import KIND_RASPASY as _RASPASY
+from ..model.outcome import KIND_CONCEDED
+from ..model.outcome import KIND_GAME
+from ..model.outcome import KIND_HALF_WHIST
+from ..model.outcome import KIND_MISER
+from ..model.outcome import KIND_NOT_WHISTED
+from ..model.outcome import KIND_RASPASY
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..rules.choices import HelpOverflow
@@ -161,8 +161,17 @@ class _Entries:
 
     def freeze_ints(self) -> DealScore:
         """:meth:`freeze` when no cell can be a Fraction (nothing to normalise)."""
-        return DealScore(tuple(self.pulya), tuple(self.gora), tuple([tuple(row) for row in self.visty]),
-                         "; ".join(self.notes) if self.notes else "")
+        v = self.visty
+        rows = (tuple(v[0]), tuple(v[1]), tuple(v[2])) if len(v) == 3 else tuple([tuple(row) for row in v])
+        return DealScore(tuple(self.pulya), tuple(self.gora), rows, "; ".join(self.notes) if self.notes else "")
+
+
+def _owed(quota: int, taken: int, short: int, capped: bool, charged: bool) -> int:
+    """A whister's missing tricks against his quota: capped by the side's shortfall (``whist_shortfall_split``
+    capped), else in full when the side is charged."""
+    if capped:
+        return min(max(0, quota - taken), short)
+    return max(0, quota - taken) if charged else 0
 
 
 def _seats(n: int, dealer: int) -> tuple[int, ...]:
@@ -208,11 +217,15 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     return found or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
-_KINDS: Final = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
-                   _CONCEDED))
-_PLAYED_KINDS: Final = frozenset((_GAME, _MISER, _RASPASY))
-_CONTRACT_KINDS: Final = frozenset((_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED))
-_LIABLE_KINDS: Final = frozenset((_GAME, _CONCEDED))
+# the deal kinds typed ``str`` (a ``DealKind`` is a str): the compiled scorer compares ``o.kind`` with them as
+# strings (an identity test first), where an enum constant would cost a generic comparison; ``kind in (...)``
+# of a tuple display compiles to a chain of such comparisons, cheaper than hashing into a frozenset
+_GAME: Final[str] = KIND_GAME
+_MISER: Final[str] = KIND_MISER
+_RASPASY: Final[str] = KIND_RASPASY
+_NOT_WHISTED: Final[str] = KIND_NOT_WHISTED
+_HALF_WHIST: Final[str] = KIND_HALF_WHIST
+_CONCEDED: Final[str] = KIND_CONCEDED
 _CAPPED: Final = ShortfallSplit.CAPPED
 _PROPORTIONAL: Final = ShortfallSplit.PROPORTIONAL
 _ALWAYS: Final = ShortfallSplit.PERSONAL_ALWAYS
@@ -235,10 +248,26 @@ class RussianScorer(Scorer):
         self._entries = _Entries(n_players)   # the deal being scored (reset per deal)
         self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
         self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
-        # (options read on every deal, held as native bools)
+        # the options read on every deal, read once here into typed attributes (Rules is frozen): the compiled
+        # scorer reads them natively, where an attribute of the rules object is a generic lookup each time
         self._help = bool(rules.american_help) and not self._end_on_total
-        self._always_charged = rules.whist_shortfall_split == _ALWAYS
+        split = rules.whist_shortfall_split
+        self._capped = split == _CAPPED
+        self._proportional = split == _PROPORTIONAL
+        self._always_charged = split == _ALWAYS
         self._gora_first = bool(rules.gora_first)
+        self._whist_mult: int = rules.whist_mult
+        self._remiz_mult: int = rules.remiz_mult
+        self._consolation_mult: int = rules.consolation_mult
+        self._whister_fail_mult: Number = rules.whister_fail_mult
+        self._consolation_passer = bool(rules.consolation_passer)
+        self._consolation_dealer = bool(rules.consolation_dealer)
+        self._consolation_half_to_returner = bool(rules.consolation_half_to_returner)
+        self._split_with_passer_on_remiz = bool(rules.split_with_passer_on_remiz)
+        self._whisters_share_penalty = bool(rules.whisters_share_penalty)
+        self._high_level_split = rules.high_level_liability == "split"
+        self._lone_quota_side = rules.lone_whister_quota == "side"
+        self._ten_check_visty = bool(rules.ten_check_visty)
         self.deals = 0
         # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
         # table is left to fail deal by deal, as Rules.value / Rules.obligation do
@@ -389,12 +418,14 @@ class RussianScorer(Scorer):
         """:meth:`whist_liability` as ``seat: (quota, short)`` pairs (what :meth:`score` reads: no value
         object per whister on the replay's path)."""
         o = outcome
-        if o.kind not in _LIABLE_KINDS or o.checked or not o.tricks:
+        if o.kind not in (_GAME, _CONCEDED) or o.checked or not o.tricks:
             return {}
-        need = self._need(o)
+        return self._allocate(o, self._need(o), _defenders_of(o))
+
+    def _allocate(self, o: DealOutcome, need: int, defenders: tuple[int, ...]) -> dict[int, tuple[int, int]]:
+        """:meth:`_allocation` of a deal that has one, given its obligation and its defenders."""
         if need <= 0:
             return {}
-        defenders = _defenders_of(o)
         if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
             whisters = [o.dealer]  # seed 001: the sitting-out dealer returned the whist and whists alone
         else:
@@ -402,35 +433,35 @@ class RussianScorer(Scorer):
         if not whisters:
             return {}
         t = o.tricks
-        short = max(0, need - sum(t[s] for s in defenders))
-        r = self.rules
-        split = r.whist_shortfall_split
-        if split == _CAPPED:
-            def owed(quota: int, s: int) -> int:
-                return min(max(0, quota - t[s]), short)
-        else:  # personal deficits in full: when the side is short, or always (whist_shortfall_split)
-            charged = short > 0 or split == _ALWAYS
-
-            def owed(quota: int, s: int) -> int:
-                return max(0, quota - t[s]) if charged else 0
+        side = 0
+        for s in defenders:
+            side += t[s]
+        short = max(0, need - side)
+        capped = self._capped
+        # personal deficits in full (not capped): when the side is short, or always (whist_shortfall_split)
+        charged = short > 0 or self._always_charged
         if len(whisters) == 1:
-            (wh,) = whisters
-            if r.lone_whister_quota == "side":
+            wh = whisters[0]
+            if self._lone_quota_side:
                 return {wh: (need, short)}
             personal = need // 2 if need >= 2 else need
-            return {wh: (personal, owed(personal, wh))}
-        if split == _PROPORTIONAL:
+            return {wh: (personal, _owed(personal, t[wh], short, capped, charged))}
+        if self._proportional:
             # the side's shortfall, shared by personal deficits against need/2 each (_whist_liability)
             quota = need // 2 if need >= 2 else need
             return {s: (quota, short if 2 * t[s] < need else 0) for s in whisters}
         if need >= 2:
             quota = need // 2  # 6: 2 + 2, 7: 1 + 1
-            return {s: (quota, owed(quota, s)) for s in whisters}
-        if r.high_level_liability == "split":
-            return {s: (need, owed(need, s) if split != _CAPPED else short) for s in whisters}
+            return {s: (quota, _owed(quota, t[s], short, capped, charged)) for s in whisters}
+        if self._high_level_split:
+            return {s: (need, short if capped else _owed(need, t[s], short, capped, charged)) for s in whisters}
         order = [s for s in o.whist_order if s in whisters]
-        second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % o.n_players)
-        return {s: (need, owed(need, s) if split != _CAPPED else short) if s == second
+        if len(order) == 2:
+            second = order[1]
+        else:  # the later of the two clockwise from the declarer
+            a, b = whisters[0], whisters[1]
+            second = b if (b - o.declarer) % o.n_players > (a - o.declarer) % o.n_players else a
+        return {s: (need, short if capped else _owed(need, t[s], short, capped, charged)) if s == second
                 else (0, 0) for s in whisters}
 
     def _need(self, o: DealOutcome) -> int:
@@ -448,14 +479,14 @@ class RussianScorer(Scorer):
         kind = o.kind
         if o.n_players != n:
             raise ScoringError(f"deal {o.deal}: outcome for {o.n_players} players at a {n}-player pulka")
-        if kind not in _KINDS:
+        if kind not in (_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST, _CONCEDED):
             raise ScoringError(f"deal {o.deal}: kind {kind!r} is not a Russian deal")
         if kind != _RASPASY and not 0 <= o.declarer < n:
             raise ScoringError(f"deal {o.deal}: {kind} needs a declarer seat, got {o.declarer}")
         if n == 4 and o.declarer == o.dealer and kind != _RASPASY:
             raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
         tricks = o.tricks
-        if kind in _PLAYED_KINDS or tricks:
+        if kind in (_GAME, _MISER, _RASPASY) or tricks:
             if len(tricks) != n:
                 raise ScoringError(f"deal {o.deal}: {len(tricks)} trick counts for {n} seats")
             total = 0
@@ -466,7 +497,7 @@ class RussianScorer(Scorer):
                 total += t
             if total != TRICKS_PER_DEAL:
                 raise ScoringError(f"deal {o.deal}: trick counts {tricks} do not add up to {TRICKS_PER_DEAL}")
-        if kind in _CONTRACT_KINDS and level_of(o.contract) == 0:
+        if kind in (_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED) and level_of(o.contract) == 0:
             raise ScoringError(f"deal {o.deal}: {kind} needs a trick contract, got code {o.contract}")
         if kind == _GAME and not o.checked and len(o.calls) != n:
             raise ScoringError(f"deal {o.deal}: {len(o.calls)} whist calls for {n} seats")
@@ -481,7 +512,12 @@ class RussianScorer(Scorer):
         room = self.pool - (self.sheet.pulya[seat] + e.pulya[seat])
         if points <= room or points <= 0:  # the common case: the writer's own pulya takes it all
             e.pulya[seat] += points
-            return
+        else:
+            self._help_out(seat, points, room, e)
+
+    def _help_out(self, seat: int, points: Number, room: Number, e: _Entries) -> None:
+        """:meth:`_write_pulya` past the writer's closed pulya (``room`` points left in it): the rest goes to
+        the others' open pulyas, each point for visty, then as ``help_overflow`` says."""
         own = room if room > 0 else 0
         rest = points - own
         r = self.rules
@@ -533,7 +569,7 @@ class RussianScorer(Scorer):
         d = o.declarer
         level = o.contract // 10  # a trick contract (checked by _validate): level_of without the ladder test
         v = self._values[level] if self._values is not None else r.value(level)
-        w = r.whist_mult * v
+        w = self._whist_mult * v
         if o.kind == _NOT_WHISTED:
             self._write_made(d, v, e)
             return True
@@ -560,12 +596,12 @@ class RussianScorer(Scorer):
         if under == 0:
             self._write_made(d, v, e)
         else:
-            e.gora[d] += r.remiz_mult * v * under
-        if o.checked and not r.ten_check_visty:
+            e.gora[d] += self._remiz_mult * v * under
+        if o.checked and not self._ten_check_visty:
             return under == 0  # house rule: a checked ten writes no visty, only pulya or gora
-        cons = r.consolation_mult * v * under
+        cons = self._consolation_mult * v * under
         defenders = _defenders_of(o)
-        if o.n_players == 4 and r.consolation_dealer and cons:
+        if o.n_players == 4 and self._consolation_dealer and cons:
             e.visty[o.dealer][d] += cons
 
         if o.checked:
@@ -576,7 +612,7 @@ class RussianScorer(Scorer):
 
         if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
             self._dealer_return(o, e, defenders, w, cons)
-            self._whist_liability(o, e, v)
+            self._whist_liability(o, e, v, defenders)
             return under == 0
         whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
         if not whisters:
@@ -589,17 +625,16 @@ class RussianScorer(Scorer):
                 e.visty[s][d] += w * t[s] + cons
         else:
             self._lone_whister_visty(o, e, whisters[0], defenders, w, cons, under)
-        self._whist_liability(o, e, v)
+        self._whist_liability(o, e, v, defenders)
         return under == 0
 
     def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: tuple[int, ...], w: int, cons: int) -> None:
         """Seed 001: at four the sitting-out dealer may return a half-whist; he then whists alone for
         the defending side (greedy: the side's tricks), the passers write only consolation."""
-        r = self.rules
         e.visty[o.dealer][o.declarer] += w * sum(o.tricks[s] for s in defenders)
         for s in defenders:
-            amt: Number = cons if r.consolation_passer else 0
-            if s == o.half_whister and r.consolation_half_to_returner:
+            amt: Number = cons if self._consolation_passer else 0
+            if s == o.half_whister and self._consolation_half_to_returner:
                 e.visty[o.dealer][o.declarer] += amt
                 amt = 0
             e.visty[s][o.declarer] += amt
@@ -607,47 +642,51 @@ class RussianScorer(Scorer):
     def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: tuple[int, ...],
                             w: int, cons: int, under: int) -> None:
         """Greedy ("жлобский") whist: the lone whister writes for the whole side, open or closed."""
-        r = self.rules
         p = defenders[1] if defenders[0] == wh else defenders[0]  # the other defender (there are two)
-        w_amt: Number = w * (o.tricks[wh] + o.tricks[p]) + cons
-        p_amt: Number = cons if r.consolation_passer else 0
+        w_amt = w * (o.tricks[wh] + o.tricks[p]) + cons
+        p_amt = cons if self._consolation_passer else 0
         returned_half = o.half_whister == p and o.returner != NO_SEAT
-        if returned_half and r.consolation_half_to_returner:
+        if returned_half and self._consolation_half_to_returner:
             w_amt += p_amt  # the returner writes the half-whister's consolation too
             p_amt = 0
-        elif under > 0 and r.split_with_passer_on_remiz:
+        elif under > 0 and self._split_with_passer_on_remiz:
             # gentleman's whist: all visty of the side split in half (RULES.md B2, [PG-LEN])
-            w_amt = p_amt = e.div(w_amt + p_amt, 2)
+            half = e.div(w_amt + p_amt, 2)
+            e.visty[wh][o.declarer] += half
+            e.visty[p][o.declarer] += half
+            return
         e.visty[wh][o.declarer] += w_amt
         e.visty[p][o.declarer] += p_amt
 
-    def _whist_liability(self, o: DealOutcome, e: _Entries, v: int) -> None:
+    def _whist_liability(self, o: DealOutcome, e: _Entries, v: int, defenders: tuple[int, ...]) -> None:
         """Responsible whist: gora per missing trick on the allocation of :meth:`whist_liability`; the
         ``high_level_liability="split"`` and ``whisters_share_penalty`` options share the penalty, and
         ``whist_shortfall_split="proportional"`` spreads the side's shortfall over two whisters in
         proportion to their deficits against half the obligation each (at 8-10 both share)."""
         t = o.tricks
-        r = self.rules
         need = self._need(o)
         side = 0
-        for s in _defenders_of(o):
+        for s in defenders:
             side += t[s]
         if side >= need and not self._always_charged:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
-        alloc = self._allocation(o)
-        pen: dict[int, Number] = {s: short for s, (_quota, short) in alloc.items()}
-        if not any(pen.values()):
+        pen: dict[int, Number] = {}
+        owed = False
+        for s, (_quota, short) in self._allocate(o, need, defenders).items():
+            pen[s] = short
+            owed = owed or short != 0
+        if not owed:
             return
-        if len(pen) == 2 and r.whist_shortfall_split == _PROPORTIONAL:
+        if len(pen) == 2 and self._proportional:
             deficit = {s: max(Fraction(0), Fraction(need, 2) - t[s]) for s in pen}
             total_deficit = sum(deficit.values())
             pen = {s: _norm((need - side) * deficit[s] / total_deficit) for s in pen}
-        elif len(pen) == 2 and need < 2 and r.high_level_liability == "split":
+        elif len(pen) == 2 and need < 2 and self._high_level_split:
             pen = {s: e.div(p, 2) for s, p in pen.items()}   # 8-10: both answer for the side, half each
-        if len(pen) == 2 and r.whisters_share_penalty:
+        if len(pen) == 2 and self._whisters_share_penalty:
             total = sum(pen.values())
             pen = {s: e.div(total, 2) for s in pen}
-        rate = r.whister_fail_mult * v
+        rate = self._whister_fail_mult * v
         for s, p in pen.items():
             amount = _norm(p * rate)
             if type(amount) is not int:
