@@ -268,6 +268,14 @@ class RussianScorer(Scorer):
         self._high_level_split = rules.high_level_liability == "split"
         self._lone_quota_side = rules.lone_whister_quota == "side"
         self._ten_check_visty = bool(rules.ten_check_visty)
+        self._help_lowest = rules.help_tie == HelpTie.LOWEST_SEAT
+        self._help_price: int = rules.pool_point_visty if rules.help_point_visty is None else rules.help_point_visty
+        self._overflow_own_gora = rules.help_overflow == HelpOverflow.OWN_GORA
+        self._overflow_dropped = rules.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO
+        self._raspasy_mode: str = rules.raspasy_mode   # (the closed sets are str enums: compared as str)
+        self._raspasy_zero_premium: str = rules.raspasy_zero_premium
+        self._raspasy_amnesty: str = rules.raspasy_amnesty
+        self._raspasy_visty_per_trick: int = rules.raspasy_visty_per_trick
         self.deals = 0
         # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
         # table is left to fail deal by deal, as Rules.value / Rules.obligation do
@@ -520,16 +528,16 @@ class RussianScorer(Scorer):
         the others' open pulyas, each point for visty, then as ``help_overflow`` says."""
         own = room if room > 0 else 0
         rest = points - own
-        r = self.rules
         pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
         e.pulya[seat] += own
         # larger pulya first; equal pulyas: the player on the writer's left first (help_tie clockwise),
-        # or the lowest seat first (help_tie lowest_seat)
+        # or the lowest seat first (help_tie lowest_seat); the tie keys differ, so the seat itself (last in
+        # each tuple) is never compared
         n = self.n
-        lowest = r.help_tie == HelpTie.LOWEST_SEAT
-        others = sorted((j for j in range(n) if j != seat), key=lambda j: (-pul[j], j if lowest else (j - seat) % n))
-        price = r.pool_point_visty if r.help_point_visty is None else r.help_point_visty
-        for j in others:
+        lowest = self._help_lowest
+        others = sorted([(-pul[j], j if lowest else (j - seat) % n, j) for j in range(n) if j != seat])
+        price = self._help_price
+        for _larger, _tie, j in others:
             room = self.pool - pul[j]
             if rest <= 0 or room <= 0:
                 continue
@@ -542,12 +550,12 @@ class RussianScorer(Scorer):
             return
         # nobody can take it: off the writer's own gora (help_overflow), then onto every opponent's gora
         own_gora = self.sheet.gora[seat] + e.gora[seat]
-        off = rest if r.help_overflow == HelpOverflow.OWN_GORA else min(rest, max(0, own_gora))
+        off = rest if self._overflow_own_gora else min(rest, max(0, own_gora))
         e.gora[seat] -= off
         rest -= off
         if off:
             e.notes.append(f"help {off} off own gora")
-        if rest > 0 and r.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO:
+        if rest > 0 and self._overflow_dropped:
             e.notes.append(f"help {rest} dropped")
         elif rest > 0:
             for j in range(self.n):
@@ -694,13 +702,12 @@ class RussianScorer(Scorer):
             e.gora[s] += amount
 
     def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
-        r = self.rules
         t = o.tricks
         players = _seats_of(o)
-        mode = r.raspasy_mode
-        zero = r.raspasy_zero_premium
+        mode = self._raspasy_mode
+        zero = self._raspasy_zero_premium
         premium = 0 if zero == "none" else 1 if zero == "one" else price
-        if o.n_players == 4 and mode == "gora" and r.raspasy_amnesty == "with_dealer":
+        if o.n_players == 4 and mode == "gora" and self._raspasy_amnesty == "with_dealer":
             players = tuple(range(4))  # house rule: the dealer's talon tricks count as a player's
         elif o.n_players == 4 and t[o.dealer]:
             e.gora[o.dealer] += price * t[o.dealer]  # talon tricks won by the dealer's cards
@@ -709,7 +716,7 @@ class RussianScorer(Scorer):
             low = [s for s in players if t[s] == fewest]
             for j in players:
                 if t[j] > fewest:
-                    amount = r.raspasy_visty_per_trick * t[j]
+                    amount = self._raspasy_visty_per_trick * t[j]
                     for i in low:  # a tie for fewest writes in equal parts
                         e.visty[i][j] += e.div(amount, len(low))
         elif mode == "visty_above_min":
@@ -719,9 +726,9 @@ class RussianScorer(Scorer):
                 if t[i] == fewest:
                     for j in players:
                         if t[j] > fewest:
-                            e.visty[i][j] += r.raspasy_visty_per_trick * (t[j] - fewest)
+                            e.visty[i][j] += self._raspasy_visty_per_trick * (t[j] - fewest)
         else:
-            amnesty = min(t[s] for s in players) if r.raspasy_amnesty != "none" else 0
+            amnesty = min(t[s] for s in players) if self._raspasy_amnesty != "none" else 0
             for s in players:
                 e.gora[s] += price * (t[s] - amnesty)
             if amnesty:
