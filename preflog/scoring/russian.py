@@ -64,6 +64,7 @@ from ..rules.choices import ShortfallSplit
 from ..rules.config import Rules
 from .base import Scorer
 from .settlement import settle
+from .sheet import ZERO_ROWS
 from .sheet import DealScore
 from .sheet import Number
 from .sheet import Settlement
@@ -112,31 +113,39 @@ def raspasy_price(rules: Rules, k: int) -> int:
 class _Entries:
     """Mutable per-deal deltas, frozen into a :class:`DealScore`. A scorer keeps one and resets it (:meth:`reset`)
     for each deal (its lists are copied into the deal's tuples by the freeze): on the replay's path that
-    saves making and freeing an object and five lists a deal."""
+    saves making and freeing an object and five lists a deal.
 
-    __slots__ = ("frac", "gora", "notes", "pulya", "visty")
+    Visty are written through :meth:`add_visty`, which marks the writer's row: a deal writes one or two rows
+    of visty, and the rows it did not write are neither reset nor copied; they freeze to the shared row of
+    zeros (:data:`~preflog.scoring.sheet.ZERO_ROWS`), which :meth:`Sheet.add` skips."""
+
+    __slots__ = ("frac", "gora", "notes", "pulya", "visty", "written")
 
     def __init__(self, n: int) -> None:
         if n == 3:  # (list displays: cheaper than [0] * n)
             self.pulya: list[Number] = [0, 0, 0]
             self.gora: list[Number] = [0, 0, 0]
             self.visty: list[list[Number]] = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+            self.written: list[bool] = [False, False, False]
         else:
             self.pulya = [0] * n
             self.gora = [0] * n
             self.visty = [[0] * n for _ in range(n)]
+            self.written = [False] * n
         self.notes: list[str] = []
         self.frac = False  # a halving happened: cells may hold Fractions
 
     def reset(self) -> None:
         """Every cell 0, no notes: the entries of a deal not yet scored."""
-        pulya, gora, visty = self.pulya, self.gora, self.visty
+        pulya, gora, visty, written = self.pulya, self.gora, self.visty, self.written
         for i in range(len(pulya)):
             pulya[i] = 0
             gora[i] = 0
-            row = visty[i]
-            for j in range(len(row)):
-                row[j] = 0
+            if written[i]:
+                written[i] = False
+                row = visty[i]
+                for j in range(len(row)):
+                    row[j] = 0
         if self.notes:
             self.notes = []
         self.frac = False
@@ -144,6 +153,11 @@ class _Entries:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Entries:
         """Scratch between deals: a copy starts blank."""
         return _Entries(len(self.pulya))
+
+    def add_visty(self, writer: int, on: int, amount: Number) -> None:
+        """Visty written by seat ``writer`` on seat ``on``."""
+        self.visty[writer][on] += amount
+        self.written[writer] = True
 
     def div(self, x: Number, k: int) -> Number:
         q = _div(x, k)
@@ -161,8 +175,13 @@ class _Entries:
 
     def freeze_ints(self) -> DealScore:
         """:meth:`freeze` when no cell can be a Fraction (nothing to normalise)."""
-        v = self.visty
-        rows = (tuple(v[0]), tuple(v[1]), tuple(v[2])) if len(v) == 3 else tuple([tuple(row) for row in v])
+        v, w = self.visty, self.written
+        zero = ZERO_ROWS[len(v)]
+        rows: tuple[tuple[Number, ...], ...]
+        if len(v) == 3:  # (a tuple display: no list made)
+            rows = (tuple(v[0]) if w[0] else zero, tuple(v[1]) if w[1] else zero, tuple(v[2]) if w[2] else zero)
+        else:
+            rows = tuple([tuple(v[i]) if w[i] else zero for i in range(len(v))])
         return DealScore(tuple(self.pulya), tuple(self.gora), rows, "; ".join(self.notes) if self.notes else "")
 
 
@@ -543,7 +562,7 @@ class RussianScorer(Scorer):
                 continue
             give = min(rest, room)
             e.pulya[j] += give
-            e.visty[seat][j] += give * price
+            e.add_visty(seat, j, give * price)
             e.notes.append(f"help {give} to seat {j}")
             rest -= give
         if rest <= 0:
@@ -589,7 +608,7 @@ class RussianScorer(Scorer):
             if not 0 <= o.half_whister < self.n or o.half_whister == d:
                 raise ScoringError(f"deal {o.deal}: half-whist deal without a valid half_whister seat")
             self._write_made(d, v, e)
-            e.visty[o.half_whister][d] += hw_tricks[level] * w
+            e.add_visty(o.half_whister, d, hw_tricks[level] * w)
             return True
         if o.kind == _CONCEDED and not o.tricks:
             if not r.allow_concede_down3:
@@ -610,12 +629,12 @@ class RussianScorer(Scorer):
         cons = self._consolation_mult * v * under
         defenders = _defenders_of(o)
         if o.n_players == 4 and self._consolation_dealer and cons:
-            e.visty[o.dealer][d] += cons
+            e.add_visty(o.dealer, d, cons)
 
         if o.checked:
             # Sochi ten-game check: both opponents write as if both had whisted (seed 003)
             for s in defenders:
-                e.visty[s][d] += w * t[s] + cons
+                e.add_visty(s, d, w * t[s] + cons)
             return under == 0
 
         if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
@@ -630,7 +649,7 @@ class RussianScorer(Scorer):
                                "(both passing is kind not_whisted)")
         if len(whisters) == 2:
             for s in whisters:
-                e.visty[s][d] += w * t[s] + cons
+                e.add_visty(s, d, w * t[s] + cons)
         else:
             self._lone_whister_visty(o, e, whisters[0], defenders, w, cons, under)
         self._whist_liability(o, e, v, defenders)
@@ -639,13 +658,13 @@ class RussianScorer(Scorer):
     def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: tuple[int, ...], w: int, cons: int) -> None:
         """Seed 001: at four the sitting-out dealer may return a half-whist; he then whists alone for
         the defending side (greedy: the side's tricks), the passers write only consolation."""
-        e.visty[o.dealer][o.declarer] += w * sum(o.tricks[s] for s in defenders)
+        e.add_visty(o.dealer, o.declarer, w * sum(o.tricks[s] for s in defenders))
         for s in defenders:
             amt: Number = cons if self._consolation_passer else 0
             if s == o.half_whister and self._consolation_half_to_returner:
-                e.visty[o.dealer][o.declarer] += amt
+                e.add_visty(o.dealer, o.declarer, amt)
                 amt = 0
-            e.visty[s][o.declarer] += amt
+            e.add_visty(s, o.declarer, amt)
 
     def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: tuple[int, ...],
                             w: int, cons: int, under: int) -> None:
@@ -660,11 +679,11 @@ class RussianScorer(Scorer):
         elif under > 0 and self._split_with_passer_on_remiz:
             # gentleman's whist: all visty of the side split in half (RULES.md B2, [PG-LEN])
             half = e.div(w_amt + p_amt, 2)
-            e.visty[wh][o.declarer] += half
-            e.visty[p][o.declarer] += half
+            e.add_visty(wh, o.declarer, half)
+            e.add_visty(p, o.declarer, half)
             return
-        e.visty[wh][o.declarer] += w_amt
-        e.visty[p][o.declarer] += p_amt
+        e.add_visty(wh, o.declarer, w_amt)
+        e.add_visty(p, o.declarer, p_amt)
 
     def _whist_liability(self, o: DealOutcome, e: _Entries, v: int, defenders: tuple[int, ...]) -> None:
         """Responsible whist: gora per missing trick on the allocation of :meth:`whist_liability`; the
@@ -718,7 +737,7 @@ class RussianScorer(Scorer):
                 if t[j] > fewest:
                     amount = self._raspasy_visty_per_trick * t[j]
                     for i in low:  # a tie for fewest writes in equal parts
-                        e.visty[i][j] += e.div(amount, len(low))
+                        e.add_visty(i, j, e.div(amount, len(low)))
         elif mode == "visty_above_min":
             # house rule: each player with fewest writes (t - fewest) x k on every other, ties not split
             fewest = min(t[s] for s in players)
@@ -726,7 +745,7 @@ class RussianScorer(Scorer):
                 if t[i] == fewest:
                     for j in players:
                         if t[j] > fewest:
-                            e.visty[i][j] += self._raspasy_visty_per_trick * (t[j] - fewest)
+                            e.add_visty(i, j, self._raspasy_visty_per_trick * (t[j] - fewest))
         else:
             amnesty = min(t[s] for s in players) if self._raspasy_amnesty != "none" else 0
             for s in players:
