@@ -185,6 +185,14 @@ class _Entries:
         return DealScore(tuple(self.pulya), tuple(self.gora), rows, "; ".join(self.notes) if self.notes else "")
 
 
+def _charge(e: _Entries, seat: int, amount: Number) -> None:
+    """A whist penalty onto ``seat``'s gora (a fraction of a point when the rules halve one)."""
+    amount = _norm(amount)
+    if type(amount) is not int:
+        e.frac = True
+    e.gora[seat] += amount
+
+
 def _owed(quota: int, taken: int, short: int, capped: bool, charged: bool) -> int:
     """A whister's missing tricks against his quota: capped by the side's shortfall (``whist_shortfall_split``
     capped), else in full when the side is charged."""
@@ -697,28 +705,34 @@ class RussianScorer(Scorer):
             side += t[s]
         if side >= need and not self._always_charged:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
-        pen: dict[int, Number] = {}
-        owed = False
-        for s, (_quota, short) in self._allocate(o, need, defenders).items():
-            pen[s] = short
-            owed = owed or short != 0
-        if not owed:
+        alloc = self._allocate(o, need, defenders)
+        rate = self._whister_fail_mult * v
+        if len(alloc) == 2 and (self._proportional or self._whisters_share_penalty
+                                or need < 2 and self._high_level_split):
+            self._shared_penalty(o, e, alloc, need, side, rate)
             return
-        if len(pen) == 2 and self._proportional:
+        for s, (_quota, short) in alloc.items():   # each whister for his own shortfall
+            if short:
+                _charge(e, s, short * rate)
+
+    def _shared_penalty(self, o: DealOutcome, e: _Entries, alloc: dict[int, tuple[int, int]], need: int, side: int,
+                        rate: Number) -> None:
+        """:meth:`_whist_liability` of two whisters under an option that shares the penalty."""
+        t = o.tricks
+        pen: dict[int, Number] = {s: short for s, (_quota, short) in alloc.items()}
+        if not any(pen.values()):
+            return
+        if self._proportional:
             deficit = {s: max(Fraction(0), Fraction(need, 2) - t[s]) for s in pen}
             total_deficit = sum(deficit.values())
             pen = {s: _norm((need - side) * deficit[s] / total_deficit) for s in pen}
-        elif len(pen) == 2 and need < 2 and self._high_level_split:
+        elif need < 2 and self._high_level_split:
             pen = {s: e.div(p, 2) for s, p in pen.items()}   # 8-10: both answer for the side, half each
-        if len(pen) == 2 and self._whisters_share_penalty:
+        if self._whisters_share_penalty:
             total = sum(pen.values())
             pen = {s: e.div(total, 2) for s in pen}
-        rate = self._whister_fail_mult * v
         for s, p in pen.items():
-            amount = _norm(p * rate)
-            if type(amount) is not int:
-                e.frac = True
-            e.gora[s] += amount
+            _charge(e, s, p * rate)
 
     def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
         t = o.tricks
