@@ -175,14 +175,20 @@ class _Entries:
 
     def freeze_ints(self) -> DealScore:
         """:meth:`freeze` when no cell can be a Fraction (nothing to normalise)."""
-        v, w = self.visty, self.written
-        zero = ZERO_ROWS[len(v)]
+        n = len(self.visty)
+        zero = ZERO_ROWS[n]
         rows: tuple[tuple[Number, ...], ...]
-        if len(v) == 3:  # (a tuple display: no list made)
-            rows = (tuple(v[0]) if w[0] else zero, tuple(v[1]) if w[1] else zero, tuple(v[2]) if w[2] else zero)
+        if n == 3:  # (tuple displays: no list made)
+            rows = (self._frozen_row(0, zero), self._frozen_row(1, zero), self._frozen_row(2, zero))
         else:
-            rows = tuple([tuple(v[i]) if w[i] else zero for i in range(len(v))])
+            rows = (self._frozen_row(0, zero), self._frozen_row(1, zero), self._frozen_row(2, zero),
+                    self._frozen_row(3, zero))
         return DealScore(tuple(self.pulya), tuple(self.gora), rows, "; ".join(self.notes) if self.notes else "")
+
+
+    def _frozen_row(self, i: int, zero: tuple[Number, ...]) -> tuple[Number, ...]:
+        """Row ``i`` of visty as a tuple: the shared row of zeros when nobody wrote it."""
+        return tuple(self.visty[i]) if self.written[i] else zero
 
 
 def _charge(e: _Entries, seat: int, amount: Number) -> None:
@@ -299,6 +305,7 @@ class RussianScorer(Scorer):
         self._help_price: int = rules.pool_point_visty if rules.help_point_visty is None else rules.help_point_visty
         self._overflow_own_gora = rules.help_overflow == HelpOverflow.OWN_GORA
         self._overflow_dropped = rules.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO
+        self._prices: list[int] = []   # the raspasy prices worked out so far (1st, 2nd, ... of a series)
         self._raspasy_mode: str = rules.raspasy_mode   # (the closed sets are str enums: compared as str)
         self._raspasy_zero_premium: str = rules.raspasy_zero_premium
         self._raspasy_amnesty: str = rules.raspasy_amnesty
@@ -332,7 +339,7 @@ class RussianScorer(Scorer):
         e.reset()   # (at the start: a deal the rules refused midway may have written some cells)
         if o.kind == _RASPASY:
             self.series += 1
-            self._raspasy(o, e, raspasy_price(self.rules, self.series))
+            self._raspasy(o, e, self._raspasy_price(self.series))
         else:
             if o.kind == _MISER:
                 made = self._miser(o, e)
@@ -408,7 +415,14 @@ class RussianScorer(Scorer):
 
     def current_raspasy_price(self) -> int:
         """Price the next raspasy would be played at."""
-        return raspasy_price(self.rules, self.series + 1)
+        return self._raspasy_price(self.series + 1)
+
+    def _raspasy_price(self, k: int) -> int:
+        """:func:`raspasy_price` of the *k*-th raspasy of a series, each price worked out once per pulka."""
+        prices = self._prices
+        while len(prices) < k:
+            prices.append(raspasy_price(self.rules, len(prices) + 1))
+        return prices[k - 1]
 
     # ------------------------------------------------------------------ terms (scoring/terms.py)
     def contract_terms(self, contract: int, hand_game: bool = False) -> ContractTerms:
