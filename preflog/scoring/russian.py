@@ -49,12 +49,12 @@ from ..model.bidcodes import strain_of
 from ..model.bids import format_ru_bid
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
-from ..model.outcome import KIND_CONCEDED as _CONCEDED
-from ..model.outcome import KIND_GAME as _GAME
-from ..model.outcome import KIND_HALF_WHIST as _HALF_WHIST
-from ..model.outcome import KIND_MISER as _MISER
-from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
-from ..model.outcome import KIND_RASPASY as _RASPASY
+from ..model.outcome import KIND_CONCEDED
+from ..model.outcome import KIND_GAME
+from ..model.outcome import KIND_HALF_WHIST
+from ..model.outcome import KIND_MISER
+from ..model.outcome import KIND_NOT_WHISTED
+from ..model.outcome import KIND_RASPASY
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..rules.choices import HelpOverflow
@@ -64,6 +64,7 @@ from ..rules.choices import ShortfallSplit
 from ..rules.config import Rules
 from .base import Scorer
 from .settlement import settle
+from .sheet import ZERO_ROWS
 from .sheet import DealScore
 from .sheet import Number
 from .sheet import Settlement
@@ -112,31 +113,39 @@ def raspasy_price(rules: Rules, k: int) -> int:
 class _Entries:
     """Mutable per-deal deltas, frozen into a :class:`DealScore`. A scorer keeps one and resets it (:meth:`reset`)
     for each deal (its lists are copied into the deal's tuples by the freeze): on the replay's path that
-    saves making and freeing an object and five lists a deal."""
+    saves making and freeing an object and five lists a deal.
 
-    __slots__ = ("frac", "gora", "notes", "pulya", "visty")
+    Visty are written through :meth:`add_visty`, which marks the writer's row: a deal writes one or two rows
+    of visty, and the rows it did not write are neither reset nor copied; they freeze to the shared row of
+    zeros (:data:`~preflog.scoring.sheet.ZERO_ROWS`), which :meth:`Sheet.add` skips."""
+
+    __slots__ = ("frac", "gora", "notes", "pulya", "visty", "written")
 
     def __init__(self, n: int) -> None:
         if n == 3:  # (list displays: cheaper than [0] * n)
             self.pulya: list[Number] = [0, 0, 0]
             self.gora: list[Number] = [0, 0, 0]
             self.visty: list[list[Number]] = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+            self.written: list[bool] = [False, False, False]
         else:
             self.pulya = [0] * n
             self.gora = [0] * n
             self.visty = [[0] * n for _ in range(n)]
+            self.written = [False] * n
         self.notes: list[str] = []
         self.frac = False  # a halving happened: cells may hold Fractions
 
     def reset(self) -> None:
         """Every cell 0, no notes: the entries of a deal not yet scored."""
-        pulya, gora, visty = self.pulya, self.gora, self.visty
+        pulya, gora, visty, written = self.pulya, self.gora, self.visty, self.written
         for i in range(len(pulya)):
             pulya[i] = 0
             gora[i] = 0
-            row = visty[i]
-            for j in range(len(row)):
-                row[j] = 0
+            if written[i]:
+                written[i] = False
+                row = visty[i]
+                for j in range(len(row)):
+                    row[j] = 0
         if self.notes:
             self.notes = []
         self.frac = False
@@ -144,6 +153,11 @@ class _Entries:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Entries:
         """Scratch between deals: a copy starts blank."""
         return _Entries(len(self.pulya))
+
+    def add_visty(self, writer: int, on: int, amount: Number) -> None:
+        """Visty written by seat ``writer`` on seat ``on``."""
+        self.visty[writer][on] += amount
+        self.written[writer] = True
 
     def div(self, x: Number, k: int) -> Number:
         q = _div(x, k)
@@ -161,8 +175,36 @@ class _Entries:
 
     def freeze_ints(self) -> DealScore:
         """:meth:`freeze` when no cell can be a Fraction (nothing to normalise)."""
-        return DealScore(tuple(self.pulya), tuple(self.gora), tuple([tuple(row) for row in self.visty]),
-                         "; ".join(self.notes) if self.notes else "")
+        n = len(self.visty)
+        zero = ZERO_ROWS[n]
+        rows: tuple[tuple[Number, ...], ...]
+        if n == 3:  # (tuple displays: no list made)
+            rows = (self._frozen_row(0, zero), self._frozen_row(1, zero), self._frozen_row(2, zero))
+        else:
+            rows = (self._frozen_row(0, zero), self._frozen_row(1, zero), self._frozen_row(2, zero),
+                    self._frozen_row(3, zero))
+        return DealScore(tuple(self.pulya), tuple(self.gora), rows, "; ".join(self.notes) if self.notes else "")
+
+
+    def _frozen_row(self, i: int, zero: tuple[Number, ...]) -> tuple[Number, ...]:
+        """Row ``i`` of visty as a tuple: the shared row of zeros when nobody wrote it."""
+        return tuple(self.visty[i]) if self.written[i] else zero
+
+
+def _charge(e: _Entries, seat: int, amount: Number) -> None:
+    """A whist penalty onto ``seat``'s gora (a fraction of a point when the rules halve one)."""
+    amount = _norm(amount)
+    if type(amount) is not int:
+        e.frac = True
+    e.gora[seat] += amount
+
+
+def _owed(quota: int, taken: int, short: int, capped: bool, charged: bool) -> int:
+    """A whister's missing tricks against his quota: capped by the side's shortfall (``whist_shortfall_split``
+    capped), else in full when the side is charged."""
+    if capped:
+        return min(max(0, quota - taken), short)
+    return max(0, quota - taken) if charged else 0
 
 
 def _seats(n: int, dealer: int) -> tuple[int, ...]:
@@ -208,11 +250,15 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     return found or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
-_KINDS: Final = frozenset((_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST,
-                   _CONCEDED))
-_PLAYED_KINDS: Final = frozenset((_GAME, _MISER, _RASPASY))
-_CONTRACT_KINDS: Final = frozenset((_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED))
-_LIABLE_KINDS: Final = frozenset((_GAME, _CONCEDED))
+# the deal kinds typed ``str`` (a ``DealKind`` is a str): the compiled scorer compares ``o.kind`` with them as
+# strings (an identity test first), where an enum constant would cost a generic comparison; ``kind in (...)``
+# of a tuple display compiles to a chain of such comparisons, cheaper than hashing into a frozenset
+_GAME: Final[str] = KIND_GAME
+_MISER: Final[str] = KIND_MISER
+_RASPASY: Final[str] = KIND_RASPASY
+_NOT_WHISTED: Final[str] = KIND_NOT_WHISTED
+_HALF_WHIST: Final[str] = KIND_HALF_WHIST
+_CONCEDED: Final[str] = KIND_CONCEDED
 _CAPPED: Final = ShortfallSplit.CAPPED
 _PROPORTIONAL: Final = ShortfallSplit.PROPORTIONAL
 _ALWAYS: Final = ShortfallSplit.PERSONAL_ALWAYS
@@ -235,10 +281,35 @@ class RussianScorer(Scorer):
         self._entries = _Entries(n_players)   # the deal being scored (reset per deal)
         self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
         self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
-        # (options read on every deal, held as native bools)
+        # the options read on every deal, read once here into typed attributes (Rules is frozen): the compiled
+        # scorer reads them natively, where an attribute of the rules object is a generic lookup each time
         self._help = bool(rules.american_help) and not self._end_on_total
-        self._always_charged = rules.whist_shortfall_split == _ALWAYS
+        split = rules.whist_shortfall_split
+        self._capped = split == _CAPPED
+        self._proportional = split == _PROPORTIONAL
+        self._always_charged = split == _ALWAYS
         self._gora_first = bool(rules.gora_first)
+        self._whist_mult: int = rules.whist_mult
+        self._remiz_mult: int = rules.remiz_mult
+        self._consolation_mult: int = rules.consolation_mult
+        self._whister_fail_mult: Number = rules.whister_fail_mult
+        self._consolation_passer = bool(rules.consolation_passer)
+        self._consolation_dealer = bool(rules.consolation_dealer)
+        self._consolation_half_to_returner = bool(rules.consolation_half_to_returner)
+        self._split_with_passer_on_remiz = bool(rules.split_with_passer_on_remiz)
+        self._whisters_share_penalty = bool(rules.whisters_share_penalty)
+        self._high_level_split = rules.high_level_liability == "split"
+        self._lone_quota_side = rules.lone_whister_quota == "side"
+        self._ten_check_visty = bool(rules.ten_check_visty)
+        self._help_lowest = rules.help_tie == HelpTie.LOWEST_SEAT
+        self._help_price: int = rules.pool_point_visty if rules.help_point_visty is None else rules.help_point_visty
+        self._overflow_own_gora = rules.help_overflow == HelpOverflow.OWN_GORA
+        self._overflow_dropped = rules.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO
+        self._prices: list[int] = []   # the raspasy prices worked out so far (1st, 2nd, ... of a series)
+        self._raspasy_mode: str = rules.raspasy_mode   # (the closed sets are str enums: compared as str)
+        self._raspasy_zero_premium: str = rules.raspasy_zero_premium
+        self._raspasy_amnesty: str = rules.raspasy_amnesty
+        self._raspasy_visty_per_trick: int = rules.raspasy_visty_per_trick
         self.deals = 0
         # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
         # table is left to fail deal by deal, as Rules.value / Rules.obligation do
@@ -268,7 +339,7 @@ class RussianScorer(Scorer):
         e.reset()   # (at the start: a deal the rules refused midway may have written some cells)
         if o.kind == _RASPASY:
             self.series += 1
-            self._raspasy(o, e, raspasy_price(self.rules, self.series))
+            self._raspasy(o, e, self._raspasy_price(self.series))
         else:
             if o.kind == _MISER:
                 made = self._miser(o, e)
@@ -344,7 +415,14 @@ class RussianScorer(Scorer):
 
     def current_raspasy_price(self) -> int:
         """Price the next raspasy would be played at."""
-        return raspasy_price(self.rules, self.series + 1)
+        return self._raspasy_price(self.series + 1)
+
+    def _raspasy_price(self, k: int) -> int:
+        """:func:`raspasy_price` of the *k*-th raspasy of a series, each price worked out once per pulka."""
+        prices = self._prices
+        while len(prices) < k:
+            prices.append(raspasy_price(self.rules, len(prices) + 1))
+        return prices[k - 1]
 
     # ------------------------------------------------------------------ terms (scoring/terms.py)
     def contract_terms(self, contract: int, hand_game: bool = False) -> ContractTerms:
@@ -389,12 +467,14 @@ class RussianScorer(Scorer):
         """:meth:`whist_liability` as ``seat: (quota, short)`` pairs (what :meth:`score` reads: no value
         object per whister on the replay's path)."""
         o = outcome
-        if o.kind not in _LIABLE_KINDS or o.checked or not o.tricks:
+        if o.kind not in (_GAME, _CONCEDED) or o.checked or not o.tricks:
             return {}
-        need = self._need(o)
+        return self._allocate(o, self._need(o), _defenders_of(o))
+
+    def _allocate(self, o: DealOutcome, need: int, defenders: tuple[int, ...]) -> dict[int, tuple[int, int]]:
+        """:meth:`_allocation` of a deal that has one, given its obligation and its defenders."""
         if need <= 0:
             return {}
-        defenders = _defenders_of(o)
         if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
             whisters = [o.dealer]  # seed 001: the sitting-out dealer returned the whist and whists alone
         else:
@@ -402,35 +482,35 @@ class RussianScorer(Scorer):
         if not whisters:
             return {}
         t = o.tricks
-        short = max(0, need - sum(t[s] for s in defenders))
-        r = self.rules
-        split = r.whist_shortfall_split
-        if split == _CAPPED:
-            def owed(quota: int, s: int) -> int:
-                return min(max(0, quota - t[s]), short)
-        else:  # personal deficits in full: when the side is short, or always (whist_shortfall_split)
-            charged = short > 0 or split == _ALWAYS
-
-            def owed(quota: int, s: int) -> int:
-                return max(0, quota - t[s]) if charged else 0
+        side = 0
+        for s in defenders:
+            side += t[s]
+        short = max(0, need - side)
+        capped = self._capped
+        # personal deficits in full (not capped): when the side is short, or always (whist_shortfall_split)
+        charged = short > 0 or self._always_charged
         if len(whisters) == 1:
-            (wh,) = whisters
-            if r.lone_whister_quota == "side":
+            wh = whisters[0]
+            if self._lone_quota_side:
                 return {wh: (need, short)}
             personal = need // 2 if need >= 2 else need
-            return {wh: (personal, owed(personal, wh))}
-        if split == _PROPORTIONAL:
+            return {wh: (personal, _owed(personal, t[wh], short, capped, charged))}
+        if self._proportional:
             # the side's shortfall, shared by personal deficits against need/2 each (_whist_liability)
             quota = need // 2 if need >= 2 else need
             return {s: (quota, short if 2 * t[s] < need else 0) for s in whisters}
         if need >= 2:
             quota = need // 2  # 6: 2 + 2, 7: 1 + 1
-            return {s: (quota, owed(quota, s)) for s in whisters}
-        if r.high_level_liability == "split":
-            return {s: (need, owed(need, s) if split != _CAPPED else short) for s in whisters}
+            return {s: (quota, _owed(quota, t[s], short, capped, charged)) for s in whisters}
+        if self._high_level_split:
+            return {s: (need, short if capped else _owed(need, t[s], short, capped, charged)) for s in whisters}
         order = [s for s in o.whist_order if s in whisters]
-        second = order[1] if len(order) == 2 else max(whisters, key=lambda s: (s - o.declarer) % o.n_players)
-        return {s: (need, owed(need, s) if split != _CAPPED else short) if s == second
+        if len(order) == 2:
+            second = order[1]
+        else:  # the later of the two clockwise from the declarer
+            a, b = whisters[0], whisters[1]
+            second = b if (b - o.declarer) % o.n_players > (a - o.declarer) % o.n_players else a
+        return {s: (need, short if capped else _owed(need, t[s], short, capped, charged)) if s == second
                 else (0, 0) for s in whisters}
 
     def _need(self, o: DealOutcome) -> int:
@@ -448,14 +528,14 @@ class RussianScorer(Scorer):
         kind = o.kind
         if o.n_players != n:
             raise ScoringError(f"deal {o.deal}: outcome for {o.n_players} players at a {n}-player pulka")
-        if kind not in _KINDS:
+        if kind not in (_GAME, _MISER, _RASPASY, _NOT_WHISTED, _HALF_WHIST, _CONCEDED):
             raise ScoringError(f"deal {o.deal}: kind {kind!r} is not a Russian deal")
         if kind != _RASPASY and not 0 <= o.declarer < n:
             raise ScoringError(f"deal {o.deal}: {kind} needs a declarer seat, got {o.declarer}")
         if n == 4 and o.declarer == o.dealer and kind != _RASPASY:
             raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
         tricks = o.tricks
-        if kind in _PLAYED_KINDS or tricks:
+        if kind in (_GAME, _MISER, _RASPASY) or tricks:
             if len(tricks) != n:
                 raise ScoringError(f"deal {o.deal}: {len(tricks)} trick counts for {n} seats")
             total = 0
@@ -466,7 +546,7 @@ class RussianScorer(Scorer):
                 total += t
             if total != TRICKS_PER_DEAL:
                 raise ScoringError(f"deal {o.deal}: trick counts {tricks} do not add up to {TRICKS_PER_DEAL}")
-        if kind in _CONTRACT_KINDS and level_of(o.contract) == 0:
+        if kind in (_GAME, _NOT_WHISTED, _HALF_WHIST, _CONCEDED) and level_of(o.contract) == 0:
             raise ScoringError(f"deal {o.deal}: {kind} needs a trick contract, got code {o.contract}")
         if kind == _GAME and not o.checked and len(o.calls) != n:
             raise ScoringError(f"deal {o.deal}: {len(o.calls)} whist calls for {n} seats")
@@ -481,37 +561,42 @@ class RussianScorer(Scorer):
         room = self.pool - (self.sheet.pulya[seat] + e.pulya[seat])
         if points <= room or points <= 0:  # the common case: the writer's own pulya takes it all
             e.pulya[seat] += points
-            return
+        else:
+            self._help_out(seat, points, room, e)
+
+    def _help_out(self, seat: int, points: Number, room: Number, e: _Entries) -> None:
+        """:meth:`_write_pulya` past the writer's closed pulya (``room`` points left in it): the rest goes to
+        the others' open pulyas, each point for visty, then as ``help_overflow`` says."""
         own = room if room > 0 else 0
         rest = points - own
-        r = self.rules
         pul = [self.sheet.pulya[i] + e.pulya[i] for i in range(self.n)]
         e.pulya[seat] += own
         # larger pulya first; equal pulyas: the player on the writer's left first (help_tie clockwise),
-        # or the lowest seat first (help_tie lowest_seat)
+        # or the lowest seat first (help_tie lowest_seat); the tie keys differ, so the seat itself (last in
+        # each tuple) is never compared
         n = self.n
-        lowest = r.help_tie == HelpTie.LOWEST_SEAT
-        others = sorted((j for j in range(n) if j != seat), key=lambda j: (-pul[j], j if lowest else (j - seat) % n))
-        price = r.pool_point_visty if r.help_point_visty is None else r.help_point_visty
-        for j in others:
+        lowest = self._help_lowest
+        others = sorted([(-pul[j], j if lowest else (j - seat) % n, j) for j in range(n) if j != seat])
+        price = self._help_price
+        for _larger, _tie, j in others:
             room = self.pool - pul[j]
             if rest <= 0 or room <= 0:
                 continue
             give = min(rest, room)
             e.pulya[j] += give
-            e.visty[seat][j] += give * price
+            e.add_visty(seat, j, give * price)
             e.notes.append(f"help {give} to seat {j}")
             rest -= give
         if rest <= 0:
             return
         # nobody can take it: off the writer's own gora (help_overflow), then onto every opponent's gora
         own_gora = self.sheet.gora[seat] + e.gora[seat]
-        off = rest if r.help_overflow == HelpOverflow.OWN_GORA else min(rest, max(0, own_gora))
+        off = rest if self._overflow_own_gora else min(rest, max(0, own_gora))
         e.gora[seat] -= off
         rest -= off
         if off:
             e.notes.append(f"help {off} off own gora")
-        if rest > 0 and r.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO:
+        if rest > 0 and self._overflow_dropped:
             e.notes.append(f"help {rest} dropped")
         elif rest > 0:
             for j in range(self.n):
@@ -533,7 +618,7 @@ class RussianScorer(Scorer):
         d = o.declarer
         level = o.contract // 10  # a trick contract (checked by _validate): level_of without the ladder test
         v = self._values[level] if self._values is not None else r.value(level)
-        w = r.whist_mult * v
+        w = self._whist_mult * v
         if o.kind == _NOT_WHISTED:
             self._write_made(d, v, e)
             return True
@@ -545,7 +630,7 @@ class RussianScorer(Scorer):
             if not 0 <= o.half_whister < self.n or o.half_whister == d:
                 raise ScoringError(f"deal {o.deal}: half-whist deal without a valid half_whister seat")
             self._write_made(d, v, e)
-            e.visty[o.half_whister][d] += hw_tricks[level] * w
+            e.add_visty(o.half_whister, d, hw_tricks[level] * w)
             return True
         if o.kind == _CONCEDED and not o.tricks:
             if not r.allow_concede_down3:
@@ -560,23 +645,23 @@ class RussianScorer(Scorer):
         if under == 0:
             self._write_made(d, v, e)
         else:
-            e.gora[d] += r.remiz_mult * v * under
-        if o.checked and not r.ten_check_visty:
+            e.gora[d] += self._remiz_mult * v * under
+        if o.checked and not self._ten_check_visty:
             return under == 0  # house rule: a checked ten writes no visty, only pulya or gora
-        cons = r.consolation_mult * v * under
+        cons = self._consolation_mult * v * under
         defenders = _defenders_of(o)
-        if o.n_players == 4 and r.consolation_dealer and cons:
-            e.visty[o.dealer][d] += cons
+        if o.n_players == 4 and self._consolation_dealer and cons:
+            e.add_visty(o.dealer, d, cons)
 
         if o.checked:
             # Sochi ten-game check: both opponents write as if both had whisted (seed 003)
             for s in defenders:
-                e.visty[s][d] += w * t[s] + cons
+                e.add_visty(s, d, w * t[s] + cons)
             return under == 0
 
         if o.n_players == 4 and o.returner == o.dealer != NO_SEAT:
             self._dealer_return(o, e, defenders, w, cons)
-            self._whist_liability(o, e, v)
+            self._whist_liability(o, e, v, defenders)
             return under == 0
         whisters = [s for s in defenders if o.calls[s] == CALL_WHIST]
         if not whisters:
@@ -586,82 +671,90 @@ class RussianScorer(Scorer):
                                "(both passing is kind not_whisted)")
         if len(whisters) == 2:
             for s in whisters:
-                e.visty[s][d] += w * t[s] + cons
+                e.add_visty(s, d, w * t[s] + cons)
         else:
             self._lone_whister_visty(o, e, whisters[0], defenders, w, cons, under)
-        self._whist_liability(o, e, v)
+        self._whist_liability(o, e, v, defenders)
         return under == 0
 
     def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: tuple[int, ...], w: int, cons: int) -> None:
         """Seed 001: at four the sitting-out dealer may return a half-whist; he then whists alone for
         the defending side (greedy: the side's tricks), the passers write only consolation."""
-        r = self.rules
-        e.visty[o.dealer][o.declarer] += w * sum(o.tricks[s] for s in defenders)
+        e.add_visty(o.dealer, o.declarer, w * sum(o.tricks[s] for s in defenders))
         for s in defenders:
-            amt: Number = cons if r.consolation_passer else 0
-            if s == o.half_whister and r.consolation_half_to_returner:
-                e.visty[o.dealer][o.declarer] += amt
+            amt: Number = cons if self._consolation_passer else 0
+            if s == o.half_whister and self._consolation_half_to_returner:
+                e.add_visty(o.dealer, o.declarer, amt)
                 amt = 0
-            e.visty[s][o.declarer] += amt
+            e.add_visty(s, o.declarer, amt)
 
     def _lone_whister_visty(self, o: DealOutcome, e: _Entries, wh: int, defenders: tuple[int, ...],
                             w: int, cons: int, under: int) -> None:
         """Greedy ("жлобский") whist: the lone whister writes for the whole side, open or closed."""
-        r = self.rules
         p = defenders[1] if defenders[0] == wh else defenders[0]  # the other defender (there are two)
-        w_amt: Number = w * (o.tricks[wh] + o.tricks[p]) + cons
-        p_amt: Number = cons if r.consolation_passer else 0
+        w_amt = w * (o.tricks[wh] + o.tricks[p]) + cons
+        p_amt = cons if self._consolation_passer else 0
         returned_half = o.half_whister == p and o.returner != NO_SEAT
-        if returned_half and r.consolation_half_to_returner:
+        if returned_half and self._consolation_half_to_returner:
             w_amt += p_amt  # the returner writes the half-whister's consolation too
             p_amt = 0
-        elif under > 0 and r.split_with_passer_on_remiz:
+        elif under > 0 and self._split_with_passer_on_remiz:
             # gentleman's whist: all visty of the side split in half (RULES.md B2, [PG-LEN])
-            w_amt = p_amt = e.div(w_amt + p_amt, 2)
-        e.visty[wh][o.declarer] += w_amt
-        e.visty[p][o.declarer] += p_amt
+            half = e.div(w_amt + p_amt, 2)
+            e.add_visty(wh, o.declarer, half)
+            e.add_visty(p, o.declarer, half)
+            return
+        e.add_visty(wh, o.declarer, w_amt)
+        e.add_visty(p, o.declarer, p_amt)
 
-    def _whist_liability(self, o: DealOutcome, e: _Entries, v: int) -> None:
+    def _whist_liability(self, o: DealOutcome, e: _Entries, v: int, defenders: tuple[int, ...]) -> None:
         """Responsible whist: gora per missing trick on the allocation of :meth:`whist_liability`; the
         ``high_level_liability="split"`` and ``whisters_share_penalty`` options share the penalty, and
         ``whist_shortfall_split="proportional"`` spreads the side's shortfall over two whisters in
         proportion to their deficits against half the obligation each (at 8-10 both share)."""
         t = o.tricks
-        r = self.rules
         need = self._need(o)
         side = 0
-        for s in _defenders_of(o):
+        for s in defenders:
             side += t[s]
         if side >= need and not self._always_charged:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
-        alloc = self._allocation(o)
+        alloc = self._allocate(o, need, defenders)
+        rate = self._whister_fail_mult * v
+        if len(alloc) == 2 and (self._proportional or self._whisters_share_penalty
+                                or need < 2 and self._high_level_split):
+            self._shared_penalty(o, e, alloc, need, side, rate)
+            return
+        for s, (_quota, short) in alloc.items():   # each whister for his own shortfall
+            if short:
+                _charge(e, s, short * rate)
+
+    def _shared_penalty(self, o: DealOutcome, e: _Entries, alloc: dict[int, tuple[int, int]], need: int, side: int,
+                        rate: Number) -> None:
+        """:meth:`_whist_liability` of two whisters under an option that shares the penalty."""
+        t = o.tricks
         pen: dict[int, Number] = {s: short for s, (_quota, short) in alloc.items()}
         if not any(pen.values()):
             return
-        if len(pen) == 2 and r.whist_shortfall_split == _PROPORTIONAL:
+        if self._proportional:
             deficit = {s: max(Fraction(0), Fraction(need, 2) - t[s]) for s in pen}
             total_deficit = sum(deficit.values())
             pen = {s: _norm((need - side) * deficit[s] / total_deficit) for s in pen}
-        elif len(pen) == 2 and need < 2 and r.high_level_liability == "split":
+        elif need < 2 and self._high_level_split:
             pen = {s: e.div(p, 2) for s, p in pen.items()}   # 8-10: both answer for the side, half each
-        if len(pen) == 2 and r.whisters_share_penalty:
+        if self._whisters_share_penalty:
             total = sum(pen.values())
             pen = {s: e.div(total, 2) for s in pen}
-        rate = r.whister_fail_mult * v
         for s, p in pen.items():
-            amount = _norm(p * rate)
-            if type(amount) is not int:
-                e.frac = True
-            e.gora[s] += amount
+            _charge(e, s, p * rate)
 
     def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
-        r = self.rules
         t = o.tricks
         players = _seats_of(o)
-        mode = r.raspasy_mode
-        zero = r.raspasy_zero_premium
+        mode = self._raspasy_mode
+        zero = self._raspasy_zero_premium
         premium = 0 if zero == "none" else 1 if zero == "one" else price
-        if o.n_players == 4 and mode == "gora" and r.raspasy_amnesty == "with_dealer":
+        if o.n_players == 4 and mode == "gora" and self._raspasy_amnesty == "with_dealer":
             players = tuple(range(4))  # house rule: the dealer's talon tricks count as a player's
         elif o.n_players == 4 and t[o.dealer]:
             e.gora[o.dealer] += price * t[o.dealer]  # talon tricks won by the dealer's cards
@@ -670,9 +763,9 @@ class RussianScorer(Scorer):
             low = [s for s in players if t[s] == fewest]
             for j in players:
                 if t[j] > fewest:
-                    amount = r.raspasy_visty_per_trick * t[j]
+                    amount = self._raspasy_visty_per_trick * t[j]
                     for i in low:  # a tie for fewest writes in equal parts
-                        e.visty[i][j] += e.div(amount, len(low))
+                        e.add_visty(i, j, e.div(amount, len(low)))
         elif mode == "visty_above_min":
             # house rule: each player with fewest writes (t - fewest) x k on every other, ties not split
             fewest = min(t[s] for s in players)
@@ -680,9 +773,9 @@ class RussianScorer(Scorer):
                 if t[i] == fewest:
                     for j in players:
                         if t[j] > fewest:
-                            e.visty[i][j] += r.raspasy_visty_per_trick * (t[j] - fewest)
+                            e.add_visty(i, j, self._raspasy_visty_per_trick * (t[j] - fewest))
         else:
-            amnesty = min(t[s] for s in players) if r.raspasy_amnesty != "none" else 0
+            amnesty = min(t[s] for s in players) if self._raspasy_amnesty != "none" else 0
             for s in players:
                 e.gora[s] += price * (t[s] - amnesty)
             if amnesty:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from .errors import StartSheetError
 
@@ -55,6 +56,11 @@ class DealScore:
         return Fraction(net) + gora_point * (mean_gora - self.gora[seat])
 
 
+ZERO_ROWS: Final[tuple[tuple[Number, ...], ...]] = tuple((0,) * n for n in range(5))
+"""The row of zeros of each table size (up to 4), one shared tuple each: a scorer freezes a row of a deal that
+nobody wrote as this very tuple, and :meth:`Sheet.add` skips it by identity, without reading its cells."""
+
+
 @dataclass(init=False)
 class Sheet:
     """Running totals of a pulka's sheet: ``Sheet(n)`` is a blank sheet; given totals are copied."""
@@ -82,15 +88,20 @@ class Sheet:
     def add(self, d: DealScore) -> None:
         n = self.n
         pulya, gora, visty = self.pulya, self.gora, self.visty
-        dp, dg, dv = d.pulya, d.gora, d.visty
-        for i in range(n):  # (most cells of a deal are 0: only the others are added)
-            if dp[i]:
-                pulya[i] += dp[i]
-            if dg[i]:
-                gora[i] += dg[i]
-            row, drow = visty[i], dv[i]
-            for j in range(n):
-                x = drow[j]
+        zero = ZERO_ROWS[n] if n < len(ZERO_ROWS) else None
+        # (most cells of a deal are 0: only the others are added; a deal's rows have n cells, and enumerate
+        # walks a tuple natively in the compiled kernel, cheaper than indexing it)
+        for i, x in enumerate(d.pulya):
+            if x:
+                pulya[i] += x
+        for i, x in enumerate(d.gora):
+            if x:
+                gora[i] += x
+        for i, drow in enumerate(d.visty):
+            if drow is zero:  # the shared row of zeros (a scorer's row nobody wrote): nothing to add
+                continue
+            row = visty[i]
+            for j, x in enumerate(drow):
                 if x:
                     row[j] += x
 
@@ -122,4 +133,4 @@ class Settlement:
         return (Settlement, (self.exact, self.method1, self.method2, self.money))
 
 
-__all__ = ["DealScore", "Number", "Settlement", "Sheet", "StartSheetError"]
+__all__ = ["ZERO_ROWS", "DealScore", "Number", "Settlement", "Sheet", "StartSheetError"]
