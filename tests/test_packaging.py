@@ -86,3 +86,18 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
                            cwd=work, env=env, capture_output=True, text=True, check=True).stdout
     assert int(count) == shipped_pulkas > 300
     assert not (work / "data").exists()
+
+
+def test_no_committed_link_or_machine_path() -> None:
+    """A clone holds nothing that points off the repository: no symbolic link (git mode 120000; a link to a
+    folder of the machine it was made on dangles in every other clone) and no absolute path of a machine
+    in a tracked text file."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (an unpacked sdist): nothing tracked to check")
+    staged = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    links = [line.split("\t", 1)[1] for line in staged.splitlines() if line.startswith("120000 ")]
+    assert links == []
+    machine = "|".join(["/" + "work/", "/" + "home/", "/" + "root/", r"\.\./" + "shared/"])
+    found = subprocess.run(["git", "grep", "-n", "-I", "-E", machine, "--", ".", ":!tests/notebooks/test_notebooks.py"],
+                           cwd=ROOT, capture_output=True, text=True).stdout
+    assert found == ""

@@ -1,7 +1,7 @@
 """Regenerate data/examples/seed000-*.pref (not a test): card layouts for the seed-000 deal scripts are
 found by random deals and random legal play through the engine until the tricks match the seed.
 
-Run: ``/work/venv/bin/python tests/croatian/seed000_records.py`` (deterministic: fixed random seed).
+Run: ``.venv/bin/python tests/croatian/seed000_records.py`` (deterministic: fixed random seed).
 """
 import random
 from pathlib import Path
