@@ -17,7 +17,7 @@ IGRA: Final = 8
 MISER: Final = 90
 NO_TRUMP: Final = 5  # strain code of "без козыря"
 
-# Croatian number -> trump suit (RULES.md C1: ♠ 2 < ♦ 3 < ♥ 4 < ♣ 5).
+# Croatian number -> trump suit (docs/rules.md §C1: ♠ 2 < ♦ 3 < ♥ 4 < ♣ 5).
 HR_TRUMP = {2: SPADES, 3: DIAMONDS, 4: HEARTS, 5: CLUBS}
 HR_BETTEL: Final = 6
 HR_SANAC: Final = 7

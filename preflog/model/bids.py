@@ -10,7 +10,7 @@ named at once, are ``IGRA_BETTEL`` 16 and ``IGRA_SANAC`` 17. A Croatian contract
 the number 2–7; whether it is played from hand is a separate flag.
 
 ``PASS`` is 0 and ``TAKE_TALON`` (the third hand's optional right to take the talon
-without naming a bid, RULES.md A5) is 1.
+without naming a bid, docs/rules.md §A5) is 1.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from ..errors import PreflogError
 CALL_PASS: Final = 0
 CALL_WHIST: Final = 1
 CALL_HALF: Final = 2
-CALL_INVITE: Final = 3  # Croatian: a lone whister invites the passer (RULES.md A8)
+CALL_INVITE: Final = 3  # Croatian: a lone whister invites the passer (docs/rules.md §A8)
 CALL_CONCEDE: Final = 4  # Russian house rule: the declarer concedes down three ("без трёх", allow_concede_down3)
 
 PLAY_CLOSED: Final = 0

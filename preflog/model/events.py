@@ -32,7 +32,7 @@ from .layout import unpack_layout
 SCHEMA_VERSION = 1
 RULES_VERSION = 1
 """Version of the preset tables (presets, named overrides, option defaults) new pulkas are recorded
-under (:attr:`PulkaStarted.rules_version`); :mod:`preflog.rules.history` keeps every version's tables,
+under (:attr:`PulkaStarted.rules_version`); :mod:`preflog.rules.versions` keeps every version's tables,
 so a pulka replays with the option values it was played under after a preset changes."""
 LEGACY_RULES_VERSION = 1
 """The rules version of a stored :class:`PulkaStarted` that does not name one (written before versions

@@ -43,10 +43,10 @@ class DealOutcome:
     """The facts of one finished deal that scoring needs, with seats 0-based.
 
     ``tricks`` has one entry per seat of the table; at a 4-player table the sitting-out
-    dealer's entry counts raspasy talon tricks credited to him (RULES.md A12), else 0.
+    dealer's entry counts raspasy talon tricks credited to him (docs/rules.md §A12), else 0.
     ``calls`` holds each seat's final whist call (``-1`` for the declarer and the
     sitting-out dealer); ``whist_order`` lists whisters in the order they said "whist"
-    (the second one answers for 8–10, RULES.md A9).
+    (the second one answers for 8–10, docs/rules.md §A9).
 
     A value: compare, hash and copy it, never change it. (It is built once per deal on the replay's hot
     path, so the compiled kernel builds it natively: its ``__init__`` is written out, not generated,

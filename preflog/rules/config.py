@@ -1,6 +1,6 @@
 """Rule variants ("конвенции") as data: one frozen :class:`Rules` object per pulka.
 
-Every option of RULES.md Part E is a field here, documented by its ``doc``
+Every option of docs/rules-options.md is a field here, documented by its ``doc``
 metadata and tagged with the game family it applies to (``family`` metadata: ``None`` for
 both families, else :class:`GameFamily`); presets live in :mod:`preflog.rules.presets`. The engine
 and the scoring read options, never a preset's name: a new convention is a new ``Rules`` value.
@@ -78,7 +78,7 @@ def _opt(default: Any, doc: str, family: GameFamily | None = None, choices: tupl
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """All options players agree on before a pulka (RULES.md Part E)."""
+    """All options players agree on before a pulka (docs/rules-options.md)."""
 
     name: str = _opt("custom", "Name of the preset these rules came from (display only).")
     family: GameFamily = _opt(RU, "Game family: the Russian ladder game or the Croatian/Slovenian one.")

@@ -3,7 +3,7 @@
 A rules *spec* is a preset name optionally followed by named overrides joined
 with ``+``: ``"sochi"``, ``"sochi+geometric-raspasy+miser-by-10"``. Single options
 are changed with :meth:`Rules.replace` or ``key=value`` pairs in :func:`resolve`.
-Defaults and their sources are those of RULES.md Part E.
+Defaults and their sources are those of docs/rules-options.md.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class Scorer:
         raise NotImplementedError
 
     def min_bid_level(self) -> int:
-        """Lowest level the next auction may open at (RULES.md A5 anti-raspasy option); 0 = no limit."""
+        """Lowest level the next auction may open at (docs/rules.md §A5 anti-raspasy option); 0 = no limit."""
         raise NotImplementedError
 
     def is_finished(self) -> bool:
@@ -64,7 +64,7 @@ class Scorer:
         raise NotImplementedError
 
     def whist_liability(self, outcome: DealOutcome) -> dict[int, Liability]:
-        """Per whister: the tricks he answers for and how many are missing (RULES.md A9)."""
+        """Per whister: the tricks he answers for and how many are missing (docs/rules.md §A9)."""
         raise NotImplementedError
 
     def value_rates(self) -> ValueRates:

@@ -1,4 +1,4 @@
-"""Croatian / Slovenian scoring: contract columns, juha, refe and the hat (seeds 000, 002; RULES.md C).
+"""Croatian / Slovenian scoring: contract columns, juha, refe and the hat (seeds 000, 002; docs/rules.md §C).
 
 Sheet mapping (:class:`~preflog.scoring.sheet.Sheet`): ``pulya[i]`` is player *i*'s contract
 column, signed — it starts at ``−start`` and a made contract *adds* its value ("списывает" toward
@@ -220,7 +220,7 @@ class CroatianScorer(Scorer):
 
     def value_rates(self) -> ValueRates:
         """Gora at ``gora_point_visty`` (unused: always 0) and the contract column at ``pool_point_visty``
-        (RULES.md C6: the settlement reads each deal's column change against the mean)."""
+        (docs/rules.md §C6: the settlement reads each deal's column change against the mean)."""
         return ValueRates(self.rules.gora_point_visty, self.rules.pool_point_visty)
 
     # -- scoring -------------------------------------------------------
@@ -271,7 +271,7 @@ class CroatianScorer(Scorer):
 
         if two_spades and o.kind == _GAME:
             raise ScoringError(f"{where}: 2♠ with the talon and no refe was played without a contra; "
-                               "it is won without play (RULES.md C3) — record it as conceded")
+                               "it is won without play (docs/rules.md §C3) — record it as conceded")
         if two_spades and (o.kind == _CONCEDED or rules.two_spades_without_contra == "nobody_scores_refe"):
             if rules.two_spades_without_contra == "nobody_scores_refe":
                 return self._grant_refe(DealScore.zero(n), "2♠ not contra'd: nobody scores")

@@ -1,11 +1,11 @@
-"""Russian scoring ("запись") for the Sochi, Leningrad and Rostov conventions (RULES.md Part B).
+"""Russian scoring ("запись") for the Sochi, Leningrad and Rostov conventions (docs/rules.md §B).
 
 One :class:`RussianScorer` per pulka turns each :class:`DealOutcome` into sheet entries: pulya
 ("пуля") for made contracts and raspasy premiums, gora ("гора") for penalties, visty ("висты")
 written by one player on another. Every convention difference is a :class:`Rules` option:
 ``whist_mult``/``remiz_mult``/``consolation_mult`` (Leningrad doubles), ``split_with_passer_on_remiz``
 (gentleman's whist), ``raspasy_mode`` (Rostov visty), the raspasy progression and exit, the whist
-liability options of RULES.md A9, ``american_help`` (B1.4). House rules (docs/house-rules.md):
+liability options of docs/rules.md §A9, ``american_help`` (B1.4). House rules (docs/house-rules.md):
 ``raspasy_amnesty``, ``raspasy_prices``, ``raspasy_mode="visty_above_min"``, the raspasy exits
 (``raspasy_exit``, ``raspasy_exit_level``, ``raspasy_exit_miser``), ``ten_check_visty``,
 ``gora_first`` (Rostov "mountain first") and ``pulka_end``.
@@ -21,7 +21,7 @@ Choices where the sources are silent (also in the report / docs):
   ``consolation_half_to_returner`` his consolation is written by the returner. Gentleman's split
   applies only between the lone whister and a plain passer.
 * In the ten-game check nobody is liable for a whist shortfall (nobody whisted).
-* ``whist_shortfall_split`` (two whisters): ``capped`` is RULES.md A9; ``proportional`` charges the
+* ``whist_shortfall_split`` (two whisters): ``capped`` is docs/rules.md §A9; ``proportional`` charges the
   side's whole shortfall in proportion to the deficits against need/2 each, at every level (so at
   8-10 both share, whatever ``high_level_liability``); the ``personal_*`` modes charge each whister
   his whole deficit against his quota (at 8-10 the quota of ``high_level_liability``: the second
@@ -95,7 +95,7 @@ def _div(x: Number, k: int) -> Number:
 
 
 def raspasy_price(rules: Rules, k: int) -> int:
-    """Price of a raspasy trick in the *k*-th (1-based) consecutive raspasy of a series (RULES.md B1.3);
+    """Price of a raspasy trick in the *k*-th (1-based) consecutive raspasy of a series (docs/rules.md §B1);
     a ``raspasy_prices`` table gives the prices outright, its last one repeating."""
     table = rules.raspasy_prices
     if table:
@@ -279,7 +279,7 @@ class RussianScorer(Scorer):
         self.whist_price = whist_price
         self.sheet = Sheet(n_players)
         self._entries = _Entries(n_players)   # the deal being scored (reset per deal)
-        self.series = 0  # consecutive raspasy in the current series (RULES.md B1.3)
+        self.series = 0  # consecutive raspasy in the current series (docs/rules.md §B1)
         self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
         # the options read on every deal, read once here into typed attributes (Rules is frozen): the compiled
         # scorer reads them natively, where an attribute of the rules object is a generic lookup each time
@@ -533,7 +533,7 @@ class RussianScorer(Scorer):
         if kind != _RASPASY and not 0 <= o.declarer < n:
             raise ScoringError(f"deal {o.deal}: {kind} needs a declarer seat, got {o.declarer}")
         if n == 4 and o.declarer == o.dealer and kind != _RASPASY:
-            raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (RULES.md A14)")
+            raise ScoringError(f"deal {o.deal}: the 4-player dealer sits out and cannot declare (docs/rules.md §A14)")
         tricks = o.tricks
         if kind in (_GAME, _MISER, _RASPASY) or tricks:
             if len(tricks) != n:
@@ -553,7 +553,7 @@ class RussianScorer(Scorer):
 
     # ------------------------------------------------------------------ pulya and help
     def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
-        """Write pulya points, with American help once the pulya is closed (RULES.md B1.4, seed 003);
+        """Write pulya points, with American help once the pulya is closed (docs/rules.md §B1, seed 003);
         no help when the pulka ends on the sum of the pulyas (``pulka_end="total"``: pulyas unbounded)."""
         if not self._help:
             e.pulya[seat] += points
@@ -699,7 +699,7 @@ class RussianScorer(Scorer):
             w_amt += p_amt  # the returner writes the half-whister's consolation too
             p_amt = 0
         elif under > 0 and self._split_with_passer_on_remiz:
-            # gentleman's whist: all visty of the side split in half (RULES.md B2, [PG-LEN])
+            # gentleman's whist: all visty of the side split in half (docs/rules.md §B2)
             half = e.div(w_amt + p_amt, 2)
             e.add_visty(wh, o.declarer, half)
             e.add_visty(p, o.declarer, half)

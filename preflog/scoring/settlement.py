@@ -1,6 +1,6 @@
 """Final settlement ("расчёт пульки") of a Russian sheet, exact and by the two paper methods.
 
-Exact (RULES.md B1.7, closed form)::
+Exact (docs/rules.md §B1, closed form)::
 
     result_i = Σ_j (V_ij − V_ji) + g × (mean(gora) − gora_i) + k × (pulya_i − mean(pulya))
 
@@ -22,7 +22,7 @@ others compensate with ``round_half_up(g / n)`` visty each on him (3 players: 10
 * method 2 — one point goes to the player with the **smallest positive gora after amnesty**
   (lowest seat on ties), +1 when that makes the total divide (else −1).
 
-Both rules reproduce the seed's example (RULES.md B1.8): method 1 З +31, В −30, Ю −1 (В 11 → 12),
+Both rules reproduce the seed's example (docs/rules.md §B1): method 1 З +31, В −30, Ю −1 (В 11 → 12),
 method 2 З +31, В −29, Ю −2 (Ю 6 → 7), exact +30⅔ / −29⅓ / −1⅓.
 
 Unequal pulyas enter the methods as extra gora: ``(max pulya − pulya_i) × k / g`` points (none
@@ -196,7 +196,7 @@ def shown_result(settlement: Settlement, rules: Rules) -> tuple[Number, ...]:
     (``exact``, Croatian), the amnesty-and-share method (``method1``, the Russian presets) or the
     paper mean method (``method2``). All three stay in the :class:`Settlement`.
 
-    Seed 003 (RULES.md B1.8) under Sochi (``method1``): З +31, В −30, Ю −1; with ``method2``
+    Seed 003 (docs/rules.md §B1) under Sochi (``method1``): З +31, В −30, Ю −1; with ``method2``
     З +31, В −29, Ю −2; with ``exact`` З +30⅔, В −29⅓, Ю −1⅓.
     """
     return _shown(settlement, _terms(rules).shown)

@@ -43,7 +43,7 @@ class DealResult:
 
 @dataclass(frozen=True, slots=True)
 class Liability:
-    """One whister's obligation (RULES.md A9): the tricks he answers for (``quota``) and how many
+    """One whister's obligation (docs/rules.md §A9): the tricks he answers for (``quota``) and how many
     of them are missing (``short``), before any rule shares the penalty between two whisters."""
 
     quota: int

@@ -102,7 +102,7 @@ class CroatianBots:
         rng.shuffle(deck)
         order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
         hands = [0] * n
-        for i, s in enumerate(order):  # 5 each, 2 to the talon, 5 each (RULES.md A4)
+        for i, s in enumerate(order):  # 5 each, 2 to the talon, 5 each (docs/rules.md §A4)
             hands[s] = _mask(deck[5 * i:5 * i + 5] + deck[17 + 5 * i:22 + 5 * i])
         talon = _mask(deck[15:17])
         out.append(DealStarted(dealer) if paper else DealStarted(dealer, tuple(hands), talon))

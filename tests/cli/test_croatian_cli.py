@@ -1,4 +1,4 @@
-"""Seed 000's sample sheet through the CLI: every line and the settlement (RULES.md C6)."""
+"""Seed 000's sample sheet through the CLI: every line and the settlement (docs/rules.md §C6)."""
 
 import json
 from pathlib import Path

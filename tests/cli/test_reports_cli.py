@@ -12,7 +12,7 @@ runner = CliRunner()
 
 
 def test_compare_sochi_deal_under_leningrad_and_rostov(tmp_path: Path) -> None:
-    """RULES.md B1.6 / B2: A 7♥ down 1, B passes, C whists alone (open).
+    """docs/rules.md §B1, §B2: A 7♥ down 1, B passes, C whists alone (open).
     Sochi: A gora 4 → 10 × (4/3 − 4) = −26⅔, visty C 4×4 + 4 = 20 and B 4 on A → A −50⅔, B +17⅓, C +33⅓.
     Leningrad (doubled, gentleman's whist): A gora 8 → −53⅓; visty 4 × 8 + 8 + 8 = 48 split 24/24 →
     A −101⅓, B +50⅔, C +50⅔. Rostov scores this deal like Sochi (no raspasy involved): no difference."""

@@ -160,7 +160,7 @@ def test_final_settlement() -> None:
 
 
 def test_american_help() -> None:
-    """RULES.md B1.4: pulya 20, A 18, B 20, C 12; A makes an eight (6): A → 20, C +4 → 16, 40 visty on C."""
+    """docs/rules.md §B1: pulya 20, A 18, B 20, C 12; A makes an eight (6): A → 20, C +4 → 16, 40 visty on C."""
     (s,) = sheets("seed003-american-help.pref").values()
     last = s["deals"][-1]
     assert last["pulya"] == {"A": 20, "B": 20, "C": 16}
@@ -191,7 +191,7 @@ def test_illegal_bidding_codes() -> None:
 
 
 def test_leningrad_four_players() -> None:
-    """[SKUR] via RULES.md B2: at four, a six down one costs the declarer 62 visty, down two 108."""
+    """Skuratov, docs/rules.md §B2: at four, a six down one costs the declarer 62 visty, down two 108."""
     s = sheets("seed001-leningrad-four.pref")
     assert s["seed001-leningrad-six-down-one"]["settlement"]["exact"]["A"] == -62
     assert s["seed001-leningrad-six-down-two"]["settlement"]["exact"]["A"] == -108

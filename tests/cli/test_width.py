@@ -154,7 +154,7 @@ def test_demo_is_readable_and_ends_with_what_next(tmp_path: Path) -> None:
 
 
 def test_compare_table_shows_the_exact_settlements() -> None:
-    """RULES.md B1.6 under Leningrad (the numbers of tests/cli/test_reports_cli.py): A −152/3 recorded,
+    """docs/rules.md §B1 under Leningrad (the numbers of tests/cli/test_reports_cli.py): A −152/3 recorded,
     −304/3 under Leningrad, so the difference is −152/3; each an exact cell of A's row."""
     code, text = run("compare", str(DATA / "examples" / "digest-b1.6-worked-deal.pref"), "--rules", "leningrad",
                      "--store", "nowhere")

@@ -104,7 +104,7 @@ def main() -> None:
 ; Settlement: A +32, B -38, C +6.
 """
     (OUT / "seed000-sample-sheet-cards.pref").write_text(head + write_text(log))
-    # ---- RULES.md C6 worked deals: B «igra» hearts
+    # ---- docs/rules.md §C6 worked deals: B «igra» hearts
     script = [BidMade(A, 2), BidMade(B, 8), BidMade(C, 0), ContractDeclared(B, 4), WhistCalled(C, W), WhistCalled(A, W)]
     made, _ = find(hr, C, script, (2, 6, 2), rng)
     failed, o = find(hr, C, script, (3, 3, 2), rng)
@@ -119,7 +119,7 @@ def main() -> None:
         assert res.ok, res.findings
         print(name, res.sheet)
         out.append(write_text(log))
-    head = """; RULES.md C6 "extra worked deal (Croatian)", start 30: A 2, B igra, C pass -> B plays hearts from
+    head = """; docs/rules.md §C6 "extra worked deal (Croatian)", start 30: A 2, B igra, C pass -> B plays hearts from
 ; hand, V = 2 x (4 + 1) = 10; A and C whist. (The digest adds "A pass": in seed 000, ex. 4, a number
 ; bidder overcalled by igra makes no further call, so the engine ends the auction after C's pass.)
 ; Three pulkas, cards found by random legal play:

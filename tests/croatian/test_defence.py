@@ -1,4 +1,4 @@
-"""Croatian defence phase (whist / invite / contra), first lead and the early stop (RULES.md A8, A10, C3).
+"""Croatian defence phase (whist / invite / contra), first lead and the early stop (docs/rules.md §A8, §A10, §C3).
 
 Seats A = 0, B = 1, C = 2, clockwise to seat + 1 (the player on X's right is X − 1).
 """
@@ -113,12 +113,12 @@ def test_two_spades_needs_contra() -> None:
 @pytest.mark.parametrize("rules, declarer, contract, out, leader", [
     (RULES, B, 4, NO_SEAT, A),                   # first hand (dealer C's left) leads
     (RULES, B, 4, A, B),                         # first hand is out → next clockwise (the declarer)
-    (RULES, A, 7, NO_SEAT, B),                   # Sanac: the declarer may not lead first [S000]
+    (RULES, A, 7, NO_SEAT, B),                   # Sanac: the declarer may not lead first (Fundak)
     (RULES, A, 7, B, C),                         # … and the out passer is skipped too
-    (RULES, B, 6, NO_SEAT, A),                   # Bettel: right of the declarer [S002]
+    (RULES, B, 6, NO_SEAT, A),                   # Bettel: right of the declarer (the short Croatian text)
     (RULES, A, 6, NO_SEAT, C),
     (resolve("slovenian"), A, 7, NO_SEAT, C),    # Slovenian sans: «под разыгрывающего» (right of declarer)
-    (RULES.replace(first_lead="left_whister"), A, 4, B, C),  # [S002]: nearest whister left of the declarer
+    (RULES.replace(first_lead="left_whister"), A, 4, B, C),  # the short Croatian text: nearest whister left of the declarer
     (RULES.replace(first_lead="eldest"), B, 4, A, B),  # a player who is out never leads, whatever the option
 ])
 def test_first_leader(rules, declarer: int, contract: int, out: int, leader: int) -> None:

@@ -3,7 +3,7 @@
 Seats A = 0, B = 1, C = 2, clockwise to seat + 1; first hand is the dealer's left (dealer + 1).
 Columns start at −30 (``croatian``) or −50 (``croatian+start-50``). Expected numbers come from seed
 000 (sample sheet, auction examples) or from the hand computations in the docstrings
-(RULES.md C1–C6: V = 2n with the talon, 2(n+1) from hand; refe ×2; contra ×2 per step).
+(docs/rules.md §C1–§C6: V = 2n with the talon, 2(n+1) from hand; refe ×2; contra ×2 per step).
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def test_out_seat_and_first_lead_near_misses() -> None:
     assert codes(audit(bad))[0] == "card_out_of_turn"
 
 
-# --------------------------------------------------------------------------- RULES.md C6 worked deals
+# --------------------------------------------------------------------------- docs/rules.md §C6 worked deals
 
 
 def test_rules_c6_worked_deals_card_level() -> None:

@@ -1,4 +1,4 @@
-"""Croatian scoring: seed 000's sample sheet, RULES.md C6, contra, Bettel, invitation, refe, hat, end.
+"""Croatian scoring: seed 000's sample sheet, docs/rules.md §C6, contra, Bettel, invitation, refe, hat, end.
 
 Seats A = 0, B = 1, C = 2. Columns are signed: start −30 (or −50), a made contract adds its value.
 Calls per seat: 1 whist, 0 pass, 3 invite, −1 declarer.
@@ -48,7 +48,7 @@ def scorer(rules=RULES, start: int | None = None) -> CroatianScorer:
 
 
 def test_registry_and_values() -> None:
-    """RULES.md C1: V = 2n with the talon, 2(n+1) from hand; Bettel 12/14, Sanac 14/16."""
+    """docs/rules.md §C1: V = 2n with the talon, 2(n+1) from hand; Bettel 12/14, Sanac 14/16."""
     assert family_of("croatian").scorer is CroatianScorer
     assert [deal_value(n, False) for n in range(2, 8)] == [4, 6, 8, 10, 12, 14]
     assert [deal_value(n, True) for n in range(2, 8)] == [6, 8, 10, 12, 14, 16]
@@ -81,7 +81,7 @@ def test_seed_000_sample_sheet() -> None:
 
 
 def test_rules_c6_extra_deal() -> None:
-    """RULES.md C6: start 30; B plays ♥ from hand (V = 2×(4+1) = 10), A and C whist.
+    """docs/rules.md §C6: start 30; B plays ♥ from hand (V = 2×(4+1) = 10), A and C whist.
     Made 6/2/2 → B −20, A and C write 20 each. With a refe: ×2 → B −10, A and C 40 each.
     Failed, stopped at the defenders' 5th trick (B 4, A 3, C 2) → B −40, A writes 30, C 20."""
     s = scorer()
@@ -150,7 +150,7 @@ def test_lone_contra_is_an_invitation() -> None:
     ((W, W, D), -1, (4, 1, 5), (0, 0, -8), (32, 8)),
 ])
 def test_whist_obligations(calls, invited, tricks, pulya, juha) -> None:
-    """C plays ♥ (4) with the talon, V 8 (RULES.md A8/A9 Croatian; flat penalty V)."""
+    """C plays ♥ (4) with the talon, V 8 (docs/rules.md §A8, §A9 Croatian; flat penalty V)."""
     s = scorer()
     stopped = tricks[A] + tricks[B] == 5
     d = s.score(game(1, C, 4, tricks, calls=calls, invited=invited, stopped=stopped))

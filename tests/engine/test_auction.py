@@ -1,4 +1,4 @@
-"""Russian auction ("торговля"): legal and illegal cases from seed 001 and RULES.md A5."""
+"""Russian auction ("торговля"): legal and illegal cases from seed 001 and docs/rules.md §A5."""
 
 from __future__ import annotations
 

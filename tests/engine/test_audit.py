@@ -43,7 +43,7 @@ def not_whisted(dealer: int) -> list:
 
 
 def test_clean_log_has_no_findings_and_scores() -> None:
-    """Unwhisted 6♠ made: declarer writes V = 2 into the pulya (RULES.md B0/A8)."""
+    """Unwhisted 6♠ made: declarer writes V = 2 into the pulya (docs/rules.md §B0, §A8)."""
     log = [START, *not_whisted(2), ScoreRecorded(0, 2, 0, (0, 0, 0)), *not_whisted(0)]
     res = audit(log)
     assert res.ok and len(res.deals) == 2

@@ -60,7 +60,7 @@ def test_help_overflow_own_gora_to_zero_drops_the_rest() -> None:
 
 
 def test_help_overflow_default_is_todays_rule() -> None:
-    """The default (opponents_gora) is RULES.md B1.4 step 4: 3 off A's gora, 6 − 3 = 3 onto B and C."""
+    """The default (opponents_gora) is docs/rules.md §B1, American help's last step: 3 off A's gora, 6 − 3 = 3 onto B and C."""
     assert Rules().help_overflow == "opponents_gora"
     s = scorer(pool=20, pulya=[20, 20, 20], gora=[3, 0, 5])
     assert s.score(game(81, (8, 1, 1), {1: W, 2: W})).gora == (-3, 3, 3)
@@ -78,7 +78,7 @@ def test_help_tie_between_equal_pulyas(tie: str, helped: int) -> None:
 
 
 def test_help_point_price_separate_from_settlement_price() -> None:
-    """Leningrad (pool_point_visty 20) with help_point_visty=5. RULES.md B1.4's example, pool 20:
+    """Leningrad (pool_point_visty 20) with help_point_visty=5. docs/rules.md §B1's example, pool 20:
     A 18, B 20, C 12; A declares an 8 (V = 6), both defenders pass (no play, no trick visty):
     A +2 → 20, C +4 → 16; A writes 4 × 5 = 20 visty on C (80 at the settlement price).
     Sheet: pulya 20/20/16, no gora, visty A→C 20.
@@ -251,7 +251,7 @@ def test_the_printed_rules_string_with_fractions_reads_back() -> None:
 
 
 # ---------------------------------------------------------------- settlement
-# seed 003's settlement as RULES.md B1.8 reconstructs it: pulyas equal, goras З 8, В 19, Ю 14,
+# seed 003's settlement as docs/rules.md §B1 reconstructs it: pulyas equal, goras З 8, В 19, Ю 14,
 # net visty З −26, В +24, Ю +2 (В writes 24 on З, Ю writes 2 on З)
 SEED3_PULYA = (20, 20, 20)
 SEED3_GORA = (8, 19, 14)
@@ -272,7 +272,7 @@ def test_seed3_settlement_with_gora_divided_by_n_minus_1() -> None:
 
 
 def test_four_player_settlement_divided_by_three() -> None:
-    """RULES.md B1.8's 4-player divisor example, goras 10/0/3/7, no visty. Default (÷ 4, mean 5):
+    """docs/rules.md §B1's 4-player divisor example, goras 10/0/3/7, no visty. Default (÷ 4, mean 5):
     −50, +50, +20, −20. With settlement_divisor=others (÷ 3; Σ gora 20): 10 × (20 − 4 × gora) / 3 →
     exact −200/3, +200/3, +80/3, −80/3. Method 1: 10 × 10 = 100 and 10 × 7 = 70 do not divide by 3,
     so A drops to 9 and D to 6 gora (90 and 60 do), the three others each giving back 3 visty: nets

@@ -1,4 +1,4 @@
-"""Raspasy ("распасы") scoring, price series and the anti-raspasy minimum bid (seed 003, RULES.md B1.3, B3)."""
+"""Raspasy ("распасы") scoring, price series and the anti-raspasy minimum bid (seed 003, docs/rules.md §B1, B3)."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_zero_premium_one_option() -> None:
 
 
 def test_four_players_dealer_talon_tricks_to_gora() -> None:
-    """RULES.md A12/A14: 4 players, dealer 3; his talon card won 1 trick → 1 × price 1 in his gora;
+    """docs/rules.md §A12/A14: 4 players, dealer 3; his talon card won 1 trick → 1 × price 1 in his gora;
     seat 0 with 0 tricks pulya 1; the dealer gets no zero-trick premium when he wins nothing."""
     s = scorer(n=4)
     d = s.score(rasp((0, 4, 5, 1), dealer=3))
@@ -119,14 +119,14 @@ def test_four_players_dealer_talon_tricks_to_gora() -> None:
 
 
 def test_rostov_zero_three_seven() -> None:
-    """RULES.md B3: A 0, B 3, C 7 → A pulya 1; A writes 5×3 = 15 on B and 5×7 = 35 on C; no gora."""
+    """docs/rules.md §B3: A 0, B 3, C 7 → A pulya 1; A writes 5×3 = 15 on B and 5×7 = 35 on C; no gora."""
     d = scorer(ROSTOV).score(rasp((0, 3, 7)))
     assert d.pulya == (1, 0, 0) and d.gora == (0, 0, 0)
     assert d.visty[0] == (0, 15, 35) and d.visty[1] == (0, 0, 0) and d.visty[2] == (0, 0, 0)
 
 
 def test_rostov_tie_two_two_six() -> None:
-    """RULES.md B3: A 2, B 2, C 6 → C's 5×6 = 30 written in halves: A and B 15 each on C."""
+    """docs/rules.md §B3: A 2, B 2, C 6 → C's 5×6 = 30 written in halves: A and B 15 each on C."""
     d = scorer(ROSTOV).score(rasp((2, 2, 6)))
     assert d.visty[0][2] == 15 and d.visty[1][2] == 15 and sum(map(sum, d.visty)) == 30
 

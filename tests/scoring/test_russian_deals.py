@@ -1,4 +1,4 @@
-"""Russian per-deal scoring against the worked examples of seed 003 and RULES.md Part B.
+"""Russian per-deal scoring against the worked examples of seed 003 and docs/rules.md §B.
 
 Seats: 0 = A (declarer unless said otherwise), 1 = B (declarer's left), 2 = C. Dealer 2 at 3
 players, so seat 0 is first hand. ``V`` = game value (6: 2, 7: 4, 8: 6, 9: 8, 10: 10).
@@ -63,7 +63,7 @@ def test_lone_whister_open_play_writes_side_tricks() -> None:
 
 
 def test_lone_whister_closed_play_also_greedy() -> None:
-    """Greedy rule holds closed too (RULES.md B1.2 default): side 2 + 2 = 4 tricks → 2×4 = 8 to the whister."""
+    """Greedy rule holds closed too (docs/rules.md §B1 default): side 2 + 2 = 4 tricks → 2×4 = 8 to the whister."""
     d = scorer().score(game(63, (6, 2, 2), {2: W}, open_play=False))
     assert d.visty[2][0] == 8 and d.visty[1][0] == 0
 
@@ -165,7 +165,7 @@ def test_whisters_share_penalty() -> None:
 
 # ---------------------------------------------------------------- half-whist, not whisted
 def test_half_whist_six_and_seven() -> None:
-    """RULES.md B1.2: half-whist stood → declarer pulya V; half-whister 2 tricks × 2 = 4 on 6, 1 × 4 = 4 on 7."""
+    """docs/rules.md §B1: half-whist stood → declarer pulya V; half-whister 2 tricks × 2 = 4 on 6, 1 × 4 = 4 on 7."""
     s = scorer()
     d6 = s.score(game(61, (), {}, kind=DealKind.HALF_WHIST, half_whister=2))
     d7 = s.score(game(74, (), {}, kind=DealKind.HALF_WHIST, half_whister=1))
@@ -174,7 +174,7 @@ def test_half_whist_six_and_seven() -> None:
 
 
 def test_half_whist_not_at_eight() -> None:
-    """Half-whist is only allowed at 6 and 7 (RULES.md A8): an 8-level half-whist is a ScoringError naming the deal."""
+    """Half-whist is only allowed at 6 and 7 (docs/rules.md §A8): an 8-level half-whist is a ScoringError naming the deal."""
     with pytest.raises(ScoringError, match="deal 1: half-whist"):
         scorer().score(game(81, (), {}, kind=DealKind.HALF_WHIST, half_whister=2))
 
@@ -200,7 +200,7 @@ def test_miser_made_and_leningrad_fail() -> None:
 
 # ---------------------------------------------------------------- worked deals
 def test_sochi_worked_deal_b16() -> None:
-    """RULES.md B1.6: A 7♥, B passes, C whists open, defenders 4 → A down 1: gora 4; C 4×4 + 4 = 20;
+    """docs/rules.md §B1: A 7♥, B passes, C whists open, defenders 4 → A down 1: gora 4; C 4×4 + 4 = 20;
     B consolation 4. Values: A −24 + 10(4/3 − 4) = −50⅔; B 4 + 40/3 = 17⅓; C 20 + 40/3 = 33⅓."""
     d = scorer().score(game(74, (6, 1, 3), {2: W}, open_play=True))
     assert d.gora == (4, 0, 0) and d.visty[2][0] == 20 and d.visty[1][0] == 4
@@ -208,13 +208,13 @@ def test_sochi_worked_deal_b16() -> None:
 
 
 def test_sochi_worked_deal_b16_second() -> None:
-    """RULES.md B1.6 second deal: A 6♠, both whist, B 3, C 0, A 7 → A pulya 2, B 6 visty, C short 1 → gora 2."""
+    """docs/rules.md §B1 second deal: A 6♠, both whist, B 3, C 0, A 7 → A pulya 2, B 6 visty, C short 1 → gora 2."""
     d = scorer().score(game(61, (7, 3, 0), {1: W, 2: W}))
     assert d.pulya == (2, 0, 0) and d.visty[1][0] == 6 and d.gora == (0, 0, 2)
 
 
 def test_leningrad_worked_deal_b2() -> None:
-    """RULES.md B2: same deal in Leningrad: A gora 2×4 = 8; trick visty 8×4 = 32 + consolations 8 + 8
+    """docs/rules.md §B2: same deal in Leningrad: A gora 2×4 = 8; trick visty 8×4 = 32 + consolations 8 + 8
     = 48, gentleman's split 24/24. Values: A −48 + 10(8/3 − 8) = −101⅓; B, C 24 + 80/3 = 50⅔."""
     d = scorer(LENINGRAD).score(game(74, (6, 1, 3), {2: W}, open_play=True))
     assert d.gora == (8, 0, 0) and d.visty[2][0] == 24 and d.visty[1][0] == 24
@@ -229,7 +229,7 @@ def test_leningrad_no_split_when_made() -> None:
 
 @pytest.mark.parametrize(("declarer_tricks", "cost"), [(5, 62), (4, 108)])
 def test_leningrad_four_players_six_down(declarer_tricks: int, cost: int) -> None:
-    """RULES.md B2 [SKUR], 4 players, dealer seat 3 sits out, Leningrad 6-level:
+    """docs/rules.md §B2 (Skuratov), 4 players, dealer seat 3 sits out, Leningrad 6-level:
     down 1: gora 4 → 4·10·¾ = 30; consolation 4 × 3 opponents (dealer too) = 12; 5 defender tricks × 4 = 20 → 62.
     down 2: gora 8 → 60; consolation 8 × 3 = 24; 6 tricks × 4 = 24 → 108."""
     side = 10 - declarer_tricks
@@ -255,7 +255,7 @@ def _with_pulya(s: RussianScorer, pulya: list[int], gora: list[int] | None = Non
 
 
 def test_american_help_example() -> None:
-    """RULES.md B1.4 (pool 20): A 18, B 20 (closed), C 12; A makes an 8 (6 points): A +2 → 20;
+    """docs/rules.md §B1 (pool 20): A 18, B 20 (closed), C 12; A makes an 8 (6 points): A +2 → 20;
     C +4 → 16; A writes 10 × 4 = 40 visty on C."""
     s = _with_pulya(scorer(pool=20), [18, 20, 12])
     d = s.score(game(81, (8, 1, 1), {1: W, 2: W}))

@@ -1,4 +1,4 @@
-"""Final settlement: seed 003 example (RULES.md B1.8), Leningrad and Rostov worked settlements (B2, B3)."""
+"""Final settlement: seed 003 example (docs/rules.md §B1), Leningrad and Rostov worked settlements (B2, B3)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ZERO3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
 
 
 def seed_sheet() -> tuple[list[int], list[int], list[list[int]]]:
-    """RULES.md B1.8: pulyas equal; goras З 8, В 19, Ю 14; net visty З −26, В +24, Ю +2 (В on З 24, Ю on З 2)."""
+    """docs/rules.md §B1: pulyas equal; goras З 8, В 19, Ю 14; net visty З −26, В +24, Ю +2 (В on З 24, Ю on З 2)."""
     return [50, 50, 50], [8, 19, 14], [[0, 0, 0], [24, 0, 0], [2, 0, 0]]
 
 
@@ -71,7 +71,7 @@ def test_method1_removes_a_point() -> None:
 
 
 def test_leningrad_worked_settlement() -> None:
-    """RULES.md B2: goras 36/20/12; visty A→B 30, A→C 18, B→A 96, B→C 24, C→A 64, C→B 40 → nets
+    """docs/rules.md §B2: goras 36/20/12; visty A→B 30, A→C 18, B→A 96, B→C 24, C→A 64, C→B 40 → nets
     −112/+50/+62; mean 68/3 → exact −245⅓, +76⅔, +168⅔. Method 2: amnesty 24/8/0, sum 32 → +1 to B
     (smallest positive), A, C remove 3 on B → mean 11 → −115 − 130 = −245, 56 + 20 = 76, 59 + 110 = 169.
     Method 1: 8 → 9 the same way; A 240/3 = 80, B 90/3 = 30 → A −115 − 160 + 30 = −245, B 56 + 80 − 60 = 76,
@@ -82,14 +82,14 @@ def test_leningrad_worked_settlement() -> None:
 
 
 def test_rostov_worked_settlement() -> None:
-    """RULES.md B3: goras 10/4/16 (mean 10); visty A→B 35, A→C 60, B→A 22, B→C 41, C→A 15, C→B 8 →
+    """docs/rules.md §B3: goras 10/4/16 (mean 10); visty A→B 35, A→C 60, B→A 22, B→C 41, C→A 15, C→B 8 →
     nets +58/+20/−78; gora parts 0/+60/−60 → A +58, B +80, C −138 (all methods: amnesty 6/0/12 divides)."""
     s = settle([50, 50, 50], [10, 4, 16], [[0, 35, 60], [22, 0, 41], [15, 8, 0]], ROSTOV)
     assert s.exact == (58, 80, -138) and s.method1 == (58, 80, -138) and s.method2 == (58, 80, -138)
 
 
 def test_four_player_divisor() -> None:
-    """RULES.md B1.8: 4 players, goras 10/0/3/7 → mean 5 → exact −50, +50, +20, −20; method 2 equal
+    """docs/rules.md §B1: 4 players, goras 10/0/3/7 → mean 5 → exact −50, +50, +20, −20; method 2 equal
     (sum 20 × 10 / 4 whole). Method 1: 3 → 4 and 7 → 8 (odd goras, +1 each, others remove 3 on each)
     → nets −6/−6/+6/+6, shares 25/0/10/20 (total 55) → net + 55 − 4·share = −51, 49, 21, −19."""
     s = settle([0] * 4, [10, 0, 3, 7], [[0] * 4 for _ in range(4)], SOCHI)

@@ -3,7 +3,7 @@
 Pulka ``p1`` — Sochi, 2024-03-01, seats Ann (0), Bob (1), Cid (2); settled:
 
 * D1 dealer Ann. Ann 7♥; Bob (her left) passes, Cid whists, open; tricks 6/2/2 → down 1.
-  RULES.md B1.6: Ann gora +4, Cid writes 16 + 4 = 20 on Ann, Bob consolation 4.
+  docs/rules.md §B1: Ann gora +4, Cid writes 16 + 4 = 20 on Ann, Bob consolation 4.
   Values: Ann −24 + 10·(4/3 − 4) = −152/3, Bob 4 + 40/3 = 52/3, Cid 20 + 40/3 = 100/3.
 * D2 dealer Bob. Ann 6♠, both whist (Bob first), tricks 7/3/0 → made. Ann pulya +2, Bob writes 6,
   Cid short 1 of the side's 4 → gora +2 (B1.6 second deal). Values: Ann −6 + 20/3 = 2/3,
@@ -16,7 +16,7 @@ method 1 −37/33/4; money at ½ per whist: −55/3, 50/3, 5/3.
 
 Pulka ``p2`` — Leningrad, 2024-04-10, seats Ann (0), Bob (1), Dan (2); not settled:
 
-* D1 dealer Ann. Ann 7♥, Bob passes, Dan whists, tricks 6/2/2 → down 1. RULES.md B2: gora +8,
+* D1 dealer Ann. Ann 7♥, Bob passes, Dan whists, tricks 6/2/2 → down 1. docs/rules.md §B2: gora +8,
   48 visty split 24/24 (gentleman). Values: Ann −48 + 10·(8/3 − 8) = −304/3, Bob 24 + 80/3 = 152/3,
   Dan 152/3.
 * D2 dealer Bob. Raspasy, tricks 4/1/5, price 2 → gora 8/2/10. Values (mean 20/3): −40/3, 140/3, −100/3.

@@ -1,4 +1,4 @@
-"""Counterfactual comparison with the real Russian scorer on the worked deal of RULES.md B1.6 / B2:
+"""Counterfactual comparison with the real Russian scorer on the worked deal of docs/rules.md §B1, §B2:
 A declares 7♥, B (left) passes, C whists, open play, tricks 6/2/2 (down 1).
 Sochi (seed 003): A −50⅔ = −152/3, B +17⅓ = 52/3, C +33⅓ = 100/3.
 Leningrad (gentleman, doubled): A −101⅓ = −304/3, B +50⅔ = 152/3, C +50⅔ = 152/3.

@@ -94,7 +94,7 @@ def test_resolve_spec_key_value():
 
 
 def test_croatian_hand_game():
-    """RULES.md C (extra worked deal): start 30, B plays ♥ without talon ("igra"): V = 2·(4+1) = 10.
+    """docs/rules.md §C (extra worked deal): start 30, B plays ♥ without talon ("igra"): V = 2·(4+1) = 10.
     A and C whist, tricks B 6, A 2, C 2 → B's column +10 (−30 → −20), A and C write 20 each on B.
     Values (pool point 10): B −40 + 10·(10 − 10/3) = 80/3, A and C 20 + 10·(0 − 10/3) = −40/3.
     Both whisters answer for 2 (side 4): met. Label "4h", hand game, price 10, made."""

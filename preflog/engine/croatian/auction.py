@@ -1,4 +1,4 @@
-"""The Croatian / Slovenian auction ("торговля", seeds 000 and 002; RULES.md A5).
+"""The Croatian / Slovenian auction ("торговля", seeds 000 and 002; docs/rules.md §A5).
 
 Calls and their codes (``BidMade.bid``):
 

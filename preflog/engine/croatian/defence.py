@@ -180,7 +180,7 @@ class CroatianDefence:
 
 def first_leader(rules: Rules, dealer: int, declarer: int, contract: int, out_seat: int = NO_SEAT,
                  n_players: int = 3) -> int:
-    """Who leads to the first trick (RULES.md A10, D22), per ``first_lead`` / ``bettel_lead`` / ``sanac_lead``.
+    """Who leads to the first trick (docs/rules.md §A10, §D), per ``first_lead`` / ``bettel_lead`` / ``sanac_lead``.
 
     Seats go clockwise to ``seat + 1``; the player on someone's right is ``seat − 1``. A seat that is out
     (the uninvited passer) never leads: the lead passes clockwise.
@@ -199,7 +199,7 @@ def first_leader(rules: Rules, dealer: int, declarer: int, contract: int, out_se
         return skip_out(right)
     if rules.first_lead == "left_whister":
         leader = skip_out((declarer + 1) % n)
-    else:  # eldest, eldest_skip_out: first hand, or the next clockwise when he is out ([S000])
+    else:  # eldest, eldest_skip_out: first hand, or the next clockwise when he is out (Fundak)
         leader = skip_out((dealer + 1) % n)
     if contract == HR_SANAC and rules.sanac_lead == "not_declarer" and leader == declarer:
         leader = skip_out((leader + 1) % n)
