@@ -118,7 +118,7 @@ def test_two_spades_needs_contra() -> None:
     (RULES, B, 6, NO_SEAT, A),                   # Bettel: right of the declarer (the short Croatian text)
     (RULES, A, 6, NO_SEAT, C),
     (resolve("slovenian"), A, 7, NO_SEAT, C),    # Slovenian sans: «под разыгрывающего» (right of declarer)
-    (RULES.replace(first_lead="left_whister"), A, 4, B, C),  # the short Croatian text: nearest whister left of the declarer
+    (RULES.replace(first_lead="left_whister"), A, 4, B, C),  # short Croatian text: nearest whister left
     (RULES.replace(first_lead="eldest"), B, 4, A, B),  # a player who is out never leads, whatever the option
 ])
 def test_first_leader(rules, declarer: int, contract: int, out: int, leader: int) -> None:

@@ -60,7 +60,7 @@ def test_help_overflow_own_gora_to_zero_drops_the_rest() -> None:
 
 
 def test_help_overflow_default_is_todays_rule() -> None:
-    """The default (opponents_gora) is docs/rules.md §B1, American help's last step: 3 off A's gora, 6 − 3 = 3 onto B and C."""
+    """The default (opponents_gora) is §B1 (American help, last step): 3 off A's gora, 6 − 3 = 3 onto B and C."""
     assert Rules().help_overflow == "opponents_gora"
     s = scorer(pool=20, pulya=[20, 20, 20], gora=[3, 0, 5])
     assert s.score(game(81, (8, 1, 1), {1: W, 2: W})).gora == (-3, 3, 3)

@@ -174,7 +174,7 @@ def test_half_whist_six_and_seven() -> None:
 
 
 def test_half_whist_not_at_eight() -> None:
-    """Half-whist is only allowed at 6 and 7 (docs/rules.md §A8): an 8-level half-whist is a ScoringError naming the deal."""
+    """Half-whist is only allowed at 6 and 7 (rules §A8): an 8-level half-whist is a ScoringError naming the deal."""
     with pytest.raises(ScoringError, match="deal 1: half-whist"):
         scorer().score(game(81, (), {}, kind=DealKind.HALF_WHIST, half_whister=2))
 
