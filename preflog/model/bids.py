@@ -59,9 +59,18 @@ _HR_WORDS = {
     "bettel": HR_BETTEL, "betl": HR_BETTEL, "беттель": HR_BETTEL, "бетл": HR_BETTEL,
     "sanac": HR_SANAC, "sans": HR_SANAC, "санац": HR_SANAC, "бк": HR_SANAC,
     "igra-bettel": IGRA_BETTEL, "hand-bettel": IGRA_BETTEL, "bettel-hand": IGRA_BETTEL,
+    "igra bettel": IGRA_BETTEL, "беттель с руки": IGRA_BETTEL, "berac": IGRA_BETTEL,
     "igra-sanac": IGRA_SANAC, "hand-sanac": IGRA_SANAC, "sanac-hand": IGRA_SANAC,
+    "igra sanac": IGRA_SANAC, "санац с руки": IGRA_SANAC,
 }
-HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "here", "mine"})
+HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "и я", "держу", "here", "mine"})
+"""Words that hold the standing bid («здесь», «мои», «moje», «i ja»), in both families: the one list the
+record reader and the engine consult (lower case, single spaces)."""
+
+
+def call_words(text: str) -> str:
+    """A call as the word tables key it: lower case, runs of white space as one space."""
+    return " ".join(text.strip().lower().split())
 
 
 class BidError(PreflogError, ValueError):
@@ -102,8 +111,9 @@ def parse_ru_bid(text: str) -> int:
 
 
 def parse_hr_bid(text: str) -> int:
-    """Read a Croatian bid: ``2``–``7``, ``igra``, ``bettel``, ``sanac``, ``pass``."""
-    t = text.strip().lower()
+    """Read a Croatian bid: ``2``–``7``, ``igra``, ``bettel``, ``sanac``, hand Bettel / Sanac
+    (``igra-bettel``, ``hand-sanac``, ``беттель с руки`` → 16 / 17), ``pass``."""
+    t = call_words(text)
     if t in _HR_WORDS:
         return _HR_WORDS[t]
     number = _decimal(t)
@@ -180,6 +190,6 @@ CROATIAN_BIDS = BidCodec(parse_hr_bid, _format_hr_call,
 __all__ = [
     "BidCodec", "BidError", "CROATIAN_BIDS", "HOLD_WORDS", "HR_BETTEL", "HR_LADDER", "HR_SANAC", "HR_TRUMP", "IGRA",
     "IGRA_BETTEL", "IGRA_SANAC", "MISER", "NO_TRUMP", "PASS", "RUSSIAN_BIDS", "RU_LADDER", "RU_MAX_LEVEL",
-    "RU_MIN_LEVEL", "TAKE_TALON", "format_hr_bid", "format_ru_bid", "hr_trump", "is_trick_contract", "level_of",
-    "parse_hr_bid", "parse_ru_bid", "ru_trump", "strain_of", "trick_bid"
+    "RU_MIN_LEVEL", "TAKE_TALON", "call_words", "format_hr_bid", "format_ru_bid", "hr_trump", "is_trick_contract",
+    "level_of", "parse_hr_bid", "parse_ru_bid", "ru_trump", "strain_of", "trick_bid"
 ]

@@ -722,7 +722,7 @@ class _Reader:
         if kind == "auction":
             for pair in step.pairs:
                 seat = self.seat(pair.player, pair.value)
-                if pair.value.text.strip().lower() in B.HOLD_WORDS:
+                if B.call_words(pair.value.text) in B.HOLD_WORDS:
                     if st.current is None:
                         raise self.fail(pair.value, "holds no bid", "a bid before the first hold")
                     code = st.current
@@ -848,7 +848,7 @@ class _Reader:
 
     def _bid_code(self, word: str) -> int | None:
         """The code of a bid as written (:data:`_HOLD` for a hold word), cached; None if it is not one."""
-        if word.strip().lower() in B.HOLD_WORDS:
+        if B.call_words(word) in B.HOLD_WORDS:
             code = _HOLD
         else:
             try:

@@ -11,7 +11,6 @@ import pytest
 from preflog.engine.codes import Code
 from preflog.engine.codes import codes_of
 from preflog.engine.croatian.auction import CroatianAuction
-from preflog.engine.croatian.auction import format_hr_call
 from preflog.engine.croatian.auction import parse_hr_call
 from preflog.engine.families import family_of
 from preflog.engine.findings import IllegalAction
@@ -20,6 +19,7 @@ from preflog.model.bids import IGRA_BETTEL
 from preflog.model.bids import IGRA_SANAC
 from preflog.model.bids import PASS
 from preflog.model.bids import BidError
+from preflog.model.bids import format_hr_bid
 from preflog.model.outcome import NO_SEAT
 from preflog.rules.presets import resolve
 
@@ -210,6 +210,6 @@ def test_parse_and_format_calls() -> None:
     assert parse_hr_call("hand-sanac") == IGRA_SANAC
     assert parse_hr_call("здесь", current=4) == 4
     assert parse_hr_call("igra") == IGRA and parse_hr_call("3") == 3
-    assert format_hr_call(IGRA_BETTEL) == "igra-bettel" and format_hr_call(5) == "5"
+    assert format_hr_bid(IGRA_BETTEL) == "igra-bettel" and format_hr_bid(5) == "5"
     with pytest.raises(BidError):
         parse_hr_call("moje")

@@ -46,7 +46,9 @@ from ...model.bidcodes import IGRA
 from ...model.bidcodes import IGRA_BETTEL
 from ...model.bidcodes import IGRA_SANAC
 from ...model.bidcodes import PASS
+from ...model.bids import HOLD_WORDS
 from ...model.bids import BidError
+from ...model.bids import call_words
 from ...model.bids import format_hr_bid
 from ...model.bids import parse_hr_bid
 from ...model.outcome import NO_SEAT
@@ -64,37 +66,15 @@ _BIDDING: Final = 0
 _NAMING: Final = 1
 _DONE: Final = 2
 
-_HAND_WORDS = {
-    "igra-bettel": IGRA_BETTEL, "hand-bettel": IGRA_BETTEL, "bettel-hand": IGRA_BETTEL,
-    "igra bettel": IGRA_BETTEL, "беттель с руки": IGRA_BETTEL, "berac": IGRA_BETTEL,
-    "igra-sanac": IGRA_SANAC, "hand-sanac": IGRA_SANAC, "sanac-hand": IGRA_SANAC,
-    "igra sanac": IGRA_SANAC, "санац с руки": IGRA_SANAC,
-    "hold": -1, "здесь": -1, "moje": -1, "мои": -1, "i ja": -1, "и я": -1, "держу": -1,
-}
-
-
 def parse_hr_call(text: str, current: int = 0) -> int:
-    """Read a Croatian auction call. Besides :func:`parse_hr_bid` (pass, 2–7, igra, bettel, sanac)
-    it knows hand Bettel / Sanac (``igra-bettel``, ``hand-sanac`` → 16 / 17) and a hold word
-    (``здесь``, ``moje``, ``i ja`` → ``current``, the number being held)."""
-    t = " ".join(text.strip().lower().split())
-    code = _HAND_WORDS.get(t)
-    if code == -1:
+    """Read a Croatian auction call: :func:`parse_hr_bid` (pass, 2–7, igra, bettel, sanac, hand Bettel /
+    Sanac), or a hold word of :data:`~preflog.model.bids.HOLD_WORDS` (``здесь``, ``moje``, ``i ja`` →
+    ``current``, the number being held) — the record reader's words, from the same tables."""
+    if call_words(text) in HOLD_WORDS:
         if not 2 <= current <= 7:
             raise BidError(f"{text!r} holds the current number, but there is none to hold")
         return current
-    if code is not None:
-        return code
-    return parse_hr_bid(t)
-
-
-def format_hr_call(code: int) -> str:
-    """Text of a Croatian call code (inverse of :func:`parse_hr_call` except holds)."""
-    if code == IGRA_BETTEL:
-        return "igra-bettel"
-    if code == IGRA_SANAC:
-        return "igra-sanac"
-    return format_hr_bid(code)
+    return parse_hr_bid(text)
 
 
 def _forbidden_holds(rules: Rules) -> frozenset[int]:
@@ -192,7 +172,7 @@ class CroatianAuction(AuctionBase):
         if bid not in _CANDIDATES:
             raise IllegalAction(Code.BAD_BID, f"call code {bid} is not a Croatian call (pass 0, numbers 2-7, igra 8, "
                                 "Bettel from hand 16, Sanac from hand 17)")
-        name = format_hr_call(bid)
+        name = format_hr_bid(bid)
         if self._phase == _DONE:
             raise IllegalAction(Code.AUCTION_OVER, f"{self.who(seat)} calls {name} after the auction has ended")
         pos = self._position(seat)
@@ -250,7 +230,7 @@ class CroatianAuction(AuctionBase):
     def _verify_name(self, seat: int, pos: int, bid: int) -> None:
         if bid in _IGRA_CALLS:
             raise IllegalAction(Code.IGRA_IN_NAMING, f"{self.who(seat)} must name a hand contract (2-7) or pass, not "
-                                f"{format_hr_call(bid)}")
+                                f"{format_hr_bid(bid)}")
         if bid not in HR_SUITS:
             raise IllegalAction(Code.HAND_BETTEL_NOT_AT_ONCE, f"{self.who(seat)} called a plain igra and may name "
                                 "only a "

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ...model.bidcodes import HR_BETTEL
 from ...model.bidcodes import HR_LADDER
 from ...model.bidcodes import hr_trump
+from ...model.bids import format_hr_bid
 from ...model.calls import CALL_INVITE
 from ...model.calls import CALL_NAMES
 from ...model.calls import CALL_PASS
@@ -46,7 +47,6 @@ from ..deal import Deal
 from ..findings import IllegalAction
 from ..tricks import N_TRICKS
 from .auction import CroatianAuction
-from .auction import format_hr_call
 from .defence import CroatianDefence
 from .defence import first_leader
 from .defence import play_over
@@ -103,7 +103,7 @@ class CroatianDeal(Deal):
 
     @staticmethod
     def bid_text(bid: int) -> str:
-        return format_hr_call(bid)
+        return format_hr_bid(bid)
 
     # ------------------------------------------------------------------ helpers
     def expected(self) -> str:
