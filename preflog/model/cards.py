@@ -3,7 +3,7 @@
 A card is a small int ``suit * 8 + rank``: suits ♠ 0, ♣ 1, ♦ 2, ♥ 3 (the Russian
 bidding order, low to high) and ranks 7 → 0 … A → 7. A set of cards (a hand, the
 talon / "прикуп", a discard) is an int bitmask with bit ``card`` set. Replay runs
-on these ints; :class:`Card` objects exist only at the edges (parsing, display).
+on these ints; text exists only at the edges (parsing, display).
 
 Three spellings are read: Latin (``Qh``, ``10h``, ``Th``), Unicode suits (``Q♥``)
 and Russian (``Д♥``, ``Дч``). In Russian ``Т`` is both the ace (туз) and clubs
@@ -13,9 +13,7 @@ a trailing ``т`` the suit: ``Тт`` = A♣, ``10т`` = 10♣.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Final
 
 from ..errors import PreflogError
@@ -91,13 +89,6 @@ def format_card(card: int, style: str = "latin") -> str:
     raise ValueError(f"unknown card style {style!r}")
 
 
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def cards_of(mask: int) -> Iterator[int]:
     """The cards of a bitmask, low to high."""
     while mask:
@@ -132,25 +123,3 @@ def format_cards(mask: int, style: str = "latin") -> str:
             if mask >> c & 1:
                 out.append(format_card(c, style))
     return " ".join(out)
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
-    """A card as a value object for the edges of the library (display, parsing)."""
-
-    index: int
-
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        return cls(parse_card(text))
-
-    @property
-    def suit(self) -> int:
-        return suit_of(self.index)
-
-    @property
-    def rank(self) -> int:
-        return rank_of(self.index)
-
-    def __str__(self) -> str:
-        return format_card(self.index, "unicode")

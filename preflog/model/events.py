@@ -29,7 +29,6 @@ from .columns import Row as Row
 from .layout import pack_layout as pack_layout
 from .layout import unpack_layout
 
-SCHEMA_VERSION = 1
 RULES_VERSION = 1
 """Version of the preset tables (presets, named overrides, option defaults) new pulkas are recorded
 under (:attr:`PulkaStarted.rules_version`); :mod:`preflog.rules.versions` keeps every version's tables,

@@ -126,20 +126,6 @@ def _cards_in(mask: int) -> tuple[int, ...]:
     return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
 
 
-def _fast_cards(text: str) -> list[int] | None:
-    """The cards of a canonical single-space card list, or None (then the careful path decides)."""
-    tokens = _CARD_TOKENS
-    out = []
-    seen = 0
-    for t in text.split(" "):
-        c = tokens.get(t)
-        if c is None or seen >> c & 1:
-            return None
-        seen |= 1 << c
-        out.append(c)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class Record:
     """One pulka read from a record: its events, starting with :class:`PulkaStarted`."""

@@ -287,11 +287,6 @@ class Rules:
             check_family(key, family)
         return dataclasses.replace(self, **clean)
 
-    def overrides_from(self, base: Rules) -> dict[str, Any]:
-        """The options in which these rules differ from ``base`` (for records and docs)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)}
-
     def to_dict(self) -> dict[str, Any]:
         """Every option as plain JSON values (words for the closed sets, lists for tuples)."""
         return {f.name: plain_value(getattr(self, f.name)) for f in fields(self)}

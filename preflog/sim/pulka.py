@@ -8,7 +8,6 @@ The pulka ends when the family scorer says so (``is_finished()``).
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
 from ..engine.families import family_of
 from ..errors import PreflogError
@@ -16,17 +15,9 @@ from ..model.events import Event
 from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
 from ..model.outcome import DealOutcome
-from ..rules.config import Rules
 from ..rules.presets import resolve
 
 PLAYER_NAMES = ("North", "East", "South", "West")
-
-
-class DealSim(Protocol):
-    def __init__(self, rules: Rules, n_players: int, rng: random.Random) -> None: ...
-
-    def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool,
-                  out: list[Event]) -> DealOutcome: ...
 
 
 class SimError(PreflogError, ValueError):

@@ -15,8 +15,8 @@ from .chain import DEAL_CODE
 from .chain import GENESIS
 from .chain import link
 
-# The event table's schema version: how its columns are laid out. Not the event model's
-# ``preflog.model.events.SCHEMA_VERSION``; stored under ``VERSION_KEY`` in the table configuration.
+# The event table's schema version: how its columns are laid out (the events' rules tables have their own,
+# ``preflog.model.events.RULES_VERSION``); stored under ``VERSION_KEY`` in the table configuration.
 TABLE_SCHEMA_VERSION = 1
 VERSION_KEY = "preflog.schemaVersion"  # the key written tables carry: never renamed
 
