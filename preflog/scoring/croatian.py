@@ -52,7 +52,6 @@ or preset ``croatian+start-50``), or the ``start`` keyword.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -72,6 +71,7 @@ from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from .base import Scorer
+from .settlement import round_zero_sum
 from .settlement import settle
 from .sheet import DealScore
 from .sheet import Number
@@ -404,7 +404,7 @@ class CroatianScorer(Scorer):
         sheet = self.sheet
         gora = [-c for c in sheet.pulya]
         s = settle([0] * self.n, gora, sheet.visty, self.rules)
-        return Settlement(exact=s.exact, method1=_largest_remainder(s.exact), method2=s.method2)
+        return Settlement(exact=s.exact, method1=round_zero_sum(s.exact), method2=s.method2)
 
 
 def _refe_limit(rules: Rules, start: int) -> int:
@@ -419,15 +419,5 @@ def _refe_limit(rules: Rules, start: int) -> int:
 
 def _noted(ds: DealScore, note: str) -> DealScore:
     return DealScore(ds.pulya, ds.gora, ds.visty, note)
-
-
-def _largest_remainder(values: tuple[Fraction, ...]) -> tuple[int, ...]:
-    """Whole numbers summing to zero: floor all, give the missing units to the largest remainders."""
-    floors = [math.floor(v) for v in values]
-    missing = -sum(floors)
-    order = sorted(range(len(values)), key=lambda i: (-(values[i] - floors[i]), i))
-    for i in order[:missing]:
-        floors[i] += 1
-    return tuple(floors)
 
 

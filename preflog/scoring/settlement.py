@@ -274,7 +274,7 @@ def _settle_ints(net: list[i64], e: list[i64], gp: i64) -> Settlement:
     """:func:`settle` for a sheet of ints (:func:`_int_counts`: net visty ``net`` and gora in visty ``e``),
     in integers (the replay settles every pulka; Fractions cost ≈ 10× more). Gora points are counted in
     ``1/gp`` (``e`` = eff × gp, ``a`` = amnestied × gp); the two methods end as ``(n × (net − a) + Σa) / n``
-    and are rounded like :func:`_round_zero_sum`. (Machine ints in the compiled kernel: :data:`_INT_MAX`
+    and are rounded like :func:`round_zero_sum`. (Machine ints in the compiled kernel: :data:`_INT_MAX`
     bounds every value.)"""
     n: i64 = len(e)
     total_e: i64 = 0
@@ -345,7 +345,7 @@ def _fix_direction_ints(a: i64, gp: i64, n: i64) -> i64:
 
 
 def _round_ints(numerators: list[i64], n: i64) -> tuple[int, ...]:
-    """:func:`_round_zero_sum` of ``numerators[i] / n``: the missing units to the largest remainders,
+    """:func:`round_zero_sum` of ``numerators[i] / n``: the missing units to the largest remainders,
     the lower seat first on ties."""
     floors: list[i64] = [x // n for x in numerators]
     missing: i64 = 0
@@ -393,7 +393,7 @@ def _method1(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0
     share = [gi * gp / dv for gi in g]  # visty each other player writes on i for his gora
     total = sum(share, Fraction(0))
     res = [net[i] - share[i] * (n - 1) + (total - share[i]) for i in range(n)]
-    return _round_zero_sum(res)
+    return round_zero_sum(res)
 
 
 def _method2(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0) -> tuple[int, ...]:
@@ -409,7 +409,7 @@ def _method2(g0: list[Fraction], net0: list[Fraction], gp: int, divisor: int = 0
             _move_point(g, net, who, d, compensation(gp, dv))
     total = sum(g, Fraction(0))
     # divisor n: gp × (mean − g_i); divisor n − 1: gp × (total − n·g_i) / (n − 1)
-    return _round_zero_sum([net[i] + gp * (total - n * g[i]) / dv for i in range(n)])
+    return round_zero_sum([net[i] + gp * (total - n * g[i]) / dv for i in range(n)])
 
 
 def _move_point(g: list[Fraction], net: list[Fraction], who: int, d: int, comp: int) -> None:
@@ -431,8 +431,9 @@ def _move_point_ints(g: list[i64], net: list[i64], who: i64, dg: i64, step: i64)
             net[who] = net[who] + step
 
 
-def _round_zero_sum(values: list[Fraction]) -> tuple[int, ...]:
-    """Whole visty summing to zero: floor everything, hand the missing units to the largest remainders."""
+def round_zero_sum(values: Sequence[Fraction]) -> tuple[int, ...]:
+    """Whole visty summing to zero: floor everything, hand the missing units to the largest remainders
+    (both families' paper rounding of an exact settlement)."""
     floors = [math.floor(v) for v in values]
     missing = -sum(floors)  # sum(values) == 0, so this is the number of units to hand out
     order = sorted(range(len(values)), key=lambda i: (-(values[i] - floors[i]), i))
