@@ -52,6 +52,7 @@ from ..model.layout import card_count
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
+from ..model.outcome import bidding_order
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from .auction import AuctionBase
@@ -106,8 +107,7 @@ def _cards_text(mask: int) -> str:
 
 def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Active seats clockwise from first hand (the 4-player dealer sits out) and each one's next seat."""
-    seats = [(dealer + 1 + i) % n for i in range(n)]
-    active = tuple(s for s in seats if n == 3 or s != dealer)
+    active = bidding_order(n, dealer)
     nxt = [NO_SEAT] * n
     for i, s in enumerate(active):
         nxt[s] = active[(i + 1) % 3]

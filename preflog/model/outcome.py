@@ -38,6 +38,18 @@ KIND_HALF_WHIST: Final = DealKind.HALF_WHIST
 KIND_CONCEDED: Final = DealKind.CONCEDED
 
 
+def playing_seats(n: int, dealer: int) -> tuple[int, ...]:
+    """The seats that take part in a deal, in seat order: all three, or at four all but the dealer, who
+    sits the deal out (docs/rules.md §A14)."""
+    return tuple(s for s in range(n) if n == 3 or s != dealer)
+
+
+def bidding_order(n: int, dealer: int) -> tuple[int, ...]:
+    """The seats that take part in a deal clockwise from first hand, the dealer's left (who bids and, in
+    the Russian game, leads first; docs/rules.md §A3): the order of the auction and of the deal."""
+    return tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if n == 3 or s != dealer)
+
+
 @dataclass(init=False, unsafe_hash=True)
 class DealOutcome:
     """The facts of one finished deal that scoring needs, with seats 0-based.
@@ -107,6 +119,4 @@ class DealOutcome:
     @property
     def seats(self) -> tuple[int, ...]:
         """Seats that took part in the deal (the 4-player dealer sits out)."""
-        if self.n_players == 4:
-            return tuple(s for s in range(4) if s != self.dealer)
-        return tuple(range(self.n_players))
+        return playing_seats(self.n_players, self.dealer)

@@ -49,6 +49,7 @@ from preflog.model.events import TenChecked
 from preflog.model.events import WhistCalled
 from preflog.model.events import score_text
 from preflog.model.events import score_value
+from preflog.model.outcome import bidding_order
 from preflog.rules import RulesError
 from preflog.rules import resolve
 from preflog.rules.config import Rules
@@ -240,12 +241,6 @@ def option_text(value: Any) -> str:
 
 def _plain(v: Any) -> Any:
     return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
-
-
-def bidding_order(dealer: int, n: int) -> list[int]:
-    """Seats in bidding order, first hand (dealer's left) first; a 4-player dealer sits out."""
-    order = [(dealer + 1 + i) % n for i in range(n)]
-    return [s for s in order if not (n == 4 and s == dealer)]
 
 
 class _Holdings:
@@ -721,7 +716,7 @@ class _Reader:
                     ev = _BIDS[(seat, code)] = BidMade(seat, code)
                 out.append(ev)
         elif kind == "all_pass":
-            out.extend(BidMade(s, B.PASS) for s in bidding_order(st.dealer, self.n))
+            out.extend(BidMade(s, B.PASS) for s in bidding_order(self.n, st.dealer))
         elif kind == "talon_shown":
             assert step.value is not None
             mask = 0
@@ -1069,7 +1064,7 @@ class _Writer:
             n = len(p.players or ())
             for d in p.deals:
                 dealer = names.index(d.dealer.text) if d.dealer else 0
-                passes = [names[s] for s in bidding_order(dealer, n)]
+                passes = [names[s] for s in bidding_order(n, dealer)]
                 for step in d.steps:
                     if isinstance(step, Step) and step.kind == "auction" and [
                             (q.player.text if q.player else "", q.value.text) for q in step.pairs] == [

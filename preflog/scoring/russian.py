@@ -57,6 +57,7 @@ from ..model.outcome import KIND_NOT_WHISTED
 from ..model.outcome import KIND_RASPASY
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
+from ..model.outcome import playing_seats
 from ..rules.choices import HelpOverflow
 from ..rules.choices import HelpTie
 from ..rules.choices import PulkaEnd
@@ -207,10 +208,6 @@ def _owed(quota: int, taken: int, short: int, capped: bool, charged: bool) -> in
     return max(0, quota - taken) if charged else 0
 
 
-def _seats(n: int, dealer: int) -> tuple[int, ...]:
-    return tuple(s for s in range(n) if n == 3 or s != dealer)
-
-
 def _key(n: int, dealer: int, seat: int = 0) -> int:
     """Index of (table size, dealer, seat) into the tables below; -1 off the tables."""
     if (n == 3 or n == 4) and 0 <= dealer < n and 0 <= seat < n:
@@ -225,7 +222,7 @@ def _tables() -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     defenders: list[tuple[int, ...]] = [()] * 32
     for n in (3, 4):
         for dealer in range(n):
-            active = _seats(n, dealer)
+            active = playing_seats(n, dealer)
             seats[_key(n, dealer)] = active
             for d in active:
                 defenders[_key(n, dealer, d)] = tuple(s for s in active if s != d)

@@ -46,6 +46,7 @@ from ..model.events import Event
 from ..model.events import WhistCalled
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
+from ..model.outcome import bidding_order
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
@@ -100,7 +101,7 @@ class CroatianBots:
         n, rng, rules = self.n, self.rng, self.rules
         deck = list(range(32))
         rng.shuffle(deck)
-        order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
+        order = bidding_order(n, dealer)
         hands = [0] * n
         for i, s in enumerate(order):  # 5 each, 2 to the talon, 5 each (docs/rules.md §A4)
             hands[s] = _mask(deck[5 * i:5 * i + 5] + deck[17 + 5 * i:22 + 5 * i])

@@ -43,6 +43,7 @@ from ..model.events import TenChecked
 from ..model.events import WhistCalled
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
+from ..model.outcome import bidding_order
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
@@ -95,10 +96,7 @@ class RussianBots:
         n, rng = self.n, self.rng
         deck = list(range(32))
         rng.shuffle(deck)
-        if n == 3:
-            order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
-        else:
-            order = ((dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4)
+        order = bidding_order(n, dealer)   # dealt from first hand round (a 4-player dealer gets no cards)
         hands = [0] * n
         for i, s in enumerate(order):
             hands[s] = _mask(deck[10 * i:10 * i + 10])
