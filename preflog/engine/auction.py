@@ -29,7 +29,9 @@ class AuctionBase(ABC):
     CANDIDATES: ClassVar[tuple[int, ...]] = ()
     """Every call code of the family, in the order :meth:`legal_bids` lists them."""
 
-    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "_said", "names")
+    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "_said", "names", "_forbidden")
+    _forbidden: frozenset[int]
+    """The calls ``hold_forbidden_on`` names, as the family's codes (set by the family before this __init__)."""
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self.rules = rules
@@ -137,6 +139,28 @@ class AuctionBase(ABC):
         if pos != self._turn:
             raise IllegalAction(Code.BID_OUT_OF_TURN, f"{self.who(seat)} {verb} out of turn; seat "
                                 f"{self.order[self._turn]} is to {verb.rstrip('s')}", seat=seat)
+
+    def _verify_hold(self, seat: int, pos: int, bid: int) -> None:
+        """Raise ``HOLD_NOT_ALLOWED`` unless ``seat`` (at ``pos``) may hold ``bid``: the options first
+        (``hold_enabled``, ``hold_forbidden_on``, read into ``_forbidden`` by the family), then the family's
+        own conditions and who may hold (:meth:`_family_hold_refusal`)."""
+        text = self._call_text(bid)
+        if not self.rules.hold_enabled:
+            why = "holds are off (hold_enabled)"
+        elif bid in self._forbidden:
+            why = f"{text} may never be held (hold_forbidden_on)"
+        else:
+            why = self._family_hold_refusal(seat, pos, bid, text)
+        if why:
+            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {text}: {why}")
+
+    @abstractmethod
+    def _call_text(self, bid: int) -> str:
+        """A call as the family's findings write it."""
+
+    @abstractmethod
+    def _family_hold_refusal(self, seat: int, pos: int, bid: int, text: str) -> str:
+        """Why the family's rules refuse this hold ("" if they don't); ends with :meth:`_hold_refusal`."""
 
     def _hold_refusal(self, seat: int, pos: int, high_pos: int, passed: Sequence[bool]) -> str:
         """Why the ``hold_who`` / ``hold_requires_intermediate_pass`` options forbid this hold ("" if they don't)."""

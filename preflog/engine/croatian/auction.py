@@ -95,7 +95,7 @@ class CroatianAuction(AuctionBase):
 
     CANDIDATES = _CANDIDATES
     __slots__ = ("_spoken", "_out", "_numbered", "_high", "_high_pos", "_high_hold", "_igra", "_named", "_queue",
-                 "_phase", "_winner_pos", "_forbidden")
+                 "_phase", "_winner_pos")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self._forbidden = _forbidden_holds(rules)
@@ -203,21 +203,15 @@ class CroatianAuction(AuctionBase):
         if bid != step and not self.rules.allow_jump_bids:
             raise IllegalAction(Code.JUMP_BID, f"{name} skips numbers; the next number is {step} (no jumps)")
 
-    def _verify_hold(self, seat: int, pos: int, bid: int) -> None:
-        rules = self.rules
-        why = ""
-        if not rules.hold_enabled:
-            why = "holds are off (hold_enabled)"
-        elif bid in self._forbidden:
-            why = f"{bid} may never be held (hold_forbidden_on)"
-        elif not self._numbered[pos]:
-            why = f"only a player whose number was overcalled may hold; the next number is {self._high + 1}"
-        elif self._high_hold:
-            why = f"{bid} is already held; {self.who(self.order[self._high_pos])}'s opponent must raise or pass"
-        else:
-            why = self._hold_refusal(seat, pos, self._high_pos, self._out)
-        if why:
-            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {bid}: {why}")
+    def _call_text(self, bid: int) -> str:
+        return str(bid)
+
+    def _family_hold_refusal(self, seat: int, pos: int, bid: int, text: str) -> str:
+        if not self._numbered[pos]:
+            return f"only a player whose number was overcalled may hold; the next number is {self._high + 1}"
+        if self._high_hold:
+            return f"{text} is already held; {self.who(self.order[self._high_pos])}'s opponent must raise or pass"
+        return self._hold_refusal(seat, pos, self._high_pos, self._out)
 
     def _best_name(self) -> tuple[int, int]:
         """(contract, position) of the best name so far among contenders still in; (0, n) if none."""

@@ -54,7 +54,7 @@ class RussianAuction(AuctionBase):
 
     CANDIDATES = _CANDIDATES
     __slots__ = ("_passed", "_calls", "_high", "_high_pos", "_high_hold", "_done", "_miser_pos",
-                 "_miser_overcalled", "_forbidden", "_take", "_left", "_jumps")
+                 "_miser_overcalled", "_take", "_left", "_jumps")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self._forbidden = _forbidden_holds(rules)
@@ -192,21 +192,15 @@ class RussianAuction(AuctionBase):
         self._out_of_turn(seat, pos, "bids")
         return pos
 
-    def _verify_hold(self, seat: int, pos: int, bid: int) -> None:
-        rules = self.rules
-        why = ""
-        if not rules.hold_enabled:
-            why = "holds are off (hold_enabled)"
-        elif bid in self._forbidden:
-            why = f"{format_ru_bid(bid)} may never be held (hold_forbidden_on)"
-        elif self._high_hold:
-            why = f"{format_ru_bid(bid)} is already held; it must be raised or passed"
-        elif not self._calls[pos]:
-            why = "only a player who has bid may hold"
-        else:
-            why = self._hold_refusal(seat, pos, self._high_pos, self._passed)
-        if why:
-            raise IllegalAction(Code.HOLD_NOT_ALLOWED, f"{self.who(seat)} may not hold {format_ru_bid(bid)}: {why}")
+    def _call_text(self, bid: int) -> str:
+        return format_ru_bid(bid)
+
+    def _family_hold_refusal(self, seat: int, pos: int, bid: int, text: str) -> str:
+        if self._high_hold:
+            return f"{text} is already held; it must be raised or passed"
+        if not self._calls[pos]:
+            return "only a player who has bid may hold"
+        return self._hold_refusal(seat, pos, self._high_pos, self._passed)
 
     def bid(self, seat: int, bid: int) -> None:
         if bid != PASS or self._done or seat != self.order[self._turn]:
