@@ -46,6 +46,7 @@ import pyarrow.parquet as pq
 from ..model.cards import format_card
 from ..model.events import Row
 from ..model.events import from_row
+from ..store.duck import read_parquet
 from .deal import Options
 from .deal import analyze_events
 from .deal import solver_name
@@ -327,7 +328,7 @@ def report_rows_of(files_of: dict[str, list[Path]]) -> list[dict[str, Any]]:
         for t in TABLES:
             files = files_of.get(t, [])
             if files:
-                con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet({[str(f) for f in files]!r})")
+                con.execute(f"CREATE VIEW {t} AS SELECT * FROM {read_parquet(files)}")
             else:
                 cols = ", ".join(f"CAST(NULL AS {_duck(f.type)}) AS {f.name}" for f in SCHEMAS[t])
                 con.execute(f"CREATE VIEW {t} AS SELECT {cols} WHERE false")

@@ -26,6 +26,7 @@ import duckdb
 from ..projections.build import SCHEMAS
 from ..projections.store import TABLES
 from ..projections.store import snapshot
+from ..store.duck import read_parquet
 
 EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 
@@ -33,10 +34,6 @@ EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 def load_sql(name: str) -> str:
     """The text of ``preflog/reports/sql/<name>.sql``."""
     return resources.files(__package__).joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str | os.PathLike[str]], sandbox: bool,
@@ -49,8 +46,7 @@ def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str
         con.register(f"_files_{name}", ds.dataset([str(f) for f in files], format="parquet"))
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM _files_{name}")
         return
-    listing = ", ".join(_quote(str(f)) for f in files)
-    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet([{listing}]{options})")
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {read_parquet(files, options)}")
 
 
 SANDBOX_SETTINGS = ("SET enable_external_access = false", "SET allow_community_extensions = false",

@@ -67,6 +67,7 @@ from .chain import GENESIS
 from .chain import StoredRow
 from .chain import as_rows
 from .chain import check_pulka
+from .duck import read_parquet
 from .heads import HeadIndex
 from .pool import BulkPool
 from .pool import bulk_memory_pool
@@ -495,7 +496,7 @@ class DeltaStore(EventStore):
         files = dt.file_uris()
         if not files:
             return None
-        return "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
+        return read_parquet(files)
 
     def _refresh_heads(self, dt: DeltaTable) -> HeadIndex:
         """Per-pulka heads, reading only files not seen before (compaction output is re-read
@@ -510,7 +511,7 @@ class DeltaStore(EventStore):
                 files = dt.file_uris()
                 new = [f for f in files if f not in self._seen]
                 con = duckdb.connect()
-                src = "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in new) + "])"
+                src = read_parquet(new)
             if new and src:
                 q = (f"SELECT pulka, max(seq), arg_max_null(hash, seq), arg_max_null(deal, seq) FROM {src} "
                      "GROUP BY pulka")
