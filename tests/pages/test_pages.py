@@ -229,3 +229,16 @@ def test_report_pages_write_one_page_per_pulka(tmp_path: Path) -> None:
     assert len({href for _, href in links}) == 3 and len(list((tmp_path / "pulkas").iterdir())) == 3
     for pulka_id, href in links:
         assert data_of(Page((tmp_path / href).read_text(encoding="utf-8")))["id"] == pulka_id
+
+
+def test_the_wheel_carries_every_template() -> None:
+    """Each file of preflog/templates is package data (pyproject.toml), so a built wheel has it
+    (tests/test_packaging.py builds one, slowly)."""
+    import tomllib
+
+    package = ROOT / "preflog"
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["preflog"]
+    shipped = {p for pattern in patterns for p in package.glob(pattern)}
+    files = [p for p in (package / "templates").iterdir() if p.is_file() and p.suffix != ".py"]
+    assert {p.name for p in files} >= {"base.html", "viewer.html", "viewer.js", "report.html", "sheet.html"}
+    assert set(files) <= shipped
