@@ -25,8 +25,6 @@ from html import escape
 from typing import Any
 
 from ..engine.families import family_named
-from ..templates import Markup
-from ..templates import page
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 CELL = 104            # mean width of a zone column on the left and right sides
@@ -357,6 +355,9 @@ def _settlement(pulka: dict[str, Any], terms: Mapping[str, str], width: float, y
 def render_html(pulkas: list[dict[str, Any]]) -> str:
     """A self-contained HTML page with one drawn sheet and a totals table per pulka (``sheet.html`` of
     :mod:`preflog.templates`: texts autoescaped, each SVG one value marked safe, its text escaped as drawn)."""
+    from ..templates import Markup  # (Jinja2 only for the page: ``sheet --svg`` does without)
+    from ..templates import page
+
     shown = []
     for pk in pulkas:
         rows = [[p, pk["totals"]["pulya"].get(p, ""), pk["totals"]["gora"].get(p, ""),

@@ -4,7 +4,8 @@
 strict, so a finding does not stop the replay) and keeps, after every event, what a person at the table
 sees: the hands and the talon as cards, the auction, the discard, the contract and the whist calls, the
 trick in progress and the last one taken, the tricks per player, the score lines the deal wrote and the
-sheet so far. The page holds those steps as JSON and a small script draws them; it loads nothing
+sheet so far, and the record's comments at the event they stand at. The page (preflog/templates/
+viewer.html) holds those steps as JSON and a small script (viewer.js) draws them; it loads nothing
 (no network, no external script, style or font). Keys: ←/→ an event, ↑/↓ a trick, PageUp/PageDown (or
 ``[``/``]``) a deal, Home/End the start and the end; the buttons do the same. Every audit finding is a
 link to the event where it happened, shown highlighted. Paper-level deals show what is known: the
@@ -202,12 +203,13 @@ def page_name(pulka_id: str) -> str:
 
     An id of lower-case letters, digits and single ``.``/``_``/``-`` between them (``demo-sochi-3p-001``)
     is its own name. Any other id (``A b``, ``a/b``, ``a__b``, one of upper case, a very long one) is
-    written as a readable stem of its letters, lower-cased, then ``--`` and the first 16 hex digits of
+    written as a readable stem of its letters and digits (any script), lower-cased and joined by ``-``,
+    then ``--`` and the first 16 hex digits of
     the id's SHA-256: a plain name never holds ``--``, so the two kinds never meet, and no two ids share
     a name, even on a file system that ignores case."""
     if _PLAIN_ID.fullmatch(pulka_id) and len(pulka_id) <= 80:
         return pulka_id + ".html"
-    stem = re.sub(r"[^a-z0-9]+", "-", pulka_id.lower()).strip("-")[:60].strip("-") or "pulka"
+    stem = re.sub(r"[\W_]+", "-", pulka_id.lower()).strip("-")[:60].strip("-") or "pulka"
     digest = hashlib.sha256(pulka_id.encode("utf-8")).hexdigest()[:16]
     return f"{stem}--{digest}.html"
 
@@ -217,12 +219,12 @@ def write_viewers(loaded: Sequence[Loaded], folder: Path, relative_to: Path) -> 
     link)`` pairs with links relative to the folder ``relative_to`` (the report's)."""
     folder.mkdir(parents=True, exist_ok=True)
     links = []
-    written: dict[str, str] = {}
+    written: set[str] = set()
     for ld in loaded:
         name = page_name(ld.id)
         if name.lower() in written:  # the same id once more (distinct ids get distinct names)
             continue
-        written[name.lower()] = ld.id
+        written.add(name.lower())
         (folder / name).write_text(viewer_html(ld), encoding="utf-8")
         links.append((ld.id, os.path.relpath(folder / name, relative_to).replace(os.sep, "/")))
     return links
