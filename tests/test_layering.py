@@ -19,6 +19,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,        # the PreflogError tree: imports nothing from preflog
     "shipped": 0,       # where the shipped records and schemas are: imports nothing from preflog
     "_native": 0,       # which kernel runs, compiled or pure Python: imports nothing from preflog
+    "templates": 0,     # the HTML pages: one Jinja2 environment, autoescaped: imports nothing from preflog
     "model": 1,         # cards, bids, calls, events, outcome
     "rules": 2,         # Rules, presets, option docs
     "solver": 2,        # the double-dummy solver (beside rules: cards in, tricks out)

@@ -49,6 +49,9 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
                      if p.suffix in (".pref", ".json"))
     assert records and {f"preflog/_shipped/{r}" for r in records} <= names
     assert "preflog/_shipped/schemas/record.schema.json" in names and "preflog/py.typed" in names
+    # the page templates (preflog/templates: package data in pyproject.toml)
+    assert {f"preflog/templates/{n}" for n in ("base.html", "viewer.html", "viewer.js", "report.html",
+                                               "sheet.html")} <= names
     # the compiled double-dummy search is built into the wheel (preflog/solver/_dd.c)
     assert any(n.startswith("preflog/solver/_dd.") and n.endswith(".so") for n in names), sorted(names)
     # the compiled scanner of the text reader (preflog/record/_scan.c) and the chain of bulk sealing

@@ -353,23 +353,16 @@ def _settlement(pulka: dict[str, Any], terms: Mapping[str, str], width: float, y
 
 
 def render_html(pulkas: list[dict[str, Any]]) -> str:
-    """A self-contained HTML page with one drawn sheet and a totals table per pulka."""
-    body = []
+    """A self-contained HTML page with one drawn sheet and a totals table per pulka (``sheet.html`` of
+    :mod:`preflog.templates`: texts autoescaped, each SVG one value marked safe, its text escaped as drawn)."""
+    from ..templates import Markup  # (Jinja2 only for the page: ``sheet --svg`` does without)
+    from ..templates import page
+
+    shown = []
     for pk in pulkas:
-        rows = "".join(
-            f"<tr><td>{escape(p)}</td><td>{pk['totals']['pulya'].get(p, '')}</td>"
-            f"<td>{pk['totals']['gora'].get(p, '')}</td>"
-            f"<td>{escape(', '.join(f'{q}: {v}' for q, v in pk['totals']['visty'].get(p, {}).items()))}</td>"
-            f"<td>{escape(str(pk['settlement']['exact'].get(p, '')))}</td>"
-            f"<td>{pk['settlement']['method1'].get(p, '')}</td><td>{pk['settlement']['method2'].get(p, '')}</td></tr>"
-            for p in pk["players"]
-        )
-        body.append(
-            f"<section><h2>{escape(str(pk['id']))}</h2>{render_svg(pk)}"
-            "<table><tr><th>player</th><th>pulya</th><th>gora</th><th>visty written</th><th>exact</th>"
-            f"<th>method 1</th><th>method 2</th></tr>{rows}</table></section>"
-        )
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>preflog sheet</title><style>"
-            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
-            "td,th{border:1px solid #aaa;padding:4px 8px;text-align:right}</style></head><body>"
-            + "".join(body) + "</body></html>")
+        rows = [[p, pk["totals"]["pulya"].get(p, ""), pk["totals"]["gora"].get(p, ""),
+                 ", ".join(f"{q}: {v}" for q, v in pk["totals"]["visty"].get(p, {}).items()),
+                 pk["settlement"]["exact"].get(p, ""), pk["settlement"]["method1"].get(p, ""),
+                 pk["settlement"]["method2"].get(p, "")] for p in pk["players"]]
+        shown.append({"id": str(pk["id"]), "svg": Markup(render_svg(pk)), "rows": rows})
+    return page("sheet.html", title="preflog sheet", pulkas=shown)

@@ -1,4 +1,5 @@
-"""A self-contained HTML report: tables plus inline SVG charts drawn here (no JS, no external CSS).
+"""A self-contained HTML report: tables plus inline SVG charts drawn here (no JS, no external CSS), rendered
+through :mod:`preflog.templates` (``report.html``: autoescaped, a policy that lets no script run).
 
 Charts: declarer success by contract (bars with Wilson whiskers), player comparison
 (total result in visty), variant deltas (each preset's figure minus the mean over presets).
@@ -13,6 +14,7 @@ import os
 from collections.abc import Callable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from typing import TypedDict
 from typing import Unpack
 
@@ -20,19 +22,11 @@ import duckdb
 import pandas as pd
 
 from ..engine.families import family_named
+from ..templates import Markup
+from ..templates import page
 from . import queries
 from .db import Filters
 
-_CSS = """
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-th,td{border:1px solid #ddd;padding:2px 6px;text-align:right}th{background:#f3f3f3}
-td:first-child,th:first-child{text-align:left}
-header{border-bottom:2px solid #234;margin-bottom:1em}.facts{color:#555}nav ol{margin:.3em 0 1em}
-svg{display:block;margin:.5em 0}.chart text{font-size:11px;fill:#333}
-.tw{overflow-x:auto;max-width:100%}td.ci{white-space:nowrap}
-"""
 _CHAR_W = 6.5  # mean width of an 11 px sans-serif character, to size the label margins
 
 
@@ -99,12 +93,20 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo:
     return "".join(parts)
 
 
-def _table(df: pd.DataFrame, columns: Sequence[str]) -> str:
+class _TableData(TypedDict):
+    """A table as the report template draws it: header texts, and rows of ``(class, text)`` cells."""
+
+    head: list[str]
+    rows: list[list[tuple[str, str]]]
+
+
+def _table(df: pd.DataFrame, columns: Sequence[str]) -> _TableData:
     """A table of the named columns; a rate with ``<rate>_lo``/``<rate>_hi`` columns is shown as one cell
     ``0.83 [0.61–0.94]``; a boolean column that is false throughout, or a count column that is zero
-    throughout (e.g. ``hand_game``/``refe`` without Croatian pulkas) is left out; wide tables scroll."""
+    throughout (e.g. ``hand_game``/``refe`` without Croatian pulkas) is left out; wide tables scroll
+    (the template's ``div.tw``). Texts are plain: the template escapes them."""
     cols = [c for c in columns if c in df.columns and not _all_false_or_zero(df[c])]
-    head = "".join(f"<th>{html.escape(c.replace('_', ' '))}</th>" for c in cols)  # spaces let headers wrap
+    head = [c.replace("_", " ") for c in cols]  # spaces let headers wrap
     digits = {c: _digits(df[c]) for c in cols}
     body = []
     for row in df.to_dict("records"):
@@ -113,12 +115,11 @@ def _table(df: pd.DataFrame, columns: Sequence[str]) -> str:
             v = row[c]
             lo, hi = row.get(f"{c}_lo"), row.get(f"{c}_hi")
             if f"{c}_lo" in df.columns and not (_na(v) or _na(lo) or _na(hi)):
-                cells.append(f'<td class="ci">{v:.2f} [{lo:.2f}–{hi:.2f}]</td>')
+                cells.append(("ci", f"{v:.2f} [{lo:.2f}–{hi:.2f}]"))
             else:
-                cells.append(f"<td>{html.escape(_cell(v, digits[c]))}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>' + "".join(body)
-            + "</tbody></table></div>")
+                cells.append(("", _cell(v, digits[c])))
+        body.append(cells)
+    return {"head": head, "rows": body}
 
 
 def _na(v: object) -> bool:
@@ -179,22 +180,16 @@ FROM sel_pulka_results($player, $preset, $date_from, $date_to, $pulkas)
 _FAMILY_OF_PRESET_SQL = "SELECT DISTINCT preset, coalesce(family, 'russian') AS family FROM pulka_results"
 
 
-def _header(con: duckdb.DuckDBPyConnection, title: str, f: _Filters, store: str | None,
-            sections: Sequence[tuple[str, str]]) -> str:
-    """The page's header: title, store, dates (of the report and of the pulkas), filters, and the contents."""
+def _facts(con: duckdb.DuckDBPyConnection, f: _Filters) -> list[str]:
+    """The header's facts after the store: dates (of the report and of the pulkas) and the filters."""
     span = con.execute(_SPAN_SQL, Filters(**f).params()).fetchone()
-    facts = []
-    if store:
-        facts.append(f"store <code>{html.escape(store)}</code>")
-    facts.append(f"written {datetime.date.today().isoformat()}")
+    facts = [f"written {datetime.date.today().isoformat()}"]
     if span is not None and span[2]:
         first, last = (str(d) if d is not None else "?" for d in span[:2])
         facts.append(f"{span[2]} pulkas" + (f", dated {first} – {last}" if span[0] is not None else ""))
     shown = ", ".join(f"{k}={v}" for k, v in f.items() if v)
-    facts.append(f"Filters: {html.escape(shown)}" if shown else "no filters")
-    toc = "".join(f'<li><a href="#{anchor}">{html.escape(name)}</a></li>' for anchor, name in sections)
-    return (f"<header><h1>{html.escape(title)}</h1><p class=\"facts\">{' · '.join(facts)}</p>"
-            f'<nav><b>Contents</b><ol>{toc}</ol></nav></header>')
+    facts.append(f"Filters: {shown}" if shown else "no filters")
+    return facts
 
 
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
@@ -212,29 +207,30 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     sections = [("contracts", "Success rate by contract"), ("players", "Players"), ("variants", "Variants")]
     if pages:
         sections.append(("pulkas", "Pulkas (deal viewers)"))
-    body = [_header(con, title, f, store, sections)]
+    body: list[tuple[str, Any]] = []  # the page's parts in order, as report.html draws them
 
-    body.append('<h2 id="contracts">Success rate by contract</h2>')
+    body.append(("h2", ("contracts", "Success rate by contract")))
     labels = [f"{lab}{' hand' if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" ({fam[:2]})")
               for lab, hand, fam in zip(ct["contract_label"], ct["hand_game"], ct["family"], strict=True)]
-    body.append(bar_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
-                          notes=[f"n={n}" for n in ct["n"]], percent=True,
-                          title="Declarer success by contract (95 % Wilson interval)"))
-    body.append(_table(ct, ["family" if ct["family"].nunique() > 1 else "", "contract_label", "hand_game", "n",
-                            "made", "success", "played", "mean_undertricks", "mean_declarer_value"]))
+    body.append(_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
+                       notes=[f"n={n}" for n in ct["n"]], percent=True,
+                       title="Declarer success by contract (95 % Wilson interval)"))
+    body.append(("table", _table(ct, ["family" if ct["family"].nunique() > 1 else "", "contract_label",
+                                      "hand_game", "n", "made", "success", "played", "mean_undertricks",
+                                      "mean_declarer_value"])))
 
-    body.append('<h2 id="players">Players</h2>')
+    body.append(("h2", ("players", "Players")))
     # one chart per family: Russian visty and Croatian points are different units, never one axis
     families = list(dict.fromkeys(totals["family"]))
     for fam in families:
         part = totals[totals["family"] == fam]
         unit = _unit(fam)
         where = f", {fam.capitalize()} pulkas" if len(families) > 1 else ""
-        body.append(bar_chart(list(part["player"]), list(part["total"]), title=f"Total result{where} ({unit})",
-                              notes=[f"{p} pulkas" for p in part["pulkas"]]))
-    body.append(bar_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
-                          hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
-                          percent=True, title="Declarer success (95 % Wilson interval)"))
+        body.append(_chart(list(part["player"]), list(part["total"]), title=f"Total result{where} ({unit})",
+                           notes=[f"{p} pulkas" for p in part["pulkas"]]))
+    body.append(_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
+                       hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
+                       percent=True, title="Declarer success (95 % Wilson interval)"))
     result_cols = ["avg_result", "total_visty"]
     if len(families) > 1:  # a column per family and unit instead of one sum of visty and points
         result_cols = []
@@ -243,11 +239,11 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
             part = totals[totals["family"] == fam].set_index("player")["total"]
             pl = pl.assign(**{col: pl["player"].map(part)})
             result_cols.append(col)
-    body.append(_table(pl, ["player", "pulkas", "deals_played", "declared", "declarer_success",
-                            "whist_rate", "whist_success", "misers", "miser_success", "raspasy_tricks_per_deal",
-                            *result_cols, "total_money"]))
+    body.append(("table", _table(pl, ["player", "pulkas", "deals_played", "declared", "declarer_success",
+                                      "whist_rate", "whist_success", "misers", "miser_success",
+                                      "raspasy_tricks_per_deal", *result_cols, "total_money"])))
 
-    body.append('<h2 id="variants">Variants</h2>')
+    body.append(("h2", ("variants", "Variants")))
     fams = [family_of.get(p, "russian") for p in va["preset"]]
     mixed = len(set(fams)) > 1
     for col, name in (("raspasy_rate", "raspasy frequency"), ("declarer_success", "declarer success"),
@@ -257,22 +253,25 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
         rate = col.endswith(("rate", "success"))  # rates differ by percentage points, not by 0.0…
         if rate or not mixed:
             mean = vals.mean()
-            title = (f"Variant delta: {name} − mean ({_fmt(mean, rate)})" if not math.isnan(mean)
-                     else f"Variant delta: {name}")
+            chart_title = (f"Variant delta: {name} − mean ({_fmt(mean, rate)})" if not math.isnan(mean)
+                           else f"Variant delta: {name}")
             deltas = list(vals - mean)
         else:  # visty and points: each preset against the mean of its own family
             means = {fam: vals[[g == fam for g in fams]].mean() for fam in set(fams)}
             deltas = [v - means[g] for v, g in zip(vals, fams, strict=True)]
-            title = f"Variant delta: {name.replace('visty', 'visty or points')} − mean of its family"
-        body.append(bar_chart(list(va["preset"]), deltas, title=title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
-    body.append(_table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
-                            "declarer_success", "declarer_edge", "result_stddev"]))
+            chart_title = f"Variant delta: {name.replace('visty', 'visty or points')} − mean of its family"
+        body.append(_chart(list(va["preset"]), deltas, title=chart_title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
+    body.append(("table", _table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
+                                      "declarer_success", "declarer_edge", "result_stddev"])))
     if pages:
-        body.append('<h2 id="pulkas">Pulkas (deal viewers)</h2><ul class="pulkas">' + "".join(
-            f'<li><a href="{html.escape(href)}">{html.escape(pid)}</a></li>' for pid, href in pages) + "</ul>")
-    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            + "\n".join(body) + "</body></html>")
+        body.append(("h2", ("pulkas", "Pulkas (deal viewers)")))
+        body.append(("pages", list(pages)))
+    return page("report.html", title=title, store=store, facts=_facts(con, f), sections=sections, parts=body)
+
+
+def _chart(*args: Any, **kwargs: Any) -> tuple[str, Markup]:
+    """A :func:`bar_chart` as a part of the page: its texts were escaped as it was drawn."""
+    return ("chart", Markup(bar_chart(*args, **kwargs)))
 
 
 class ReportOptions(TypedDict, total=False):

@@ -4,7 +4,8 @@
 strict, so a finding does not stop the replay) and keeps, after every event, what a person at the table
 sees: the hands and the talon as cards, the auction, the discard, the contract and the whist calls, the
 trick in progress and the last one taken, the tricks per player, the score lines the deal wrote and the
-sheet so far. The page holds those steps as JSON and a small script draws them; it loads nothing
+sheet so far, and the record's comments at the event they stand at. The page (preflog/templates/
+viewer.html) holds those steps as JSON and a small script (viewer.js) draws them; it loads nothing
 (no network, no external script, style or font). Keys: ←/→ an event, ↑/↓ a trick, PageUp/PageDown (or
 ``[``/``]``) a deal, Home/End the start and the end; the buttons do the same. Every audit finding is a
 link to the event where it happened, shown highlighted. Paper-level deals show what is known: the
@@ -13,12 +14,12 @@ contract, the calls and the tricks, no cards.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 from collections.abc import Mapping
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -47,6 +48,8 @@ from ..model.events import WhistCalled
 from ..render.sheet_svg import render_svg
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Sheet
+from ..templates import Markup
+from ..templates import page
 from ..workspace import Audited
 from ..workspace import Loaded
 from .json import contract_text
@@ -116,6 +119,11 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
     last_trick: list[list[int]] = []
     winner = -1
     deal_index = 0
+    notes: dict[int, list[str]] = {}  # the record's comments, by the event (0-based) they stand at
+    first = loaded.events[0] if loaded.events else None
+    if isinstance(first, PulkaStarted):
+        for at, _, text in first.notes:
+            notes.setdefault(at, []).append(text)
     for i, ev in enumerate(loaded.events):
         d_before = a.pulka.deal if a.pulka is not None else None
         before = list(zip(d_before.trick_seats, d_before.trick_cards, strict=False)) if d_before else []
@@ -129,6 +137,8 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             deal_index += 1
             last_trick, winner = [], -1
         step: dict[str, Any] = {"seq": seq, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
+        if i in notes:
+            step["notes"] = notes[i]
         if marks and seq in marks and isinstance(ev, CardPlayed):
             step["mark"] = marks[seq]
             step["card"] = ev.card
@@ -175,206 +185,46 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
 
 
 def viewer_html(loaded: Loaded, marks: Mapping[int, str] | None = None) -> str:
-    """The self-contained deal viewer page of one pulka (``marks``: see :func:`viewer_data`)."""
+    """The self-contained deal viewer page of one pulka (``marks``: see :func:`viewer_data`).
+
+    Rendered by :func:`preflog.templates.page`: the title autoescaped, the steps as JSON in a
+    ``<script type="application/json">`` (escaped for it), the sheet's SVG (its text escaped as it was
+    drawn) as one value marked safe, and the viewer's script allowed by its hash alone."""
     data = viewer_data(loaded, marks)
-    svg = data.pop("svg")
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    title = escape(f"preflog · {loaded.id}")
-    return (PAGE.replace("{{title}}", title).replace("{{svg}}", svg)
-            .replace("{{data}}", payload))
+    svg = Markup(data.pop("svg"))
+    return page("viewer.html", script="viewer.js", title=f"preflog · {loaded.id}", svg=svg, data=data)
+
+
+_PLAIN_ID = re.compile(r"[a-z0-9]+(?:[._-][a-z0-9]+)*")
+
+
+def page_name(pulka_id: str) -> str:
+    """The file name of a pulka's viewer page: unique to the id and the same for it every time.
+
+    An id of lower-case letters, digits and single ``.``/``_``/``-`` between them (``demo-sochi-3p-001``)
+    is its own name. Any other id (``A b``, ``a/b``, ``a__b``, one of upper case, a very long one) is
+    written as a readable stem of its letters and digits (any script), lower-cased and joined by ``-``,
+    then ``--`` and the first 16 hex digits of
+    the id's SHA-256: a plain name never holds ``--``, so the two kinds never meet, and no two ids share
+    a name, even on a file system that ignores case."""
+    if _PLAIN_ID.fullmatch(pulka_id) and len(pulka_id) <= 80:
+        return pulka_id + ".html"
+    stem = re.sub(r"[\W_]+", "-", pulka_id.lower()).strip("-")[:60].strip("-") or "pulka"
+    digest = hashlib.sha256(pulka_id.encode("utf-8")).hexdigest()[:16]
+    return f"{stem}--{digest}.html"
 
 
 def write_viewers(loaded: Sequence[Loaded], folder: Path, relative_to: Path) -> list[tuple[str, str]]:
-    """Write a viewer page per pulka into ``folder`` (``<id>.html``, the id made safe for a file name);
-    return ``(pulka id, link)`` pairs with links relative to the folder ``relative_to`` (the report's)."""
+    """Write a viewer page per pulka into ``folder`` (named by :func:`page_name`); return ``(pulka id,
+    link)`` pairs with links relative to the folder ``relative_to`` (the report's)."""
     folder.mkdir(parents=True, exist_ok=True)
     links = []
+    written: set[str] = set()
     for ld in loaded:
-        name = re.sub(r"[^\w.-]", "_", ld.id) + ".html"
+        name = page_name(ld.id)
+        if name.lower() in written:  # the same id once more (distinct ids get distinct names)
+            continue
+        written.add(name.lower())
         (folder / name).write_text(viewer_html(ld), encoding="utf-8")
         links.append((ld.id, os.path.relpath(folder / name, relative_to).replace(os.sep, "/")))
     return links
-
-
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy"
- content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>{{title}}</title>
-<style>
-body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;margin:0;background:#eef1ec;color:#111}
-header{background:#234;color:#fff;padding:8px 16px;display:flex;gap:16px;align-items:center;flex-wrap:wrap}
-header h1{font-size:18px;margin:0}
-#nav button{font-size:14px;margin:0 2px;padding:3px 8px}
-main{display:grid;grid-template-columns:minmax(560px,1fr) 420px;gap:12px;padding:12px}
-#table{background:#0b6b3a;border-radius:14px;padding:12px;color:#fff;position:relative;min-height:420px}
-.seat{background:rgba(0,0,0,.18);border-radius:8px;padding:6px 8px;margin:6px 0}
-.seat.declarer{outline:2px solid #ffd34d}
-.seat .name{font-weight:bold}.seat .info{font-size:12px;opacity:.9;margin-left:8px}
-.cards{display:flex;flex-wrap:wrap;gap:3px;margin-top:4px;min-height:34px}
-.card{display:inline-block;background:#fff;color:#111;border-radius:4px;border:1px solid #999;
- padding:4px 5px;min-width:26px;text-align:center;font-weight:bold;font-size:15px}
-.card.red{color:#c00}.card.played{opacity:.35}
-#felt{display:grid;grid-template-columns:1fr minmax(150px,.8fr) 1fr;gap:8px;align-items:start;
- grid-template-areas:"top top top" "left centre right" "bottom bottom bottom"}
-#felt .centre{grid-area:centre;text-align:center;background:rgba(0,0,0,.25);border-radius:50%/30%;
- padding:14px 6px;min-height:90px}
-#felt .centre .cards{justify-content:center}
-.played{display:inline-flex;flex-direction:column;align-items:center;font-size:11px;gap:2px}
-.seat.top,.seat.bottom{justify-self:center;min-width:50%}
-#middle{display:flex;gap:16px;flex-wrap:wrap;margin:8px 0}
-#middle .box{background:rgba(0,0,0,.18);border-radius:8px;padding:6px 8px;min-width:140px}
-.box h3{font-size:12px;margin:0 0 4px;font-weight:normal;opacity:.85;text-transform:uppercase}
-aside{background:#fff;border-radius:8px;padding:8px 12px;font-size:13px}
-aside h2{font-size:14px;margin:8px 0 4px}
-#log{max-height:260px;overflow:auto;font-family:monospace;font-size:12px;border:1px solid #ddd;padding:4px}
-#log div{padding:1px 3px;cursor:pointer}#log div.cur{background:#ffe58a}
-#log div.bad,.finding.cur{background:#ffd0d0}
-#current.bad{background:#ffd0d0;outline:2px solid #c00}
-#current{padding:6px;border-radius:6px;background:#f4f4f4;margin:6px 0;font-weight:bold}
-table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 4px;text-align:right}
-th{background:#f2f2f2}.finding{display:block;color:#900;margin:2px 0}
-#svg{grid-column:1/3;background:#fff;border-radius:8px;padding:8px;overflow:auto}
-#svg summary{cursor:pointer;font-weight:bold}
-.card.mistake{outline:3px solid #e0218a;outline-offset:1px}
-#log div.mistake,#current .mistake{color:#a0115f;font-weight:bold}
-</style></head><body>
-<header><h1>{{title}}</h1>
-<div id="nav">
-<button id="firstBtn" title="Home">|◀ start</button>
-<button id="prevDeal" title="PageUp or [">◀ deal</button>
-<button id="prevTrick" title="↑">◀ trick</button>
-<button id="prevEvent" title="←">◀ event</button>
-<button id="nextEvent" title="→">event ▶</button>
-<button id="nextTrick" title="↓">trick ▶</button>
-<button id="nextDeal" title="PageDown or ]">deal ▶</button>
-<button id="lastBtn" title="End">end ▶|</button>
-</div><span id="pos"></span></header>
-<main>
-<section id="table"></section>
-<aside>
-<div id="current"></div>
-<h2>Score lines of this deal (recomputed)</h2><div id="score">—</div>
-<h2>Sheet so far</h2><div id="sheet"></div>
-<h2>Audit findings</h2><div id="findings"></div>
-<h2>Events</h2><div id="log"></div>
-</aside>
-<details id="svg"><summary>The sheet at the end of the pulka</summary>{{svg}}</details>
-</main>
-<script id="data" type="application/json">{{data}}</script>
-<script>
-"use strict";
-const D = JSON.parse(document.getElementById("data").textContent);
-const P = D.players, N = P.length, S = D.steps;
-const SUITS = ["\\u2660", "\\u2663", "\\u2666", "\\u2665"], RANKS = ["7","8","9","10","J","Q","K","A"];
-let at = 0;
-function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text; return e; }
-function cardEl(c) { const e = el("span", "card" + ((c >> 3) >= 2 ? " red" : ""), RANKS[c & 7] + SUITS[c >> 3]);
-  e.dataset.card = c; return e; }
-function cardsOf(mask) { const out = []; if (mask === null || mask === undefined) return out;
-  for (let s = 0; s < 4; s++) for (let r = 7; r >= 0; r--) { const c = s * 8 + r;
-    if (Math.floor(mask / 2 ** c) % 2 === 1) out.push(c); } return out; }
-function cardRow(cards) { const r = el("div", "cards"); for (const c of cards) r.appendChild(cardEl(c)); return r; }
-const MK = new Map(); for (const s of S) if (s.mark) MK.set(`${s.deal}:${s.card}`, s.mark);
-function markedCard(c) { const e = cardEl(c), m = MK.get(`${S[at].deal}:${c}`);
-  if (m) { e.classList.add("mistake"); e.title = m; } return e; }
-function playedRow(pairs, id) { const r = el("div", "cards"); r.id = id;
-  for (const [p, c] of pairs) { const w = el("span", "played"); w.appendChild(markedCard(c));
-    w.appendChild(el("span", "", P[p])); r.appendChild(w); } return r; }
-function box(title, content) { const b = el("div", "box"); b.appendChild(el("h3", "", title));
-  if (typeof content === "string") b.appendChild(el("div", "", content)); else b.appendChild(content); return b; }
-function isTrickEnd(i) { const s = S[i]; return s.kind === "card" && s.trick && s.trick.length === 0 ||
-  (s.done && !(i > 0 && S[i - 1].done && S[i - 1].deal === s.deal)); }
-function draw() {
-  const s = S[at], t = document.getElementById("table"); t.innerHTML = "";
-  document.getElementById("pos").textContent = `event ${at + 1}/${S.length}` +
-    (s.dealNo ? ` · deal ${s.dealNo} · tricks ${s.completed}` : "");
-  document.getElementById("pos").dataset.deal = s.dealNo || 0;
-  document.getElementById("pos").dataset.completed = s.completed || 0;
-  document.getElementById("pos").dataset.seq = s.seq;
-  if (s.dealNo) {
-    const head = el("div", "", `Deal ${s.dealNo} · dealer ${P[s.dealer]} · ${s.phase}` +
-      (s.contract ? ` · contract ${P[s.declarer]} ${s.contract}` + (s.open ? " (open)" : "")
-        : s.phase === "play" ? " · all passed: raspasy" : ""));
-    head.id = "dealHead"; t.appendChild(head);
-    const felt = el("div"); felt.id = "felt"; t.appendChild(felt);
-    const PLACES = N === 3 ? ["left", "right", "bottom"] : ["left", "top", "right", "bottom"];
-    for (let p = 0; p < N; p++) {
-      const seat = el("div", "seat " + PLACES[p] + (p === s.declarer ? " declarer" : "")); seat.dataset.seat = p;
-      seat.style.gridArea = PLACES[p];
-      seat.appendChild(el("span", "name", P[p]));
-      const bits = [];
-      if (p === s.dealer) bits.push("dealer");
-      if (p === s.declarer) bits.push("declarer");
-      if (s.calls[p]) bits.push(s.calls[p]);
-      bits.push(`tricks ${s.tricks[p]}`);
-      const info = el("span", "info", bits.join(" · ")); info.dataset.tricks = s.tricks[p]; seat.appendChild(info);
-      if (s.paper) seat.appendChild(el("div", "cards", "(paper record: no cards)"));
-      else seat.appendChild(cardRow(cardsOf(s.hands[p])));
-      felt.appendChild(seat);
-    }
-    const centre = el("div", "centre"); centre.appendChild(el("div", "", "trick in play"));
-    centre.appendChild(playedRow(s.trick, "trick")); felt.appendChild(centre);
-    const mid = el("div"); mid.id = "middle";
-    const auc = s.auction.map(([p, b]) => `${P[p]} ${b}`).join(", ");
-    mid.appendChild(box("auction", auc || "—"));
-    if (s.talon !== null && s.talon !== undefined) mid.appendChild(box("talon", cardRow(cardsOf(s.talon))));
-    if (s.discard !== null && s.discard !== undefined) mid.appendChild(box("discard", cardRow(cardsOf(s.discard))));
-    if (s.last.length) mid.appendChild(box(`last trick` + (s.winner >= 0 ? ` (to ${P[s.winner]})` : ""),
-      playedRow(s.last, "lastTrick")));
-    t.appendChild(mid);
-  } else { t.appendChild(el("div", "", s.text)); }
-  const cur = document.getElementById("current"); cur.textContent = s.text;
-  cur.className = s.findings ? "bad" : "";
-  if (s.mark) cur.appendChild(el("div", "mistake", s.mark));
-  if (s.findings) for (const k of s.findings) { const f = D.findings[k];
-    cur.appendChild(el("div", "finding", `${f.code}: ${f.message}`)); }
-  const sc = document.getElementById("score"); sc.innerHTML = "";
-  if (s.score) sc.appendChild(sheetTable(s.score, true)); else sc.textContent = "—";
-  const sh = document.getElementById("sheet"); sh.innerHTML = "";
-  if (s.sheet !== undefined) sh.appendChild(sheetTable(D.sheets[s.sheet], false));
-  for (const e of document.querySelectorAll("#log div")) e.classList.toggle("cur", +e.dataset.i === at);
-  const c = document.querySelector("#log div.cur"); if (c) c.scrollIntoView({block: "nearest"});
-  for (const e of document.querySelectorAll("#findings .finding")) e.classList.toggle("cur", +e.dataset.seq === s.seq);
-}
-function sheetTable(sh, delta) {
-  const tb = el("table"); const hr = el("tr"); tb.appendChild(hr);
-  for (const h of ["", "pulya", "gora", ...P.map(q => "on " + q)]) hr.appendChild(el("th", "", h));
-  for (let p = 0; p < N; p++) { const tr = el("tr"); tr.appendChild(el("th", "", P[p]));
-    const cells = [["pulya", sh.p[p]], ["gora", sh.g[p]], ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
-    for (const [area, v] of cells) { const td = el("td", "", v); td.dataset.player = P[p]; td.dataset.area = area;
-      tr.appendChild(td); }
-    tb.appendChild(tr); }
-  if (delta && sh.note) { const cap = el("caption", "", sh.note); tb.appendChild(cap); }
-  tb.className = delta ? "delta" : "totals"; return tb;
-}
-function go(i) { at = Math.max(0, Math.min(S.length - 1, i)); draw(); }
-function nextWhere(pred) { for (let i = at + 1; i < S.length; i++) if (pred(i)) return go(i); go(S.length - 1); }
-function prevWhere(pred) { for (let i = at - 1; i >= 0; i--) if (pred(i)) return go(i); go(0); }
-const dealStart = i => S[i].kind === "deal_started";
-const trickEnd = i => isTrickEnd(i) || dealStart(i);
-const acts = {
-  nextEvent: () => go(at + 1), prevEvent: () => go(at - 1),
-  nextTrick: () => nextWhere(trickEnd), prevTrick: () => prevWhere(trickEnd),
-  nextDeal: () => nextWhere(dealStart), prevDeal: () => prevWhere(dealStart),
-  firstBtn: () => go(0), lastBtn: () => go(S.length - 1),
-};
-for (const [id, f] of Object.entries(acts)) document.getElementById(id).addEventListener("click", f);
-const KEYS = {ArrowRight: "nextEvent", ArrowLeft: "prevEvent", ArrowDown: "nextTrick", ArrowUp: "prevTrick",
-  PageDown: "nextDeal", PageUp: "prevDeal", "]": "nextDeal", "[": "prevDeal", Home: "firstBtn", End: "lastBtn"};
-document.addEventListener("keydown", e => { const a = KEYS[e.key]; if (a) { e.preventDefault(); acts[a](); } });
-const log = document.getElementById("log");
-S.forEach((s, i) => { const d = el("div", s.findings ? "bad" : "", `${s.seq}: ${s.text}`); d.dataset.i = i;
-  if (s.mark) { d.classList.add("mistake"); d.title = s.mark; }
-  d.addEventListener("click", () => go(i)); log.appendChild(d); });
-const fl = document.getElementById("findings");
-if (!D.findings.length) fl.textContent = "none";
-D.findings.forEach(f => { const a = el("a", "finding", `deal ${f.deal}, event ${f.seq}: ${f.code} — ${f.message}`);
-  a.href = "#seq-" + f.seq; a.dataset.seq = f.seq;
-  a.addEventListener("click", e => { e.preventDefault(); go(S.findIndex(s => s.seq === f.seq)); });
-  fl.appendChild(a); });
-const m = /^#seq-(\\d+)$/.exec(location.hash);
-go(m ? S.findIndex(s => s.seq === +m[1]) : 0);
-</script></body></html>
-"""

@@ -1,0 +1,76 @@
+"""The HTML pages preflog writes, by construction: one Jinja2 environment with autoescaping.
+
+Every page (the deal viewer of ``replay``/``analyze --html`` and ``report --pages``, the report of
+``report --html``, the sheet of ``sheet --html``) is a template of this folder rendered by :func:`page`.
+Text goes in autoescaped; the only values marked safe are drawings whose text was escaped when they were
+drawn (the sheet and chart SVGs) and the page's own script. Data for a script goes in only as JSON in a
+``<script type="application/json">`` (:func:`script_json`: ``<``, ``>``, ``&``, U+2028 and U+2029 written
+as ``\\uXXXX``), read with ``JSON.parse``. Each page carries a Content-Security-Policy ``<meta>``
+(:func:`policy`): nothing is loaded (``default-src 'none'``), no inline event handler runs, and the one
+script that may run is the page's own, allowed by its SHA-256 computed when the page is rendered.
+
+Imports nothing from preflog: views, reports and render all use it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+from jinja2 import Environment
+from jinja2 import PackageLoader
+from jinja2 import StrictUndefined
+from markupsafe import Markup
+
+__all__ = ["Markup", "page", "policy", "script_hash", "script_json", "source"]
+
+# The characters that could end or reinterpret a <script> element's text (``</script>``, ``<!--``), or
+# break a script that reads the JSON as JavaScript source: written as JSON escapes, never raw.
+_SCRIPT_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
+                   0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def script_json(data: Any) -> Markup:
+    """``data`` as JSON text that is safe inside ``<script type="application/json">``: the characters
+    ``<``, ``>``, ``&``, U+2028 and U+2029 appear only inside JSON strings, and there as ``\\uXXXX``
+    escapes, which ``JSON.parse`` reads back to the same text."""
+    return Markup(json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_ESCAPES))
+
+
+def script_hash(script: str) -> str:
+    """The CSP source that allows exactly this inline script text: ``'sha256-…'``."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def policy(*scripts: str) -> str:
+    """The page's Content-Security-Policy: nothing loaded from anywhere, styles inline (the pages' own
+    ``<style>`` and SVG ``style`` attributes), and scripts only the given inline ones, by hash (none: no
+    script runs at all). Without ``'unsafe-inline'`` for scripts no inline event handler runs."""
+    parts = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"]
+    if scripts:
+        parts.insert(1, "script-src " + " ".join(script_hash(s) for s in scripts))
+    return "; ".join(parts)
+
+
+ENV = Environment(loader=PackageLoader("preflog", "templates"), autoescape=True, undefined=StrictUndefined,
+                  keep_trailing_newline=True)
+ENV.filters["script_json"] = script_json
+
+
+def source(name: str) -> str:
+    """The text of a static file of this folder (a page's script), as the page embeds it."""
+    loader = ENV.loader
+    assert loader is not None
+    text, _, _ = loader.get_source(ENV, name)
+    return text
+
+
+def page(name: str, *, script: str | None = None, **context: Any) -> str:
+    """Render the page template ``name`` with ``context`` (autoescaped). ``script``: the name of the
+    page's own script in this folder, embedded as it is and allowed by the page's policy by its hash."""
+    code = source(script) if script is not None else None
+    csp = policy(code) if code is not None else policy()
+    return ENV.get_template(name).render(csp=csp, script=Markup(code) if code is not None else None, **context)
