@@ -101,13 +101,18 @@ class PulkaState:
         self.end_reason = ""
 
     def __repr__(self) -> str:
-        """``<PulkaState sochi, Anna, Boris, Vera, pool 50; deal 2 (play); pulya 2 0 0, gora 0 0 0>``."""
+        """``<PulkaState sochi, Anna, Boris, Vera, pool 50; deal 2 (play); pulya 2 0 0, gora 0 0 0>`` (a Croatian
+        pulka: ``column -20 8 12``)."""
         parts = [f"{self.started.rules}, {', '.join(self.players)}, pool {self.pool}"]
         d = self.deal
         parts.append(f"deal {self.deal_no} ({d.phase_name})" if d is not None else f"{self.deal_no} deals")
         sheet = self.sheet
-        if sheet is not None:
-            parts.append(f"pulya {' '.join(map(str, sheet.pulya))}, gora {' '.join(map(str, sheet.gora))}")
+        if sheet is not None:   # in the family's words (a Croatian sheet: the contract column, no gora)
+            terms = self.family.sheet
+            text = f"{terms.pulya} {' '.join(map(str, sheet.pulya))}"
+            if terms.gora is not None:
+                text += f", {terms.gora} {' '.join(map(str, sheet.gora))}"
+            parts.append(text)
         if self.ended:
             parts.append(f"ended ({self.end_reason})")
         return f"<PulkaState {'; '.join(parts)}>"

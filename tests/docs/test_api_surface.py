@@ -92,13 +92,16 @@ def test_workspace_pulka_state_and_deal_reprs(tmp_path: Path) -> None:
 
 
 def test_paper_and_croatian_deal_reprs() -> None:
-    """A paper deal has no hands to show; a Croatian deal writes its calls in its own words."""
+    """A paper deal has no hands to show; a Croatian deal and pulka speak the family's words."""
     paper = read_text('[Players "Anna, Boris, Vera"]\n[Rules "sochi"]\nDeal 1: dealer C\nAuction: A 6s, B 6c\n')
     assert repr(state_at(paper, 4).deal) == ("<RussianDeal 1, dealer Vera, auction (paper); auction Anna 6s, Boris 6c; "
                                             "Vera to move>")
     hr = read_text('[Players "Ana, Branko, Cvita"]\n[Rules "croatian"]\nDeal 1: dealer C\nAuction: A 2, B igra\n')
     text = repr(state_at(hr, 4).deal)
     assert text.startswith("<CroatianDeal 1, dealer Cvita, auction (paper); auction Ana 2, Branko igra")
+    # the sheet in the family's words: the contract column starting at -30, no gora
+    assert repr(state_at(hr, 4)) == ("<PulkaState croatian, Ana, Branko, Cvita, pool 50; deal 1 (auction); "
+                                     "column -30 -30 -30>")
 
 
 def test_replay_steps_are_the_live_state() -> None:
