@@ -7,8 +7,8 @@ written by one player on another. Every convention difference is a :class:`Rules
 (gentleman's whist), ``raspasy_mode`` (Rostov visty), the raspasy progression and exit, the whist
 liability options of RULES.md A9, ``american_help`` (B1.4). House rules (docs/house-rules.md):
 ``raspasy_amnesty``, ``raspasy_prices``, ``raspasy_mode="visty_above_min"``, the raspasy exits
-(``raspasy_exit``, ``raspasy_exit_level``, ``raspasy_exit_miser``), ``dealer_whist_consolation``,
-``ten_check_visty``, ``gora_first`` (Rostov "mountain first") and ``pulka_end``.
+(``raspasy_exit``, ``raspasy_exit_level``, ``raspasy_exit_miser``), ``ten_check_visty``,
+``gora_first`` (Rostov "mountain first") and ``pulka_end``.
 
 Choices where the sources are silent (also in the report / docs):
 
