@@ -57,7 +57,6 @@ from ..model.outcome import KIND_NOT_WHISTED
 from ..model.outcome import KIND_RASPASY
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
-from ..rules.choices import DealerWhistConsolation
 from ..rules.choices import HelpOverflow
 from ..rules.choices import HelpTie
 from ..rules.choices import PulkaEnd
@@ -297,7 +296,7 @@ class RussianScorer(Scorer):
         self._consolation_passer = bool(rules.consolation_passer)
         self._consolation_dealer = bool(rules.consolation_dealer)
         self._consolation_half_to_returner = bool(rules.consolation_half_to_returner)
-        self._dealer_writes_consolation = rules.dealer_whist_consolation == DealerWhistConsolation.DEALER
+        self._dealer_writes_consolation = rules.dealer_whist_consolation == "dealer"
         self._split_with_passer_on_remiz = bool(rules.split_with_passer_on_remiz)
         self._whisters_share_penalty = bool(rules.whisters_share_penalty)
         self._high_level_split = rules.high_level_liability == "split"
