@@ -67,7 +67,8 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("Goal", "Position", "Solver", "SolverError", "solve", "card_values"), "preflog.solver"),
     **dict.fromkeys(("analyze_events", "PulkaAnalysis", "DealAnalysis", "AnalysisError"), "preflog.analysis"),
     # the error tree (the classes of one layer live beside their code)
-    **dict.fromkeys(("PreflogError", "ScoringError", "WorkspaceError", "FileError"), "preflog.errors"),
+    **dict.fromkeys(("PreflogError", "ScoringError", "WorkspaceError", "NoStoreError", "NotStoredError", "FileError"),
+                    "preflog.errors"),
     "CardError": "preflog.model.cards", "BidError": "preflog.model.bids", "CallError": "preflog.model.calls",
     "RecordError": "preflog.record.errors", "RecordWriteError": "preflog.record.errors",
     "StoreError": "preflog.store.base", "ConcurrencyError": "preflog.store.base",
@@ -80,7 +81,8 @@ __all__ = [
     "AuditFailed", "AuditResult", "Audited", "BidError", "BidMade", "CROATIAN", "CallError", "CardError",
     "CardPlayed", "Claimed", "ConcurrencyError", "ContraCalled", "ContractDeclared", "CounterfactualError",
     "DealStarted", "Discarded", "Event", "EventError", "FactsError", "FileError", "Finding", "IllegalAction",
-    "ImportCounts", "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "PRESETS", "PaperResult", "PlayModeChosen",
+    "ImportCounts", "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "NoStoreError", "NotStoredError", "PRESETS",
+    "PaperResult", "PlayModeChosen",
     "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "RowColumns",
     "Rules",
     "RulesError", "SLOVENIAN", "SOCHI", "ScoreRecorded", "ScoringError", "SimCheckError", "SimError", "StoreError",
@@ -127,6 +129,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .engine.replay import replay
     from .engine.replay import state_at
     from .errors import FileError
+    from .errors import NoStoreError
+    from .errors import NotStoredError
     from .errors import PreflogError
     from .errors import ScoringError
     from .errors import WorkspaceError

@@ -22,6 +22,7 @@ user's problem (printed as one line), anything else is a bug (a traceback).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
@@ -72,6 +73,26 @@ class WorkspaceError(PreflogError):
     """The workspace cannot do what was asked: no store, no such pulka, an unknown format."""
 
 
+class NoStoreError(WorkspaceError):
+    """A workspace folder that holds no event store; ``root`` is the folder."""
+
+    def __init__(self, root: object) -> None:
+        super().__init__(f"no preflog store at {root} (import record files into it first)")
+        self.root = str(root)
+
+
+class NotStoredError(WorkspaceError):
+    """A name the store does not hold (a filter that can match nothing: a typo): ``what`` is ``player``,
+    ``preset`` or ``pulka``, ``name`` the name asked for, ``known`` the names the store holds."""
+
+    def __init__(self, what: str, name: str, known: Sequence[str]) -> None:
+        shown = ", ".join(known[:12]) + (f" … ({len(known)} in all)" if len(known) > 12 else "") or "none"
+        super().__init__(f"no {what} {name!r} in the store (known {what}s: {shown})")
+        self.what = what
+        self.name = name
+        self.known = tuple(known)
+
+
 class FileError(PreflogError):
     """A file or folder that cannot be read or written; the message names it: ``path: reason``."""
 
@@ -90,4 +111,4 @@ class FileError(PreflogError):
         return cls(where, reason)
 
 
-__all__ = ["FileError", "PreflogError", "ScoringError", "WorkspaceError"]
+__all__ = ["FileError", "NoStoreError", "NotStoredError", "PreflogError", "ScoringError", "WorkspaceError"]

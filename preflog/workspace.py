@@ -29,6 +29,8 @@ from typing import TypeVar
 from .engine.replay import AuditResult
 from .engine.replay import audit
 from .errors import FileError
+from .errors import NoStoreError
+from .errors import NotStoredError
 from .errors import WorkspaceError
 from .model.events import Event
 from .model.events import from_row
@@ -198,6 +200,9 @@ class Workspace:
         self._store: DeltaStore | None = None
         self._importing: ReadWriteLock | None = None  # the "import in progress" mark, once committing
 
+    def __repr__(self) -> str:
+        return f"Workspace({str(self.root)!r})"
+
     def _report(self, stage: str, done: int, total: int | None) -> None:
         if self.progress is not None:
             self.progress(stage, done, total)
@@ -212,7 +217,7 @@ class Workspace:
         """The event store; ``create`` makes an empty one if the folder holds none."""
         if self._store is None:
             if not create and not (self.events_dir / "_delta_log").exists():
-                raise WorkspaceError(f"no preflog store at {self.root} (import something first, or pass --store)")
+                raise NoStoreError(self.root)
             from .store.delta import DeltaStore  # loaded on first use: import workers never need it
 
             self._store = DeltaStore(self.events_dir, key=club_key())
@@ -571,7 +576,7 @@ class Workspace:
         are brought level with the events first (:meth:`connect`)."""
         from . import reports
 
-        con = self._report_connection(report)
+        con = self._report_connection(report, options)
         try:
             return getattr(reports, report)(con, **options)
         finally:
@@ -582,19 +587,32 @@ class Workspace:
         """:meth:`stats` as a pyarrow Table (DuckDB's Arrow output: no pandas in between)."""
         from . import reports
 
-        con = self._report_connection(report)
+        con = self._report_connection(report, options)
         try:
             return reports.arrow(con, report, **options)
         finally:
             con.close()
 
-    def _report_connection(self, report: str) -> Any:
+    def _report_connection(self, report: str, options: dict[str, Any]) -> Any:
+        """The views' connection for :meth:`stats`, once the report and its options are known: an unknown
+        report or option, a folder without a store, and a player, preset or pulka the store does not hold
+        (a filter that can only match nothing: a typo) are refused, as ``preflog stats`` refuses them."""
         from .reports import REPORTS
 
         if report not in REPORTS:
             raise WorkspaceError(f"no report {report!r} (known: {', '.join(REPORTS)})")
+        known = _REPORT_OPTIONS if report == "contracts" else _REPORT_OPTIONS[1:]
+        for key in options:
+            if key not in known:
+                raise WorkspaceError(f"report {report!r} has no option {key!r} (known: {', '.join(known)})")
         self.store()  # "no preflog store at …" rather than an empty report
-        return self.connect()
+        con = self.connect()
+        try:
+            _refuse_unknown_names(con, options)
+        except BaseException:
+            con.close()
+            raise
+        return con
 
     @_file_errors_at_root
     def connect(self, *, sandbox: bool = False) -> Any:
@@ -620,6 +638,26 @@ class Workspace:
         files = self._store.files if self._store is not None else (
             self.store().files if self.exists() else None)
         return connect(self.root, events=files, sandbox=sandbox)
+
+
+_REPORT_OPTIONS: tuple[str, ...] = ("by", "player", "preset", "date_from", "date_to", "pulka")
+"""The keywords of :meth:`Workspace.stats` (``by`` for ``contracts`` only)."""
+
+
+def _refuse_unknown_names(con: Any, options: dict[str, Any]) -> None:
+    """:class:`NotStoredError` for a ``player``, ``preset`` or ``pulka`` filter naming nothing the store holds."""
+    asked: list[tuple[str, str]] = []
+    for what in ("player", "preset"):
+        if options.get(what) is not None:
+            asked.append((what, str(options[what])))
+    pulkas = options.get("pulka")
+    if pulkas is not None:
+        asked.extend(("pulka", str(p)) for p in ([pulkas] if isinstance(pulkas, str) else pulkas))
+    for what, name in asked:
+        known = [str(r[0]) for r in con.execute(
+            f"SELECT DISTINCT {what} FROM pulka_results WHERE {what} IS NOT NULL ORDER BY 1").fetchall()]
+        if name not in known:
+            raise NotStoredError(what, name, known)
 
 
 def _version_of(store: EventStore) -> int | None:

@@ -25,6 +25,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..errors import NoStoreError
 from ..errors import PreflogError
 
 # ``preflog --help`` starts fast: the workspace, the engine and the reports (pyarrow, pandas, DuckDB) load
@@ -183,6 +184,8 @@ def _guard(fn: Any) -> Any:
     def wrapper(*a: Any, **kw: Any) -> Any:
         try:
             return fn(*a, **kw)
+        except NoStoreError as exc:  # the workspace names no flag; the command line's way to another store is one
+            _fail(f"no preflog store at {exc.root} (import something first, or pass --store)")
         except PreflogError as exc:
             _fail(str(exc))
     return wrapper

@@ -216,6 +216,36 @@ class Deal(TrickPlay):
         """The talon ("прикуп") as a card mask, once known."""
         return self._talon
 
+    def __repr__(self) -> str:
+        """Where the deal stands, in words and cards: ``<RussianDeal 1, dealer Vera, play; contract Anna 6s;
+        tricks Anna 2, Boris 1, Vera 1; on the table Qs; Boris to move; hands Anna: …>`` (no card masks)."""
+        name = self._label
+        parts = [f"{self.deal}, dealer {name(self.dealer)}, {self.phase_name}" + (" (paper)" if self.paper else "")]
+        history = self.auction.history
+        if history and self.contract == 0:
+            parts.append("auction " + ", ".join(f"{name(s)} {self.bid_text(b)}" for s, b in history))
+        if self.declarer != NO_SEAT and self.contract != 0:
+            parts.append(f"contract {name(self.declarer)} {self.bid_text(self.contract)}")
+        if self.outcome is not None:
+            parts.append(f"{self.outcome.kind}")
+        if self.completed or self.trick_cards:
+            parts.append("tricks " + ", ".join(f"{name(s)} {self.tricks[s]}" for s in self.active))
+        if self.trick_cards:
+            parts.append("on the table " + " ".join(format_card(c) for c in self.trick_cards))
+        mover = self.to_move
+        if mover != NO_SEAT and self.phase != DONE:
+            parts.append(f"{name(mover)} to move")
+        if not self.paper:
+            parts.append("hands " + ", ".join(f"{name(s)}: {_cards_text(self.hands[s])}" for s in self.active))
+        return f"<{type(self).__name__} {'; '.join(parts)}>"
+
+    def _label(self, seat: int) -> str:
+        """A seat as the repr names it: the player's name, else its letter."""
+        names = self.names
+        if names is not None and 0 <= seat < len(names):
+            return names[seat]
+        return "ABCD"[seat] if 0 <= seat < 4 else str(seat)
+
     # ------------------------------------------------------------------ setup
     def _check_layout(self, hands: tuple[object, ...], talon: int | None) -> None:
         """Ten cards to each seat dealt in (none to the sitting-out dealer), no card twice, and a two-card

@@ -33,6 +33,8 @@ from .deal import Deal
 from .families import family_of
 from .findings import IllegalAction
 from .findings import seat_name
+from .standings import PlayerSettlement
+from .standings import settlement_by_player
 
 
 def start_place(exc: StartSheetError, players: tuple[str, ...] | list[str]) -> str:
@@ -97,6 +99,23 @@ class PulkaState:
         self.scores: list[DealScore] = []
         self.ended = False
         self.end_reason = ""
+
+    def __repr__(self) -> str:
+        """``<PulkaState sochi, Anna, Boris, Vera, pool 50; deal 2 (play); pulya 2 0 0, gora 0 0 0>`` (a Croatian
+        pulka: ``column -20 8 12``)."""
+        parts = [f"{self.started.rules}, {', '.join(self.players)}, pool {self.pool}"]
+        d = self.deal
+        parts.append(f"deal {self.deal_no} ({d.phase_name})" if d is not None else f"{self.deal_no} deals")
+        sheet = self.sheet
+        if sheet is not None:   # in the family's words (a Croatian sheet: the contract column, no gora)
+            terms = self.family.sheet
+            text = f"{terms.pulya} {' '.join(map(str, sheet.pulya))}"
+            if terms.gora is not None:
+                text += f", {terms.gora} {' '.join(map(str, sheet.gora))}"
+            parts.append(text)
+        if self.ended:
+            parts.append(f"ended ({self.end_reason})")
+        return f"<PulkaState {'; '.join(parts)}>"
 
     def who(self, seat: int) -> str:
         """A seat as findings name it: ``Anna (seat 0)``."""
@@ -171,6 +190,11 @@ class PulkaState:
         if self.whist_price is None:
             return Settlement(st.exact, st.method1, st.method2)
         return priced(st, self.whist_price, self.rules)
+
+    def settlement_by_player(self) -> dict[str, PlayerSettlement]:
+        """:meth:`settlement` keyed by player name; empty without a scorer."""
+        st = self.settlement()
+        return {} if st is None else settlement_by_player(self.players, st, self.rules)
 
     # -- score lines and end ---------------------------------------------------
     def score_line_differences(self, ev: ScoreRecorded,

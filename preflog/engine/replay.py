@@ -60,6 +60,8 @@ from .findings import AuditFailed
 from .findings import Finding
 from .findings import IllegalAction
 from .pulka import PulkaState
+from .standings import PlayerSettlement
+from .standings import settlement_by_player
 
 _CARD: Final = CardPlayed.CODE
 _DEAL: Final = DealStarted.CODE
@@ -122,6 +124,14 @@ class AuditResult:
     @property
     def ok(self) -> bool:
         return not self.findings
+
+    @property
+    def settlement_by_player(self) -> dict[str, PlayerSettlement]:
+        """:attr:`settlement` keyed by player name (``{"Anna": PlayerSettlement(exact=…, method1=…, …)}``);
+        ``settlement`` itself stays by seat. Empty when there is none (the log did not start)."""
+        if self.settlement is None or self.rules is None:
+            return {}
+        return settlement_by_player(self.players, self.settlement, self.rules)
 
     def codes(self) -> list[str]:
         return [f.code for f in self.findings]

@@ -25,6 +25,8 @@ from typing import Any
 from typing import ClassVar
 
 from ..errors import PreflogError
+from .cards import format_card
+from .cards import format_cards
 from .columns import Row as Row
 from .layout import pack_layout as pack_layout
 from .layout import unpack_layout
@@ -65,6 +67,13 @@ class Event:
         for f in fields(self):
             d[f.name] = _plain(getattr(self, f.name))
         return d
+
+
+def _cards(mask: Any) -> Any:
+    """A card mask as text for a repr (``"As Ks 7h"``, ``"-"`` for none); anything else as it is."""
+    if isinstance(mask, int) and 0 <= mask < 1 << 32:
+        return format_cards(mask) or "-"
+    return mask
 
 
 def _plain(v: Any) -> Any:
@@ -170,6 +179,12 @@ class DealStarted(Event):
     hands: tuple[int, ...] | None = None
     talon: int | None = None
 
+    def __repr__(self) -> str:
+        """The hands and the talon spelled as cards (a record's canonical spelling), not as masks."""
+        hands = "None" if self.hands is None else "(" + ", ".join(repr(_cards(h)) for h in self.hands) + ")"
+        talon = "None" if self.talon is None else repr(_cards(self.talon))
+        return f"DealStarted(dealer={self.dealer!r}, hands={hands}, talon={talon})"
+
     def to_row(self) -> Row:
         packed = pack_layout(self.dealer, self.hands, self.talon)
         if packed is not None:
@@ -219,6 +234,9 @@ class TalonRevealed(Event):
     CODE: ClassVar[int] = 4
     cards: int
 
+    def __repr__(self) -> str:
+        return f"TalonRevealed(cards={_cards(self.cards)!r})"
+
     def to_row(self) -> Row:
         return (self.CODE, NO_PLAYER, NO_CARD, self.cards, None)
 
@@ -235,6 +253,9 @@ class Discarded(_Valued):
     CODE: ClassVar[int] = 5
     VALUE: ClassVar[str] = "cards"
     cards: int
+
+    def __repr__(self) -> str:
+        return f"Discarded(player={self.player!r}, cards={_cards(self.cards)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +312,10 @@ class CardPlayed(Event):
     CODE: ClassVar[int] = 10
     player: int
     card: int
+
+    def __repr__(self) -> str:
+        text = format_card(self.card) if isinstance(self.card, int) and 0 <= self.card < 32 else self.card
+        return f"CardPlayed(player={self.player!r}, card={text!r})"
 
     def to_row(self) -> Row:
         return (self.CODE, self.player, self.card, 0, None)

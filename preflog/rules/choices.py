@@ -69,6 +69,7 @@ class RaspasyProgression(StrEnum):
 class RaspasyExit(StrEnum):
     ANY_GAME = "any_game"
     MADE_GAME = "made_game"
+    PLAYED_GAME = "played_game"  # house rule: a played game or miser, made or not; a both-pass game keeps it
     MADE_PLAYED_GAME = "made_played_game"  # house rule: a both-pass (unplayed) game keeps the series
     WHISTED_GAME = "whisted_game"  # house rule: made, whisted, no whist shortfall
 
@@ -164,6 +165,13 @@ class ShortfallSplit(StrEnum):
     PROPORTIONAL = "proportional"              # the side's shortfall, spread by personal deficits
     PERSONAL_WHEN_SHORT = "personal_when_short"  # each his own deficit in full, when the side is short
     PERSONAL_ALWAYS = "personal_always"        # each his own deficit in full, short side or not
+
+
+class DealerWhistConsolation(StrEnum):
+    """At four, the sitting-out dealer whists after both defenders passed: who writes the passers' consolation."""
+
+    PASSERS = "passers"  # each passer writes his own, as after any lone whist
+    DEALER = "dealer"    # the dealer writes both passers' consolations himself (the total is the same)
 
 
 class SettlementDivisor(StrEnum):

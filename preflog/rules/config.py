@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import PreflogError
 from .choices import BettelFailMode
 from .choices import BettelLead
+from .choices import DealerWhistConsolation
 from .choices import FirstLead
 from .choices import GameFamily
 from .choices import HalfWhistBy
@@ -119,6 +120,10 @@ class Rules:
     dealer_whists_after_passes: bool = _opt(
         False, "At a 4-player table the sitting-out dealer may whist for the side when both defenders pass "
         "(on one passer's cards); he then whists alone, like a dealer who returns a half-whist.", RU)
+    dealer_whist_consolation: DealerWhistConsolation = _opt(
+        DealerWhistConsolation.PASSERS, "When the 4-player dealer whists after both defenders passed "
+        "(dealer_whists_after_passes) and the declarer fails: each passer writes his own consolation, or the "
+        "dealer writes both passers' consolations himself (the total written is the same).", RU)
     half_whist_tricks: tuple[tuple[int, int | Fraction], ...] = _opt(
         ((6, 2), (7, 1)), "Tricks a half-whister is credited with, per level; a fraction is allowed (7:3/2 "
         "credits the 7-level half-whist with 1½ tricks, half of the 3 tricks the declarer may lose).", RU)
@@ -157,8 +162,9 @@ class Rules:
         RaspasyProgression.ARITHMETIC, "Growth of the price over consecutive raspasy.", RU)
     raspasy_cap: int = _opt(3, "Highest price multiple the progression reaches (base × cap).", RU)
     raspasy_exit: RaspasyExit = _opt(
-        RaspasyExit.ANY_GAME, "What ends a raspasy series: any declared game, only a made one, a made and "
-        "played one (not a both-pass game), or a made, whisted one with no whist shortfall.", RU)
+        RaspasyExit.ANY_GAME, "What ends a raspasy series: any declared game, only a made one, a played one "
+        "made or not (a miser too; not a both-pass game or a standing half-whist), a made and played one, or a "
+        "made, whisted one with no whist shortfall.", RU)
     raspasy_zero_premium: RaspasyZeroPremium = _opt(
         RaspasyZeroPremium.PRICE, "Pulya for a player with no raspasy trick: the current price, always 1, or "
         "none.", RU)
@@ -213,7 +219,8 @@ class Rules:
         6, "Lowest level of a trick game that can end a raspasy series (a lower game keeps it open).", RU,
         (6, 7, 8, 9, 10))
     raspasy_exit_miser: bool = _opt(
-        True, "A miser can end a raspasy series (under the exit rule: any miser, or a made one).", RU)
+        True, "A miser can end a raspasy series (by the exit rule: any miser under any_game and played_game, "
+        "a made one under the others).", RU)
     ten_check_visty: bool = _opt(
         True, "In the ten-game check the opponents write visty as if both had whisted; false: nobody writes "
         "visty, only the declarer's pulya or gora.", RU)

@@ -80,6 +80,7 @@ NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
     "start-50": {"start": 50},
     "half-whist-either": {"half_whist_by": "either"},
     "dealer-whists": {"dealer_whists_after_passes": True},
+    "dealer-consolation": {"dealer_whist_consolation": "dealer"},
     # American help, whist liability, settlement (issue 10; docs/house-rules-liability.md)
     "help-off-own-gora": {"help_overflow": "own_gora"},
     "help-to-zero": {"help_overflow": "own_gora_to_zero"},
@@ -101,6 +102,7 @@ NAMED_OVERRIDES.update({
     "raspasy-2-4-8": {"raspasy_prices": (2, 4, 8)},
     "rostov-min-visty": {"raspasy_mode": "visty_above_min"},
     "played-game-exit": {"raspasy_exit": "made_played_game"},
+    "any-played-exit": {"raspasy_exit": "played_game"},
     "whisted-game-exit": {"raspasy_exit": "whisted_game"},
     "miser-keeps-raspasy": {"raspasy_exit_miser": False},
     "ten-check-no-visty": {"ten_mode": "checked", "ten_check_visty": False},

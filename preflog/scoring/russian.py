@@ -293,6 +293,7 @@ class RussianScorer(Scorer):
         self._consolation_passer = bool(rules.consolation_passer)
         self._consolation_dealer = bool(rules.consolation_dealer)
         self._consolation_half_to_returner = bool(rules.consolation_half_to_returner)
+        self._dealer_writes_consolation = rules.dealer_whist_consolation == "dealer"
         self._split_with_passer_on_remiz = bool(rules.split_with_passer_on_remiz)
         self._whisters_share_penalty = bool(rules.whisters_share_penalty)
         self._high_level_split = rules.high_level_liability == "split"
@@ -676,11 +677,14 @@ class RussianScorer(Scorer):
 
     def _dealer_return(self, o: DealOutcome, e: _Entries, defenders: tuple[int, ...], w: int, cons: int) -> None:
         """Seed 001: at four the sitting-out dealer may return a half-whist; he then whists alone for
-        the defending side (greedy: the side's tricks), the passers write only consolation."""
+        the defending side (greedy: the side's tricks), the passers write only consolation. A dealer who
+        whisted after two passes (no half-whister) writes both passers' consolations himself under
+        ``dealer_whist_consolation="dealer"``."""
         e.add_visty(o.dealer, o.declarer, w * sum(o.tricks[s] for s in defenders))
+        dealer_writes = self._dealer_writes_consolation and o.half_whister == NO_SEAT
         for s in defenders:
             amt: Number = cons if self._consolation_passer else 0
-            if s == o.half_whister and self._consolation_half_to_returner:
+            if dealer_writes or (s == o.half_whister and self._consolation_half_to_returner):
                 e.add_visty(o.dealer, o.declarer, amt)
                 amt = 0
             e.add_visty(s, o.declarer, amt)
@@ -802,18 +806,21 @@ class RussianScorer(Scorer):
         ``raspasy_exit_level``, ``raspasy_exit_miser``)."""
         r = self.rules
         exit_rule = r.raspasy_exit
-        if o.kind == _MISER:
-            return r.raspasy_exit_miser and (exit_rule == "any_game" or made)
+        if o.kind == _MISER:  # (always played)
+            return r.raspasy_exit_miser and (exit_rule == "any_game" or exit_rule == "played_game" or made)
         if o.contract // 10 < r.raspasy_exit_level:
             return False
         if exit_rule == "any_game":
             return True
+        played = o.kind == _GAME or (o.kind == _CONCEDED and bool(o.tricks))  # not: both passed, a half-whist stood
+        if exit_rule == "played_game":
+            return played
         if not made:
             return False
         if exit_rule == "made_game":
             return True
-        if o.kind != _GAME and not (o.kind == _CONCEDED and o.tricks):
-            return False  # not played: both passed, a half-whist stood
+        if not played:
+            return False
         if exit_rule == "made_played_game":
             return True
         # whisted_game: somebody whisted (not the ten check) and no whister is short

@@ -80,3 +80,21 @@ def test_options_are_typed_and_russian_only() -> None:
         resolve("croatian", {"gora_first": True})
     r = resolve("sochi", {"raspasy_prices": "[2, 4, 6]", "ten_check_visty": "false", "raspasy_exit_level": "8"})
     assert (r.raspasy_prices, r.ten_check_visty, r.raspasy_exit_level) == ((2, 4, 6), False, 8)
+
+
+def test_issue25_options_are_closed_sets_russian_only_and_off_by_default() -> None:
+    """raspasy_exit=played_game and dealer_whist_consolation (issue 25): enum values, read from text as a
+    record's Option tag writes them, refused on Croatian rules, and every preset keeps the old behaviour
+    (each exit as before; the passers write their own consolation)."""
+    from preflog.rules.choices import DealerWhistConsolation
+    from preflog.rules.choices import RaspasyExit
+
+    r = resolve("sochi", {"raspasy_exit": "played_game", "dealer_whist_consolation": "dealer"})
+    assert r.raspasy_exit is RaspasyExit.PLAYED_GAME and r.dealer_whist_consolation is DealerWhistConsolation.DEALER
+    assert resolve("sochi+any-played-exit+dealer-consolation") == r
+    with pytest.raises(RulesError, match="dealer_whist_consolation"):
+        resolve("sochi", {"dealer_whist_consolation": "declarer"})
+    with pytest.raises(RulesError, match="russian family only"):
+        resolve("croatian", {"dealer_whist_consolation": "dealer"})
+    assert {(n, p.raspasy_exit, p.dealer_whist_consolation) for n, p in PRESETS.items() if p.family == "russian"} == {
+        ("sochi", "any_game", "passers"), ("leningrad", "made_game", "passers"), ("rostov", "any_game", "passers")}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from preflog.model.calls import CALL_HALF
 from preflog.model.calls import CALL_PASS
 from preflog.model.calls import CALL_WHIST
 from preflog.model.outcome import DealKind
@@ -196,3 +197,64 @@ def test_miser_does_not_end_the_series_when_told() -> None:
     p.score(rasp((1, 4, 5)))
     p.score(miser(0))
     assert p.current_raspasy_price() == 1
+
+
+def half_whist(contract: int) -> DealOutcome:
+    """Seat 0's game: B passes, C says half-whist and it stands (made without play)."""
+    return DealOutcome(deal=1, dealer=2, n_players=3, kind=DealKind.HALF_WHIST, declarer=0, contract=contract,
+                       calls=(-1, CALL_PASS, CALL_HALF), half_whister=2)
+
+
+def test_any_played_exit_ends_at_a_failed_game_not_at_a_both_pass_one() -> None:
+    """sochi+any-played-exit (raspasy_exit=played_game; price 1-2-3, tricks 1/4/5 each raspasy):
+
+    1. raspasy at 1 → gora 1, 4, 5;
+    2. A's 6♠ passed by both (made, not played): the series stays, so
+    3. the raspasy is at 2 → gora 2, 8, 10;
+    4. A's 7♠ whisted by B and failed (A 6, B 3, C 1): played, so the series ends although the game
+       failed, and
+    5. the raspasy is at 1 again → gora 1, 4, 5.
+
+    The neighbouring exits differ at deal 3 or 5 (the prices of deals 3 and 5 below): any_game ends the
+    series at the both-pass six (deal 3 at 1) and at the failed seven (deal 5 at 1); made_game at the
+    six (made) but not at the seven (deal 5 at 2); made_played_game at neither (deal 3 at 2, deal 5
+    at 3)."""
+    s = scorer(resolve("sochi+any-played-exit"))
+    assert s.rules.raspasy_exit == "played_game"
+    assert s.score(rasp((1, 4, 5))).gora == (1, 4, 5)
+    s.score(not_whisted(61))
+    assert s.score(rasp((1, 4, 5))).gora == (2, 8, 10)
+    s.score(whisted(71, (6, 3, 1)))
+    assert s.score(rasp((1, 4, 5))).gora == (1, 4, 5)
+
+    def prices(spec: str) -> tuple[int, int]:
+        other = scorer(resolve(spec))
+        other.score(rasp((1, 4, 5)))
+        other.score(not_whisted(61))
+        third = other.current_raspasy_price()
+        other.score(rasp((1, 4, 5)))
+        other.score(whisted(71, (6, 3, 1)))
+        return third, other.current_raspasy_price()
+
+    assert prices("sochi+any-played-exit") == (2, 1)
+    assert prices("sochi") == (1, 1)
+    assert prices("sochi+made-game-exit") == (1, 2)
+    assert prices("sochi+played-game-exit") == (2, 3)
+
+
+def test_any_played_exit_miser_and_half_whist() -> None:
+    """raspasy_exit=played_game: a failed miser (A takes 2) is played and ends the series (next at 1),
+    unless raspasy_exit_miser is false (next at 2); a standing half-whist is not played and keeps it
+    (next at 2), as a both-pass game does."""
+    s = scorer(resolve("sochi+any-played-exit"))
+    s.score(rasp((1, 4, 5)))
+    s.score(miser(2))
+    assert s.current_raspasy_price() == 1
+    k = scorer(resolve("sochi+any-played-exit+miser-keeps-raspasy"))
+    k.score(rasp((1, 4, 5)))
+    k.score(miser(2))
+    assert k.current_raspasy_price() == 2
+    h = scorer(resolve("sochi+any-played-exit"))
+    h.score(rasp((1, 4, 5)))
+    h.score(half_whist(71))
+    assert h.current_raspasy_price() == 2
