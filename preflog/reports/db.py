@@ -1,8 +1,10 @@
 """One DuckDB connection over the projections (and optionally the events) of a store.
 
 Views: ``deals``, ``player_deals``, ``pulka_results`` (the Parquet files of
-:mod:`preflog.projections.store`; empty typed tables when not written yet) and ``events``
-when event files are given. Report SQL lives in ``preflog/reports/sql/*.sql``.
+:mod:`preflog.projections.store`; empty typed tables when not written yet) and, when event files are
+given, ``events`` and ``events_readable`` (the events with names and words instead of codes:
+:mod:`preflog.reports.readable`). These are the only tables a connection lists. Report SQL lives in
+``preflog/reports/sql/*.sql``.
 
 A *sandboxed* connection (``connect(..., sandbox=True)``, what ``preflog sql`` uses unless told
 otherwise) reads the same files through Arrow datasets scanned by pyarrow, then turns DuckDB's own
@@ -26,6 +28,7 @@ import duckdb
 from ..projections.build import SCHEMAS
 from ..projections.store import TABLES
 from ..projections.store import snapshot
+from . import readable
 
 EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 
@@ -46,8 +49,8 @@ def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str
     if sandbox:
         import pyarrow.dataset as ds
 
-        con.register(f"_files_{name}", ds.dataset([str(f) for f in files], format="parquet"))
-        con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM _files_{name}")
+        # the view is the dataset itself: no helper name of ours shows among the tables (SHOW TABLES)
+        con.from_arrow(ds.dataset([str(f) for f in files], format="parquet")).create_view(name, replace=True)
         return
     listing = ", ".join(_quote(str(f)) for f in files)
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet([{listing}]{options})")
@@ -75,12 +78,12 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
         if files:
             _parquet_view(con, table, files, sandbox)
         else:
-            con.register(f"_empty_{table}", SCHEMAS[table].empty_table())
-            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _empty_{table}")
+            con.from_arrow(SCHEMAS[table].empty_table()).create_view(table, replace=True)
     if events is not None:
         event_files = list(events() if callable(events) else events)
         if event_files:
             _parquet_view(con, "events", event_files, sandbox, ", hive_partitioning = true")
+            readable.create(con)
     con.execute(load_sql("macros"))
     if sandbox:
         for setting in SANDBOX_SETTINGS:
