@@ -351,7 +351,8 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("declared", "declared", _COUNT), ("declarer success", "declarer_success", _RATE),
         ("whist rate", "whist_rate", _RATE), ("whist success", "whist_success", _RATE),
         ("miser success", "miser_success", _RATE), ("raspasy tricks", "raspasy_tricks_per_deal", _NUM),
-        ("avg result", "avg_result", _NUM), ("total visty", "total_visty", _NUM),
+        ("avg visty", "avg_visty", _NUM), ("total visty", "total_visty", _NUM),
+        ("avg points", "avg_points", _NUM), ("total points", "total_points", _NUM),
     ),
     "contracts": (
         ("contract", "contract_label", _TEXT), ("n", "n", _COUNT), ("made", "made", _COUNT),
@@ -374,6 +375,8 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
 _SUMMED = {"contracts": ("n", "made", "played")}  # footer totals of count columns
 # Columns left out when they say nothing for these rows (no refe outside the Croatian family).
 _DROP_IF_ZERO = {"refe_rate": "refe"}
+# Columns left out when every row is NULL (visty without Russian pulkas, points without Croatian ones).
+_DROP_IF_NULL = frozenset({"avg_visty", "total_visty", "avg_points", "total_points"})
 
 
 FOLD_MIN = 12  # a query's (``sql``) text column folds onto further lines when this many columns are left for it
@@ -381,7 +384,7 @@ FOLD_MIN = 12  # a query's (``sql``) text column folds onto further lines when t
 # Columns every terminal width keeps (a row says nothing without them); the others go, last first,
 # when the table would not fit: nothing is ever cut with "…".
 _KEY_COLUMNS = {
-    "players": ("player", "deals_played", "declarer_success", "avg_result", "total_visty"),
+    "players": ("player", "deals_played", "declarer_success", "avg_visty", "total_visty", "avg_points", "total_points"),
     "contracts": ("contract_label", "family", "n", "made", "success"),
     "variants": ("preset", "pulkas", "deals", "declarer_success"),
     "counterfactual": ("player", "alt_rules", "base_text", "alternative_text", "diff_text"),
@@ -423,7 +426,8 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
     if spec is not None:
         spec = tuple(s for s in spec if s[1] in df.columns
                      and not (s[1] in _DROP_IF_ZERO and _DROP_IF_ZERO[s[1]] in df.columns
-                              and not df[_DROP_IF_ZERO[s[1]]].fillna(0).any()))
+                              and not df[_DROP_IF_ZERO[s[1]]].fillna(0).any())
+                     and not (s[1] in _DROP_IF_NULL and len(df) and df[s[1]].isna().all()))
         if title == "contracts":
             spec = _contract_label_spec(df, spec)
     else:

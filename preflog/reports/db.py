@@ -34,8 +34,32 @@ EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 
 
 def load_sql(name: str) -> str:
-    """The text of ``preflog/reports/sql/<name>.sql``."""
-    return resources.files(__package__).joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    """The text of ``preflog/reports/sql/<name>.sql``; for ``macros``, followed by :func:`unit_macro_sql`
+    (so every engine that runs the macros, DuckDB and Spark, has it)."""
+    text = resources.files(__package__).joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    return text + unit_macro_sql() if name == "macros" else text
+
+
+RESULT_UNITS = ("visty", "points")
+"""The units a pulka's result is counted in, as the players report names its columns (``total_visty``,
+``total_points`` …): every family's :attr:`~preflog.engine.families.SheetTerms.paper` ``unit``."""
+
+
+def unit_macro_sql() -> str:
+    """``result_unit(family)``: the unit of a pulka's result (``visty``; Croatian ``points``), generated
+    from the families' sheet terms; a family the projection did not name reads as the first family (as
+    :func:`~preflog.engine.families.family_named` does)."""
+    from ..engine.families import FAMILIES
+    from ..engine.families import family_named
+
+    units = {f.name: f.sheet.paper["unit"] for f in FAMILIES}
+    unknown = set(units.values()) - set(RESULT_UNITS)
+    if unknown:  # a new family's unit needs its own columns in players.sql
+        raise ValueError(f"players.sql has no columns for the unit {', '.join(sorted(unknown))}")
+    cases = " ".join(f"WHEN {_quote(name)} THEN {_quote(unit)}" for name, unit in units.items())
+    return (f"\n-- Generated from the families' sheet terms (preflog.reports.db.unit_macro_sql).\n"
+            f"CREATE OR REPLACE MACRO result_unit(family) AS CASE family {cases} "
+            f"ELSE {_quote(family_named(None).sheet.paper['unit'])} END;\n")
 
 
 def _quote(text: str) -> str:

@@ -163,8 +163,15 @@ ORDER BY e.pulka, e.seq
 """
 
 
+_EVENT_COLUMNS = frozenset({"pulka", "seq", "deal", "code", "player", "card", "value", "payload"})
+
+
 def create(con: duckdb.DuckDBPyConnection) -> None:
-    """Add :data:`READABLE_VIEWS` to a connection that has the ``events`` and ``pulka_results`` views."""
+    """Add :data:`READABLE_VIEWS` to a connection that has the ``events`` and ``pulka_results`` views (none
+    when ``events`` lacks the event table's columns: a list of other files given as events)."""
+    columns = {d[0] for d in con.execute("SELECT * FROM events LIMIT 0").description}
+    if not _EVENT_COLUMNS <= columns:
+        return
     con.create_function("preflog_deal_text", deal_text, ["VARCHAR[]", "TINYINT", "TINYINT", "BIGINT", "VARCHAR"],
                         "VARCHAR", side_effects=False)
     con.execute(view_sql())
