@@ -676,7 +676,7 @@ _Json = Annotated[bool, typer.Option("--json", help="Every column as versioned J
 def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
                   pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
                   as_json: _Json = False, store: StoreOpt = None) -> None:
-    """Per player: deals, declarer success by level, whist, miser, raspasy, results."""
+    """Per player: deals, declarer success, whist, miser, raspasy, results (visty and Croatian points apart)."""
     _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
