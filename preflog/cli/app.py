@@ -617,7 +617,7 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt == "csv":
         text = df.to_csv(index=False)
     elif fmt == "json":
-        text = df.to_json(orient="records", indent=2)
+        text = json.dumps(_rows(df), ensure_ascii=False, indent=2)
     else:
         text = views.frame_markdown(df)
     if output is not None:
@@ -627,10 +627,13 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
 
 
 def _rows(df: Any) -> list[dict[str, Any]]:
-    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NaN as null, dates as text."""
+    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NULL and NaN as null, dates
+    as ISO text (``2024-03-01`` for a date, ``2024-03-01T10:00:00.000`` for a time of day)."""
     floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
-    rows: list[dict[str, Any]] = json.loads(df.assign(**{c: df[c].round(9) for c in floats})
-                                            .to_json(orient="records", date_format="iso"))
+    days = [c for c in df.columns if str(df[c].dtype).startswith("datetime64")
+            and (df[c].dropna() == df[c].dropna().dt.normalize()).all()]
+    df = df.assign(**{c: df[c].round(9) for c in floats}, **{c: df[c].dt.strftime("%Y-%m-%d") for c in days})
+    rows: list[dict[str, Any]] = json.loads(df.to_json(orient="records", date_format="iso"))
     return rows
 
 
@@ -676,7 +679,7 @@ _Json = Annotated[bool, typer.Option("--json", help="Every column as versioned J
 def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
                   pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
                   as_json: _Json = False, store: StoreOpt = None) -> None:
-    """Per player: deals, declarer success by level, whist, miser, raspasy, results."""
+    """Per player: deals, declarer success, whist, miser, raspasy, results (visty and Croatian points apart)."""
     _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
@@ -739,13 +742,28 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     out.print(f"wrote {html}", markup=False)
 
 
-@app.command()
+# paragraphs as single lines: the help wraps them at the terminal's width
+_SQL_HELP = (
+    "SQL over the views (read-only: no file access unless --allow-files).\n\n"
+    "Views: events (the stored rows, in codes); events_readable (the same events with names and words: "
+    "event, player, text); deals, player_deals, pulka_results (the projections). SHOW TABLES and "
+    "DESCRIBE <view> list them; docs/cli.md describes them.\n\n"
+    "Examples:\n\n"
+    "preflog sql \"SELECT * FROM events_readable WHERE pulka = 'P' AND deal = 1\"\n\n"
+    "preflog sql \"SELECT player, count(*) AS n FROM events_readable WHERE event = 'contract' AND "
+    "text = 'miser' GROUP BY ALL ORDER BY n DESC\"\n\n"
+    "preflog sql \"SELECT contract_label, count(*) AS n, avg(made::INT) AS success FROM deals "
+    "WHERE declarer IS NOT NULL GROUP BY 1\" --format csv"
+)
+
+
+@app.command(help=_SQL_HELP)
 @_guard
 def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None,
         allow_files: Annotated[bool, typer.Option("--allow-files", help="Let the query read and write files "
                                                   "(read_csv, COPY … TO, ATTACH); off: the views only.")] = False,
         store: StoreOpt = None) -> None:
-    """SQL over the views events, deals, player_deals, pulka_results (read-only: no file access)."""
+    """SQL over the views; the help text is :data:`_SQL_HELP`."""
     import duckdb
 
     from ..reports import sql as run_sql

@@ -351,7 +351,8 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("declared", "declared", _COUNT), ("declarer success", "declarer_success", _RATE),
         ("whist rate", "whist_rate", _RATE), ("whist success", "whist_success", _RATE),
         ("miser success", "miser_success", _RATE), ("raspasy tricks", "raspasy_tricks_per_deal", _NUM),
-        ("avg result", "avg_result", _NUM), ("total visty", "total_visty", _NUM),
+        ("avg visty", "avg_visty", _NUM), ("total visty", "total_visty", _NUM),
+        ("avg points", "avg_points", _NUM), ("total points", "total_points", _NUM),
     ),
     "contracts": (
         ("contract", "contract_label", _TEXT), ("n", "n", _COUNT), ("made", "made", _COUNT),
@@ -374,12 +375,16 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
 _SUMMED = {"contracts": ("n", "made", "played")}  # footer totals of count columns
 # Columns left out when they say nothing for these rows (no refe outside the Croatian family).
 _DROP_IF_ZERO = {"refe_rate": "refe"}
+# Columns left out when every row is NULL (visty without Russian pulkas, points without Croatian ones).
+_DROP_IF_NULL = frozenset({"avg_visty", "total_visty", "avg_points", "total_points"})
 
+
+FOLD_MIN = 12  # a query's (``sql``) text column folds onto further lines when this many columns are left for it
 
 # Columns every terminal width keeps (a row says nothing without them); the others go, last first,
 # when the table would not fit: nothing is ever cut with "…".
 _KEY_COLUMNS = {
-    "players": ("player", "deals_played", "declarer_success", "avg_result", "total_visty"),
+    "players": ("player", "deals_played", "declarer_success", "avg_visty", "total_visty", "avg_points", "total_points"),
     "contracts": ("contract_label", "family", "n", "made", "success"),
     "variants": ("preset", "pulkas", "deals", "declarer_success"),
     "counterfactual": ("player", "alt_rules", "base_text", "alternative_text", "diff_text"),
@@ -414,12 +419,15 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
     ``width``: the terminal's columns. The table then fits without cutting a cell: first the Wilson
     intervals go (rates alone), then the optional columns, last first; the key columns
     (:data:`_KEY_COLUMNS`: names and the headline numbers) always stay, and a note names what was left out.
+    In a query's table (``sql``) a text column that would go folds onto further lines instead when at
+    least :data:`FOLD_MIN` columns are left for it.
     """
     spec = TABLE_COLUMNS.get(title)
     if spec is not None:
         spec = tuple(s for s in spec if s[1] in df.columns
                      and not (s[1] in _DROP_IF_ZERO and _DROP_IF_ZERO[s[1]] in df.columns
-                              and not df[_DROP_IF_ZERO[s[1]]].fillna(0).any()))
+                              and not df[_DROP_IF_ZERO[s[1]]].fillna(0).any())
+                     and not (s[1] in _DROP_IF_NULL and len(df) and df[s[1]].isna().all()))
         if title == "contracts":
             spec = _contract_label_spec(df, spec)
     else:
@@ -443,13 +451,14 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
 
     columns = [(header, col, kind, footer_of(i, col, kind)) for i, (header, col, kind) in enumerate(spec)]
     short: set[str] = set()  # rate columns shown without their interval
+    folded: dict[str, int] = {}  # text columns folded onto further lines: their width
     hidden: list[str] = []
     if width is not None:
         keys = set(_KEY_COLUMNS.get(title, ())) | {spec[0][1]} if spec else set()
         rates = [c for _, c, k, _ in columns if k == _RATE]
 
         def need(cols: Sequence[tuple[str, str, str, str]]) -> int:
-            return _table_width([max([_header_width(h), len(f), *map(len, cells(c, k, c in short))])
+            return _table_width([folded.get(c) or max([_header_width(h), len(f), *map(len, cells(c, k, c in short))])
                                  for h, c, k, f in cols])
 
         for stage in (rates[1:], rates):  # the first (headline) rate keeps its interval longest
@@ -461,6 +470,11 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
             drop = next((x for x in reversed(columns) if x[1] not in keys and x[1] != columns[0][1]), None)
             if drop is None:
                 break
+            if title not in TABLE_COLUMNS and drop[2] == _TEXT:  # a query's text column folds when it can
+                room = width - need([x for x in columns if x is not drop]) - 3
+                if room >= FOLD_MIN:
+                    folded[drop[1]] = room
+                    break
             columns.remove(drop)
             hidden.append(drop[0])
     t = Table(title=titled(title if limit is None or len(df) <= limit else f"{title} (first {limit} of {len(df)})"),
@@ -468,6 +482,10 @@ def frame_table(df: Any, title: str, limit: int | None = None, width: int | None
     body = []
     for header, col, kind, footer in columns:
         col_cells = cells(col, kind, col in short)
+        if col in folded:
+            t.add_column(lit(header), footer=footer, overflow="fold", width=folded[col])
+            body.append(col_cells)
+            continue
         w = max([_header_width(header), len(footer), *map(len, col_cells)])
         t.add_column(lit(_wrap_header(header, w)), footer=footer, justify="left" if kind == _TEXT else "right",
                      no_wrap=True, min_width=w)
@@ -513,10 +531,16 @@ def _generic_spec(df: Any) -> tuple[tuple[str, str, str], ...]:
 
 
 def _missing(v: Any) -> bool:
+    """A NULL of any column type: None, NaN, NaT, or pandas' ``NA`` (what DuckDB gives for a NULL in an
+    integer or boolean column)."""
+    if v is None:
+        return True
     try:
-        return v is None or bool(v != v)  # NaN, NaT and pd.NA are not equal to themselves
-    except (TypeError, ValueError):
-        return False
+        return bool(v != v)  # NaN and NaT are not equal to themselves
+    except (TypeError, ValueError):  # pd.NA != pd.NA is NA, whose truth is an error; a list's is ambiguous
+        import pandas as pd
+
+        return v is pd.NA
 
 
 def _num(v: Any, digits: int) -> str:
@@ -549,7 +573,7 @@ def _render(row: dict[str, Any], col: str, kind: str, digits: int = 0, short: bo
 def _cell(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3f}" if v == v else ""
-    return str(v)
+    return "" if _missing(v) else str(v)
 
 
 def frame_markdown(df: Any) -> str:

@@ -1,8 +1,10 @@
 """One DuckDB connection over the projections (and optionally the events) of a store.
 
 Views: ``deals``, ``player_deals``, ``pulka_results`` (the Parquet files of
-:mod:`preflog.projections.store`; empty typed tables when not written yet) and ``events``
-when event files are given. Report SQL lives in ``preflog/reports/sql/*.sql``.
+:mod:`preflog.projections.store`; empty typed tables when not written yet) and, when event files are
+given, ``events`` and ``events_readable`` (the events with names and words instead of codes:
+:mod:`preflog.reports.readable`). These are the only tables a connection lists. Report SQL lives in
+``preflog/reports/sql/*.sql``.
 
 A *sandboxed* connection (``connect(..., sandbox=True)``, what ``preflog sql`` uses unless told
 otherwise) reads the same files through Arrow datasets scanned by pyarrow, then turns DuckDB's own
@@ -27,13 +29,39 @@ from ..projections.build import SCHEMAS
 from ..projections.store import TABLES
 from ..projections.store import snapshot
 from ..store.duck import read_parquet
+from ..store.duck import sql_string
+from . import readable
 
 EventFiles = Sequence[str] | Callable[[], Sequence[str]]
 
 
 def load_sql(name: str) -> str:
-    """The text of ``preflog/reports/sql/<name>.sql``."""
-    return resources.files(__package__).joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    """The text of ``preflog/reports/sql/<name>.sql``; for ``macros``, followed by :func:`unit_macro_sql`
+    (so every engine that runs the macros, DuckDB and Spark, has it)."""
+    text = resources.files(__package__).joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    return text + unit_macro_sql() if name == "macros" else text
+
+
+RESULT_UNITS = ("visty", "points")
+"""The units a pulka's result is counted in, as the players report names its columns (``total_visty``,
+``total_points`` …): every family's :attr:`~preflog.engine.families.SheetTerms.paper` ``unit``."""
+
+
+def unit_macro_sql() -> str:
+    """``result_unit(family)``: the unit of a pulka's result (``visty``; Croatian ``points``), generated
+    from the families' sheet terms; a family the projection did not name reads as the first family (as
+    :func:`~preflog.engine.families.family_named` does)."""
+    from ..engine.families import FAMILIES
+    from ..engine.families import family_named
+
+    units = {f.name: f.sheet.paper["unit"] for f in FAMILIES}
+    unknown = set(units.values()) - set(RESULT_UNITS)
+    if unknown:  # a new family's unit needs its own columns in players.sql
+        raise ValueError(f"players.sql has no columns for the unit {', '.join(sorted(unknown))}")
+    cases = " ".join(f"WHEN {sql_string(name)} THEN {sql_string(unit)}" for name, unit in units.items())
+    return (f"\n-- Generated from the families' sheet terms (preflog.reports.db.unit_macro_sql).\n"
+            f"CREATE OR REPLACE MACRO result_unit(family) AS CASE family {cases} "
+            f"ELSE {sql_string(family_named(None).sheet.paper['unit'])} END;\n")
 
 
 def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str | os.PathLike[str]], sandbox: bool,
@@ -43,8 +71,8 @@ def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str
     if sandbox:
         import pyarrow.dataset as ds
 
-        con.register(f"_files_{name}", ds.dataset([str(f) for f in files], format="parquet"))
-        con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM _files_{name}")
+        # the view is the dataset itself: no helper name of ours shows among the tables (SHOW TABLES)
+        con.from_arrow(ds.dataset([str(f) for f in files], format="parquet")).create_view(name, replace=True)
         return
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {read_parquet(files, options)}")
 
@@ -71,12 +99,12 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
         if files:
             _parquet_view(con, table, files, sandbox)
         else:
-            con.register(f"_empty_{table}", SCHEMAS[table].empty_table())
-            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _empty_{table}")
+            con.from_arrow(SCHEMAS[table].empty_table()).create_view(table, replace=True)
     if events is not None:
         event_files = list(events() if callable(events) else events)
         if event_files:
             _parquet_view(con, "events", event_files, sandbox, ", hive_partitioning = true")
+            readable.create(con)
     con.execute(load_sql("macros"))
     if sandbox:
         for setting in SANDBOX_SETTINGS:

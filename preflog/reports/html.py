@@ -231,14 +231,9 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body.append(_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
                        hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
                        percent=True, title="Declarer success (95 % Wilson interval)"))
-    result_cols = ["avg_result", "total_visty"]
-    if len(families) > 1:  # a column per family and unit instead of one sum of visty and points
-        result_cols = []
-        for fam in families:
-            col = f"total_{_unit(fam)}_{fam.capitalize()}"
-            part = totals[totals["family"] == fam].set_index("player")["total"]
-            pl = pl.assign(**{col: pl["player"].map(part)})
-            result_cols.append(col)
+    # the report keeps visty and points apart: the columns of the units these pulkas count in
+    result_cols = [c for c in ("avg_visty", "total_visty", "avg_points", "total_points")
+                   if c in pl.columns and pl[c].notna().any()]
     body.append(("table", _table(pl, ["player", "pulkas", "deals_played", "declared", "declarer_success",
                                       "whist_rate", "whist_success", "misers", "miser_success",
                                       "raspasy_tricks_per_deal", *result_cols, "total_money"])))

@@ -43,7 +43,10 @@ def players(con: duckdb.DuckDBPyConnection, *, player: str | None = None, preset
             pulka: str | Sequence[str] | None = None) -> pd.DataFrame:
     """One row per player: deals played, share declared, declarer success (overall; by level in
     :func:`players_by_level`), whist rate and whist success (obligation met), misers and their
-    success, raspasy tricks per deal, average result per pulka, total in visty and money."""
+    success, raspasy tricks per deal; the results per unit, never summed across: average per pulka and
+    total in visty over his Russian pulkas (``avg_visty``, ``total_visty``, ``deal_value_visty``) and in
+    points over his Croatian ones (``avg_points``, ``total_points``, ``deal_value_points``), NULL where
+    he has none; money over both (``total_money``)."""
     return _run(con, load_sql("players"), Filters(player, preset, date_from, date_to, pulka))
 
 

@@ -146,3 +146,22 @@ def test_audit_json_is_the_documented_shape_and_example(tmp_path: Path, monkeypa
     stored = json.loads(runner.invoke(app, ["audit", "seed001-illegal-jump", "--json", "--store", store]).stdout)
     [finding] = stored["pulkas"][0]["findings"]
     assert finding == {**doc["pulkas"][0]["findings"][0], "file": None, "line": None}
+
+
+def test_sql_format_json_is_the_documented_example(store: Path) -> None:
+    """The block under "### `sql --format json`" is, row for row and value for value, what the query quoted
+    above it prints on a store holding seed003-settlement: names and words, not codes (deal 2:
+    ``Contract: Запад 6s``, ``Whist: Восток whist, Юг pass``, ``Tricks: Запад 3, Восток 5, Юг 2``), and the
+    paper-level deal's missing text as null."""
+    text = DOC.read_text(encoding="utf-8")
+    m = re.search(r'^### `sql --format json`\n.*?`preflog sql "(.*?)" --format json`.*?^```json\n(.*?)^```', text,
+                  re.M | re.S)
+    assert m is not None
+    query, doc = m.group(1), json.loads(m.group(2))
+    res = runner.invoke(app, ["import", str(store / "seed003-settlement.pref"), "--store", str(store / "st")])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["sql", query, "--format", "json", "--store", str(store / "st")])
+    assert res.exit_code == 0, res.output
+    printed = json.loads(res.stdout)
+    same_shape(shape(doc), shape(printed), "sql --format json")
+    assert printed == doc

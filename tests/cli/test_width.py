@@ -54,7 +54,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_players_table_keeps_names_and_numbers(store: Path) -> None:
-    """Every player's name, deal count, average result and total visty are on the table (rounded as
+    """Every player's name, deal count, average and total visty and points are on the table (rounded as
     the table rounds them); the left-out columns are named."""
     code, text = run("stats", "players", "--store", str(store))
     assert code == 0
@@ -64,7 +64,8 @@ def test_players_table_keeps_names_and_numbers(store: Path) -> None:
     for row in df.itertuples():
         line = next(line for line in lines if f"│ {row.player} " in line)
         assert f" {row.deals_played} " in line
-        assert f" {row.avg_result:.1f} " in line and f" {row.total_visty:.1f} " in line
+        last = [float(c) for c in line.strip("│").split("│")[-4:]]  # avg and total visty, avg and total points
+        assert last == pytest.approx([row.avg_visty, row.total_visty, row.avg_points, row.total_points], abs=0.05)
     assert "left out at this width" in text
 
 

@@ -53,7 +53,8 @@ def test_players(con):
     assert (ann.whist_rate_lo, ann.whist_rate_hi) == pytest.approx(wilson(1, 2))
     assert math.isnan(ann.whist_success)
     assert ann.raspasy_tricks_per_deal == 3
-    assert ann.total_visty == pytest.approx(-418 / 3) and ann.avg_result == pytest.approx(-209 / 3)
+    assert ann.total_visty == pytest.approx(-418 / 3) and ann.avg_visty == pytest.approx(-209 / 3)
+    assert math.isnan(ann.total_points) and math.isnan(ann.avg_points)  # no Croatian pulka
     assert ann.total_money == pytest.approx(-55 / 3)
     bob = r.loc["Bob"]
     assert (bob.declared, bob.misers, bob.misers_made, bob.miser_success) == (1, 1, 1, 1.0)

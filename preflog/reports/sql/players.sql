@@ -1,5 +1,8 @@
 -- Per player: activity, declarer and whist success, miser, raspasy, results.
 -- Parameters: $player $preset $date_from $date_to $pulkas (see macros.sql).
+-- Results are summed per unit, never across: visty (Russian pulkas) and points (Croatian ones), by
+-- result_unit(family) (generated from the families' sheet terms); NULL when the player has none.
+-- total_money adds money, which both families settle in.
 WITH a AS (
     SELECT player,
            count(*) FILTER (WHERE role <> 'out')                                   AS deals_played,
@@ -13,14 +16,17 @@ WITH a AS (
            count(*) FILTER (WHERE role = 'declarer' AND is_miser AND made)         AS misers_made,
            count(*) FILTER (WHERE role = 'raspasy')                                AS raspasy_deals,
            avg(tricks) FILTER (WHERE role = 'raspasy')                             AS raspasy_tricks_per_deal,
-           sum(value)                                                              AS deal_value_total
+           sum(value) FILTER (WHERE result_unit(family) = 'visty')                 AS deal_value_visty,
+           sum(value) FILTER (WHERE result_unit(family) = 'points')                AS deal_value_points
     FROM sel_player_deals($player, $preset, $date_from, $date_to, $pulkas)
     GROUP BY player
 ), r AS (
     SELECT player,
            count(*)    AS pulkas,
-           avg(result) AS avg_result,
-           sum(result) AS total_visty,
+           avg(result) FILTER (WHERE result_unit(family) = 'visty')  AS avg_visty,
+           sum(result) FILTER (WHERE result_unit(family) = 'visty')  AS total_visty,
+           avg(result) FILTER (WHERE result_unit(family) = 'points') AS avg_points,
+           sum(result) FILTER (WHERE result_unit(family) = 'points') AS total_points,
            sum(money)  AS total_money
     FROM sel_pulka_results($player, $preset, $date_from, $date_to, $pulkas)
     GROUP BY player
@@ -42,6 +48,7 @@ SELECT a.player, r.pulkas, a.deals_played,
        wilson_lo(a.misers_made, a.misers) AS miser_success_lo,
        wilson_hi(a.misers_made, a.misers) AS miser_success_hi,
        a.raspasy_deals, a.raspasy_tricks_per_deal,
-       a.deal_value_total, r.avg_result, r.total_visty, r.total_money
+       a.deal_value_visty, a.deal_value_points, r.avg_visty, r.total_visty, r.avg_points, r.total_points,
+       r.total_money
 FROM a LEFT JOIN r ON r.player = a.player
-ORDER BY r.total_visty DESC NULLS LAST, a.player;
+ORDER BY r.total_visty DESC NULLS LAST, r.total_points DESC NULLS LAST, a.player;
