@@ -164,7 +164,7 @@ class ImportCounts:
     deals: int = 0
     events: int = 0
     findings: int = 0
-    skipped: dict[str, list[str]] = field(default_factory=dict)
+    skipped: dict[str, list[str]] = field(default_factory=dict, repr=False)  # a folder of photos: no flood
 
     def add(self, item: ImportItem) -> None:
         if item.status == "imported":
