@@ -191,6 +191,8 @@ Report = Callable[[str, int, int | None], None]
 READING = "reading records"
 """The import's stage whose ``done`` and ``total`` are bytes: the record text read, sealed and audited so
 far, of all the files' (``total`` None when standard input is read: its size is known at its end)."""
+STORING = "storing pulkas"
+"""The import's stage that counts the pulkas committed to the store (with their projections; no total)."""
 
 
 class Workspace:
@@ -326,6 +328,19 @@ class Workspace:
         pending: list[tuple[str, Sequence[StoredRow], ImportItem]] = []
         todo = _ToProject()
         rows_pending = 0
+        stored = 0
+
+        def flush(last: bool = False) -> None:
+            """:meth:`_flush`, telling the progress how many pulkas were committed (:data:`STORING`)."""
+            nonlocal stored
+            n = sum(1 for pid, _rows, _item in pending if pid)
+            if n:
+                self._report(STORING, stored, None)
+            self._flush(pending, todo, seen, take, last)
+            if n:
+                stored += n
+                self._report(STORING, stored, None)
+
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
@@ -357,14 +372,14 @@ class Workspace:
                 pending.append((pid, pp.rows, item))
                 rows_pending += len(pp.rows)
                 if rows_pending >= IMPORT_ROWS:  # a big file: commit within it, memory stays flat
-                    self._flush(pending, todo, seen, take)
+                    flush()
                     rows_pending = 0
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, todo, seen, take)
+                flush()
                 rows_pending = 0
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, todo, seen, take, last=True)
+        flush(last=True)
 
     def _flush(self, pending: list[tuple[str, Sequence[StoredRow], ImportItem]], todo: _ToProject,
                seen: _Seen, take: Callable[[ImportItem], None], last: bool = False) -> None:

@@ -21,6 +21,7 @@ from preflog import importer
 from preflog.cli.app import app
 from preflog.record.api import write_text
 from preflog.workspace import READING
+from preflog.workspace import STORING
 from preflog.workspace import Workspace
 
 from ..randomplay import random_pulka
@@ -128,11 +129,15 @@ def every_pulka_a_part(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _reading(root: Path, paths: list[str]) -> list[tuple[int, int | None, bool]]:
-    """The import's :data:`READING` reports (done, total, whether the store existed yet)."""
+    """The import's :data:`READING` reports (done, total, whether the store existed yet); then it stored the
+    five pulkas, in one commit, and said so (:data:`STORING`)."""
     calls: list[tuple[str, int, int | None, bool]] = []
     ws = Workspace(root, progress=lambda stage, done, total: calls.append((stage, done, total, ws.exists())))
     items = ws.import_paths(paths, workers=1)
     assert [i.status for i in items] == ["imported"] * 5
+    stages = [stage for stage, *_rest in calls]
+    assert stages == [READING] * stages.count(READING) + [STORING] * 2
+    assert calls[-2:] == [(STORING, 0, None, False), (STORING, 5, None, True)]
     return [(d, t, made) for stage, d, t, made in calls if stage == READING]
 
 
