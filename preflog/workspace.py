@@ -199,8 +199,8 @@ class Workspace:
     """A store folder with its event table and projections.
 
     ``progress``, when set, is told how far the long steps are (``report(stage, done, total)``): an import's
-    record text read (:data:`READING`, in bytes), auditing every pulka, projection rebuilds, ``verify``'s hash
-    chains; the CLI draws it as progress bars."""
+    record text read (:data:`READING`, in bytes) and its pulkas stored (:data:`STORING`), auditing every
+    pulka, projection rebuilds, ``verify``'s hash chains; the CLI draws it as progress bars."""
 
     def __init__(self, root: str | Path | None = None, progress: Report | None = None) -> None:
         self.root = Path(root) if root is not None else default_store()
@@ -235,7 +235,9 @@ class Workspace:
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
                      run_audit: bool = True, workers: int | None = None) -> list[ImportItem]:
-        """Import record files and folders. A file with an error imports nothing; the others still do.
+        """Import record files and folders. A file with an error imports nothing; the others still do. A path
+        that does not exist, and a folder holding no record file, is an error item of its own (handed out
+        first); what folders held besides record files is in :attr:`ImportCounts.skipped`.
 
         Each pulka is stored under its ``[Id]`` tag, else the file name (``-2``, ``-3`` … for further
         pulkas of one file). The same content already stored is a no-op (``duplicate``).
