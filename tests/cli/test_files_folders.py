@@ -159,3 +159,11 @@ def test_report_into_a_missing_folder_names_the_file_given(here: Path) -> None:
     line = _one_error(_run("report", "--html", "nodir/r.html", "--store", "st"))
     assert line == "error: nodir/r.html: No such file or directory", line
     assert not (here / "nodir").exists()
+
+
+def test_report_onto_a_folder_leaves_no_temporary_twin(here: Path) -> None:
+    assert _run("import", str(SETTLEMENT), "--store", "st").exit_code == 0
+    (here / "adir").mkdir()
+    line = _one_error(_run("report", "--html", "adir", "--store", "st"))
+    assert line == "error: adir: Is a directory", line
+    assert sorted(p.name for p in here.iterdir()) == ["adir", "st"]  # no .adir.tmp beside it
