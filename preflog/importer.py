@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import pickle
 from collections import deque
+from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Container
 from collections.abc import Generator
@@ -138,19 +139,22 @@ class FileResult(NamedTuple):
 class Unit(NamedTuple):
     """One request to a worker: a whole file (``pieces`` None: the worker reads it), or one part of a
     big file or of standard input, read here as runs of pieces (pulkas) of a few hundred kilobytes.
-    ``error`` is the file's error met while reading it here (it ends the file)."""
+    ``error`` is the file's error met while reading it here (it ends the file). ``size``: about how many
+    bytes of the file the unit covers (a whole file: its size; a part: the characters of its pieces),
+    for the import's progress."""
 
     source: str
     part: int
     last: bool
     pieces: list[Piece] | None = None
     error: str = ""
+    size: int = 0
 
 
 class PartResult(NamedTuple):
     """A worker's answer to a :class:`Unit`: its pulkas as a :class:`Part` (pickled when the file has
     several parts, so the parent can keep them on disk until the file has been read to its end), or an
-    error (its ``pulkas`` empty)."""
+    error (its ``pulkas`` empty). ``size``: its :class:`Unit`'s."""
 
     source: str
     part: int
@@ -158,6 +162,7 @@ class PartResult(NamedTuple):
     pulkas: Part | bytes | list[Prepared]
     n: int
     error: str = ""
+    size: int = 0
 
 
 def file_pulka_id(stem: str, index: int, record_id: str | None) -> str:
@@ -204,6 +209,10 @@ def _read_file(source: str) -> list[Record] | str:
 def prepare_unit(unit: Unit, hash_every: int, run_audit: bool, known: Container[int]) -> PartResult:
     """A worker's answer to one :class:`Unit` (never raises: a failure is the part's error). A whole
     file's :class:`Part` is sent as it is, a part of a bigger file pickled (see :class:`_Spill`)."""
+    return _prepare_unit(unit, hash_every, run_audit, known)._replace(size=unit.size)
+
+
+def _prepare_unit(unit: Unit, hash_every: int, run_audit: bool, known: Container[int]) -> PartResult:
     if unit.error:
         return PartResult(unit.source, unit.part, unit.last, [], 0, unit.error)
     name = "<stdin>" if unit.source == "-" else unit.source
@@ -474,8 +483,9 @@ def units(files: Sequence[Path | str], failed: Container[str] = ()) -> Iterator[
     of it had an error) is read no further: its next unit is its last, empty one."""
     for f in files:
         source = str(f)
-        if source != "-" and _size(f) < SPLIT_MIN_BYTES:
-            yield Unit(source, 0, True)
+        whole = _size(f) if source != "-" else 0
+        if source != "-" and whole < SPLIT_MIN_BYTES:
+            yield Unit(source, 0, True, size=whole)
             continue
         part, batch, size = 0, [], 0
         try:
@@ -483,17 +493,17 @@ def units(files: Sequence[Path | str], failed: Container[str] = ()) -> Iterator[
                 batch.append(piece)
                 size += len(piece.text)
                 if size >= PART_BYTES:
-                    yield Unit(source, part, False, batch)
+                    yield Unit(source, part, False, batch, size=size)
                     part, batch, size = part + 1, [], 0
                     if source in failed:
                         break
         except (RecordError, FileError) as exc:
-            yield Unit(source, part, True, batch, str(exc))
+            yield Unit(source, part, True, batch, str(exc), size)
             continue
         except OSError as exc:
-            yield Unit(source, part, True, batch, f"{source}: {exc.strerror or exc}")
+            yield Unit(source, part, True, batch, f"{source}: {exc.strerror or exc}", size)
             continue
-        yield Unit(source, part, True, batch)
+        yield Unit(source, part, True, batch, size=size)
 
 
 class _Spill:
@@ -590,15 +600,45 @@ class Known(Protocol):
 
 
 def prepared_files(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Known | Collection[int],
-                   workers: int) -> Generator[FileResult, None, None]:
+                   workers: int, progress: Callable[[int, int | None], None] | None = None
+                   ) -> Generator[FileResult, None, None]:
     """Each file's :class:`FileResult`, in file order; on ``workers`` processes when
     :func:`use_pool` says so (each gets a sorted snapshot of ``known``: 8 bytes a stored pulka), else
-    here (where ``known`` may grow as the caller imports)."""
+    here (where ``known`` may grow as the caller imports). ``progress(done, total)`` is told the bytes of
+    record text read, sealed and audited so far as each file or part of one comes back (see
+    :func:`_reporting`)."""
     failed: set[str] = set()
+    parts: Iterator[PartResult]
     if not use_pool(files, workers):
-        yield from _files_of((prepare_unit(u, hash_every, run_audit, known) for u in units(files, failed)), failed)
-        return
-    yield from _files_of(_pooled(files, hash_every, run_audit, known, workers, failed), failed)
+        parts = (prepare_unit(u, hash_every, run_audit, known) for u in units(files, failed))
+    else:
+        parts = _pooled(files, hash_every, run_audit, known, workers, failed)
+    if progress is not None:
+        parts = _reporting(parts, files, progress)
+    yield from _files_of(parts, failed)
+
+
+def _reporting(parts: Iterator[PartResult], files: Sequence[Path | str],
+               progress: Callable[[int, int | None], None]) -> Generator[PartResult, None, None]:
+    """``parts`` as they come, telling ``progress`` the bytes done of the bytes of all ``files`` (``None``
+    when standard input is one of them: its size is known only at its end). A part counts its text's
+    characters (a few less than its bytes); a file's last part brings the count to the file's size, so the
+    bytes of a file refused midway (read no further) are counted too."""
+    total = None if any(str(f) == "-" for f in files) else sum(_size(f) for f in files)
+    done = finished = 0
+    progress(0, total)
+    try:
+        for r in parts:
+            done += r.size
+            if r.last:
+                finished = done if r.source == "-" else finished + _size(r.source)
+                done = finished
+            progress(done, total)
+            yield r
+    finally:
+        close = getattr(parts, "close", None)
+        if close is not None:
+            close()
 
 
 def _pooled(files: Sequence[Path | str], hash_every: int, run_audit: bool, known: Known | Collection[int],

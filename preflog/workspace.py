@@ -155,7 +155,9 @@ class ImportItem:
 @dataclass(slots=True)
 class ImportCounts:
     """What :meth:`Workspace.import_each` did, in numbers: files named, pulkas imported and already
-    stored, files refused; deals, events and findings of the pulkas imported."""
+    stored, files refused; deals, events and findings of the pulkas imported. ``skipped``: per folder
+    named that held record files, what else it held (a suffix other than .pref, .txt, .json and .pgn; a
+    symbolic link; a FIFO …), by path (a folder without record files is an error row naming them)."""
 
     files: int = 0
     imported: int = 0
@@ -164,6 +166,7 @@ class ImportCounts:
     deals: int = 0
     events: int = 0
     findings: int = 0
+    skipped: dict[str, list[str]] = field(default_factory=dict, repr=False)  # a folder of photos: no flood
 
     def add(self, item: ImportItem) -> None:
         if item.status == "imported":
@@ -187,12 +190,19 @@ class Audited:
 Report = Callable[[str, int, int | None], None]
 """``report(stage, done, total)``: how far a long step is (``total`` None while unknown)."""
 
+READING = "reading records"
+"""The import's stage whose ``done`` and ``total`` are bytes: the record text read, sealed and audited so
+far, of all the files' (``total`` None when standard input is read: its size is known at its end)."""
+STORING = "storing pulkas"
+"""The import's stage that counts the pulkas committed to the store (with their projections; no total)."""
+
 
 class Workspace:
     """A store folder with its event table and projections.
 
-    ``progress``, when set, is told how far the long steps are (``report(stage, done, total)``): auditing
-    every pulka, projection rebuilds, ``verify``'s hash chains; the CLI draws it as progress bars."""
+    ``progress``, when set, is told how far the long steps are (``report(stage, done, total)``): an import's
+    record text read (:data:`READING`, in bytes) and its pulkas stored (:data:`STORING`), auditing every
+    pulka, projection rebuilds, ``verify``'s hash chains; the CLI draws it as progress bars."""
 
     def __init__(self, root: str | Path | None = None, progress: Report | None = None) -> None:
         self.root = Path(root) if root is not None else default_store()
@@ -230,7 +240,9 @@ class Workspace:
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
                      run_audit: bool = True, workers: int | None = None) -> list[ImportItem]:
-        """Import record files and folders. A file with an error imports nothing; the others still do.
+        """Import record files and folders. A file with an error imports nothing; the others still do. A path
+        that does not exist, and a folder holding no record file, is an error item of its own (handed out
+        first); what folders held besides record files is in :attr:`ImportCounts.skipped`.
 
         Each pulka is stored under its ``[Id]`` tag, else the file name (``-2``, ``-3`` … for further
         pulkas of one file). The same content already stored is a no-op (``duplicate``).
@@ -256,9 +268,30 @@ class Workspace:
 
         Limits.from_env()  # a malformed size limit is one error for the run, not one per file
         files: list[Path | str] = []
+        empty: list[ImportItem] = []  # missing paths, folders holding no record file: their error rows
+        skipped: dict[str, list[str]] = {}
         for p in paths:
-            files.extend(["-"] if str(p) == "-" else record_files([p]))
-        counts = ImportCounts(files=len({str(f) for f in files}))
+            if str(p) == "-":
+                files.append("-")
+                continue
+            if not Path(p).exists() and not Path(p).is_symlink():  # one missing path: the others still import
+                empty.append(ImportItem(str(p), status="error", error=f"{p}: no such file or folder"))
+                continue
+            if not Path(p).is_dir():
+                files.append(Path(p))
+                continue
+            passed: list[Path] = []
+            try:
+                found = record_files([p], passed)
+            except FileError as exc:  # a folder that cannot be listed: its error row, the others still import
+                empty.append(ImportItem(str(p), status="error", error=str(exc)))
+                continue
+            if not found:
+                empty.append(ImportItem(str(p), status="error", error=no_record_file(p, passed)))
+            elif passed:
+                skipped[str(p)] = [str(f) for f in passed]
+            files.extend(found)
+        counts = ImportCounts(files=len({str(f) for f in files}) + len(empty), skipped=skipped)
         # The store is created only when something is appended: a run of bad files leaves no trace.
         if self.exists():
             store = self.store()
@@ -267,13 +300,16 @@ class Workspace:
             hash_every, stored = DEFAULT_HASH_EVERY, None
         seen = _Seen(stored)
         n_workers = workers if workers is not None else (os.cpu_count() or 1)
-        results = prepared_files(files, hash_every, run_audit, seen.hashes, n_workers)
+        read = None if self.progress is None else lambda done, total: self._report(READING, done, total)
+        results = prepared_files(files, hash_every, run_audit, seen.hashes, n_workers, read)
 
         def take(item: ImportItem) -> None:
             counts.add(item)
             if on_item is not None:
                 on_item(item)
 
+        for item in empty:
+            take(item)
         try:
             with gc_paused(), _import_memory_pool():  # millions of acyclic rows and facts in flight: see gc_paused
                 self._take_files(results, len(files), seen, take, progress)
@@ -299,6 +335,19 @@ class Workspace:
         pending: list[tuple[str, Sequence[StoredRow], ImportItem]] = []
         todo = _ToProject()
         rows_pending = 0
+        stored = 0
+
+        def flush(last: bool = False) -> None:
+            """:meth:`_flush`, telling the progress how many pulkas were committed (:data:`STORING`)."""
+            nonlocal stored
+            n = sum(1 for pid, _rows, _item in pending if pid)
+            if n:
+                self._report(STORING, stored, None)
+            self._flush(pending, todo, seen, take, last)
+            if n:
+                stored += n
+                self._report(STORING, stored, None)
+
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
@@ -330,14 +379,14 @@ class Workspace:
                 pending.append((pid, pp.rows, item))
                 rows_pending += len(pp.rows)
                 if rows_pending >= IMPORT_ROWS:  # a big file: commit within it, memory stays flat
-                    self._flush(pending, todo, seen, take)
+                    flush()
                     rows_pending = 0
             if len(pending) >= IMPORT_CHUNK:
-                self._flush(pending, todo, seen, take)
+                flush()
                 rows_pending = 0
             if progress:
                 progress(n_done, n_files)
-        self._flush(pending, todo, seen, take, last=True)
+        flush(last=True)
 
     def _flush(self, pending: list[tuple[str, Sequence[StoredRow], ImportItem]], todo: _ToProject,
                seen: _Seen, take: Callable[[ImportItem], None], last: bool = False) -> None:
@@ -504,6 +553,7 @@ class Workspace:
             return []
         facts: dict[str, PulkaFacts] = {}
         if need.stale:
+            self._report("projecting", 0, len(need.stale))
             for n, (pid, rows) in enumerate(store.pulka_rows(list(need.stale)), 1):
                 events = [from_row(*r) for r in rows]
                 try:
@@ -512,6 +562,7 @@ class Workspace:
                     continue  # cannot be projected (verify names it); the others still are
                 finally:
                     self._report("projecting", n, len(need.stale))
+            self._report("writing projections", 0, None)
         refresh(self.root, facts, removed=need.gone, heads=need.heads, force=need.stale,
                 events_version=version if len(facts) == len(need.stale) else None)
         return sorted(facts)
@@ -569,34 +620,37 @@ class Workspace:
         return problems
 
     @_file_errors_at_root
-    def stats(self, report: str, **options: Any) -> pd.DataFrame:
+    def stats(self, report: str, *, progress: Report | None = None, **options: Any) -> pd.DataFrame:
         """A report of ``preflog stats`` as a pandas DataFrame: ``report`` is ``players``,
         ``players_by_level``, ``contracts`` or ``variants``; ``options`` the filters (``player``,
         ``preset``, ``date_from``, ``date_to``, ``pulka``) and, for ``contracts``, ``by``. The projections
-        are brought level with the events first (:meth:`connect`)."""
+        are brought level with the events first (:meth:`connect`): ``progress`` (else the workspace's own)
+        is told how far that is when it has pulkas to project (the first call after an import of another
+        version, a deleted ``projections/`` folder)."""
         from . import reports
 
-        con = self._report_connection(report, options)
+        con = self._report_connection(report, options, progress)
         try:
             return getattr(reports, report)(con, **options)
         finally:
             con.close()
 
     @_file_errors_at_root
-    def stats_arrow(self, report: str, **options: Any) -> pa.Table:
+    def stats_arrow(self, report: str, *, progress: Report | None = None, **options: Any) -> pa.Table:
         """:meth:`stats` as a pyarrow Table (DuckDB's Arrow output: no pandas in between)."""
         from . import reports
 
-        con = self._report_connection(report, options)
+        con = self._report_connection(report, options, progress)
         try:
             return reports.arrow(con, report, **options)
         finally:
             con.close()
 
-    def _report_connection(self, report: str, options: dict[str, Any]) -> Any:
+    def _report_connection(self, report: str, options: dict[str, Any], progress: Report | None = None) -> Any:
         """The views' connection for :meth:`stats`, once the report and its options are known: an unknown
         report or option, a folder without a store, and a player, preset or pulka the store does not hold
-        (a filter that can only match nothing: a typo) are refused, as ``preflog stats`` refuses them."""
+        (a filter that can only match nothing: a typo) are refused, as ``preflog stats`` refuses them.
+        ``progress`` (else the workspace's own) is told how far bringing the projections level goes."""
         from .reports import REPORTS
 
         if report not in REPORTS:
@@ -606,7 +660,13 @@ class Workspace:
             if key not in known:
                 raise WorkspaceError(f"report {report!r} has no option {key!r} (known: {', '.join(known)})")
         self.store()  # "no preflog store at …" rather than an empty report
-        con = self.connect()
+        before = self.progress
+        if progress is not None:
+            self.progress = progress
+        try:
+            con = self.connect()
+        finally:
+            self.progress = before
         try:
             _refuse_unknown_names(con, options)
         except BaseException:
@@ -827,13 +887,50 @@ class _ToProject:
         return tables, prints, heads
 
 
+def no_record_file(folder: str | Path, skipped: Sequence[Path] = ()) -> str:
+    """The error of a folder named for import that holds no record file, naming what it skipped."""
+    what = f"; it holds only {skipped_names(folder, skipped)}" if skipped else ""
+    return (f"{folder}: no record file in this folder (record files end in "
+            f"{', '.join(RECORD_SUFFIXES[:-1])} or {RECORD_SUFFIXES[-1]}){what}")
+
+
+def skipped_names(folder: str | Path, skipped: Sequence[str | Path], shown: int = 5) -> str:
+    """``3 other files: a.md, b.csv, link.pref`` (names under ``folder``; the first ``shown``, then how many
+    in all)."""
+    names = []
+    for f in skipped[:shown]:
+        try:
+            names.append(str(Path(f).relative_to(folder)))
+        except ValueError:
+            names.append(str(f))
+    n = len(skipped)
+    more = f" … ({n} in all)" if n > shown else ""
+    return f"{n} other file{'' if n == 1 else 's'}: {', '.join(names)}{more}"
+
+
+@dataclass(slots=True)
+class Simulated:
+    """What :func:`simulate_to` did: ``pulkas`` played; of those sent to a store, the ids of the ones
+    whose very content it held already (``already``: a run with the same rules, seed and settings)."""
+
+    pulkas: int = 0
+    already: list[str] = field(default_factory=list)
+
+
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
                 output: Path | None, workspace: Workspace | None, workers: int, stdout: Any,
-                progress: Report | None = None) -> int:
-    """Bots play ``pulkas`` pulkas; each goes to a record file in ``output``, into ``workspace``'s
-    store, or (neither given) as records to ``stdout``. Returns the number of pulkas. ``progress`` is told
-    each pulka played (``"simulating"``)."""
+                progress: Report | None = None) -> Simulated:
+    """Bots play ``pulkas`` pulkas; each goes to a record file in ``output`` and/or into ``workspace``'s
+    store, or (neither given) as records to ``stdout``. ``progress`` is told each pulka played
+    (``"simulating"``).
+
+    Into a store they go as an import does (:meth:`EventStore.import_sealed`): a pulka whose content is
+    stored already (the same seed and settings played again) is not stored twice but counted in
+    ``already``; one whose id another pulka holds (the same seed, another ``pool``) is stored under
+    :func:`free_id`. Then the projections of the new pulkas are written."""
     from .sim import simulate_many
+    from .store.chain import GENESIS
+    from .store.chain import seal
 
     if fmt not in ("text", "json"):
         raise WorkspaceError(f"unknown record format {fmt!r} (text or json)")
@@ -841,32 +938,41 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
     if output is not None:
         with file_errors(output):
             output.mkdir(parents=True, exist_ok=True)
-    batch: list[tuple[str, int, list[Event]]] = []
+    # the store is made at the first commit (a failed run leaves none), sealed with its own interval
+    hash_every = workspace.store().hash_every if workspace is not None and workspace.exists() else DEFAULT_HASH_EVERY
+    batch: list[tuple[str, Sequence[StoredRow]]] = []
     to_stdout: list[Event] = []
-    n = 0
+    done = Simulated()
+
+    def commit() -> None:
+        assert workspace is not None
+        for got in workspace.store(create=True).import_sealed(batch):
+            if not got.created:
+                done.already.append(got.pulka)
+        batch.clear()
+
     for index, events in simulate_many([spec], pulkas, seed, workers=workers or None):
         pid = f"sim-{rules.replace('+', '-')}-{players}p-{seed}-{index:05d}"
-        n += 1
+        done.pulkas += 1
         if progress is not None:
-            progress("simulating", n, pulkas)
-        if workspace is not None:
-            batch.append((pid, 0, events))
-            if len(batch) >= IMPORT_CHUNK:
-                workspace.store(create=True).append_many(batch)
-                batch.clear()
-        elif output is not None:
+            progress("simulating", done.pulkas, pulkas)
+        if output is not None:
             suffix = ".json" if fmt == "json" else ".pref"
             text = write_json(events) if fmt == "json" else write_text(events)
             with file_errors(output / f"{pid}{suffix}"):
                 (output / f"{pid}{suffix}").write_text(text, encoding="utf-8")
-        elif fmt == "json":
+        if workspace is not None:
+            batch.append((pid, seal([e.to_row() for e in events], 0, GENESIS, 0, hash_every)))
+            if len(batch) >= IMPORT_CHUNK:
+                commit()
+        elif output is None and fmt == "json":
             to_stdout.extend(events)  # one JSON document holds every pulka (written below)
-        else:
+        elif output is None:
             stdout.write(write_text(events) + "\n")
     if to_stdout:
         stdout.write(write_json(to_stdout))
-    if workspace is not None and batch:
-        workspace.store(create=True).append_many(batch)
+    if batch:
+        commit()
     if workspace is not None:
-        workspace.rebuild_projections()
-    return n
+        workspace.heal_projections(reading=False)  # the new pulkas' (and whatever else lags)
+    return done

@@ -25,6 +25,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..errors import FileError
 from ..errors import NoStoreError
 from ..errors import PreflogError
 
@@ -245,6 +246,10 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
         _print_json(import_json(kept.items))
     elif counts.imported or counts.duplicate:  # when every file was refused, the errors say it all
         out.print(views.import_table(kept.items, True if details else None, counts))
+    from ..workspace import skipped_names
+
+    for folder, passed in counts.skipped.items():  # what the folders held besides records, said not hidden
+        err.print(f"{folder}: skipped {skipped_names(folder, passed)}", markup=False, highlight=False, soft_wrap=True)
     errors = views.import_errors(kept.errors, None if details or as_json else views.DETAIL_ROWS, counts.errors)
     for line in errors:  # one line each, on standard error, as every other refusal
         err.print(f"[red]error:[/red] {escape(line)}", highlight=False, soft_wrap=True)
@@ -394,6 +399,8 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     """Findings (code, deal, seq, rule) and the recomputed sheet; exit status 1 if any."""
     if target is None and not all_:
         _fail("name a pulka or a record file, or pass --all")
+    if target is not None and all_:
+        _fail(f"audit --all takes no pulka or file (it audits every stored pulka): drop {target} or --all")
     from ..engine.findings import AuditFailed
     from ..engine.replay import audit as audit_log
     from ..workspace import Audited
@@ -737,8 +744,10 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
     if pages is not None:
         with file_errors(pages):
             links = write_viewers(ws.load(None), pages, html.parent)
-    with file_errors(html):
+    try:
         write(html, con, store=str(ws.root), pages=links)
+    except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
+        raise FileError(html, exc.strerror or str(exc)) from exc
     out.print(f"wrote {html}", markup=False)
 
 
@@ -788,7 +797,8 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
              fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
-             to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store.")] = False,
+             to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store (also with "
+                                                    "-o: both).")] = False,
              workers: Annotated[int, typer.Option(min=0, help="Processes (0 = all cores).")] = 0,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
@@ -796,9 +806,15 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
     # records written to a terminal would scroll through the bar: none then
     on_screen = output is None and ws is None and sys.stdout.isatty()
     with (_watching(ws, on_screen) if ws is not None else _bars(on_screen)) as report:
-        n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
-                        output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
-    err.print(f"simulated {n} pulkas")
+        done = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
+                           output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
+    n, already = done.pulkas, len(done.already)
+    said = f"simulated {n} pulka{'' if n == 1 else 's'}"
+    if already and ws is not None:  # the same run again: its pulkas are stored once, as import stores a file once
+        new = "" if already == n else f"{n - already} new, "
+        said += (f": {new}{'all' if already == n else already} already stored in {ws.root} (the same rules, seed "
+                 "and settings; another --seed plays new ones)")
+    err.print(said, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

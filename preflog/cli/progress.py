@@ -51,11 +51,23 @@ def bars(as_json: bool = False) -> Iterator[Report | None]:
     from rich.progress import TimeElapsedColumn
     from rich.text import Text
 
+    from ..workspace import READING
+
+    def megabytes(n: float) -> str:
+        return f"{n / (1 << 20):.1f}"
+
     class Count(ProgressColumn):
-        """``done/total``; nothing while the total is unknown (the bar pulses)."""
+        """``done/total``; while the total is unknown (the bar pulses) ``done`` alone, if any. The import's
+        bytes read (:data:`~preflog.workspace.READING`) in MB."""
 
         def render(self, task: Task) -> Text:
-            return Text("" if task.total is None else f"{int(task.completed)}/{int(task.total)}", style="green")
+            if task.description == READING:
+                done = megabytes(task.completed)
+                return Text(f"{done} MB" if task.total is None else f"{done}/{megabytes(task.total)} MB",
+                            style="green")
+            if task.total is None:
+                return Text(str(int(task.completed)) if task.completed else "", style="green")
+            return Text(f"{int(task.completed)}/{int(task.total)}", style="green")
 
     console = Console(file=sys.stderr, force_terminal=True, emoji=False, highlight=False)
     # standard output is left alone (no redirection): what a command prints there is byte for byte the same

@@ -102,9 +102,10 @@ def _is_walkable(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _folder_files(folder: Path) -> list[Path]:
+def _folder_files(folder: Path, skipped: list[Path] | None = None) -> list[Path]:
     """Record files under ``folder``, recursively; symbolic links (to files or folders) and anything
-    that is not a regular file (a FIFO, a device) are not followed."""
+    that is not a regular file (a FIFO, a device) are not followed. What was passed over (files without a
+    record suffix, links, anything else that is not a folder) is added to ``skipped``."""
     out: list[Path] = []
     todo = [str(folder)]
     while todo:
@@ -118,17 +119,23 @@ def _folder_files(folder: Path) -> list[Path]:
                 todo.append(entry.path)
             elif entry.is_file(follow_symlinks=False) and Path(entry.name).suffix.lower() in RECORD_SUFFIXES:
                 out.append(Path(entry.path))
+            elif skipped is not None:
+                skipped.append(Path(entry.path))
+    if skipped is not None:
+        skipped.sort()
     return sorted(out)
 
 
-def record_files(paths: Iterable[str | Path]) -> list[Path]:
+def record_files(paths: Iterable[str | Path], skipped: list[Path] | None = None) -> list[Path]:
     """Files named directly, and record files found under folders (sorted, recursive; symbolic links
-    inside folders are skipped); a path that does not exist raises :class:`~preflog.errors.FileError`."""
+    inside folders are skipped); a path that does not exist raises :class:`~preflog.errors.FileError`.
+    ``skipped``, when given, gets what the folders held besides record files and folders (files with
+    another suffix, symbolic links, FIFOs …)."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out.extend(_folder_files(path))
+            out.extend(_folder_files(path, skipped))
         elif path.exists():
             out.append(path)
         else:

@@ -7,6 +7,7 @@ Charts: declarer success by contract (bars with Wilson whiskers), player compari
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import html
 import math
@@ -283,9 +284,15 @@ class ReportOptions(TypedDict, total=False):
 
 
 def write(path: str | os.PathLike[str], con: duckdb.DuckDBPyConnection, **options: Unpack[ReportOptions]) -> Path:
-    """Write :func:`render`'s page to ``path`` (atomically) and return the path."""
+    """Write :func:`render`'s page to ``path`` (atomically: a temporary file beside it, left nowhere when
+    the page cannot be put in place) and return the path."""
     p = Path(path)
     tmp = p.with_name(f".{p.name}.tmp")
-    tmp.write_text(render(con, **options), encoding="utf-8")
-    os.replace(tmp, p)
+    try:
+        tmp.write_text(render(con, **options), encoding="utf-8")
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     return p
