@@ -188,10 +188,19 @@ def _guard(fn: Any) -> Any:
     return wrapper
 
 
-def _write(path: Path, text: str) -> None:
-    """An output file the user named; a failure is one line naming it."""
+def _write(path: Path, text: str, what: str = "", document_on_stdout: bool = False) -> None:
+    """An output file the user named, then ``wrote FILE`` (and ``what`` it holds); a failure is one line
+    naming it."""
     with file_errors(path):
         path.write_text(text, encoding="utf-8")
+    _wrote(path, what, document_on_stdout)
+
+
+def _wrote(path: Path, what: str = "", document_on_stdout: bool = False) -> None:
+    """``wrote FILE (what)``: on standard output, or on standard error when standard output carries a
+    document (``--json``) that the line would spoil."""
+    (err if document_on_stdout else out).print(f"wrote {path}" + (f" ({what})" if what else ""), markup=False,
+                                               highlight=False, soft_wrap=True)
 
 
 @contextmanager
@@ -318,7 +327,7 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
     if html is not None:
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded))
+        _write(html, viewer_html(loaded), f"the deal viewer of {loaded.id}")
         return
     try:
         view = views.replay_view(loaded, deal, trick)
@@ -371,7 +380,8 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
     if html is not None:
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded, mistake_marks(result)))
+        _write(html, viewer_html(loaded, mistake_marks(result)), f"the deal viewer of {loaded.id}",
+               document_on_stdout=as_json)
     if as_json:
         _print_json(analysis_json([result]))
     elif html is None:
@@ -439,23 +449,38 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
 @app.command()
 @_guard
 def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
-          as_json: Annotated[bool, typer.Option("--json")] = False,
-          svg: Annotated[Path | None, typer.Option(help="Write the paper sheet as SVG.")] = None,
-          html: Annotated[Path | None, typer.Option(help="Write the paper sheet as an HTML page.")] = None,
+          as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+          svg: Annotated[Path | None, typer.Option(help="Write the paper sheet of one pulka as SVG (a file of "
+                                                        "several pulkas: name it with --pulka).")] = None,
+          html: Annotated[Path | None, typer.Option(help="Write the paper sheets as an HTML page.")] = None,
+          pulka: Annotated[str | None, typer.Option("--pulka", help="Only this pulka of a record file that holds "
+                                                    "several.")] = None,
           store: StoreOpt = None) -> None:
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
+    if pulka is not None:
+        audited = [a for a in audited if a.loaded.id == pulka]
+        if not audited:
+            ids = [a.loaded.id for a in _ws(store).audit(target)]
+            _fail(f"{target}: no pulka {pulka!r} (it holds {', '.join(ids)})")
     sheets = [sheet_json(a) for a in audited]
     from ..render.sheet_svg import render_html
     from ..render.sheet_svg import render_svg
 
     if svg is not None:
-        _write(svg, render_svg(sheets[0]))
+        if len(sheets) > 1:
+            ids = [s["id"] for s in sheets]
+            shown = ", ".join(ids[:5]) + (f" … ({len(ids)} in all)" if len(ids) > 5 else "")
+            _fail(f"{target} holds {len(sheets)} pulkas and --svg draws one: name it with --pulka ({shown})")
+        _write(svg, render_svg(sheets[0]), f"the sheet of {sheets[0]['id']}", document_on_stdout=as_json)
     if html is not None:
-        _write(html, render_html(sheets))
+        what = f"the sheet of {sheets[0]['id']}" if len(sheets) == 1 else f"{len(sheets)} sheets"
+        _write(html, render_html(sheets), what, document_on_stdout=as_json)
     if as_json:
-        _print_json({"pulkas": sheets})
-    else:
+        from ..views.json import sheet_doc
+
+        _print_json(sheet_doc(sheets))
+    elif svg is None and html is None:
         for s in sheets:
             out.print(views.sheet_view(s, out.width))
 
@@ -463,7 +488,7 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
 @app.command()
 @_guard
 def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: lines), text or JSON; - for stdin.")],
-           as_json: Annotated[bool, typer.Option("--json")] = False,
+           as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
            store: StoreOpt = None) -> None:
     """Settle a sheet given as totals (or a whole pulka): exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
@@ -475,7 +500,9 @@ def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: 
             _fail(f"{a.loaded.id}: deal {f.deal}, event {f.seq}: {f.code}: {f.message} (preflog audit lists every "
                   f"finding)")
     if as_json:
-        _print_json({"pulkas": [settle_json(a) for a in audited]})
+        from ..views.json import settle_doc
+
+        _print_json(settle_doc([settle_json(a) for a in audited]))
     else:
         for a in audited:
             out.print(views.settle_view(settle_json(a), out.width))
@@ -604,6 +631,7 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
             _fail("--format parquet needs --output FILE")
         with file_errors(output):
             df.to_parquet(output)
+        _wrote(output)
         return
     text: str
     if fmt in ("csv", "json"):
@@ -646,6 +674,7 @@ def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters
            as_json: bool = False) -> None:
     from .. import reports
 
+    as_json = as_json or fmt == TableFormat.json  # --format json is the --json document
     con = _connect(store, as_json=as_json)
     df = getattr(reports, kind)(con, **filters)
     if df.empty:
@@ -710,7 +739,7 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
     facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
     frames = [cf_compare(facts, spec) for spec in rules]
     df = pd.concat(frames, ignore_index=True)
-    if as_json:
+    if as_json or fmt == TableFormat.json:  # --format json is the --json document
         _emit_json("compare", df, {"target": target, "rules": list(rules)}, output)
     else:
         _emit(df, fmt, output, "counterfactual")
@@ -720,19 +749,30 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 @_guard
 def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
            pages: Annotated[Path | None, typer.Option(help="Also write a deal viewer per pulka into this folder.")]
-           = None, store: StoreOpt = None) -> None:
-    """One self-contained HTML page with tables and charts."""
+           = None, player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
+           pulka: _Pulka = None, store: StoreOpt = None) -> None:
+    """One self-contained HTML page with tables and charts (the filters as for stats)."""
+    from .. import reports
     from ..reports.html import write
     from ..views.viewer import write_viewers
 
     ws = _ws(store)
     con = _connect(store)
+    filters = _filters(player, preset, date_from, date_to, pulka)
+    filtered = any(v is not None for v in filters.values())
+    if filtered and reports.players(con, **filters).empty:
+        _explain_empty(con, filters)
     links: list[tuple[str, str]] = []
     if pages is not None:
+        loaded = ws.load(None)
+        if filtered:
+            keep = {pid for pid, sm in _pulka_summaries(ws).items() if _summary_matches(sm, filters)
+                    and (filters["pulka"] is None or pid in filters["pulka"])}
+            loaded = [ld for ld in loaded if ld.id in keep]
         with file_errors(pages):
-            links = write_viewers(ws.load(None), pages, html.parent)
+            links = write_viewers(loaded, pages, html.parent)
     with file_errors(html):
-        write(html, con, store=str(ws.root), pages=links)
+        write(html, con, store=str(ws.root), pages=links, **filters)
     out.print(f"wrote {html}", markup=False)
 
 
