@@ -296,11 +296,15 @@ def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
     """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
     if not (ws.root / "projections").is_dir():
         return {}
-    rows = ws.connect().execute(
+    con = ws.connect()
+    rows = con.execute(
         "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
         "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
+    # deals as import counts them: every deal started (the events' deal number), also one the audit stopped
+    # in, which the projections leave out
+    started = dict(con.execute("SELECT pulka, max(deal) FROM events GROUP BY pulka").fetchall())
     return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
-                   "deals": r[4], "settled": r[5]} for r in rows}
+                   "deals": started.get(r[0], r[4]), "settled": r[5]} for r in rows}
 
 
 @app.command()
