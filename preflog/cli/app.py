@@ -8,10 +8,13 @@ exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 import json
 import os
 import sys
+import typing
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -69,6 +72,7 @@ class _OneLineErrors(typer.core.TyperGroup):
     standard error and exit 2, like every other refusal, instead of a usage box."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        _plain_help(self)
         if kwargs.get("standalone_mode", True) is False:
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False
@@ -90,6 +94,48 @@ class _OneLineErrors(typer.core.TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+def _metavar(param: Any) -> str:
+    """What ``--help`` shows for an option's value, as click names it: TEXT, INTEGER, PATH, ``[a|b]``
+    for a choice, nothing for a flag (typer's own would be ``<str>``, ``<list[str]>``, ``<bool>``)."""
+    if getattr(param, "is_flag", False):
+        return ""
+    desc = param.type_descriptor
+    if desc.is_choice:
+        return "[" + "|".join(str(getattr(c, "value", c)) for c in desc.choices or ()) + "]"
+    if desc.is_path:
+        return "PATH"
+    annotation = desc.annotation
+    element = typing.get_args(annotation)[0] if typing.get_origin(annotation) is list else annotation
+    return {int: "INTEGER", float: "FLOAT", bool: "BOOLEAN"}.get(element, "TEXT")
+
+
+def _plain_help(command: Any) -> None:
+    """Help as click writes it: metavars by :func:`_metavar` (also of ``--help``), and each help text's
+    paragraphs joined into lines that the terminal wraps (a docstring's line breaks are the source's, not
+    the reader's)."""
+    if getattr(command, "_plain_help", False):
+        return
+    command._plain_help = True
+    if command.help:
+        command.help = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(command.help).split("\n\n"))
+    for param in command.params:
+        if param.param_type_name == "argument":  # its name is the metavar; its value's type as for options
+            param.metavar = param.metavar or param.name.upper()
+            param.display_type_rich = functools.partial(lambda kind, ctx: kind, _metavar(param))
+        elif param.metavar is None:
+            param.metavar = _metavar(param)
+    help_option = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:
+        option = help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+    command.get_help_option = get_help_option
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+
+
 class RecordFormat(StrEnum):
     """``--format`` of records: the canonical text or the JSON form."""
 
@@ -108,7 +154,7 @@ class TableFormat(StrEnum):
 
 
 _HELP = {"help_option_names": ["-h", "--help"]}
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=_OneLineErrors,
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False, cls=_OneLineErrors,
                   context_settings=_HELP, help="Record, replay, audit and analyse games of preferans.")
 stats_app = typer.Typer(no_args_is_help=True, context_settings=_HELP,
                         help="Statistical reports over the stored pulkas.")
@@ -177,8 +223,6 @@ def _one_line(text: str) -> str:
 
 def _guard(fn: Any) -> Any:
     """Turn preflog's errors into one-line messages (never a traceback); anything else is a bug."""
-    import functools
-
     @functools.wraps(fn)
     def wrapper(*a: Any, **kw: Any) -> Any:
         try:
@@ -741,7 +785,8 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 
     audited = _ws(store).audit(target)
     facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
-    frames = [cf_compare(facts, spec) for spec in rules]
+    # each alternative labelled with its whole spec as given (two specs on one preset stay apart)
+    frames = [cf_compare(facts, spec).assign(alt_rules=spec.strip()) for spec in rules]
     df = pd.concat(frames, ignore_index=True)
     if as_json or fmt == TableFormat.json:  # --format json is the --json document
         _emit_json("compare", df, {"target": target, "rules": list(rules)}, output)
@@ -821,7 +866,7 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
     with (_watching(ws, on_screen) if ws is not None else _bars(on_screen)) as report:
         n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
                         output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
-    err.print(f"simulated {n} pulkas")
+    err.print(f"simulated {views.plural(n, 'pulka')}", highlight=False)
 
 
 @app.command()
@@ -873,8 +918,24 @@ app.add_typer(spark_app, name="spark")
 _Master = Annotated[str, typer.Option(help="Spark master URL: local[*], spark://host:7077, yarn, k8s://…")]
 _Conf = Annotated[list[str] | None, typer.Option("--conf", help="Spark setting KEY=VALUE (repeatable).")]
 _SparkOut = Annotated[str, typer.Argument(help="Output folder or URI of the tables.")]
-_SparkFmt = Annotated[str, typer.Option("--format", help="parquet, or delta (needs the Delta Lake jars)")]
-_Read = Annotated[str, typer.Option(help="files: the Delta snapshot's files via deltalake; delta: format(delta)")]
+class SparkFormat(StrEnum):
+    """``spark --format``: how the job writes its tables."""
+
+    parquet = "parquet"
+    delta = "delta"
+
+
+class SparkRead(StrEnum):
+    """``spark --read``: how the job reads the Delta event table."""
+
+    files = "files"
+    delta = "delta"
+
+
+_SparkFmt = Annotated[SparkFormat, typer.Option("--format", case_sensitive=False,
+                                                help="parquet, or delta (needs the Delta Lake jars)")]
+_Read = Annotated[SparkRead, typer.Option(case_sensitive=False, help="files: the Delta snapshot's files via "
+                                                                     "deltalake; delta: format(delta)")]
 _Source = Annotated[str | None, typer.Option("--store", help="Store folder, or the Delta event table's path/URI "
                                              "(default: as for every command, $PREFLOG_STORE or ./preflog-store).")]
 
@@ -892,7 +953,9 @@ def _spark_run(project: bool, out_dir: str, store: str | None, master: str, conf
     source = store if store is not None else str(_ws(None).root)
     s = _spark_job().run_job(source, out_dir, project=project, master=master, conf=conf or [],
                              fmt=fmt, read=read)
-    out.print(f"{s.pulkas} pulkas, {s.events} events, {s.findings} findings, {s.errors} not projected → {out_dir}",
+    p = views.plural
+    out.print(f"{p(s.pulkas, 'pulka')}, {p(s.events, 'event')}, {p(s.findings, 'finding')}, {s.errors} not projected "
+              f"→ {out_dir}",
               markup=False)
     raise typer.Exit(1 if s.findings else 0)
 
@@ -900,7 +963,8 @@ def _spark_run(project: bool, out_dir: str, store: str | None, master: str, conf
 @spark_app.command("audit")
 @_guard
 def spark_audit(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
-                fmt: _SparkFmt = "parquet", read: _Read = "files") -> None:
+                fmt: _SparkFmt = SparkFormat.parquet,
+                read: _Read = SparkRead.files) -> None:
     """Findings, settlements and per-pulka audit rows of every stored pulka; exit 1 if any finding."""
     _spark_run(False, out_dir, store, master, conf, fmt, read)
 
@@ -908,7 +972,8 @@ def spark_audit(out_dir: _SparkOut, store: _Source = None, master: _Master = "lo
 @spark_app.command("project")
 @_guard
 def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
-                  fmt: _SparkFmt = "parquet", read: _Read = "files") -> None:
+                  fmt: _SparkFmt = SparkFormat.parquet,
+                read: _Read = SparkRead.files) -> None:
     """The audit tables and the projections (deals, player_deals, pulka_results); exit 1 if any finding."""
     _spark_run(True, out_dir, store, master, conf, fmt, read)
 
@@ -916,7 +981,7 @@ def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = "
 @spark_app.command("analyze")
 @_guard
 def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
-                  read: _Read = "files",
+                  read: _Read = SparkRead.files,
                   as_json: Annotated[bool, typer.Option("--json", help="The report as JSON (docs/cli.md).")] = False
                   ) -> None:
     """Double-dummy analysis of every stored pulka on Spark (what analyze --all computes): the deals,
@@ -934,7 +999,7 @@ def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = "
 @spark_app.command("report")
 @_guard
 def spark_report(out_dir: _SparkOut, master: _Master = "local[*]", conf: _Conf = None,
-                 fmt: _SparkFmt = "parquet") -> None:
+                 fmt: _SparkFmt = SparkFormat.parquet) -> None:
     """The players, players_by_level, contracts and variants reports over the projections in OUT_DIR."""
     for name, path in _spark_job().run_reports(out_dir, master=master, conf=conf or [], fmt=fmt).items():
         out.print(f"{name} → {path}", markup=False)

@@ -105,8 +105,8 @@ def _import_counts(items: Sequence[ImportItem], counts: ImportCounts | None = No
         for i in items:
             counts.add(i)
     files = counts.files
-    return Text(f"{files} file{'s' if files != 1 else ''}: {counts.imported} imported, {counts.duplicate} "
-                f"already stored, {counts.errors} files with errors")
+    return Text(f"{plural(files, 'file')}: {counts.imported} imported, {counts.duplicate} already stored, "
+                f"{plural(counts.errors, 'file')} with errors")
 
 
 def import_table(items: Sequence[ImportItem], details: bool | None = None,
@@ -319,7 +319,7 @@ def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Panel:
         raise WorkspaceError(f"{loaded.id}: no deal {deal}" if deal is not None else f"{loaded.id}: no deals")
     last_step, last_deal = last
     if trick is not None:
-        raise WorkspaceError(f"{loaded.id}: deal {last_deal.deal} has no point after {trick} tricks "
+        raise WorkspaceError(f"{loaded.id}: deal {last_deal.deal} has no point after {plural(trick, 'trick')} "
                              f"(it reached {last_deal.completed})")
     return _render_step(loaded, last_step, last_deal)
 
