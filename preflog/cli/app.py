@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import io
 import json
 import os
 import sys
@@ -672,7 +673,13 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt not in FORMATS:
         _fail(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if fmt == "table":
-        out.print(views.frame_table(df, title, width=out.width))
+        if output is None:
+            out.print(views.frame_table(df, title, width=out.width))
+            return
+        # the table as the terminal shows it, as text in the file
+        page = Console(width=out.width, emoji=False, no_color=True, record=True, file=io.StringIO())
+        page.print(views.frame_table(df, title, width=out.width))
+        _write(output, page.export_text())
         return
     if fmt == "parquet":
         if output is None:
@@ -820,6 +827,7 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
             loaded = [ld for ld in loaded if ld.id in keep]
         with file_errors(pages):
             links = write_viewers(loaded, pages, html.parent)
+        _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
     with file_errors(html):
         write(html, con, store=str(ws.root), pages=links, **filters)
     out.print(f"wrote {html}", markup=False)
@@ -867,6 +875,8 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
         n = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
                         output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
     err.print(f"simulated {views.plural(n, 'pulka')}", highlight=False)
+    if output is not None:
+        _wrote(output, f"{views.plural(n, 'record file')}, one a pulka", document_on_stdout=True)
 
 
 @app.command()

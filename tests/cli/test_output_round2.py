@@ -49,6 +49,7 @@ def st(store: Path) -> list[str]:
     (["stats", "players", "--format", "parquet", "-o", "{f}.parquet"], ""),
     (["compare", "seed003-settlement", "--rules", "leningrad", "--format", "markdown", "-o", "{f}.md"], ""),
     (["report", "--html", "{f}.html"], ""),
+    (["stats", "contracts", "-o", "{f}.txt"], ""),
 ])
 def test_every_file_written_is_named(store: Path, tmp_path: Path, args: list[str], what: str) -> None:
     """Each command that writes a file says ``wrote FILE`` (with what it holds, where it can say)."""
@@ -58,6 +59,26 @@ def test_every_file_written_is_named(store: Path, tmp_path: Path, args: list[str
     assert res.exit_code == 0, res.output
     assert Path(path).stat().st_size > 0
     assert f"wrote {path} {what}".strip() in res.stdout.splitlines()
+
+
+def test_folders_written_are_named(store: Path, tmp_path: Path) -> None:
+    """``simulate -o DIR`` (its records are the output: the line on standard error) and ``report --pages``."""
+    res = invoke("simulate", "--pulkas", "2", "-o", str(tmp_path / "sim"))
+    assert res.exit_code == 0 and f"wrote {tmp_path / 'sim'} (2 record files, one a pulka)" in res.stderr
+    res = invoke("report", "--html", str(tmp_path / "r.html"), "--pages", str(tmp_path / "pages"),
+                 "--pulka", "seed003-settlement", *st(store))
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == [f"wrote {tmp_path / 'pages'} (1 deal viewer, one a pulka)",
+                                       f"wrote {tmp_path / 'r.html'}"]
+    assert [p.name for p in (tmp_path / "pages").iterdir()] == ["seed003-settlement.html"]
+
+
+def test_a_table_written_to_a_file_is_the_table(store: Path, tmp_path: Path) -> None:
+    """``stats contracts -o F`` (the table format) wrote nothing and printed the table; now F holds it."""
+    res = invoke("stats", "contracts", "-o", str(tmp_path / "c.txt"), *st(store))
+    assert res.stdout == f"wrote {tmp_path / 'c.txt'}\n"
+    text = (tmp_path / "c.txt").read_text(encoding="utf-8")
+    assert "contracts" in text.splitlines()[0] and "│ 6s" in text
 
 
 def test_a_written_file_beside_json_is_named_on_stderr(store: Path, tmp_path: Path) -> None:
