@@ -508,10 +508,10 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
     if pulka is not None:
+        held = [a.loaded.id for a in audited]
         audited = [a for a in audited if a.loaded.id == pulka]
         if not audited:
-            ids = [a.loaded.id for a in _ws(store).audit(target)]
-            _fail(f"{target}: no pulka {pulka!r} (it holds {', '.join(ids)})")
+            _fail(f"{target}: no pulka {pulka!r} (it holds {', '.join(held)})")
     sheets = [sheet_json(a) for a in audited]
     from ..render.sheet_svg import render_html
     from ..render.sheet_svg import render_svg
