@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
+from ..engine.families import family_named
 from ..engine.families import family_of
 from ..engine.replay import Auditor
 from ..model.calls import CALL_NAMES
@@ -169,7 +170,9 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         seq = found.seq  # the store's numbering: steps[seq - 1] is that event
         if 1 <= seq <= len(steps):
             steps[seq - 1].setdefault("findings", []).append(k)
-    return {"id": loaded.id, "players": list(result.players), "steps": steps, "sheets": sheets,
+    terms = family_named(final.get("family")).sheet  # the sheet's words: Croatian column and juha, no gora
+    return {"id": loaded.id, "players": list(result.players),
+            "words": {"pulya": terms.pulya, "gora": terms.gora, "visty": terms.visty}, "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "svg": render_svg(final)}
 
@@ -265,7 +268,7 @@ th{background:#f2f2f2}.finding{display:block;color:#900;margin:2px 0}
 <script>
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
-const P = D.players, N = P.length, S = D.steps;
+const P = D.players, N = P.length, S = D.steps, W = D.words;
 const SUITS = ["\\u2660", "\\u2663", "\\u2666", "\\u2665"], RANKS = ["7","8","9","10","J","Q","K","A"];
 let at = 0;
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls;
@@ -340,9 +343,11 @@ function draw() {
 }
 function sheetTable(sh, delta) {
   const tb = el("table"); const hr = el("tr"); tb.appendChild(hr);
-  for (const h of ["", "pulya", "gora", ...P.map(q => "on " + q)]) hr.appendChild(el("th", "", h));
+  for (const h of ["", W.pulya, ...(W.gora ? [W.gora] : []), ...P.map(q => W.visty + " on " + q)])
+    hr.appendChild(el("th", "", h));
   for (let p = 0; p < N; p++) { const tr = el("tr"); tr.appendChild(el("th", "", P[p]));
-    const cells = [["pulya", sh.p[p]], ["gora", sh.g[p]], ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
+    const cells = [["pulya", sh.p[p]], ...(W.gora ? [["gora", sh.g[p]]] : []),
+                   ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
     for (const [area, v] of cells) { const td = el("td", "", v); td.dataset.player = P[p]; td.dataset.area = area;
       tr.appendChild(td); }
     tb.appendChild(tr); }
