@@ -265,10 +265,11 @@ def totals_tables(s: dict[str, Any], title: str, width: int | None = None) -> li
     # money is the shown result × the whist price: a column of its own only when the price is not 1
     money_differs = str(s.get("whist_price") or 1) not in ("1", "1/1") and \
         any(st["money"].get(p) != st["exact"].get(p) for p in players)
+    # the paper methods only where the family rounds on paper (a Croatian sheet settles exactly, as drawn)
+    methods = (("method 1", "method1"), ("method 2", "method2")) if terms.paper_methods else ()
     settle_cols: list[tuple[str, list[str]]] = [
         (header, [str(st[key].get(p, "")) for p in players])
-        for header, key in (("exact", "exact"), ("method 1", "method1"), ("method 2", "method2"),
-                            *((("money", "money"),) if money_differs else ()))]
+        for header, key in (("exact", "exact"), *methods, *((("money", "money"),) if money_differs else ()))]
 
     def col_width(header: str, cells: list[str]) -> int:
         return max([_header_width(header), *map(len, cells)])

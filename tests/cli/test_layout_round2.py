@@ -120,3 +120,12 @@ def test_replay_of_a_croatian_pulka_uses_its_words(store: Path) -> None:
     header = next(line for line in text.splitlines() if "player" in line and "written" in line)
     assert "column" in header and "juha written" in header
     assert "pulya" not in text and "gora" not in text and "visty" not in text
+
+
+def test_a_croatian_sheet_shows_no_paper_methods(store: Path) -> None:
+    """A Croatian sheet settles exactly (as the drawn sheet shows it): its text table has the contract
+    column, juha and the exact result, not the Russian paper methods; a Sochi sheet keeps both methods."""
+    croatian = run("sheet", "demo-croatian-3p-005", "--store", str(store))
+    assert "column" in croatian and "exact" in croatian and "method" not in croatian
+    sochi = run("sheet", "demo-sochi-3p-001", "--store", str(store))
+    assert sochi.count("method") == 2
