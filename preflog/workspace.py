@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -33,6 +34,7 @@ from .errors import NoStoreError
 from .errors import NotStoredError
 from .errors import WorkspaceError
 from .model.events import Event
+from .model.events import PulkaStarted
 from .model.events import from_row
 from .projections.facts import PulkaFacts
 from .projections.facts import facts_of
@@ -363,6 +365,8 @@ class Workspace:
                 holder = seen.holder(h)
                 if holder is None and pp.plain_hash is not None:  # stored before its notes were kept
                     holder = seen.holder(pp.plain_hash)
+                if holder is None and pp.record_id is not None and pp.record_id in seen.ids:
+                    holder = seen.holder(_hash_without_id(pp.rows))  # the export of a pulka stored without [Id]
                 if holder is not None:
                     item.pulka, item.status = holder, "duplicate"
                     if pending:
@@ -490,7 +494,9 @@ class Workspace:
 
     @_file_errors_at_root
     def export(self, pulka: str, fmt: str = "text") -> str:
-        events = self._load_stored(pulka).events  # a stored pulka only, never a file of that name
+        """The canonical record of a stored pulka, with its id as the ``[Id]`` tag (so an import of the
+        record stores it under the same id)."""
+        events = with_id(self._load_stored(pulka).events, pulka)  # a stored pulka only, never a file of that name
         if fmt == "json":
             return write_json(events)
         if fmt == "text":
@@ -917,6 +923,27 @@ class Simulated:
     already: list[str] = field(default_factory=list)
 
 
+def _hash_without_id(rows: Sequence[StoredRow]) -> int:
+    """The content hash of a pulka's sealed rows with no ``[Id]`` in its ``PulkaStarted``: the hash it was
+    stored under when it was imported without one (:func:`with_id` added it on export)."""
+    from .store.chain import content_hash
+
+    plain = [r[2:7] for r in rows]
+    first = from_row(*plain[0]) if plain else None
+    if isinstance(first, PulkaStarted):
+        plain[0] = replace(first, meta=tuple(m for m in first.meta if m[0] != "id")).to_row()
+    return content_hash(plain)
+
+
+def with_id(events: Sequence[Event], pulka: str) -> list[Event]:
+    """A pulka's events whose ``PulkaStarted`` names ``pulka`` as its ``[Id]`` (its meta ``id``), as a
+    record of it written out should; the same list when it names an id already."""
+    first = events[0] if events else None
+    if not isinstance(first, PulkaStarted) or any(k == "id" for k, _ in first.meta):
+        return list(events)
+    return [replace(first, meta=(*first.meta, ("id", pulka))), *events[1:]]
+
+
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
                 output: Path | None, workspace: Workspace | None, workers: int, stdout: Any,
                 progress: Report | None = None) -> Simulated:
@@ -953,6 +980,8 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
 
     for index, events in simulate_many([spec], pulkas, seed, workers=workers or None):
         pid = f"sim-{rules.replace('+', '-')}-{players}p-{seed}-{index:05d}"
+        if workspace is None:  # a record written out names its id ([Id]), as export's do
+            events = with_id(events, pid)
         done.pulkas += 1
         if progress is not None:
             progress("simulating", done.pulkas, pulkas)

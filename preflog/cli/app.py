@@ -8,10 +8,14 @@ exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
+import io
 import json
 import os
 import sys
+import typing
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -71,6 +75,7 @@ class _OneLineErrors(typer.core.TyperGroup):
     standard error and exit 2, like every other refusal, instead of a usage box."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        _plain_help(self)
         if kwargs.get("standalone_mode", True) is False:
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False
@@ -92,6 +97,48 @@ class _OneLineErrors(typer.core.TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+def _metavar(param: Any) -> str:
+    """What ``--help`` shows for an option's value, as click names it: TEXT, INTEGER, PATH, ``[a|b]``
+    for a choice, nothing for a flag (typer's own would be ``<str>``, ``<list[str]>``, ``<bool>``)."""
+    if getattr(param, "is_flag", False):
+        return ""
+    desc = param.type_descriptor
+    if desc.is_choice:
+        return "[" + "|".join(str(getattr(c, "value", c)) for c in desc.choices or ()) + "]"
+    if desc.is_path:
+        return "PATH"
+    annotation = desc.annotation
+    element = typing.get_args(annotation)[0] if typing.get_origin(annotation) is list else annotation
+    return {int: "INTEGER", float: "FLOAT", bool: "BOOLEAN"}.get(element, "TEXT")
+
+
+def _plain_help(command: Any) -> None:
+    """Help as click writes it: metavars by :func:`_metavar` (also of ``--help``), and each help text's
+    paragraphs joined into lines that the terminal wraps (a docstring's line breaks are the source's, not
+    the reader's)."""
+    if getattr(command, "_plain_help", False):
+        return
+    command._plain_help = True
+    if command.help:
+        command.help = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(command.help).split("\n\n"))
+    for param in command.params:
+        if param.param_type_name == "argument":  # its name is the metavar; its value's type as for options
+            param.metavar = param.metavar or param.name.upper()
+            param.display_type_rich = functools.partial(lambda kind, ctx: kind, _metavar(param))
+        elif param.metavar is None:
+            param.metavar = _metavar(param)
+    help_option = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:
+        option = help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+    command.get_help_option = get_help_option
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+
+
 class RecordFormat(StrEnum):
     """``--format`` of records: the canonical text or the JSON form."""
 
@@ -110,7 +157,7 @@ class TableFormat(StrEnum):
 
 
 _HELP = {"help_option_names": ["-h", "--help"]}
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=_OneLineErrors,
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False, cls=_OneLineErrors,
                   context_settings=_HELP, help="Record, replay, audit and analyse games of preferans.")
 stats_app = typer.Typer(no_args_is_help=True, context_settings=_HELP,
                         help="Statistical reports over the stored pulkas.")
@@ -179,8 +226,6 @@ def _one_line(text: str) -> str:
 
 def _guard(fn: Any) -> Any:
     """Turn preflog's errors into one-line messages (never a traceback); anything else is a bug."""
-    import functools
-
     @functools.wraps(fn)
     def wrapper(*a: Any, **kw: Any) -> Any:
         try:
@@ -192,10 +237,19 @@ def _guard(fn: Any) -> Any:
     return wrapper
 
 
-def _write(path: Path, text: str) -> None:
-    """An output file the user named; a failure is one line naming it."""
+def _write(path: Path, text: str, what: str = "", document_on_stdout: bool = False) -> None:
+    """An output file the user named, then ``wrote FILE`` (and ``what`` it holds); a failure is one line
+    naming it."""
     with file_errors(path):
         path.write_text(text, encoding="utf-8")
+    _wrote(path, what, document_on_stdout)
+
+
+def _wrote(path: Path, what: str = "", document_on_stdout: bool = False) -> None:
+    """``wrote FILE (what)``: on standard output, or on standard error when standard output carries a
+    document (``--json``) that the line would spoil."""
+    (err if document_on_stdout else out).print(f"wrote {path}" + (f" ({what})" if what else ""), markup=False,
+                                               highlight=False, soft_wrap=True)
 
 
 @contextmanager
@@ -295,11 +349,15 @@ def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
     """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
     if not (ws.root / "projections").is_dir():
         return {}
-    rows = ws.connect().execute(
+    con = ws.connect()
+    rows = con.execute(
         "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
         "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
+    # deals as import counts them: every deal started (the events' deal number), also one the audit stopped
+    # in, which the projections leave out
+    started = dict(con.execute("SELECT pulka, max(deal) FROM events GROUP BY pulka").fetchall())
     return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
-                   "deals": r[4], "settled": r[5]} for r in rows}
+                   "deals": started.get(r[0], r[4]), "settled": r[5]} for r in rows}
 
 
 @app.command()
@@ -326,7 +384,7 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
     if html is not None:
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded))
+        _write(html, viewer_html(loaded), f"the deal viewer of {loaded.id}")
         return
     try:
         view = views.replay_view(loaded, deal, trick)
@@ -379,7 +437,8 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
     if html is not None:
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded, mistake_marks(result)))
+        _write(html, viewer_html(loaded, mistake_marks(result)), f"the deal viewer of {loaded.id}",
+               document_on_stdout=as_json)
     if as_json:
         _print_json(analysis_json([result]))
     elif html is None:
@@ -449,23 +508,38 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
 @app.command()
 @_guard
 def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
-          as_json: Annotated[bool, typer.Option("--json")] = False,
-          svg: Annotated[Path | None, typer.Option(help="Write the paper sheet as SVG.")] = None,
-          html: Annotated[Path | None, typer.Option(help="Write the paper sheet as an HTML page.")] = None,
+          as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+          svg: Annotated[Path | None, typer.Option(help="Write the paper sheet of one pulka as SVG (a file of "
+                                                        "several pulkas: name it with --pulka).")] = None,
+          html: Annotated[Path | None, typer.Option(help="Write the paper sheets as an HTML page.")] = None,
+          pulka: Annotated[str | None, typer.Option("--pulka", help="Only this pulka of a record file that holds "
+                                                    "several.")] = None,
           store: StoreOpt = None) -> None:
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
+    if pulka is not None:
+        held = [a.loaded.id for a in audited]
+        audited = [a for a in audited if a.loaded.id == pulka]
+        if not audited:
+            _fail(f"{target}: no pulka {pulka!r} (it holds {', '.join(held)})")
     sheets = [sheet_json(a) for a in audited]
     from ..render.sheet_svg import render_html
     from ..render.sheet_svg import render_svg
 
     if svg is not None:
-        _write(svg, render_svg(sheets[0]))
+        if len(sheets) > 1:
+            ids = [s["id"] for s in sheets]
+            shown = ", ".join(ids[:5]) + (f" … ({len(ids)} in all)" if len(ids) > 5 else "")
+            _fail(f"{target} holds {len(sheets)} pulkas and --svg draws one: name it with --pulka ({shown})")
+        _write(svg, render_svg(sheets[0]), f"the sheet of {sheets[0]['id']}", document_on_stdout=as_json)
     if html is not None:
-        _write(html, render_html(sheets))
+        what = f"the sheet of {sheets[0]['id']}" if len(sheets) == 1 else f"{len(sheets)} sheets"
+        _write(html, render_html(sheets), what, document_on_stdout=as_json)
     if as_json:
-        _print_json({"pulkas": sheets})
-    else:
+        from ..views.json import sheet_doc
+
+        _print_json(sheet_doc(sheets))
+    elif svg is None and html is None:
         for s in sheets:
             out.print(views.sheet_view(s, out.width))
 
@@ -473,7 +547,7 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
 @app.command()
 @_guard
 def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: lines), text or JSON; - for stdin.")],
-           as_json: Annotated[bool, typer.Option("--json")] = False,
+           as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
            store: StoreOpt = None) -> None:
     """Settle a sheet given as totals (or a whole pulka): exact, method 1, method 2, money."""
     audited = _ws(store).audit(target)
@@ -485,7 +559,9 @@ def settle(target: Annotated[str, typer.Argument(help="Record of totals (Start: 
             _fail(f"{a.loaded.id}: deal {f.deal}, event {f.seq}: {f.code}: {f.message} (preflog audit lists every "
                   f"finding)")
     if as_json:
-        _print_json({"pulkas": [settle_json(a) for a in audited]})
+        from ..views.json import settle_doc
+
+        _print_json(settle_doc([settle_json(a) for a in audited]))
     else:
         for a in audited:
             out.print(views.settle_view(settle_json(a), out.width))
@@ -607,13 +683,20 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt not in FORMATS:
         _fail(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if fmt == "table":
-        out.print(views.frame_table(df, title, width=out.width))
+        if output is None:
+            out.print(views.frame_table(df, title, width=out.width))
+            return
+        # the table as the terminal shows it, as text in the file
+        page = Console(width=out.width, emoji=False, no_color=True, record=True, file=io.StringIO())
+        page.print(views.frame_table(df, title, width=out.width))
+        _write(output, page.export_text())
         return
     if fmt == "parquet":
         if output is None:
             _fail("--format parquet needs --output FILE")
         with file_errors(output):
             df.to_parquet(output)
+        _wrote(output)
         return
     text: str
     if fmt in ("csv", "json"):
@@ -659,6 +742,7 @@ def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters
            as_json: bool = False) -> None:
     from .. import reports
 
+    as_json = as_json or fmt == TableFormat.json  # --format json is the --json document
     con = _connect(store, as_json=as_json)
     df = getattr(reports, kind)(con, **filters)
     if df.empty:
@@ -721,9 +805,10 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 
     audited = _ws(store).audit(target)
     facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
-    frames = [cf_compare(facts, spec) for spec in rules]
+    # each alternative labelled with its whole spec as given (two specs on one preset stay apart)
+    frames = [cf_compare(facts, spec).assign(alt_rules=spec.strip()) for spec in rules]
     df = pd.concat(frames, ignore_index=True)
-    if as_json:
+    if as_json or fmt == TableFormat.json:  # --format json is the --json document
         _emit_json("compare", df, {"target": target, "rules": list(rules)}, output)
     else:
         _emit(df, fmt, output, "counterfactual")
@@ -733,19 +818,31 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 @_guard
 def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
            pages: Annotated[Path | None, typer.Option(help="Also write a deal viewer per pulka into this folder.")]
-           = None, store: StoreOpt = None) -> None:
-    """One self-contained HTML page with tables and charts."""
+           = None, player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
+           pulka: _Pulka = None, store: StoreOpt = None) -> None:
+    """One self-contained HTML page with tables and charts (the filters as for stats)."""
+    from .. import reports
     from ..reports.html import write
     from ..views.viewer import write_viewers
 
     ws = _ws(store)
     con = _connect(store)
+    filters = _filters(player, preset, date_from, date_to, pulka)
+    filtered = any(v is not None for v in filters.values())
+    if filtered and reports.players(con, **filters).empty:
+        _explain_empty(con, filters)
     links: list[tuple[str, str]] = []
     if pages is not None:
+        loaded = ws.load(None)
+        if filtered:
+            keep = {pid for pid, sm in _pulka_summaries(ws).items() if _summary_matches(sm, filters)
+                    and (filters["pulka"] is None or pid in filters["pulka"])}
+            loaded = [ld for ld in loaded if ld.id in keep]
         with file_errors(pages):
-            links = write_viewers(ws.load(None), pages, html.parent)
+            links = write_viewers(loaded, pages, html.parent)
+        _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
     try:
-        write(html, con, store=str(ws.root), pages=links)
+        write(html, con, store=str(ws.root), pages=links, **filters)
     except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
         raise FileError(html, exc.strerror or str(exc)) from exc
     out.print(f"wrote {html}", markup=False)
@@ -809,12 +906,14 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
         done = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
                            output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
     n, already = done.pulkas, len(done.already)
-    said = f"simulated {n} pulka{'' if n == 1 else 's'}"
+    said = f"simulated {views.plural(n, 'pulka')}"
     if already and ws is not None:  # the same run again: its pulkas are stored once, as import stores a file once
         new = "" if already == n else f"{n - already} new, "
         said += (f": {new}{'all' if already == n else already} already stored in {ws.root} (the same rules, seed "
                  "and settings; another --seed plays new ones)")
     err.print(said, markup=False, highlight=False, soft_wrap=True)
+    if output is not None:
+        _wrote(output, f"{views.plural(n, 'record file')}, one a pulka", document_on_stdout=True)
 
 
 @app.command()
@@ -866,8 +965,24 @@ app.add_typer(spark_app, name="spark")
 _Master = Annotated[str, typer.Option(help="Spark master URL: local[*], spark://host:7077, yarn, k8s://…")]
 _Conf = Annotated[list[str] | None, typer.Option("--conf", help="Spark setting KEY=VALUE (repeatable).")]
 _SparkOut = Annotated[str, typer.Argument(help="Output folder or URI of the tables.")]
-_SparkFmt = Annotated[str, typer.Option("--format", help="parquet, or delta (needs the Delta Lake jars)")]
-_Read = Annotated[str, typer.Option(help="files: the Delta snapshot's files via deltalake; delta: format(delta)")]
+class SparkFormat(StrEnum):
+    """``spark --format``: how the job writes its tables."""
+
+    parquet = "parquet"
+    delta = "delta"
+
+
+class SparkRead(StrEnum):
+    """``spark --read``: how the job reads the Delta event table."""
+
+    files = "files"
+    delta = "delta"
+
+
+_SparkFmt = Annotated[SparkFormat, typer.Option("--format", case_sensitive=False,
+                                                help="parquet, or delta (needs the Delta Lake jars)")]
+_Read = Annotated[SparkRead, typer.Option(case_sensitive=False, help="files: the Delta snapshot's files via "
+                                                                     "deltalake; delta: format(delta)")]
 _Source = Annotated[str | None, typer.Option("--store", help="Store folder, or the Delta event table's path/URI "
                                              "(default: as for every command, $PREFLOG_STORE or ./preflog-store).")]
 
@@ -885,7 +1000,9 @@ def _spark_run(project: bool, out_dir: str, store: str | None, master: str, conf
     source = store if store is not None else str(_ws(None).root)
     s = _spark_job().run_job(source, out_dir, project=project, master=master, conf=conf or [],
                              fmt=fmt, read=read)
-    out.print(f"{s.pulkas} pulkas, {s.events} events, {s.findings} findings, {s.errors} not projected → {out_dir}",
+    p = views.plural
+    out.print(f"{p(s.pulkas, 'pulka')}, {p(s.events, 'event')}, {p(s.findings, 'finding')}, {s.errors} not projected "
+              f"→ {out_dir}",
               markup=False)
     raise typer.Exit(1 if s.findings else 0)
 
@@ -893,7 +1010,8 @@ def _spark_run(project: bool, out_dir: str, store: str | None, master: str, conf
 @spark_app.command("audit")
 @_guard
 def spark_audit(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
-                fmt: _SparkFmt = "parquet", read: _Read = "files") -> None:
+                fmt: _SparkFmt = SparkFormat.parquet,
+                read: _Read = SparkRead.files) -> None:
     """Findings, settlements and per-pulka audit rows of every stored pulka; exit 1 if any finding."""
     _spark_run(False, out_dir, store, master, conf, fmt, read)
 
@@ -901,7 +1019,8 @@ def spark_audit(out_dir: _SparkOut, store: _Source = None, master: _Master = "lo
 @spark_app.command("project")
 @_guard
 def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
-                  fmt: _SparkFmt = "parquet", read: _Read = "files") -> None:
+                  fmt: _SparkFmt = SparkFormat.parquet,
+                read: _Read = SparkRead.files) -> None:
     """The audit tables and the projections (deals, player_deals, pulka_results); exit 1 if any finding."""
     _spark_run(True, out_dir, store, master, conf, fmt, read)
 
@@ -909,7 +1028,7 @@ def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = "
 @spark_app.command("analyze")
 @_guard
 def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = "local[*]", conf: _Conf = None,
-                  read: _Read = "files",
+                  read: _Read = SparkRead.files,
                   as_json: Annotated[bool, typer.Option("--json", help="The report as JSON (docs/cli.md).")] = False
                   ) -> None:
     """Double-dummy analysis of every stored pulka on Spark (what analyze --all computes): the deals,
@@ -927,7 +1046,7 @@ def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = "
 @spark_app.command("report")
 @_guard
 def spark_report(out_dir: _SparkOut, master: _Master = "local[*]", conf: _Conf = None,
-                 fmt: _SparkFmt = "parquet") -> None:
+                 fmt: _SparkFmt = SparkFormat.parquet) -> None:
     """The players, players_by_level, contracts and variants reports over the projections in OUT_DIR."""
     for name, path in _spark_job().run_reports(out_dir, master=master, conf=conf or [], fmt=fmt).items():
         out.print(f"{name} → {path}", markup=False)

@@ -105,8 +105,8 @@ def _import_counts(items: Sequence[ImportItem], counts: ImportCounts | None = No
         for i in items:
             counts.add(i)
     files = counts.files
-    return Text(f"{files} file{'s' if files != 1 else ''}: {counts.imported} imported, {counts.duplicate} "
-                f"already stored, {counts.errors} files with errors")
+    return Text(f"{plural(files, 'file')}: {counts.imported} imported, {counts.duplicate} already stored, "
+                f"{plural(counts.errors, 'file')} with errors")
 
 
 def import_table(items: Sequence[ImportItem], details: bool | None = None,
@@ -167,9 +167,12 @@ def pulka_list(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, A
     if width is not None and _table_width(natural) > width:
         keep.remove(4)  # the event count goes first (ls --json has it)
         room = width - _table_width([0, 0, *natural[2:4], 0])  # what the date and the deal count leave
-        pulka = min(natural[0], max(12, room * 45 // 100))
-        rules = min(natural[1], max(8, room * 25 // 100))
-        widths = [pulka, rules, None, None, None, max(8, room - pulka - rules)]
+        # the ids stay whole (one is typed back as it is shown) while rules and players fold, down to 5
+        # columns each; only a terminal narrower than that folds the ids too
+        pulka = natural[0] if room - natural[0] >= 10 else min(natural[0], max(12, room * 45 // 100))
+        rest = room - pulka
+        rules = min(natural[1], max(5, rest * 45 // 100))
+        widths = [pulka, rules, None, None, None, max(5, rest - rules)]
     t = Table(title=titled(f"pulkas in {root}"))
     for k in keep:
         numeric = cols[k] in ("deals", "events")
@@ -221,8 +224,25 @@ def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
     for p in players:
         pieces = [f"{header} {chain(key, p)}" for header, key in areas]
         pieces += [f"{mark} on {q} {chain('visty', p, q)}" for q in players if q != p]
-        lines.append(lit(f"  {p}: " + "; ".join(pieces)))
+        # a piece ("visty on Anna 4.10") folds onto the next line whole: its spaces do not break
+        lines.append(hanging(f"  {p}: " + "; ".join(x.replace(" ", NBSP) for x in pieces), width, 4))
     return Group(*parts, *lines)
+
+
+def hanging(text: str, width: int | None, indent: int, style: str = "") -> Text:
+    """``text`` folded at spaces into lines of at most ``width`` columns, the lines after the first indented
+    by ``indent`` spaces (a word longer than a line breaks); as it is when the width is not known."""
+    if width is None or len(text) <= width:
+        return lit(text.replace(NBSP, " "), style)
+    import textwrap
+
+    lead = len(text) - len(text.lstrip(" "))
+    folded = textwrap.fill(text.strip(), width, initial_indent=" " * lead, subsequent_indent=" " * indent,
+                           break_on_hyphens=False)
+    return lit(folded.replace(NBSP, " "), style)
+
+
+NBSP = "\u00a0"  # a space where :func:`hanging` does not fold (textwrap breaks at ASCII white space only)
 
 
 def totals_tables(s: dict[str, Any], title: str, width: int | None = None) -> list[RenderableType]:
@@ -245,23 +265,28 @@ def totals_tables(s: dict[str, Any], title: str, width: int | None = None) -> li
     # money is the shown result × the whist price: a column of its own only when the price is not 1
     money_differs = str(s.get("whist_price") or 1) not in ("1", "1/1") and \
         any(st["money"].get(p) != st["exact"].get(p) for p in players)
+    # the paper methods only where the family rounds on paper (a Croatian sheet settles exactly, as drawn)
+    methods = (("method 1", "method1"), ("method 2", "method2")) if terms.paper_methods else ()
     settle_cols: list[tuple[str, list[str]]] = [
         (header, [str(st[key].get(p, "")) for p in players])
-        for header, key in (("exact", "exact"), ("method 1", "method1"), ("method 2", "method2"),
-                            *((("money", "money"),) if money_differs else ()))]
+        for header, key in (("exact", "exact"), *methods, *((("money", "money"),) if money_differs else ()))]
 
     def col_width(header: str, cells: list[str]) -> int:
         return max([_header_width(header), *map(len, cells)])
 
-    def table(title_text: str, cols: list[tuple[str, list[str]]]) -> Table:
-        t = Table(title=titled(title_text))
+    def table(title_text: str, cols: list[tuple[str, list[str]]]) -> RenderableType:
+        widths = [col_width(h, c) for h, c in cols]
+        # a title wider than its table goes above it, folded at the terminal's width with its further lines
+        # indented (rich would fold it inside the table's width and centre every piece)
+        above = len(title_text) > _table_width(widths)
+        t = Table(title=None if above else titled(title_text))
         for i, (header, cells) in enumerate(cols):
             w = col_width(header, cells)
             t.add_column(lit(_wrap_header(header, w)), justify="left" if i == 0 else "right", no_wrap=True,
                          min_width=w)
         for r in range(len(players)):
             t.add_row(*[lit(cells[r]) for _, cells in cols])
-        return t
+        return Group(hanging(title_text, width, 2, "table.title"), t) if above else t
 
     together = sheet_cols + settle_cols
     if width is None or _table_width([col_width(h, c) for h, c in together]) <= width:
@@ -295,18 +320,26 @@ def replay_view(loaded: Loaded, deal: int | None, trick: int | None) -> Panel:
         raise WorkspaceError(f"{loaded.id}: no deal {deal}" if deal is not None else f"{loaded.id}: no deals")
     last_step, last_deal = last
     if trick is not None:
-        raise WorkspaceError(f"{loaded.id}: deal {last_deal.deal} has no point after {trick} tricks "
+        raise WorkspaceError(f"{loaded.id}: deal {last_deal.deal} has no point after {plural(trick, 'trick')} "
                              f"(it reached {last_deal.completed})")
     return _render_step(loaded, last_step, last_deal)
 
 
+# Deals that end without a card played: what the replay says instead of a trick count.
+_NO_PLAY = {"not_whisted": "both defenders passed", "half_whist": "the half-whist stood",
+            "all_pass": "all passed", "conceded": "conceded"}
+
+
 def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
-    """The table at ``step``; ``d`` is its deal (``step.deal``, known not to be ``None``)."""
+    """The table at ``step``; ``d`` is its deal (``step.deal``, known not to be ``None``). The words of the
+    score are the family's (:attr:`~preflog.engine.families.Family.sheet`: Croatian "column", "juha")."""
     players = step.pulka.players
     rules = step.pulka.rules
-    fmt_bid = family_of(rules).bids.format
+    family = family_of(rules)
+    fmt_bid = family.bids.format
+    terms = family.sheet
     lines: list[RenderableType] = [
-        Text(f"{loaded.id} · deal {d.deal} · dealer {players[d.dealer]} · phase {d.phase_name}", style="bold")]
+        lit(f"{loaded.id} · deal {d.deal} · dealer {players[d.dealer]} · phase {d.phase_name}", "bold")]
     hands = Table(show_header=True)
     hands.add_column("player")
     hands.add_column("hand")
@@ -318,25 +351,37 @@ def _render_step(loaded: Loaded, step: ReplayStep, d: Deal) -> Panel:
                       format_cards(d.hands[s], "unicode") if not d.paper else "(paper record)",
                       str(d.tricks[s]), CALL_NAMES.get(call, "") if call >= 0 else "")
     lines.append(hands)
+    talon = d.talon
+    if talon and not d.paper:
+        lines.append(Text(f"talon: {format_cards(talon, 'unicode')}"))
     auction = ", ".join(f"{players[s]} {fmt_bid(b)}" for s, b in getattr(d.auction, "history", []))
-    lines.append(Text(f"auction: {auction or '—'}"))
+    lines.append(lit(f"auction: {auction or '—'}"))
+    if d.discard_mask and not d.paper and 0 <= d.declarer < len(players):
+        lines.append(lit(f"discard: {players[d.declarer]} {format_cards(d.discard_mask, 'unicode')}"))
     if d.contract:
-        lines.append(Text(f"contract: {players[d.declarer]} {contract_text(rules, d.contract)}"
-                          + (" · open play" if d.open_play else "")))
+        lines.append(lit(f"contract: {players[d.declarer]} {contract_text(rules, d.contract)}"
+                         + (" · open play" if d.open_play else "")))
     if d.trick_cards:
-        lines.append(Text("trick: " + " ".join(f"{players[s]} {format_card(c, 'unicode')}"
-                                               for s, c in zip(d.trick_seats, d.trick_cards, strict=False))))
-    lines.append(Text(f"tricks completed: {d.completed}"))
+        lines.append(lit("trick: " + " ".join(f"{players[s]} {format_card(c, 'unicode')}"
+                                              for s, c in zip(d.trick_seats, d.trick_cards, strict=False))))
+    outcome = d.outcome
+    if outcome is not None and str(outcome.kind) in _NO_PLAY and not any(d.tricks):
+        lines.append(Text(f"no play: {_NO_PLAY[str(outcome.kind)]}"))
+    else:
+        # a paper record's deal (and a claim) credits its tricks at once: they are completed too
+        lines.append(Text(f"tricks completed: {max(d.completed, sum(d.tricks))}"))
     sheet = step.pulka.sheet
     if sheet is not None:
         t = Table(title="score so far")
         t.add_column("player")
-        t.add_column("pulya")
-        t.add_column("gora")
-        t.add_column("visty written")
+        t.add_column(terms.pulya)
+        if terms.gora:
+            t.add_column(terms.gora)
+        t.add_column(f"{terms.visty} written")
         for i, name in enumerate(players):
-            t.add_row(lit(name), str(frac(sheet.pulya[i])), str(frac(sheet.gora[i])),
-                      lit(", ".join(f"{players[j]} {frac(sheet.visty[i][j])}" for j in range(len(players)) if j != i)))
+            written = lit(", ".join(f"{players[j]} {frac(sheet.visty[i][j])}" for j in range(len(players)) if j != i))
+            t.add_row(lit(name), str(frac(sheet.pulya[i])), *([str(frac(sheet.gora[i]))] if terms.gora else []),
+                      written)
         lines.append(t)
     return Panel(Group(*lines), title="replay")
 

@@ -94,7 +94,9 @@ def resolve_spec(spec: str) -> Rules:
     plus ``key=value`` parts (values as text, coerced by :meth:`Rules.replace`)."""
     named: list[str] = []
     overrides: dict[str, Any] = {}
-    for part in spec.split("+"):
+    if "=" in spec.split("+")[0]:  # an option where the preset goes: resolve says how a spec starts
+        named.append(spec.split("+")[0])
+    for part in spec.split("+")[len(named):]:
         if "=" in part:
             key, _, value = part.partition("=")
             overrides[key.strip()] = value.strip()

@@ -134,6 +134,9 @@ def resolve_with(spec: str, overrides: Mapping[str, Any] | None, presets: Mappin
     parts = [p.strip() for p in spec.strip().lower().split("+")]
     base = presets.get(parts[0])
     if base is None:
+        if "=" in parts[0] or parts[0] in named:  # an option or a named override where the preset goes
+            raise RulesError(f"{parts[0]!r} is not a rules preset: a spec starts with a preset, e.g. "
+                             f"sochi+{parts[0]} (presets: {', '.join(presets)})")
         raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(presets)})")
     changes: dict[str, Any] = {}
     for p in parts[1:]:

@@ -1,6 +1,6 @@
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
-const P = D.players, N = P.length, S = D.steps;
+const P = D.players, N = P.length, S = D.steps, W = D.words;
 const SUITS = ["\u2660", "\u2663", "\u2666", "\u2665"], RANKS = ["7","8","9","10","J","Q","K","A"];
 let at = 0;
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls;
@@ -76,9 +76,11 @@ function draw() {
 }
 function sheetTable(sh, delta) {
   const tb = el("table"); const hr = el("tr"); tb.appendChild(hr);
-  for (const h of ["", "pulya", "gora", ...P.map(q => "on " + q)]) hr.appendChild(el("th", "", h));
+  for (const h of ["", W.pulya, ...(W.gora ? [W.gora] : []), ...P.map(q => W.visty + " on " + q)])
+    hr.appendChild(el("th", "", h));
   for (let p = 0; p < N; p++) { const tr = el("tr"); tr.appendChild(el("th", "", P[p]));
-    const cells = [["pulya", sh.p[p]], ["gora", sh.g[p]], ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
+    const cells = [["pulya", sh.p[p]], ...(W.gora ? [["gora", sh.g[p]]] : []),
+                   ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
     for (const [area, v] of cells) { const td = el("td", "", v); td.dataset.player = P[p]; td.dataset.area = area;
       tr.appendChild(td); }
     tb.appendChild(tr); }

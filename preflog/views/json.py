@@ -197,3 +197,14 @@ def table_json(kind: str, rows: list[dict[str, Any]], filters: dict[str, Any] | 
     """``stats … --json`` and ``compare --json``: the report's rows (every column, as ``--format json``)
     with the filters that made it."""
     return {"kind": kind, "version": CLI_JSON_VERSION, "filters": filters or {}, "rows": rows}
+
+
+def sheet_doc(sheets: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The whole ``sheet --json`` document: the envelope of the versioned shapes around :func:`sheet_json`'s
+    (before the envelope it was ``{"pulkas": […]}`` alone; the keys are the same, so the version is 1)."""
+    return {"kind": "sheet", "version": CLI_JSON_VERSION, "pulkas": list(sheets)}
+
+
+def settle_doc(pulkas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The whole ``settle --json`` document: the envelope around :func:`settle_json`'s."""
+    return {"kind": "settle", "version": CLI_JSON_VERSION, "pulkas": list(pulkas)}

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
+from ..engine.families import family_named
 from ..engine.families import family_of
 from ..engine.replay import Auditor
 from ..model.calls import CALL_NAMES
@@ -179,7 +180,10 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         seq = found.seq  # the store's numbering: steps[seq - 1] is that event
         if 1 <= seq <= len(steps):
             steps[seq - 1].setdefault("findings", []).append(k)
-    return {"id": loaded.id, "players": list(result.players), "steps": steps, "sheets": sheets,
+    terms = family_named(final.get("family")).sheet  # the sheet's words: Croatian column and juha, no gora
+    return {"id": loaded.id, "players": list(result.players),
+            "words": {"pulya": terms.pulya, "gora": terms.gora, "visty": terms.visty}, "steps": steps,
+            "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "svg": render_svg(final)}
 

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from preflog.cli.app import app
+from preflog.engine.families import family_named
 from preflog.views.json import sheet_json
 from preflog.views.viewer import viewer_html
 from preflog.workspace import Workspace
@@ -58,9 +59,13 @@ def position(page: Any) -> dict[str, int]:
 def assert_sheet_shows_totals(page: Any, sheet: dict[str, Any]) -> None:
     """The viewer's "sheet so far" table holds the final totals of ``sheet --json``."""
     shown = shown_sheet(page)
+    has_gora = family_named(sheet["family"]).sheet.gora is not None  # a Croatian sheet has no gora column
     for p in sheet["players"]:
         assert shown[(p, "pulya")] == str(sheet["totals"]["pulya"][p])
-        assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
+        if has_gora:
+            assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
+        else:
+            assert (p, "gora") not in shown
         for q, v in sheet["totals"]["visty"][p].items():
             assert shown[(p, "on " + q)] == str(v)
 
@@ -141,6 +146,11 @@ def test_end_key_shows_the_final_sheet(page: Any, tmp_path: Path, record: str) -
     leaked = open_offline(page, path)
     page.keyboard.press("End")
     assert_sheet_shows_totals(page, sheet)
+    # the sheet's words are its family's: Croatian "column" and "juha on X", no gora
+    terms = family_named(sheet["family"]).sheet
+    heads = page.evaluate("() => [...document.querySelectorAll('#sheet th')].map(t => t.textContent)")
+    assert terms.pulya in heads and f"{terms.visty} on {sheet['players'][0]}" in heads
+    assert ("gora" in heads) == (terms.gora is not None)
     page.keyboard.press("PageUp")
     assert page.locator("#dealHead").inner_text().startswith(f"Deal {sheet['deals'][-1]['deal']}")
     SHOTS.mkdir(exist_ok=True)

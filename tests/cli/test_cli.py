@@ -64,7 +64,9 @@ def test_export_reproduces_the_canonical_text(tmp_path: Path, game: Path) -> Non
     run("import", str(game), store=store)
     code, out = run("export", "friday", store=store)
     assert code == 0
-    assert out == game.read_text(encoding="utf-8")
+    # the same text, naming the id the pulka is stored under (the file's name: it had no [Id])
+    assert '[Id "friday"]\n' in out
+    assert out.replace('[Id "friday"]\n', "") == game.read_text(encoding="utf-8")
     code, out = run("export", "friday", "--format", "json", store=store)
     assert code == 0 and json.loads(out)
 
@@ -113,9 +115,10 @@ def test_strict_audit_stops_at_first(tmp_path: Path, game: Path) -> None:
 
 def test_sheet_json_contract_and_drawings(tmp_path: Path, game: Path) -> None:
     svg, html = tmp_path / "s.svg", tmp_path / "s.html"
-    code, out = run("sheet", str(game), "--json", "--svg", str(svg), "--html", str(html), store=tmp_path / "st")
-    assert code == 0
-    pk = json.loads(out)["pulkas"][0]
+    res = runner.invoke(app, ["sheet", str(game), "--json", "--svg", str(svg), "--html", str(html),
+                              "--store", str(tmp_path / "st")])
+    assert res.exit_code == 0
+    pk = json.loads(res.stdout)["pulkas"][0]
     assert pk["players"] == list(PLAYERS)
     assert set(pk["totals"]) == {"pulya", "gora", "visty"}
     assert set(pk["settlement"]) >= {"exact", "method1", "method2"}

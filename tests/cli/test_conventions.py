@@ -76,9 +76,9 @@ def test_store_precedence_over_the_environment(tmp_path: Path, monkeypatch: pyte
     (["simulate"], ["text", "json"]),
 ])
 def test_choices_are_listed_in_help(path: list[str], choices: list[str]) -> None:
-    """``--format`` is a choice, listed by ``--help`` as ``<table|csv|…>``, not free text."""
+    """``--format`` is a choice, listed by ``--help`` as ``[table|csv|…]`` (as click writes it), not free text."""
     res = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
-    assert res.exit_code == 0 and f"<{'|'.join(choices)}>" in res.stdout, res.stdout
+    assert res.exit_code == 0 and f"[{'|'.join(choices)}]" in res.stdout, res.stdout
 
 
 def test_choices_are_case_insensitive(tmp_path: Path) -> None:

@@ -59,7 +59,7 @@ def test_the_cli_reports_the_failed_file_and_imports_the_others(tmp_path: Path,
     folder = _folder(tmp_path / "in")
     result = CliRunner().invoke(app, ["import", str(folder), "--store", str(tmp_path / "st"), "--workers", "1"])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "2 imported" in result.output and "1 files with errors" in result.output
+    assert "2 imported" in result.output and "1 file with errors" in result.output
     assert "Traceback" not in result.output
 
 

@@ -32,12 +32,23 @@ runner = CliRunner()
 
 
 def documented() -> dict[str, Any]:
-    """The JSON example after each ``### `… --json``` heading of docs/cli.md, by command."""
+    """The JSON example after each ``## `… --json``` or ``### `… --json``` heading of docs/cli.md, by
+    command."""
     text = DOC.read_text(encoding="utf-8")
     found = {}
-    for m in re.finditer(r"^### `([a-z |-]+?) --json`\n(.*?)^```json\n(.*?)^```", text, re.M | re.S):
+    for m in re.finditer(r"^###? `([a-z |-]+?) --json`\n(.*?)^```json\n(.*?)^```", text, re.M | re.S):
         found[m.group(1)] = json.loads(m.group(3))
     return found
+
+
+def totals_record() -> tuple[str, list[str]]:
+    """The record of totals ``cat totals.pref`` shows under "## `settle`", and the lines ``preflog settle
+    totals.pref`` prints after it there."""
+    text = DOC.read_text(encoding="utf-8")
+    m = re.search(r"^## `settle`\n.*?^```sh\n\$ cat totals.pref\n(.*?)^\$ preflog settle totals.pref\n(.*?)^```",
+                  text, re.M | re.S)
+    assert m is not None
+    return m.group(1), m.group(2).splitlines()
 
 
 def shape(v: Any) -> Any:
@@ -83,7 +94,8 @@ def cli_json(store: Path, *args: str, code: int = 0) -> Any:
 def test_every_documented_shape_is_printed(store: Path) -> None:
     docs = documented()
     assert set(docs) == {"ls", "import", "verify", "compare", "stats players|contracts|variants", "analyze",
-                         "analyze --all"}
+                         "analyze --all", "sheet", "settle", "audit"}
+    docs.pop("audit")  # its own test below, at its own version
     (store / "down-one.pref").write_text(DOWN_ONE, encoding="utf-8")
     imported = cli_json(store, "import", str(store / "bad.pref"), str(store / "seed003-settlement.pref"), code=2)
     printed = {
@@ -96,9 +108,16 @@ def test_every_documented_shape_is_printed(store: Path) -> None:
     }
     cli_json(store, "import", str(store / "down-one.pref"))
     printed["analyze --all"] = cli_json(store, "analyze", "--all", "--workers", "1")
+    printed["sheet"] = cli_json(store, "sheet", str(store / "seed003-settlement.pref"))
+    (store / "totals.pref").write_text(totals_record()[0], encoding="utf-8")
+    printed["settle"] = cli_json(store, "settle", str(store / "totals.pref"))
     for name, doc in docs.items():
         assert doc["version"] == CLI_JSON_VERSION == printed[name]["version"]
         same_shape(shape(doc), shape(printed[name]), name)
+    # the sheet and settle examples are the real documents, value for value (the sheet's deals cut to the first)
+    sheet = printed["sheet"]
+    assert {**sheet, "pulkas": [{**sheet["pulkas"][0], "deals": sheet["pulkas"][0]["deals"][:1]}]} == docs["sheet"]
+    assert printed["settle"] == docs["settle"]
     assert [i["status"] for i in imported["items"]] == ["error", "imported"]
     assert printed["verify"]["clean"] is True and printed["verify"]["problems"] == []
     problem = verify_json("club", 1, [IntegrityProblem("friday", 7, "hash", "chain broken", 5)])
@@ -165,3 +184,16 @@ def test_sql_format_json_is_the_documented_example(store: Path) -> None:
     printed = json.loads(res.stdout)
     same_shape(shape(doc), shape(printed), "sql --format json")
     assert printed == doc
+
+
+def test_settle_text_is_the_documented_one(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``preflog settle totals.pref`` at 80 columns prints the lines docs/cli.md shows (trailing blanks aside):
+    the sheet table, then the settlement in a table of its own, the money at 100 a vist."""
+    from preflog.cli import app as cli
+
+    monkeypatch.setattr(cli.out, "width", 80)
+    record, lines = totals_record()
+    (store / "totals.pref").write_text(record, encoding="utf-8")
+    res = runner.invoke(app, ["settle", str(store / "totals.pref"), "--store", str(store / "st")])
+    assert res.exit_code == 0, res.output
+    assert [line.rstrip() for line in res.stdout.splitlines()] == lines

@@ -19,7 +19,7 @@ def test_compare_sochi_deal_under_leningrad_and_rostov(tmp_path: Path) -> None:
     res = runner.invoke(app, ["compare", str(DATA / "digest-b1.6-worked-deal.pref"), "--rules", "leningrad",
                               "--rules", "rostov", "--format", "json", "--store", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    rows = {(r["alt_rules"], r["player"]): r for r in json.loads(res.output)}
+    rows = {(r["alt_rules"], r["player"]): r for r in json.loads(res.output)["rows"]}
     assert [rows["leningrad", p]["base_text"] for p in "ABC"] == ["-152/3", "52/3", "100/3"]
     assert [rows["leningrad", p]["alternative_text"] for p in "ABC"] == ["-304/3", "152/3", "152/3"]
     assert [rows["rostov", p]["diff_text"] for p in "ABC"] == ["0", "0", "0"]

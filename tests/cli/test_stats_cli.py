@@ -79,7 +79,7 @@ def test_players_csv_json_markdown_parquet_keep_all_columns(store: Path, tmp_pat
 
     code, text = run(store, "players", "--format", "json")
     assert code == 0, text
-    rows = json.loads(text)
+    rows = json.loads(text)["rows"]  # the --json document
     assert list(rows[0]) == full
     assert {r["player"]: r["declared"] for r in rows}["Ann"] == 3
 
@@ -159,7 +159,7 @@ def test_variants_table_and_json(store: Path) -> None:
     table leaves out the refe rate (always 0 here) while the json keeps it."""
     code, text = run(store, "variants", "--format", "json")
     assert code == 0, text
-    rows = {r["preset"]: r for r in json.loads(text)}
+    rows = {r["preset"]: r for r in json.loads(text)["rows"]}
     assert (rows["sochi"]["deals"], rows["leningrad"]["deals"]) == (5, 3)
     assert "refe_rate" in rows["sochi"]
     code, text = run(store, "variants")

@@ -22,6 +22,7 @@ from preflog.record import read_text
 from preflog.record import write_json
 from preflog.record import write_text
 from preflog.workspace import Workspace
+from preflog.workspace import with_id
 
 from .conftest import doc_blocks
 
@@ -174,7 +175,7 @@ def test_the_store_keeps_comments_and_names(tmp_path: Path) -> None:
         ("duplicate", "bare")]
     ws2 = Workspace(tmp_path / "store2")
     assert [i.status for i in ws2.import_paths([tmp_path / "noted.pref"], workers=1)] == ["imported"]
-    assert ws2.export("noted") == write_text(read_records(text))
+    assert ws2.export("noted") == write_text(with_id(read_records(text)[0].events, "noted"))  # [Id "noted"] too
     assert "Anna: As" in ws2.export("noted") and "; before the pulka" in ws2.export("noted")
     assert json.loads(ws2.export("noted", "json"))["pulkas"][0]["notes"][0] == [0, "before", "before the pulka"]
 
