@@ -80,7 +80,7 @@ def test_csv_and_json_keep_visty_and_points_apart(ws: Workspace, fmt: str) -> No
     if fmt == "csv":
         rows = pd.read_csv(io.StringIO(run(ws, "--format", "csv"))).to_dict("records")
     elif fmt == "json":
-        rows = json.loads(run(ws, "--format", "json"))
+        rows = json.loads(run(ws, "--format", "json"))["rows"]  # the --json document
     else:
         rows = json.loads(run(ws, "--json"))["rows"]
     check(rows)
