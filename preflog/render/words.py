@@ -42,6 +42,10 @@ class Words:
     """The same, short, for a narrow zone: "на {}"."""
     visty_table: str
     """A table header of what one wrote on ``{}``: "visty on {}" / "juha na {}"."""
+    written_short: str
+    """The same in one word, for a line of the record: "visty" / "juha"."""
+    all_pass: str
+    """What a deal that everybody passed becomes: "raspasy" / "refe for everybody"."""
     written: str
     """A table header of what one wrote on the others: "visty written" / "juha written"."""
     points: str
@@ -68,15 +72,17 @@ class Words:
 
 _BY_FAMILY: dict[str, Words] = {
     "russian": Words(pool="пуля", pool_table="pulya", gora="гора", gora_table="gora", visty="висты на {}",
-                     visty_short="на {}", visty_table="on {}", written="visty written", points="visty",
+                     visty_short="на {}", visty_table="on {}", written="visty written", written_short="visty",
+                     all_pass="raspasy", points="visty",
                      refe=None, hat=None, centre_is_start=False, paper_methods=True),
     "croatian": Words(pool="stupac", pool_table="stupac", gora=None, gora_table=None, visty="juha na {}",
-                      visty_short="na {}", visty_table="juha na {}", written="juha written", points="bule",
+                      visty_short="na {}", visty_table="juha na {}", written="juha written", written_short="juha",
+                      all_pass="refe for everybody", points="bule",
                       refe="refe", hat="šešir", centre_is_start=True, paper_methods=False),
 }
 # A preset that says some words its own way (by the preset's name, the first part of a rules spec).
 _BY_PRESET: dict[str, dict[str, Any]] = {
-    "slovenian": {"refe": "radlc"},
+    "slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"},
 }
 
 

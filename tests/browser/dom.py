@@ -121,7 +121,8 @@ FRAMED_TEXT_JS = """
   document.querySelectorAll('svg').forEach((svg, k) => {
     const s = svg.getBoundingClientRect();
     out.svgs.push({x: s.left, y: s.top, w: s.width, h: s.height});
-    const frames = {};
+    const frames = {};  // a drawing without zones (a chart): its texts stay inside the drawing
+    const zoned = svg.querySelector('[data-zone]') !== null;
     for (const r of svg.querySelectorAll('rect[data-zone], circle[data-zone]')) {
       const b = r.getBoundingClientRect();
       frames[r.getAttribute('data-zone')] = {x: b.left, y: b.top, w: b.width, h: b.height};
@@ -132,7 +133,9 @@ FRAMED_TEXT_JS = """
       if (b.width === 0 && b.height === 0) continue;
       const zone = t.getAttribute('data-zone');
       out.boxes.push({svg: k, text: t.textContent, x: b.left, y: b.top, w: b.width, h: b.height, zone: zone,
-                      role: t.getAttribute('data-role') || '', frame: zone ? frames[zone] || null : null});
+                      role: t.getAttribute('data-role') || '',
+                      frame: zoned ? (zone ? frames[zone] || null : null)
+                                   : {x: s.left, y: s.top, w: s.width, h: s.height}});
     }
   });
   return out;
