@@ -25,6 +25,7 @@ its zone's rectangle in ``data-zone``: the browser tests check every one).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from dataclasses import field
 from fractions import Fraction
@@ -520,16 +521,18 @@ def render_html(pulkas: list[dict[str, Any]]) -> str:
                 words.written, f"exact ({words.points})"]
         if words.paper_methods:
             head += ["method 1", "method 2"]
-        rows = []
+        rows: list[list[str | list[str]]] = []
         for p in pk["players"]:
-            row = [p, _num(pk["totals"]["pulya"].get(p, ""))]
+            row: list[str | list[str]] = [p, _num(pk["totals"]["pulya"].get(p, ""))]
             if words.gora:
                 row.append(_num(pk["totals"]["gora"].get(p, "")))
-            row.append(", ".join(f"{q}: {_num(v)}" for q, v in pk["totals"]["visty"].get(p, {}).items()))
+            row.append([f"{q}: {_num(v)}" for q, v in pk["totals"]["visty"].get(p, {}).items()])
             row.append(_num(pk["settlement"]["exact"].get(p, "")))
             if words.paper_methods:
                 row += [_num(pk["settlement"]["method1"].get(p, "")), _num(pk["settlement"]["method2"].get(p, ""))]
             rows.append(row)
-        shown.append({"id": str(pk["id"]), "svg": Markup(render_svg(pk)), "head": head, "rows": rows})
+        anchor = "full-" + hashlib.sha256(str(pk["id"]).encode("utf-8")).hexdigest()[:12]
+        shown.append({"id": str(pk["id"]), "anchor": anchor, "svg": Markup(render_svg(pk)), "head": head,
+                      "wide": head.index(words.written), "rows": rows})
     return page("sheet.html", title="preflog sheet" + (f" · {pulkas[0]['id']}" if len(pulkas) == 1 else ""),
                 pulkas=shown)

@@ -45,7 +45,8 @@ VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
 DOCS_SHOTS = {("html-sheet", "russian-3p", "desktop"): "sheet-desktop.png",
               ("html-sheet", "croatian", "phone"): "sheet-phone-croatian.png",
               ("viewer", "russian-4p", "desktop"): "viewer-desktop.png",
-              ("viewer", "russian-3p", "phone"): "viewer-phone.png"}
+              ("viewer", "russian-3p", "phone"): "viewer-phone.png",
+              ("analysis", "down-one", "desktop"): "analysis-desktop.png"}
 
 
 class Opened:
@@ -154,6 +155,15 @@ def test_the_html_sheet(browser: Any, tmp_path: Path, case: str, viewport: str) 
         check_drawings(opened.page, sheet)
         check_page(opened.page, viewport)
         shot(opened.page, "html-sheet", case, viewport)
+        if viewport == "phone":  # "Full size" shows the sheet at its own size, scrolling in its box
+            svg = opened.page.locator(".sheet svg")
+            fitted = svg.bounding_box()["width"]
+            opened.page.locator(".zoom a").first.click()
+            assert svg.bounding_box()["width"] > 2 * fitted
+            check_drawings(opened.page, sheet)
+            check_page(opened.page, viewport)
+            opened.page.locator(".zoom a").nth(1).click()
+            assert abs(svg.bounding_box()["width"] - fitted) < 1
         assert not opened.errors and not opened.leaked
     finally:
         opened.close()
@@ -205,6 +215,31 @@ def test_the_report(browser: Any, report: Path, viewport: str) -> None:
         check_drawings(opened.page, None)
         check_page(opened.page, viewport)
         shot(opened.page, "report", "all", viewport)
+        assert not opened.errors and not opened.leaked
+    finally:
+        opened.close()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_analysis_page(browser: Any, tmp_path: Path, viewport: str) -> None:
+    """``analyze --html``: the viewer with the card that lost a trick marked (tests/analysis's Sochi 6♠
+    that goes down one), at the marked card."""
+    from ..analysis.records import DOWN_ONE
+
+    record = tmp_path / "down-one.pref"
+    record.write_text(DOWN_ONE, encoding="utf-8")
+    out = tmp_path / "down-one.html"
+    res = CliRunner().invoke(app, ["analyze", str(record), "--html", str(out), "--store", str(tmp_path / "st")])
+    assert res.exit_code == 0, res.output
+    opened = Opened(browser, out, viewport)
+    try:
+        page = opened.page
+        page.locator("#log div.mistake").nth(0).click()
+        assert page.locator("#trick .card.mistake").count() == 1
+        check_page(page, viewport)
+        shot(page, "analysis", "down-one", viewport)
+        page.locator("#svg summary").click()
+        check_drawings(page, None)
         assert not opened.errors and not opened.leaked
     finally:
         opened.close()
