@@ -78,9 +78,11 @@ function wrapped(table) { const w = el("div", "tw"); w.appendChild(table); retur
 function sheetTable(sh, delta) {
   // The family's own words: pulya and gora and visty "on" a player, or stupac and juha (no gora).
   const tb = el("table"); const hr = el("tr"); tb.appendChild(hr);
-  const on = j => W.visty.replace("{}", SHORT[j]);
+  // four players' columns would not fit beside the table: their heads are initials (the full name on hover)
+  const on = j => W.visty.replace("{}", (N === 4 ? D.initials : SHORT)[j]);
   const heads = ["", W.pool, ...(W.gora ? [W.gora] : []), ...P.map((q, j) => on(j))];
-  for (const h of heads) hr.appendChild(el("th", "", h));
+  heads.forEach((h, k) => { const th = el("th", "", h); if (k >= heads.length - N) th.title = P[k - heads.length + N];
+    hr.appendChild(th); });
   for (let p = 0; p < N; p++) { const tr = el("tr"); const th = el("th", "", SHORT[p]); th.title = P[p];
     tr.appendChild(th);
     const cells = [["pulya", sh.p[p]], ...(W.gora ? [["gora", sh.g[p]]] : []),

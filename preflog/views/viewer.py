@@ -116,7 +116,8 @@ def _words(rules: Rules | None) -> Words:
 
 def _short_names(players: Sequence[str], most: int = 12) -> list[str]:
     """Each player's name as the viewer's narrow tables write it: the longest paper form of at most
-    ``most`` characters (``Александр П.``, ``А.П.``), told apart from the others'."""
+    ``most`` characters (``Александр П.``, ``А.П.``), told apart from the others' (``most=0``: the
+    shortest form, the initials where they tell the players apart)."""
     forms = name_forms(list(players))
     return [next((f for f in forms[p] if len(f) <= most), forms[p][-1]) for p in players]
 
@@ -205,6 +206,7 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
     w = _words(result.rules)
     words = {"pool": w.pool_table, "gora": w.gora_table, "visty": w.visty_table, "allPass": w.all_pass}
     return {"id": loaded.id, "players": list(result.players), "short": _short_names(result.players),
+            "initials": _short_names(result.players, 0),
             "words": words, "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "svg": render_svg(final)}
