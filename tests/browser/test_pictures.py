@@ -45,8 +45,7 @@ VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
 DOCS_SHOTS = {("html-sheet", "russian-3p", "desktop"): "sheet-desktop.png",
               ("html-sheet", "croatian", "phone"): "sheet-phone-croatian.png",
               ("viewer", "russian-4p", "desktop"): "viewer-desktop.png",
-              ("viewer", "russian-3p", "phone"): "viewer-phone.png",
-              ("analysis", "down-one", "desktop"): "analysis-desktop.png"}
+              ("viewer", "russian-3p", "phone"): "viewer-phone.png"}
 
 
 class Opened:
