@@ -71,10 +71,17 @@ function draw() {
   const sh = document.getElementById("sheet"); sh.innerHTML = "";
   if (s.sheet !== undefined) sh.appendChild(wrapped(sheetTable(D.sheets[s.sheet], false)));
   for (const e of document.querySelectorAll("#log div")) e.classList.toggle("cur", +e.dataset.i === at);
-  const c = document.querySelector("#log div.cur"); if (c) c.scrollIntoView({block: "nearest"});
+  const c = document.querySelector("#log div.cur"); if (c) keepInLog(c);
   for (const e of document.querySelectorAll("#findings .finding")) e.classList.toggle("cur", +e.dataset.seq === s.seq);
 }
 function wrapped(table) { const w = el("div", "tw"); w.appendChild(table); return w; }
+function keepInLog(c) {
+  // Scroll the event list alone to the current line: scrollIntoView would scroll the page too, and on a
+  // phone, where the list stands below the table, every step would jump to it.
+  const log = document.getElementById("log"), top = c.offsetTop;
+  if (top < log.scrollTop) log.scrollTop = top;
+  else if (top + c.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top + c.offsetHeight - log.clientHeight;
+}
 function sheetTable(sh, delta) {
   // The family's own words: pulya and gora and visty "on" a player, or stupac and juha (no gora).
   const tb = el("table"); const hr = el("tr"); tb.appendChild(hr);

@@ -178,10 +178,14 @@ def test_the_viewer(browser: Any, tmp_path: Path, case: str, viewport: str) -> N
     opened = Opened(browser, path, viewport)
     try:
         page = opened.page
-        for _ in range(3):
-            page.keyboard.press("]")
-        for _ in range(14):
-            page.keyboard.press("ArrowRight")
+        tops = set()
+        for key in ["]"] * 3 + ["ArrowRight"] * 14:  # stepping keeps the page where it is
+            page.keyboard.press(key)
+            tops.add(page.evaluate("() => [window.scrollY, document.querySelector('main').offsetTop]").__repr__())
+        assert len(tops) == 1, f"the page moves while stepping: {sorted(tops)}"
+        cur = page.evaluate("""() => { const l = document.getElementById('log'), c = l.querySelector('.cur');
+            return c.offsetTop >= l.scrollTop && c.offsetTop + c.offsetHeight <= l.scrollTop + l.clientHeight; }""")
+        assert cur, "the current event is not in view in the event list"
         check_page(page, viewport)
         shot(page, "viewer", case, viewport)
         page.keyboard.press("End")
