@@ -31,6 +31,21 @@ from .db import Filters
 _CHAR_W = 6.5  # mean width of an 11 px sans-serif character, to size the label margins
 
 
+def _text_w(text: str, size: float = 11.0) -> float:
+    """An upper bound of a text's width at ``size`` px in the usual sans-serif fonts: capitals, Cyrillic
+    and other wide letters count more than digits and lower-case Latin (a name in Cyrillic runs a third
+    wider than :data:`_CHAR_W` per character)."""
+    em = 0.0
+    for ch in text:
+        if ch.isupper() or "\u0400" <= ch <= "\u04ff" or ord(ch) > 0x2000:
+            em += 0.78
+        elif ch in " .,:;|!il'":
+            em += 0.36
+        else:
+            em += 0.64
+    return em * size
+
+
 def _fmt(v: float, pct: bool) -> str:
     return f"{v * 100:.0f}%" if pct else (f"{v:.0f}" if abs(v) >= 10 else f"{v:.1f}")
 
@@ -56,9 +71,9 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo:
     show = fmt or (lambda v: _fmt(v, percent))
     value_texts = [show(v) + (f" {notes[i]}" if notes else "") for i, (_, v, _, _) in zip(kept, rows, strict=True)]
     bar_h, gap, top = 16, 6, 28
-    left = max(60, int(max((len(r[0]) for r in rows), default=0) * _CHAR_W) + 14)
-    right = max(50, int(max((len(t) for t in value_texts), default=0) * _CHAR_W) + 12)
-    width = max(width, left + right + 200)
+    left = max(60, int(max((_text_w(r[0]) for r in rows), default=0)) + 14)
+    right = max(50, int(max((_text_w(t) for t in value_texts), default=0)) + 12)
+    width = max(width, left + right + 200, int(_text_w(title, 13 * 1.1)) + 12)
     height = top + len(rows) * (bar_h + gap) + 24
     ext = [0.0] + [v for _, v, _, _ in rows] + [x for _, _, a, b in rows for x in (a, b)
                                                  if x is not None and not math.isnan(x)]
@@ -71,7 +86,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo:
         return left + (v - vmin) / (vmax - vmin) * plot_w
 
     parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'role="img" aria-label="{html.escape(title)}">',
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(title)}">',
              f'<text x="4" y="16" style="font-weight:bold;font-size:13px">{html.escape(title)}</text>']
     x0 = x(0.0)
     for i, (lab, v, a, b) in enumerate(rows):

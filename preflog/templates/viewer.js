@@ -1,6 +1,6 @@
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
-const P = D.players, N = P.length, S = D.steps, W = D.words;
+const P = D.players, N = P.length, S = D.steps, W = D.words, SHORT = D.short || P;
 const SUITS = ["\u2660", "\u2663", "\u2666", "\u2665"], RANKS = ["7","8","9","10","J","Q","K","A"];
 let at = 0;
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls;
@@ -16,7 +16,7 @@ function markedCard(c) { const e = cardEl(c), m = MK.get(`${S[at].deal}:${c}`);
   if (m) { e.classList.add("mistake"); e.title = m; } return e; }
 function playedRow(pairs, id) { const r = el("div", "cards"); r.id = id;
   for (const [p, c] of pairs) { const w = el("span", "played"); w.appendChild(markedCard(c));
-    w.appendChild(el("span", "", P[p])); r.appendChild(w); } return r; }
+    w.appendChild(el("span", "", SHORT[p])); r.appendChild(w); } return r; }
 function box(title, content) { const b = el("div", "box"); b.appendChild(el("h3", "", title));
   if (typeof content === "string") b.appendChild(el("div", "", content)); else b.appendChild(content); return b; }
 function isTrickEnd(i) { const s = S[i]; return s.kind === "card" && s.trick && s.trick.length === 0 ||
@@ -31,7 +31,7 @@ function draw() {
   if (s.dealNo) {
     const head = el("div", "", `Deal ${s.dealNo} · dealer ${P[s.dealer]} · ${s.phase}` +
       (s.contract ? ` · contract ${P[s.declarer]} ${s.contract}` + (s.open ? " (open)" : "")
-        : s.phase === "play" ? " · all passed: raspasy" : ""));
+        : s.phase === "play" ? ` · all passed: ${W.allPass}` : ""));
     head.id = "dealHead"; t.appendChild(head);
     const felt = el("div"); felt.id = "felt"; t.appendChild(felt);
     const PLACES = N === 3 ? ["left", "right", "bottom"] : ["left", "top", "right", "bottom"];
@@ -67,20 +67,33 @@ function draw() {
   if (s.findings) for (const k of s.findings) { const f = D.findings[k];
     cur.appendChild(el("div", "finding", `${f.code}: ${f.message}`)); }
   const sc = document.getElementById("score"); sc.innerHTML = "";
-  if (s.score) sc.appendChild(sheetTable(s.score, true)); else sc.textContent = "—";
+  if (s.score) sc.appendChild(wrapped(sheetTable(s.score, true))); else sc.textContent = "—";
   const sh = document.getElementById("sheet"); sh.innerHTML = "";
-  if (s.sheet !== undefined) sh.appendChild(sheetTable(D.sheets[s.sheet], false));
+  if (s.sheet !== undefined) sh.appendChild(wrapped(sheetTable(D.sheets[s.sheet], false)));
   for (const e of document.querySelectorAll("#log div")) e.classList.toggle("cur", +e.dataset.i === at);
-  const c = document.querySelector("#log div.cur"); if (c) c.scrollIntoView({block: "nearest"});
+  const c = document.querySelector("#log div.cur"); if (c) keepInLog(c);
   for (const e of document.querySelectorAll("#findings .finding")) e.classList.toggle("cur", +e.dataset.seq === s.seq);
 }
+function wrapped(table) { const w = el("div", "tw"); w.appendChild(table); return w; }
+function keepInLog(c) {
+  // Scroll the event list alone to the current line: scrollIntoView would scroll the page too, and on a
+  // phone, where the list stands below the table, every step would jump to it.
+  const log = document.getElementById("log"), top = c.offsetTop;
+  if (top < log.scrollTop) log.scrollTop = top;
+  else if (top + c.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top + c.offsetHeight - log.clientHeight;
+}
 function sheetTable(sh, delta) {
+  // The family's own words: pulya and gora and visty "on" a player, or stupac and juha (no gora).
   const tb = el("table"); const hr = el("tr"); tb.appendChild(hr);
-  for (const h of ["", W.pulya, ...(W.gora ? [W.gora] : []), ...P.map(q => W.visty + " on " + q)])
-    hr.appendChild(el("th", "", h));
-  for (let p = 0; p < N; p++) { const tr = el("tr"); tr.appendChild(el("th", "", P[p]));
+  // four players' columns would not fit beside the table: their heads are initials (the full name on hover)
+  const on = j => W.visty.replace("{}", (N === 4 ? D.initials : SHORT)[j]);
+  const heads = ["", W.pool, ...(W.gora ? [W.gora] : []), ...P.map((q, j) => on(j))];
+  heads.forEach((h, k) => { const th = el("th", "", h); if (k >= heads.length - N) th.title = P[k - heads.length + N];
+    hr.appendChild(th); });
+  for (let p = 0; p < N; p++) { const tr = el("tr"); const th = el("th", "", SHORT[p]); th.title = P[p];
+    tr.appendChild(th);
     const cells = [["pulya", sh.p[p]], ...(W.gora ? [["gora", sh.g[p]]] : []),
-                   ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
+      ...P.map((q, j) => ["on " + q, j === p ? "" : sh.v[p][j]])];
     for (const [area, v] of cells) { const td = el("td", "", v); td.dataset.player = P[p]; td.dataset.area = area;
       tr.appendChild(td); }
     tb.appendChild(tr); }

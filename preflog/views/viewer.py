@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
-from ..engine.families import family_named
 from ..engine.families import family_of
 from ..engine.replay import Auditor
 from ..model.calls import CALL_NAMES
@@ -46,7 +45,10 @@ from ..model.events import ScoreRecorded
 from ..model.events import TalonRevealed
 from ..model.events import TenChecked
 from ..model.events import WhistCalled
+from ..render.sheet_svg import name_forms
 from ..render.sheet_svg import render_svg
+from ..render.words import Words
+from ..render.words import words_for
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Sheet
 from ..templates import Markup
@@ -59,6 +61,7 @@ from .json import sheet_json
 
 if TYPE_CHECKING:
     from ..engine.pulka import PulkaState
+    from ..rules.config import Rules
 
 
 def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> str:
@@ -68,7 +71,12 @@ def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> 
 
     rules = pulka.rules if pulka is not None else None
     if isinstance(ev, PulkaStarted):
-        return f"Pulka: {', '.join(ev.players)} · {ev.rules} · pool {ev.pool}"
+        head = f"Pulka: {', '.join(ev.players)} · {ev.rules}"
+        if _words(rules).centre_is_start:  # the columns' start counts, not the [Pool] tag
+            scorer = pulka.scorer if pulka is not None else None
+            start = frac(scorer.sheet.pulya[0]) if scorer is not None and scorer.sheet.pulya else ""
+            return f"{head} · columns start at {start}"
+        return f"{head} · pool {ev.pool}"
     if isinstance(ev, DealStarted):
         return f"Deal: dealer {who(ev.dealer)}" + (" (paper level)" if ev.hands is None else "")
     if isinstance(ev, BidMade):
@@ -92,11 +100,26 @@ def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> 
         word = {Claimed: "Claim", TenChecked: "Ten checked", PaperResult: "Tricks"}[type(ev)]
         return f"{word}: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(ev.tricks))
     if isinstance(ev, ScoreRecorded):
+        w = _words(rules)
         visty = " ".join(f"{who(j)}={frac(v)}" for j, v in enumerate(ev.visty) if j != ev.player)
-        return f"Score written by {who(ev.player)}: pulya {frac(ev.pulya)} gora {frac(ev.gora)} visty {visty}"
+        gora = f" {w.gora_table} {frac(ev.gora)}" if w.gora_table else ""
+        return f"Score written by {who(ev.player)}: {w.pool_table} {frac(ev.pulya)}{gora} {w.written_short} {visty}"
     if isinstance(ev, PulkaEnded):
         return f"Pulka ended ({ev.reason})"
     return ev.KIND
+
+
+def _words(rules: Rules | None) -> Words:
+    """The words of the pulka's family, as its preset says them (:mod:`preflog.render.words`)."""
+    return words_for(family_of(rules).name if rules is not None else None, rules.name if rules else None)
+
+
+def _short_names(players: Sequence[str], most: int = 12) -> list[str]:
+    """Each player's name as the viewer's narrow tables write it: the longest paper form of at most
+    ``most`` characters (``Александр П.``, ``А.П.``), told apart from the others' (``most=0``: the
+    shortest form, the initials where they tell the players apart)."""
+    forms = name_forms(list(players))
+    return [next((f for f in forms[p] if len(f) <= most), forms[p][-1]) for p in players]
 
 
 def _sheet(sheet: Sheet) -> dict[str, Any]:
@@ -180,10 +203,11 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         seq = found.seq  # the store's numbering: steps[seq - 1] is that event
         if 1 <= seq <= len(steps):
             steps[seq - 1].setdefault("findings", []).append(k)
-    terms = family_named(final.get("family")).sheet  # the sheet's words: Croatian column and juha, no gora
-    return {"id": loaded.id, "players": list(result.players),
-            "words": {"pulya": terms.pulya, "gora": terms.gora, "visty": terms.visty}, "steps": steps,
-            "sheets": sheets,
+    w = _words(result.rules)
+    words = {"pool": w.pool_table, "gora": w.gora_table, "visty": w.visty_table, "allPass": w.all_pass}
+    return {"id": loaded.id, "players": list(result.players), "short": _short_names(result.players),
+            "initials": _short_names(result.players, 0),
+            "words": words, "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "svg": render_svg(final)}
 

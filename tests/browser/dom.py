@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
-NUMBER = re.compile(r"-?\d+(?:/\d+)?")
+_VULGAR = {"\u00bd": (1, 2), "\u2153": (1, 3), "\u2154": (2, 3), "\u00bc": (1, 4), "\u00be": (3, 4),
+           "\u2155": (1, 5), "\u2156": (2, 5), "\u2157": (3, 5), "\u2158": (4, 5), "\u2159": (1, 6),
+           "\u215a": (5, 6), "\u215b": (1, 8), "\u215c": (3, 8), "\u215d": (5, 8), "\u215e": (7, 8)}
+_SUP = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+_SUB = "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089"
+# A number as the sheet writes it: 12, 92/3, a mixed number 30⅔ or 30²⁄₇, a lone fraction ⅔ or ¹⁄₇.
+NUMBER = re.compile(rf"(-?)(\d*)(?:/(\d+))?([{''.join(_VULGAR)}]|[{_SUP}]+\u2044[{_SUB}]+)?")
 
 # Every <text> of the first SVG: its text and its bounding rectangle on the page (CSS pixels).
 TEXT_BOXES_JS = """
@@ -49,8 +56,27 @@ def inside(box: dict[str, Any], frame: dict[str, Any]) -> bool:
 
 
 def tokens(text: str) -> list[str]:
-    """The numbers of one text: running entries are written ``4.6.10`` or one number to a text."""
-    return NUMBER.findall(text.replace("\u2212", "-"))
+    """The numbers of one text (running entries are written ``4.6.10`` or one number to a text), each as
+    :func:`canonical` writes it, so ``30⅔`` and ``92/3`` are the same token."""
+    out = []
+    for m in NUMBER.finditer(text.replace("\u2212", "-")):
+        sign, whole, over, part = m.groups()
+        if not whole and not part:
+            continue
+        x = Fraction(int(whole or 0), int(over)) if over else Fraction(int(whole or 0))
+        if part in _VULGAR:
+            x += Fraction(*_VULGAR[part])
+        elif part:
+            num, den = part.split("\u2044")
+            x += Fraction(int(num.translate(str.maketrans(_SUP, "0123456789"))),
+                          int(den.translate(str.maketrans(_SUB, "0123456789"))))
+        out.append(canonical(-x if sign else x))
+    return out
+
+
+def canonical(v: object) -> str:
+    """A number as ``sheet --json`` writes it: ``12``, ``-92/3``."""
+    return str(Fraction(str(v)))
 
 
 def visible_numbers(layout: dict[str, Any]) -> set[str]:
@@ -73,15 +99,84 @@ def final_numbers(sheet: dict[str, Any]) -> set[str]:
     for p in sheet["players"]:
         for area in ("pulya", "gora"):
             if totals[area][p] != 0:
-                want.add(str(totals[area][p]))
+                want.add(canonical(totals[area][p]))
         for v in totals["visty"][p].values():
             if v != 0:
-                want.add(str(v))
+                want.add(canonical(v))
         for method in ("exact", "method1", "method2") if sheet.get("family") != "croatian" else ("exact",):
-            want.add(str(sheet["settlement"][method][p]))
+            want.add(canonical(sheet["settlement"][method][p]))
     return want
 
 
 def describe(layout: dict[str, Any], pairs: list[tuple[int, int]], limit: int = 8) -> str:
     boxes = layout["boxes"]
     return "; ".join(f"{boxes[i]['text']!r} × {boxes[j]['text']!r}" for i, j in pairs[:limit])
+
+
+# Every <text> of every SVG of the page with the frame it must stay inside: the rectangle whose data-zone
+# names the text's data-zone (the sheet marks every text so); and each pool circle's box.
+FRAMED_TEXT_JS = """
+() => {
+  const out = {svgs: [], boxes: [], circles: []};
+  document.querySelectorAll('svg').forEach((svg, k) => {
+    const s = svg.getBoundingClientRect();
+    out.svgs.push({x: s.left, y: s.top, w: s.width, h: s.height});
+    const frames = {};  // a drawing without zones (a chart): its texts stay inside the drawing
+    const zoned = svg.querySelector('[data-zone]') !== null;
+    for (const r of svg.querySelectorAll('rect[data-zone], circle[data-zone]')) {
+      const b = r.getBoundingClientRect();
+      frames[r.getAttribute('data-zone')] = {x: b.left, y: b.top, w: b.width, h: b.height};
+      if (r.tagName === 'circle') out.circles.push({svg: k, x: b.left, y: b.top, w: b.width, h: b.height});
+    }
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBoundingClientRect();
+      if (b.width === 0 && b.height === 0) continue;
+      const zone = t.getAttribute('data-zone');
+      out.boxes.push({svg: k, text: t.textContent, x: b.left, y: b.top, w: b.width, h: b.height, zone: zone,
+                      role: t.getAttribute('data-role') || '',
+                      frame: zoned ? (zone ? frames[zone] || null : null)
+                                   : {x: s.left, y: s.top, w: s.width, h: s.height}});
+    }
+  });
+  return out;
+}
+"""
+
+# The page as a reader meets it: sideways scroll, the smallest text outside drawings, the controls' sizes.
+PAGE_JS = """
+() => {
+  const small = [];
+  for (const e of (document.body || document.documentElement).querySelectorAll('*')) {
+    if (e.closest('svg') || ['SCRIPT', 'STYLE', 'TITLE'].includes(e.tagName)) continue;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    small.push({tag: e.tagName, text: e.textContent.trim().slice(0, 40), size: size});
+  }
+  const controls = [...document.querySelectorAll('button, summary, select, input')]
+    .filter(e => e.getBoundingClientRect().width > 0)
+    .map(e => { const r = e.getBoundingClientRect();
+                return {text: (e.textContent || e.id).trim().slice(0, 30), w: r.width, h: r.height}; });
+  return {scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,
+          texts: small, controls: controls,
+          viewport: !!document.querySelector('meta[name=viewport]')};
+}
+"""
+
+
+def outside_frames(layout: dict[str, Any]) -> list[str]:
+    """Texts of :data:`FRAMED_TEXT_JS` that name no frame or cross the one they name."""
+    return [f"{b['text']!r} ({b['zone']})" for b in layout["boxes"]
+            if b["frame"] is None or not inside(b, b["frame"])]
+
+
+def under_circle(layout: dict[str, Any]) -> list[str]:
+    """Texts other than the centre's own that a pool circle covers."""
+    found = []
+    for c in layout["circles"]:
+        for b in layout["boxes"]:
+            if b["svg"] == c["svg"] and b["zone"] != "centre" and overlaps([b, c]):
+                found.append(b["text"])
+    return found

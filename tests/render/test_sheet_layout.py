@@ -31,7 +31,7 @@ def test_russian_sheet_zones_and_settlement(tmp_path: Path) -> None:
     assert t.count("пуля") == 3 and t.count("гора") == 3
     for label in ("exact (visty)", "method 1", "method 2", "money (× 1)"):
         assert any(x.startswith(label) for x in t)
-    assert "31" in t and "92/3" in t
+    assert "31" in t and "30\u2154" in t  # exact 92/3 written as a mixed number, 30⅔
 
 
 def test_croatian_sheet_uses_its_own_terms(tmp_path: Path) -> None:

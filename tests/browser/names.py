@@ -1,0 +1,60 @@
+"""Pulkas with long, real names for the picture tests: a 3- and a 4-player Russian pulka, a Croatian and a
+Slovenian one, each seated by people whose names run up to 40 characters, Cyrillic and Latin.
+
+The Russian and Croatian ones are the shipped demo pulkas with their ``[Players]`` line rewritten (seats
+are letters in the record, so nothing else changes); the Slovenian one is a random legal pulka."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from preflog.record.api import write_text
+from preflog.views.json import sheet_json
+from preflog.workspace import Audited
+from preflog.workspace import Workspace
+
+from ..randomplay import random_pulka
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RUSSIAN_3 = ("Александр Петров", "Мария Иванова-Кузнецова", "Maximilian von Hohenberg-Schwarzenau")
+RUSSIAN_4 = ("Константин Константинопольский-Зарецкий", "Мария Иванова-Кузнецова",  # 40 characters
+             "Maximilian von Hohenberg-Schwarzenau", "Александр Петров")
+CROATIAN = ("Krešimir Horvat-Babić", "Ivana Kovačević-Marković", "Zvonimir Šimunović Petrinjski")
+SLOVENIAN = ("Janez Novak-Zupančič", "Špela Kovač Vidmar", "Aleksander Krajnc-Potočnik")
+
+# case → (record file or "", pulka id or rules spec for a random pulka, players)
+LONG: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "russian-3p": ("data/demo/sochi-3p.pref", "demo-sochi-3p-001", RUSSIAN_3),
+    "russian-4p": ("data/demo/sochi-4p.pref", "demo-sochi-4p-038", RUSSIAN_4),
+    "croatian": ("data/demo/croatian-3p.pref", "demo-croatian-3p-013", CROATIAN),
+    "slovenian": ("", "slovenian", SLOVENIAN),
+}
+
+
+def long_record(case: str, tmp: Path) -> Path:
+    """The record file of a case: its one pulka, seated by the long names."""
+    path, key, players = LONG[case]
+    out = tmp / f"{case}.pref"
+    if not path:
+        out.write_text(write_text(random_pulka(key, players, 24, seed=27)), encoding="utf-8")
+        return out
+    text = (ROOT / path).read_text(encoding="utf-8")
+    blocks = re.split(r"\n(?=\[Players )", text)
+    block = next(b for b in blocks if f'[Id "{key}"]' in b)
+    block = re.sub(r'\[Players "[^"]*"\]', f'[Players "{", ".join(players)}"]', block, count=1)
+    out.write_text(block.rstrip("\n") + "\n", encoding="utf-8")
+    return out
+
+
+def long_audited(case: str, tmp: Path) -> Audited:
+    audited = Workspace(tmp / f"store-{case}").audit(str(long_record(case, tmp)))
+    assert len(audited) == 1
+    return audited[0]
+
+
+def long_sheet(case: str, tmp: Path) -> dict[str, Any]:
+    """The ``sheet --json`` entry of a case's pulka."""
+    return sheet_json(long_audited(case, tmp))

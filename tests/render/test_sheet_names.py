@@ -1,0 +1,105 @@
+"""Issue 27: the drawn sheet with real names, without a browser: names shorten as on paper, the panels
+keep their share, labels stay in their zones by the width estimate, the centre holds pool and whist
+price (a Croatian one its column start), exact results are mixed numbers, each family in its words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from preflog.render.sheet_svg import initials
+from preflog.render.sheet_svg import mixed
+from preflog.render.sheet_svg import name_forms
+from preflog.render.sheet_svg import render_html
+from preflog.render.sheet_svg import render_svg
+from preflog.render.sheet_svg import text_width
+from preflog.render.words import words_for
+from tests.browser.names import LONG
+from tests.browser.names import long_sheet
+
+TAG = re.compile(r'<text ([^>]*)>([^<]*)</text>')
+ATTR = re.compile(r'([\w-]+)="([^"]*)"')
+
+
+def text_elements(svg: str) -> list[tuple[str, str, bool, bool, str, str]]:
+    """(x, font size, bold, centred, zone, text) of every <text>."""
+    out = []
+    for attrs, text in TAG.findall(svg):
+        a = dict(ATTR.findall(attrs))
+        out.append((a["x"], a["font-size"], a.get("font-weight") == "bold", a.get("text-anchor") == "middle",
+                    a.get("data-zone", ""), text))
+    return out
+
+
+RECT = re.compile(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"[^>]*? data-zone="([^"]+)"/>')
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (12, "12"), ("-7", "\u22127"), ("542/3", "180\u2154"), ("-92/3", "\u221230\u2154"), ("1/2", "\u00bd"),
+    ("15/7", "2\u00b9\u2044\u2087"), ("-1/7", "\u2212\u00b9\u2044\u2087"), ("R\u2713", "R\u2713")])
+def test_exact_results_are_mixed_numbers(value: object, written: str) -> None:
+    assert mixed(value) == written
+
+
+def test_names_shorten_as_on_paper() -> None:
+    assert initials("Александр Петров") == "А.П."
+    assert initials("Мария Иванова-Кузнецова") == "М.И.-К."
+    assert initials("Maximilian von Hohenberg-Schwarzenau") == "M.v.H.-S."
+    assert initials("Юг") == "Юг"
+    forms = name_forms(["Александр Петров", "Алексей Петров", "Maximilian von Hohenberg-Schwarzenau"])
+    # "А.П." and "Ал..." would not tell the first two apart: their shared forms are left out
+    assert forms["Александр Петров"] == ["Александр Петров", "Александр П.", "Александр"]
+    assert forms["Maximilian von Hohenberg-Schwarzenau"] == [
+        "Maximilian von Hohenberg-Schwarzenau", "Maximilian v.H.-S.", "Maximilian", "M.v.H.-S."]
+
+
+def test_each_family_in_its_words() -> None:
+    ru, hr, sl = words_for("russian", "sochi"), words_for("croatian", "croatian"), words_for("croatian", "slovenian")
+    assert (ru.pool, ru.gora, ru.paper_methods, ru.centre_is_start) == ("пуля", "гора", True, False)
+    assert (hr.pool, hr.gora, hr.refe, hr.hat, hr.points, hr.paper_methods) == (
+        "stupac", None, "refe", "šešir", "bule", False)
+    assert sl.refe == "radlc" and sl.gora_zone == "radlc · šešir" and hr.gora_zone == "refe · šešir"
+
+
+@pytest.mark.parametrize("case", list(LONG))
+def test_every_text_fits_its_zone_by_the_estimate(tmp_path: Path, case: str) -> None:
+    """By the renderer's own width estimate every text stays inside the zone it names and no side panel
+    grows past its share (the estimate is an upper bound of the real fonts: the browser tests check those)."""
+    sheet = long_sheet(case, tmp_path)
+    svg = render_svg(sheet)
+    frames = {z: (float(x), float(w)) for x, w, z in RECT.findall(svg)}
+    n = len(sheet["players"])
+    side = (n + 1) * 104
+    for panel in ("left", "right"):
+        widths = [w for z, (_, w) in frames.items() if re.fullmatch(panel + r"-\d", z)]
+        assert len(widths) == n + 1 and abs(sum(widths) - side) < 0.5
+    texts = text_elements(svg)
+    assert len(texts) > 40
+    for x, size, bold, middle, zone, text in texts:
+        fx, fw = frames[zone]
+        w = text_width(text.replace("&amp;", "&"), float(size), bool(bold))
+        left = float(x) - w / 2 if middle else float(x)
+        assert fx - 0.1 <= left and left + w <= fx + fw + 0.1, f"{text!r} leaves {zone}"
+
+
+def test_the_centre_shows_pool_and_whist_price_or_the_column_start(tmp_path: Path) -> None:
+    def centre(svg: str) -> list[str]:
+        return [t for *_, zone, t in text_elements(svg) if zone == "centre"]
+
+    ru = long_sheet("russian-3p", tmp_path)
+    assert centre(render_svg(ru)) == ["pool", str(ru["pool"]), f"whist {ru['whist_price']}", "35 deals"]
+    hr = long_sheet("croatian", tmp_path)
+    assert centre(render_svg(hr)) == ["start", "\u221230", "whist 1", "47 deals"]
+
+
+def test_croatian_and_slovenian_pages_say_no_russian_word(tmp_path: Path) -> None:
+    """No pulya, gora or paper method on a Croatian or Slovenian page; the Slovenian refe is a radlc."""
+    for case, refe in (("croatian", "refe"), ("slovenian", "radlc")):
+        html = render_html([long_sheet(case, tmp_path)])
+        for word in ("pulya", "gora", "пуля", "гора", "висты", "method", "Pool", "[Pool]"):
+            assert word not in html, (case, word)
+        assert "stupac" in html and "juha na" in html and f"{refe} · šešir" in html and "exact (bule)" in html
+    ru = render_html([long_sheet("russian-3p", tmp_path)])
+    assert all(w in ru for w in ("пуля", "гора", "method 1", "method 2", "pulya", "gora"))
