@@ -175,7 +175,7 @@ def analyze_events(pulka: str, events: Sequence[Event], deal: int | None = None,
         raise AnalysisError(f"pulka {pulka!r} has no deal {deal} (it has {len(res.deals)})")
     if rules is None:
         return out
-    unit = family_of(rules).sheet.paper.get("unit", "visty")
+    unit = family_of(rules).sheet.unit
     for summary in res.deals:
         if deal is not None and summary.deal != deal:
             continue

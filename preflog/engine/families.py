@@ -17,6 +17,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
@@ -34,9 +35,55 @@ from .russian.deal import RussianDeal
 
 
 @dataclass(frozen=True)
+class SheetWords:
+    """A family's words on its pictures (the drawn sheet, the HTML sheet, the viewer), in its own language."""
+
+    pool: str
+    """The pool column ("пуля"; Croatian: "stupac", the contract column)."""
+    pool_table: str
+    """The pool column in a table header ("pulya"; Croatian: "stupac")."""
+    gora: str | None
+    """The gora ("гора"), or ``None`` where the family keeps none."""
+    gora_table: str | None
+    """The gora in a table header ("gora")."""
+    visty: str
+    """What one writes on another, ``{}`` the other: "висты на {}" / "juha na {}"."""
+    visty_short: str
+    """The same, short, for a narrow zone: "на {}"."""
+    visty_table: str
+    """A table header of what one wrote on ``{}``: "visty on {}" / "juha na {}"."""
+    written_short: str
+    """The same in one word, for a line of the record: "visty" / "juha"."""
+    all_pass: str
+    """What a deal that everybody passed becomes: "raspasy" / "refe for everybody"."""
+    written: str
+    """A table header of what one wrote on the others: "visty written" / "juha written"."""
+    points: str
+    """What the scores count: "bule" (Croatian points) or "visty"."""
+    refe: str | None
+    """The refe ("refe"; Slovenian: "radlc"), ``None`` where there is none."""
+    hat: str | None
+    """The hat on a column that reached zero ("šešir"), ``None`` where there is none."""
+    centre_is_start: bool
+    """The centre of the sheet shows the columns' start (Croatian: −30), not the pool."""
+    paper_methods: bool
+    """The sheet settles by the two paper methods of rounding the gora (Russian) besides exactly."""
+
+    @property
+    def marks(self) -> str:
+        """The label of the zone of refe and hat marks (where a Russian sheet has its gora)."""
+        return " · ".join(w for w in (self.refe, self.hat) if w)
+
+    @property
+    def gora_zone(self) -> str:
+        """The label of the zone next to the centre: the gora, or the refe and hat marks."""
+        return self.gora if self.gora is not None else self.marks
+
+
+@dataclass(frozen=True)
 class SheetTerms:
-    """How a family's score sheet reads: its words in text tables and on the drawn paper sheet, and how
-    it settles on paper."""
+    """How a family's score sheet reads: its words in the terminal's text tables, on its pictures, and
+    how it settles on paper."""
 
     pulya: str
     """The pool column in text tables ("pulya"; Croatian: the contract "column")."""
@@ -44,20 +91,39 @@ class SheetTerms:
     """The gora column, or ``None`` for a family that keeps none (Croatian)."""
     visty: str
     """What a player writes on another ("visty"; Croatian: "juha")."""
-    paper: Mapping[str, str]
-    """The drawn sheet's zone labels: ``pulya``, ``gora``, ``visty`` (``{}`` = the opponent), ``unit``."""
-    paper_methods: bool
-    """Whether the two paper methods of rounding the gora apply (else the sheet settles exactly)."""
-    marks: bool
-    """Whether the drawn sheet shows refe and hat marks where the gora would be (Croatian)."""
+    unit: str
+    """What a result counts in: "visty" (Russian) or "points" (Croatian)."""
+    drawn: SheetWords
+    """The words of the pictures, in the family's own language."""
+    preset_words: Mapping[str, Mapping[str, Any]]
+    """Words a preset of the family says its own way, by preset name (Slovenian: "radlc" for the refe)."""
+
+    @property
+    def paper_methods(self) -> bool:
+        """Whether the two paper methods of rounding the gora apply (else the sheet settles exactly)."""
+        return self.drawn.paper_methods
+
+    def words(self, rules: str | None = None) -> SheetWords:
+        """The pictures' words as the preset of ``rules`` (a spec such as ``slovenian+key=value``) says them."""
+        preset = (rules or "").split("+")[0].split(":")[0]
+        own = self.preset_words.get(preset)
+        return replace(self.drawn, **own) if own else self.drawn
 
 
-RUSSIAN_SHEET = SheetTerms("pulya", "gora", "visty",
-                           {"pulya": "пуля", "gora": "гора", "visty": "висты на {}", "unit": "visty"},
-                           paper_methods=True, marks=False)
-CROATIAN_SHEET = SheetTerms("column", None, "juha",
-                            {"pulya": "stupac", "gora": "refe · šešir", "visty": "juha na {}", "unit": "points"},
-                            paper_methods=False, marks=True)
+RUSSIAN_SHEET = SheetTerms(
+    "pulya", "gora", "visty", "visty",
+    SheetWords(pool="пуля", pool_table="pulya", gora="гора", gora_table="gora", visty="висты на {}",
+               visty_short="на {}", visty_table="on {}", written="visty written", written_short="visty",
+               all_pass="raspasy", points="visty", refe=None, hat=None, centre_is_start=False,
+               paper_methods=True),
+    {})
+CROATIAN_SHEET = SheetTerms(
+    "column", None, "juha", "points",
+    SheetWords(pool="stupac", pool_table="stupac", gora=None, gora_table=None, visty="juha na {}",
+               visty_short="na {}", visty_table="juha na {}", written="juha written", written_short="juha",
+               all_pass="refe for everybody", points="bule", refe="refe", hat="šešir", centre_is_start=True,
+               paper_methods=False),
+    {"slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"}})
 
 
 @dataclass(frozen=True)
@@ -126,4 +192,4 @@ def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] 
     return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
-__all__ = ["FAMILIES", "Family", "SheetTerms", "family_named", "family_of", "open_deal"]
+__all__ = ["FAMILIES", "Family", "SheetTerms", "SheetWords", "family_named", "family_of", "open_deal"]

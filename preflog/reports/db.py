@@ -54,14 +54,14 @@ def unit_macro_sql() -> str:
     from ..engine.families import FAMILIES
     from ..engine.families import family_named
 
-    units = {f.name: f.sheet.paper["unit"] for f in FAMILIES}
+    units = {f.name: f.sheet.unit for f in FAMILIES}
     unknown = set(units.values()) - set(RESULT_UNITS)
     if unknown:  # a new family's unit needs its own columns in players.sql
         raise ValueError(f"players.sql has no columns for the unit {', '.join(sorted(unknown))}")
     cases = " ".join(f"WHEN {sql_string(name)} THEN {sql_string(unit)}" for name, unit in units.items())
     return (f"\n-- Generated from the families' sheet terms (preflog.reports.db.unit_macro_sql).\n"
             f"CREATE OR REPLACE MACRO result_unit(family) AS CASE family {cases} "
-            f"ELSE {sql_string(family_named(None).sheet.paper['unit'])} END;\n")
+            f"ELSE {sql_string(family_named(None).sheet.unit)} END;\n")
 
 
 def _parquet_view(con: duckdb.DuckDBPyConnection, name: str, files: Sequence[str | os.PathLike[str]], sandbox: bool,

@@ -182,7 +182,7 @@ class _Filters(TypedDict):
 # Units of a pulka's result by family: Russian sheets settle in visty, Croatian ones in points.
 def _unit(family: str) -> str:
     """What a family's totals count: visty, or Croatian points (the family's sheet terms)."""
-    return family_named(family).sheet.paper["unit"]
+    return family_named(family).sheet.unit
 
 _TOTALS_SQL = """
 SELECT player, coalesce(family, 'russian') AS family, count(*) AS pulkas, sum(result) AS total

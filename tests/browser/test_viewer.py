@@ -147,10 +147,10 @@ def test_end_key_shows_the_final_sheet(page: Any, tmp_path: Path, record: str) -
     page.keyboard.press("End")
     assert_sheet_shows_totals(page, sheet)
     # the sheet's words are its family's: Croatian "column" and "juha on X", no gora
-    terms = family_named(sheet["family"]).sheet
+    words = family_named(sheet["family"]).sheet.words(sheet["rules"])
     heads = page.evaluate("() => [...document.querySelectorAll('#sheet th')].map(t => t.textContent)")
-    assert terms.pulya in heads and f"{terms.visty} on {sheet['players'][0]}" in heads
-    assert ("gora" in heads) == (terms.gora is not None)
+    assert words.pool_table in heads and words.visty_table.format(sheet["players"][0]) in heads
+    assert ("gora" in heads) == (words.gora_table is not None)
     page.keyboard.press("PageUp")
     assert page.locator("#dealHead").inner_text().startswith(f"Deal {sheet['deals'][-1]['deal']}")
     SHOTS.mkdir(exist_ok=True)

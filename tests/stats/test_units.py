@@ -55,7 +55,7 @@ def check(rows: list[dict[str, object]]) -> None:
 
 
 def test_every_family_counts_in_a_unit_the_report_has_columns_for() -> None:
-    assert {f.sheet.paper["unit"] for f in FAMILIES} == set(RESULT_UNITS) == {"visty", "points"}
+    assert {f.sheet.unit for f in FAMILIES} == set(RESULT_UNITS) == {"visty", "points"}
 
 
 def test_the_api_keeps_visty_and_points_apart(ws: Workspace) -> None:
