@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "_native": 0,       # which kernel runs, compiled or pure Python: imports nothing from preflog
     "templates": 0,     # the HTML pages: one Jinja2 environment, autoescaped: imports nothing from preflog
     "model": 1,         # cards, bids, calls, events, outcome
+    "workers": 1,       # the worker-process runner of the simulator and the analysis (beside model: errors only)
     "rules": 2,         # Rules, presets, option docs
     "solver": 2,        # the double-dummy solver (beside rules: cards in, tricks out)
     "scoring": 3,       # sheets, settlement, the families' scorers

@@ -29,14 +29,8 @@ import json
 import os
 from collections.abc import Callable
 from collections.abc import Iterator
-from concurrent.futures import Future
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import islice
-from multiprocessing import get_all_start_methods
-from multiprocessing import get_context
-from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +41,7 @@ from ..model.cards import format_card
 from ..model.events import Row
 from ..model.events import from_row
 from ..store.duck import read_parquet
+from ..workers import run_ordered
 from .deal import Options
 from .deal import analyze_events
 from .deal import solver_name
@@ -127,38 +122,11 @@ def analyze_rows(job: tuple[str, list[Row]]) -> tuple[str, dict[str, list[dict[s
     return pulka, rows_of(analyze_events(pulka, events, options=_OPTIONS))
 
 
-def _batch(jobs: list[tuple[str, list[Row]]]) -> list[tuple[str, dict[str, list[dict[str, Any]]]]]:
-    return [analyze_rows(j) for j in jobs]
-
-
-def _context() -> BaseContext:
-    """Workers fork from a fork server that has imported only this module (see :mod:`preflog.sim.many`)."""
-    if "forkserver" not in get_all_start_methods():
-        return get_context("spawn")
-    ctx = get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])
-    return ctx
-
-
 def analyze_many(jobs: Iterator[tuple[str, list[Row]]], workers: int,
                  chunksize: int = 2) -> Iterator[tuple[str, dict[str, list[dict[str, Any]]]]]:
-    """Analyse pulkas on ``workers`` processes (1: in this process), in the order given."""
-    if workers <= 1:
-        for job in jobs:
-            yield analyze_rows(job)
-        return
-    batches = iter(lambda: list(islice(jobs, chunksize)), [])
-    pool = ProcessPoolExecutor(workers, mp_context=_context())
-    try:
-        window: list[Future[list[tuple[str, dict[str, list[dict[str, Any]]]]]]] = []
-        for batch in batches:
-            window.append(pool.submit(_batch, batch))
-            if len(window) >= 4 * workers:
-                yield from window.pop(0).result()
-        while window:
-            yield from window.pop(0).result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    """Analyse pulkas on ``workers`` processes (1: in this process), in the order given
+    (:func:`preflog.workers.run_ordered`)."""
+    return run_ordered(analyze_rows, jobs, workers, chunksize, preload=[__name__])
 
 
 # --------------------------------------------------------------------------- storage

@@ -1,0 +1,106 @@
+"""One runner for work spread over worker processes: results in the order of the jobs, a bounded
+look-ahead, and a worker that dies reported as an error naming the jobs it held — never a hang.
+
+The simulator (:func:`preflog.sim.simulate_many`) and the double-dummy analysis of a store
+(:func:`preflog.analysis.table.analyze_many`) both run through :func:`run_ordered`. (The import's
+workers read record files through pipes of their own; see :mod:`preflog.importer`.)
+
+Workers start from a fork server that has imported only the modules named in ``preload`` (the module of
+the job's function): a plain fork would copy the caller's threads (the Delta reader's runtime, DuckDB's
+pool) with whatever locks they hold, and the child could hang on one; ``spawn`` would re-import the
+caller's ``__main__``.
+
+>>> list(run_ordered(abs, [-3, 1, -2], workers=1))
+[3, 1, 2]
+
+Imports nothing from preflog but :mod:`preflog.errors` (layer 1, beside the model).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import islice
+from multiprocessing import get_all_start_methods
+from multiprocessing import get_context
+from multiprocessing.context import BaseContext
+from typing import TypeVar
+
+from .errors import PreflogError
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+class WorkerDied(PreflogError, RuntimeError):
+    """A worker process ended without finishing its jobs (killed, out of memory, a crash in C code).
+
+    ``first`` and ``count``: the position (0-based, in the order the jobs were given) of the first job
+    of the batch it held and how many jobs that batch had."""
+
+    def __init__(self, first: int, count: int, cause: str = "") -> None:
+        self.first, self.count = first, count
+        what = f"job {first + 1}" if count == 1 else f"jobs {first + 1}-{first + count}"
+        super().__init__(f"a worker process died while running {what}" + (f" ({cause})" if cause else ""))
+
+    def __reduce__(self) -> tuple[type[WorkerDied], tuple[int, int]]:
+        return (WorkerDied, (self.first, self.count))
+
+
+def context(preload: Sequence[str] = ()) -> BaseContext:
+    """The start method of the workers: a fork server preloading ``preload``, else ``spawn``."""
+    if "forkserver" not in get_all_start_methods():
+        return get_context("spawn")
+    ctx = get_context("forkserver")
+    ctx.set_forkserver_preload(list(preload))
+    return ctx
+
+
+def _batch(fn: Callable[[J], R], jobs: list[J]) -> list[R]:
+    return [fn(job) for job in jobs]
+
+
+def run_ordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int, chunksize: int = 1,
+                preload: Sequence[str] = (), ahead: int = 4) -> Iterator[R]:
+    """``fn(job)`` for every job, in the order of ``jobs``: in this process when ``workers`` <= 1, else
+    on ``workers`` processes, ``chunksize`` jobs a task and at most ``ahead`` tasks a worker queued ahead
+    of the one whose results come next (``jobs`` is read lazily, so a long stream is never held whole).
+    ``fn`` must be a module-level function (it is pickled by name), of a module listed in ``preload``.
+
+    A caller that stops early (closes the iterator) cancels what is queued. A worker that dies raises
+    :class:`WorkerDied` at the batch it held, after the results before it."""
+    if workers <= 1:
+        for job in jobs:
+            yield fn(job)
+        return
+    it = iter(jobs)
+    batches = iter(lambda: list(islice(it, chunksize)), [])
+    pool = ProcessPoolExecutor(workers, mp_context=context(preload))
+    window: deque[tuple[int, int, Future[list[R]]]] = deque()
+    start = 0
+
+    def results(first: int, count: int, fut: Future[list[R]]) -> list[R]:
+        try:
+            return fut.result()
+        except BrokenProcessPool as exc:
+            raise WorkerDied(first, count, str(exc).strip()) from None
+
+    try:
+        for batch in batches:
+            window.append((start, len(batch), pool.submit(_batch, fn, batch)))
+            start += len(batch)
+            if len(window) >= ahead * workers:
+                yield from results(*window.popleft())
+        while window:
+            yield from results(*window.popleft())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+__all__ = ["WorkerDied", "context", "run_ordered"]
