@@ -83,11 +83,9 @@ def club_key() -> bytes | None:
         return text.encode()
     path = os.environ.get(KEY_FILE_ENV)
     if path:
-        with file_errors(path):
-            data = Path(path).read_bytes().strip()
-        if not data:
-            raise FileError(path, "the key file is empty")
-        return data
+        from .store.keyed import read_key_file  # a regular file of a few KB at most: never a FIFO or a device
+
+        return read_key_file(path)
     return None
 
 
@@ -544,11 +542,14 @@ class Workspace:
         return report_rows(self.root)
 
     @_file_errors_at_root
-    def verify(self) -> list[IntegrityProblem]:
+    def verify(self, deep: bool = False) -> list[IntegrityProblem]:
         """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
         each pulka projected from exactly the stored events, nothing pending, no projection file
-        missing or changed since it was written."""
+        missing or changed since it was written. ``deep``: also replay every pulka and compare each
+        projection row with the one its events give (kind ``derived``): a value edited together with its
+        manifest's SHA-256 shows only so."""
         from .projections.store import check
+        from .projections.store import check_derived
 
         store = self.store()
         problems = list(store.verify(lambda done, total: self._report("checking hash chains", done, total)))
@@ -561,6 +562,18 @@ class Workspace:
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         self._report("checking projections", 0, None)
         problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
+        if deep:
+            self._report("replaying every pulka", 0, None)
+            from .projections.facts import FactsError
+
+            facts: list[PulkaFacts] = []
+            for a in self.audit(None):
+                try:
+                    facts.append(facts_of(a.loaded.id, a.loaded.events, a.result))
+                except FactsError:
+                    continue  # cannot be projected: the projections check names it as not projected
+            problems.extend(IntegrityProblem(pid, 0, "derived", detail)
+                            for pid, detail in check_derived(self.root, facts))
         return problems
 
     @_file_errors_at_root
