@@ -1044,8 +1044,8 @@ class DeltaStore(EventStore):
                 if pulka not in recorded or seq >= recorded[pulka][0]:
                     recorded[pulka] = (seq, head, version)
         if foreign:
-            problem("key", f"the key (fingerprint {own}) does not match the one this store was sealed with "
-                    f"(fingerprint {', '.join(sorted(foreign))}); its records count as unsigned")
+            problem("key", f"the key does not match the one this store was sealed with (the key given has "
+                    f"fingerprint {own}, the store's {', '.join(sorted(foreign))}); its records count as unsigned")
         if last_settings is not None and last_settings[1] != settings:
             changed = sorted(k for k in set(settings) | set(last_settings[1])
                              if settings.get(k) != last_settings[1].get(k))

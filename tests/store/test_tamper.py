@@ -131,7 +131,7 @@ def test_made_up_pulka_with_forged_record_needs_the_key(tmp_path: Path) -> None:
     assert kinds == [("", "signature"), ("", "key"), ("", "witness")] + [(p, "unrecorded") for p in
                                                                         ("fake", "p0", "p1", "p2", "p3")]
     problems = DeltaStore(tmp_path, key=b"another key").verify()
-    assert f"fingerprint {fingerprint(KEY)}" in problems[1].detail and "another key" not in problems[1].detail
+    assert f"the store's {fingerprint(KEY)}" in problems[1].detail and "another key" not in problems[1].detail
 
 
 def test_a_forged_record_without_its_link_breaks_the_chain(tmp_path: Path) -> None:
