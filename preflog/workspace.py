@@ -553,12 +553,14 @@ class Workspace:
 
         store = self.store()
         problems = list(store.verify(lambda done, total: self._report("checking hash chains", done, total)))
-        if any(p.kind == "file" for p in problems):
-            return problems  # damaged data files: nothing else can be read to be checked
+        if any(p.kind in ("file", "unreadable") for p in problems):
+            return problems  # damaged data files or log: nothing else can be read to be checked
         try:
             self._check_not_rolled_back(_version_of(store))
         except WorkspaceError as exc:
             problems.append(IntegrityProblem("", 0, "log", exc.message))
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            pass  # an unreadable manifest: the projections' check below names it
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         self._report("checking projections", 0, None)
         problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))

@@ -517,7 +517,7 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
 
 def _verified_pulkas(ws: Workspace, problems: list[Any]) -> int:
     """How many pulkas verify checked (none countable when data files are damaged: their rows are unread)."""
-    if any(p.kind == "file" for p in problems):
+    if any(p.kind in ("file", "unreadable") for p in problems):
         return 0
     return len(ws.store().pulkas())
 

@@ -96,6 +96,11 @@ def sign(key: bytes, record: str) -> str:
     return keyed.sign(key, record)
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 class _Tip(NamedTuple):
     """The last append commit of the log as a writer continues it: its Delta version, chain number and
     link digest (version -1, number 0, digest "": none yet)."""
@@ -937,11 +942,19 @@ class DeltaStore(EventStore):
     def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
         """The hash chain of every pulka (:func:`~.chain.check_pulka`), then the table against its log
         (:meth:`verify_log`); ``progress(rows checked, rows in all)`` after each batch of rows."""
-        damaged = self.damaged_files()
-        if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
-            return [IntegrityProblem("", 0, "file", f"{path}: {problem}") for path, problem in damaged]
-        problems = self._verify_rows(progress)
-        problems.extend(self.verify_log())
+        try:
+            damaged = self.damaged_files()
+            if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
+                return [IntegrityProblem("", 0, "file", f"{path}: {problem}") for path, problem in damaged]
+            problems = self._verify_rows(progress)
+            problems.extend(self.verify_log())
+        except DamagedFileError as exc:
+            return [IntegrityProblem("", 0, "file", f"{exc.path}: {exc.problem}")]
+        except BaseException as exc:  # a damaged log: Delta's errors (a Rust panic is a BaseException)
+            if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+                raise
+            return [IntegrityProblem("", 0, "unreadable", f"{self.path}: the table's commit log cannot be read "
+                                     f"({type(exc).__name__}: {_first_line(exc)}); restore _delta_log from a backup")]
         return problems
 
     def verify_log(self) -> list[IntegrityProblem]:
