@@ -1025,19 +1025,25 @@ class DeltaStore(EventStore):
                 if not isinstance(record, str) or (chain is not None and link is None):
                     raise ValueError("not text")
                 got = _link_of(commit, tip)
-                heads = _parse_heads(record)
             except ValueError as exc:
                 problem("record", f"commit {version}: its heads record or link cannot be read ({exc})")
-                continue
-            assert got is not None
-            if key is not None:
-                if not hmac.compare_digest(str(commit.get(MAC_META, "")), sign(key, keyed.signed_text(chain, record))):
-                    if link is not None and link.key and link.key != own:
-                        foreign.add(link.key)
-                    else:
-                        problem("signature", f"commit {version}: the heads it records are not signed with "
-                                "this store's key (forged, or written without it)")
-                    continue  # an unsigned record vouches for nothing
+                continue  # (a writer skips it too: the chain goes on from the link before it)
+            assert got is not None and isinstance(record, str)
+            heads: dict[str, tuple[int, int]] | None
+            try:
+                heads = _parse_heads(record)
+            except ValueError as exc:
+                problem("record", f"commit {version}: its heads record cannot be read ({exc})")
+                heads = None
+            signed = key is None or hmac.compare_digest(str(commit.get(MAC_META, "")),
+                                                        sign(key, keyed.signed_text(chain, record)))
+            if not signed:
+                if link is not None and link.key and link.key != own:
+                    foreign.add(link.key)
+                else:
+                    problem("signature", f"commit {version}: the heads it records are not signed with this "
+                            "store's key (forged, or written without it)")
+            # the chain is the log's order as writers saw it: unsigned commits hold their place in it
             if link is not None:
                 if tip.version < 0:
                     if link.n != 1 and complete:
@@ -1048,11 +1054,14 @@ class DeltaStore(EventStore):
                             f"but the append commit before it is commit {tip.version} (number {tip.n}, "
                             f"{tip.digest}): an append commit was lost, replaced or reordered")
                 chained = True
-                last_settings = (version, link.settings)
+                if signed:
+                    last_settings = (version, link.settings)
             elif chained:
                 problem("chain", f"commit {version} records heads but no link (written by another tool?)")
             tip = got
             links[version] = got
+            if heads is None or not signed:
+                continue  # an unsigned record vouches for nothing
             for pulka, (seq, head) in heads.items():
                 if pulka not in recorded or seq >= recorded[pulka][0]:
                     recorded[pulka] = (seq, head, version)
