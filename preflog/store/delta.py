@@ -48,6 +48,7 @@ from .base import DamagedFileError
 from .base import EventStore
 from .base import EventTuple
 from .base import IntegrityProblem
+from .base import ProblemKind as Kind
 from .base import PulkaInfo
 from .base import SealedBatch
 from .base import ShardRange
@@ -945,15 +946,15 @@ class DeltaStore(EventStore):
         try:
             damaged = self.damaged_files()
             if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
-                return [IntegrityProblem("", 0, "file", f"{path}: {problem}") for path, problem in damaged]
+                return [IntegrityProblem("", 0, Kind.FILE, f"{path}: {problem}") for path, problem in damaged]
             problems = self._verify_rows(progress)
             problems.extend(self.verify_log())
         except DamagedFileError as exc:
-            return [IntegrityProblem("", 0, "file", f"{exc.path}: {exc.problem}")]
+            return [IntegrityProblem("", 0, Kind.FILE, f"{exc.path}: {exc.problem}")]
         except BaseException as exc:  # a damaged log: Delta's errors (a Rust panic is a BaseException)
             if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
                 raise
-            return [IntegrityProblem("", 0, "unreadable", f"{self.path}: the table's commit log cannot be read "
+            return [IntegrityProblem("", 0, Kind.UNREADABLE, f"{self.path}: the table's commit log cannot be read "
                                      f"({type(exc).__name__}: {_first_line(exc)}); restore _delta_log from a backup")]
         return problems
 
@@ -979,7 +980,7 @@ class DeltaStore(EventStore):
         problems: list[IntegrityProblem] = []
         key = self._key
 
-        def problem(kind: str, detail: str, pulka: str = "", seq: int = 0) -> None:
+        def problem(kind: Kind, detail: str, pulka: str = "", seq: int = 0) -> None:
             problems.append(IntegrityProblem(pulka, seq, kind, detail))
 
         witness: keyed.Witness | None = None
@@ -998,7 +999,7 @@ class DeltaStore(EventStore):
             return problems  # a table from before the heads log: nothing to check it against
         if settings.get(HEADS_LOG_KEY) != "1":
             why = "its commits record heads" if has_records else "it is opened with a key"
-            problem("settings", f"the table setting {HEADS_LOG_KEY} is "
+            problem(Kind.SETTINGS, f"the table setting {HEADS_LOG_KEY} is "
                     f"{'missing' if HEADS_LOG_KEY not in settings else repr(settings[HEADS_LOG_KEY])}, but "
                     f"{why}: a commit changed the table's settings (the heads log is checked all the same)")
         own = keyed.fingerprint(key) if key is not None else ""
@@ -1017,7 +1018,7 @@ class DeltaStore(EventStore):
                 added = metrics.get("num_added_files", 0) if isinstance(metrics, dict) else 0
                 rewrite = commit.get("preflog.op") in ("sort", "migrate")  # the whole table rewritten in order
                 if commit.get("operation") == "WRITE" and isinstance(added, int) and added > 0 and not rewrite:
-                    problem("record", f"commit {version} added data but records no heads (written by "
+                    problem(Kind.RECORD, f"commit {version} added data but records no heads (written by "
                             "another tool, or its record was removed)")
                 continue
             try:
@@ -1026,14 +1027,14 @@ class DeltaStore(EventStore):
                     raise ValueError("not text")
                 got = _link_of(commit, tip)
             except ValueError as exc:
-                problem("record", f"commit {version}: its heads record or link cannot be read ({exc})")
+                problem(Kind.RECORD, f"commit {version}: its heads record or link cannot be read ({exc})")
                 continue  # (a writer skips it too: the chain goes on from the link before it)
             assert got is not None and isinstance(record, str)
             heads: dict[str, tuple[int, int]] | None
             try:
                 heads = _parse_heads(record)
             except ValueError as exc:
-                problem("record", f"commit {version}: its heads record cannot be read ({exc})")
+                problem(Kind.RECORD, f"commit {version}: its heads record cannot be read ({exc})")
                 heads = None
             signed = key is None or hmac.compare_digest(str(commit.get(MAC_META, "")),
                                                         sign(key, keyed.signed_text(chain, record)))
@@ -1041,23 +1042,23 @@ class DeltaStore(EventStore):
                 if link is not None and link.key and link.key != own:
                     foreign.add(link.key)
                 else:
-                    problem("signature", f"commit {version}: the heads it records are not signed with this "
+                    problem(Kind.SIGNATURE, f"commit {version}: the heads it records are not signed with this "
                             "store's key (forged, or written without it)")
             # the chain is the log's order as writers saw it: unsigned commits hold their place in it
             if link is not None:
                 if tip.version < 0:
                     if link.n != 1 and complete:
-                        problem("chain", f"commit {version} is append commit {link.n}, but the log holds no "
+                        problem(Kind.CHAIN, f"commit {version} is append commit {link.n}, but the log holds no "
                                 "append commit before it: commits are missing from _delta_log")
                 elif link.n != tip.n + 1 or link.prev != tip.digest:
-                    problem("chain", f"commit {version} links to append commit {link.n - 1} ({link.prev or '-'}), "
+                    problem(Kind.CHAIN, f"commit {version} links to append commit {link.n - 1} ({link.prev or '-'}), "
                             f"but the append commit before it is commit {tip.version} (number {tip.n}, "
                             f"{tip.digest}): an append commit was lost, replaced or reordered")
                 chained = True
                 if signed:
                     last_settings = (version, link.settings)
             elif chained:
-                problem("chain", f"commit {version} records heads but no link (written by another tool?)")
+                problem(Kind.CHAIN, f"commit {version} records heads but no link (written by another tool?)")
             tip = got
             links[version] = got
             if heads is None or not signed:
@@ -1066,61 +1067,61 @@ class DeltaStore(EventStore):
                 if pulka not in recorded or seq >= recorded[pulka][0]:
                     recorded[pulka] = (seq, head, version)
         if foreign:
-            problem("key", f"the key does not match the one this store was sealed with (the key given has "
+            problem(Kind.KEY, f"the key does not match the one this store was sealed with (the key given has "
                     f"fingerprint {own}, the store's {', '.join(sorted(foreign))}); its records count as unsigned")
         if last_settings is not None and last_settings[1] != settings:
             changed = sorted(k for k in set(settings) | set(last_settings[1])
                              if settings.get(k) != last_settings[1].get(k))
-            problem("settings", f"the table settings {', '.join(changed)} differ from the ones commit "
+            problem(Kind.SETTINGS, f"the table settings {', '.join(changed)} differ from the ones commit "
                     f"{last_settings[0]} was written under: a later commit changed them")
         self._check_witness(witness, witness_error, links, current, chained, problem)
         actual = self._refresh_heads(dt)
         for pulka, (seq, head, version) in sorted(recorded.items()):
             got_head = actual.get(pulka)
             if got_head is None:
-                problem("lost", f"commit {version} recorded seq 1..{seq}, but the table holds no row of it (a "
+                problem(Kind.LOST, f"commit {version} recorded seq 1..{seq}, but the table holds no row of it (a "
                         "removed add, a forged remove, rows dropped from a file?); time travel to that version",
                         pulka, seq)
             elif got_head[0] < seq:
-                problem("lost", f"commit {version} recorded seq {seq}, but the table ends at seq {got_head[0]}",
+                problem(Kind.LOST, f"commit {version} recorded seq {seq}, but the table ends at seq {got_head[0]}",
                         pulka, seq)
             elif got_head[0] == seq and got_head[1] != head:
-                problem("lost", f"head at seq {seq} differs from the one commit {version} recorded (events "
+                problem(Kind.LOST, f"head at seq {seq} differs from the one commit {version} recorded (events "
                         "replaced, chain recomputed)", pulka, seq)
             elif got_head[0] > seq:
-                problem("unrecorded", f"events after seq {seq} that no commit of the log recorded adding",
+                problem(Kind.UNRECORDED, f"events after seq {seq} that no commit of the log recorded adding",
                         pulka, got_head[0])
         with self._cache_lock:
             unrecorded = [(pulka, head[0]) for pulka, head in actual.items() if pulka not in recorded]
         for pulka, last in unrecorded:
-            problem("unrecorded", "no commit of the log recorded adding this pulka (made up, or its commit's "
+            problem(Kind.UNRECORDED, "no commit of the log recorded adding this pulka (made up, or its commit's "
                     "record was not signed with the key)", pulka, last)
         return problems
 
     def _check_witness(self, witness: keyed.Witness | None, error: str | None, links: dict[int, _Tip],
-                       current: int, chained: bool, problem: Callable[[str, str], None]) -> None:
+                       current: int, chained: bool, problem: Callable[[Kind, str], None]) -> None:
         """The witness against the log's append commits (``links``, by version): the commit it names must
         be there, with the number and digest it names."""
         if self._pinned is not None:
             return  # a view of an older version: the witness names a later commit, rightly
         if error is not None:
-            problem("witness", error)
+            problem(Kind.WITNESS, error)
             return
         if witness is None:
             if chained and self._key is not None:
-                problem("witness", f"{self.path / keyed.WITNESS_NAME} is missing: the store cannot show that "
+                problem(Kind.WITNESS, f"{self.path / keyed.WITNESS_NAME} is missing: the store cannot show that "
                         "its last commits are all there")
             return
         if witness.n == 0:
             return  # the witness of a new table: no append commit named yet
         if witness.version > current:
-            problem("witness", f"the witness names append commit {witness.n} at version {witness.version}, but "
+            problem(Kind.WITNESS, f"the witness names append commit {witness.n} at version {witness.version}, but "
                     f"the log ends at version {current}: commits are missing from _delta_log (restore it from "
                     "a backup)")
             return
         got = links.get(witness.version)
         if got is None or (got.n, got.digest) != (witness.n, witness.digest):
-            problem("witness", f"the commit at version {witness.version} is not the append commit {witness.n} "
+            problem(Kind.WITNESS, f"the commit at version {witness.version} is not the append commit {witness.n} "
                     f"({witness.digest}) the witness names: a commit was lost from _delta_log and another "
                     "written at its number (restore the log from a backup)")
 
