@@ -1004,6 +1004,8 @@ class DeltaStore(EventStore):
                     f"{why}: a commit changed the table's settings (the heads log is checked all the same)")
         own = keyed.fingerprint(key) if key is not None else ""
         foreign: set[str] = set()
+        unsigned: list[int] = []       # append commits without a valid signature, and not another key's
+        sealed_with_own = False        # a commit signed with the key given (else the store may never have had one)
         recorded: dict[str, tuple[int, int, int]] = {}   # pulka -> (last seq, head, commit version)
         links: dict[int, _Tip] = {}
         tip = _Tip(-1, 0, "")
@@ -1042,8 +1044,9 @@ class DeltaStore(EventStore):
                 if link is not None and link.key and link.key != own:
                     foreign.add(link.key)
                 else:
-                    problem(Kind.SIGNATURE, f"commit {version}: the heads it records are not signed with this "
-                            "store's key (forged, or written without it)")
+                    unsigned.append(version)
+            elif link is not None and link.key == own:
+                sealed_with_own = True
             # the chain is the log's order as writers saw it: unsigned commits hold their place in it
             if link is not None:
                 if tip.version < 0:
@@ -1066,6 +1069,14 @@ class DeltaStore(EventStore):
             for pulka, (seq, head) in heads.items():
                 if pulka not in recorded or seq >= recorded[pulka][0]:
                     recorded[pulka] = (seq, head, version)
+        if key is not None and unsigned and not foreign and not sealed_with_own and len(unsigned) == len(links):
+            problem(Kind.KEY, f"a key is given (fingerprint {own}), but no commit of this store was signed with one: "
+                    "it was sealed without a key (its records count as unsigned; set the key before the first "
+                    "import)")
+        else:
+            for version in unsigned:
+                problem(Kind.SIGNATURE, f"commit {version}: the heads it records are not signed with this store's "
+                        "key (forged, or written without it)")
         if foreign:
             problem(Kind.KEY, f"the key does not match the one this store was sealed with (the key given has "
                     f"fingerprint {own}, the store's {', '.join(sorted(foreign))}); its records count as unsigned")

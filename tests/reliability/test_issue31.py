@@ -164,6 +164,14 @@ def test_d7_a_wrong_key_is_named_by_fingerprint_never_by_itself(store: Path) -> 
     assert wrong not in out and KEY not in out
 
 
+def test_d7_a_key_for_a_store_sealed_without_one_is_said_once(tmp_path: Path) -> None:
+    root = build_store(tmp_path / "plain", key=None)
+    code, doc = verify_json(root)
+    assert kinds(doc)[:1] == ["key"] and "signature" not in kinds(doc) and code == 1
+    assert "sealed without a key" in doc["problems"][0]["detail"]  # type: ignore[index]
+    assert fingerprint(KEY.encode()) in doc["problems"][0]["detail"]  # type: ignore[index]
+
+
 def test_d9_verify_json_prints_json_on_every_exit_path(store: Path, tmp_path: Path) -> None:
     """D9: a damaged data file used to exit 2 with no JSON; so did a store that is not there and a log
     that cannot be read. Each now prints one JSON document with an ``error`` member (or the problems)."""
