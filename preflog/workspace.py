@@ -87,11 +87,9 @@ def club_key() -> bytes | None:
         return text.encode()
     path = os.environ.get(KEY_FILE_ENV)
     if path:
-        with file_errors(path):
-            data = Path(path).read_bytes().strip()
-        if not data:
-            raise FileError(path, "the key file is empty")
-        return data
+        from .store.keyed import read_key_file  # a regular file of a few KB at most: never a FIFO or a device
+
+        return read_key_file(path)
     return None
 
 
@@ -606,23 +604,40 @@ class Workspace:
         return report_rows(self.root)
 
     @_file_errors_at_root
-    def verify(self) -> list[IntegrityProblem]:
+    def verify(self, deep: bool = False) -> list[IntegrityProblem]:
         """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
         each pulka projected from exactly the stored events, nothing pending, no projection file
-        missing or changed since it was written."""
+        missing or changed since it was written. ``deep``: also replay every pulka and compare each
+        projection row with the one its events give (kind ``derived``): a value edited together with its
+        manifest's SHA-256 shows only so."""
         from .projections.store import check
+        from .projections.store import check_derived
 
         store = self.store()
         problems = list(store.verify(lambda done, total: self._report("checking hash chains", done, total)))
-        if any(p.kind == "file" for p in problems):
-            return problems  # damaged data files: nothing else can be read to be checked
+        if any(p.kind in ("file", "unreadable") for p in problems):
+            return problems  # damaged data files or log: nothing else can be read to be checked
         try:
             self._check_not_rolled_back(_version_of(store))
         except WorkspaceError as exc:
             problems.append(IntegrityProblem("", 0, "log", exc.message))
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            pass  # an unreadable manifest: the projections' check below names it
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         self._report("checking projections", 0, None)
         problems.extend(IntegrityProblem(pid, 0, "projection", detail) for pid, detail in check(self.root, heads))
+        if deep:
+            self._report("replaying every pulka", 0, None)
+            from .projections.facts import FactsError
+
+            facts: list[PulkaFacts] = []
+            for a in self.audit(None):
+                try:
+                    facts.append(facts_of(a.loaded.id, a.loaded.events, a.result))
+                except FactsError:
+                    continue  # cannot be projected: the projections check names it as not projected
+            problems.extend(IntegrityProblem(pid, 0, "derived", detail)
+                            for pid, detail in check_derived(self.root, facts))
         return problems
 
     @_file_errors_at_root

@@ -756,6 +756,46 @@ def check(store_dir: str | os.PathLike[str], heads: Mapping[str, int]) -> list[t
     return sorted(pulkas) + sorted(foreign) + [p for _k, p in sorted(files, key=lambda f: f[0])]
 
 
+def check_derived(store_dir: str | os.PathLike[str], facts: Iterable[PulkaFacts]) -> list[tuple[str, str]]:
+    """The projections against what the pulkas' events give (``verify --deep``): ``(pulka, what differs)``
+    for each pulka of ``facts`` whose stored rows of a table are not the rows :func:`build.project_many`
+    makes of its facts, row for row, every column. The manifest's SHA-256 proves a file unchanged since it
+    was written; only this shows a value edited together with the SHA-256 that vouches for it."""
+    facts = list(facts)
+    want_ids = {f.pulka for f in facts}
+    expected = build.project_many(facts)
+    out: list[tuple[str, str]] = []
+    for table in TABLES:
+        keys = SORT_KEYS[table]
+        want = _by_pulka(expected[table].sort_by(keys))
+        try:
+            have_table = read_table(store_dir, table)
+        except (OSError, ValueError, KeyError, TypeError, IndexError, pa.ArrowException):
+            continue  # an unreadable manifest or file: :func:`check` names it
+        have_table = have_table.filter(pc.is_in(have_table["pulka"], value_set=pa.array(sorted(want_ids), pa.string())))
+        have = _by_pulka(have_table.sort_by(keys))
+        for pid in sorted(want_ids):
+            rows, got = want.get(pid, []), have.get(pid, [])
+            if rows == got:
+                continue
+            if len(rows) != len(got):
+                out.append((pid, f"{table}: {len(got)} rows projected, its events give {len(rows)}"))
+                continue
+            at = next(i for i, (a, b) in enumerate(zip(rows, got, strict=True)) if a != b)
+            cols = [c for c in expected[table].schema.names if rows[at].get(c) != got[at].get(c)]
+            out.append((pid, f"{table} row {at + 1}: {', '.join(cols)} differ from what its events give "
+                        "(a projection edited, its manifest's SHA-256 with it?); any stats command after "
+                        "deleting the projections folder rebuilds them"))
+    return out
+
+
+def _by_pulka(table: pa.Table) -> dict[str, list[dict[str, object]]]:
+    out: dict[str, list[dict[str, object]]] = {}
+    for row in table.to_pylist():
+        out.setdefault(str(row["pulka"]), []).append(row)
+    return out
+
+
 def _file_problem(path: Path, sha: str | None) -> str | None:
     if not path.exists():
         return f"projection file {path} is missing"

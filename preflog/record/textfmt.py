@@ -74,12 +74,15 @@ def _blank_comments(text: str, source: str, first_line: int = 1, comments: list[
     if ";" not in text and "{" not in text and "}" not in text:
         return text  # nothing to blank and nothing to complain about
     out = list(text)
+    at = [0, first_line]  # a position of the text and its line: comments come in order, so lines are counted once
 
     def keep(i: int, body: str) -> None:
         if comments is not None and body.strip():
             start = text.rfind("\n", 0, i) + 1
             own = not "".join(out[start:i]).strip()
-            comments.append(Comment(text.count("\n", 0, i) + first_line, own, body.strip()))
+            at[1] += text.count("\n", at[0], i)
+            at[0] = i
+            comments.append(Comment(at[1], own, body.strip()))
 
     i, n, quoted = 0, len(text), False
     while i < n:
@@ -105,15 +108,16 @@ def _blank_comments(text: str, source: str, first_line: int = 1, comments: list[
                 raise RecordError(source, _loc_at(text, i, first_line), "{", "opens a comment that is never closed",
                                   "'}'")
             keep(i, text[i + 1:j])
-            for k in range(i, j + 1):
-                if out[k] != "\n":
-                    out[k] = " "
+            out[i:j + 1] = _NOT_NEWLINE.sub(" ", text[i:j + 1])
             i = j + 1
             continue
         elif ch == "}":
             raise RecordError(source, _loc_at(text, i, first_line), "}", "closes a comment that was never opened")
         i += 1
     return "".join(out)
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 def _loc_at(text: str, i: int, first_line: int = 1) -> Loc:

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import accumulate
 from typing import TYPE_CHECKING
 from typing import Any
@@ -220,6 +221,31 @@ class _Taken:
         return pulka in self.mine or pulka in self.stored
 
 
+class ProblemKind(StrEnum):
+    """The kinds of problem verify reports (``IntegrityProblem.kind``; docs/security.md says what each
+    one catches)."""
+
+    MISSING = "missing"
+    DUPLICATE = "duplicate"
+    BAD_EVENT = "bad_event"
+    DEAL = "deal"
+    HASH = "hash"
+    UNSEALED = "unsealed"
+    FILE = "file"
+    UNREADABLE = "unreadable"
+    LOST = "lost"
+    UNRECORDED = "unrecorded"
+    RECORD = "record"
+    SIGNATURE = "signature"
+    KEY = "key"
+    CHAIN = "chain"
+    WITNESS = "witness"
+    SETTINGS = "settings"
+    LOG = "log"
+    PROJECTION = "projection"
+    DERIVED = "derived"
+
+
 @dataclass(frozen=True, slots=True)
 class IntegrityProblem:
     """What :meth:`EventStore.verify` found: ``seq`` is the event where it shows; for a hash
@@ -227,7 +253,7 @@ class IntegrityProblem:
 
     pulka: str
     seq: int
-    kind: str  # missing | duplicate | bad_event | deal | hash | unsealed | file (pulka "": a damaged data file)
+    kind: str  # a ProblemKind (pulka "": a problem of the table, its log or its files, not of one pulka's rows)
     detail: str
     first_seq: int | None = None
 

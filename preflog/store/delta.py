@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -42,12 +41,14 @@ from preflog._native import switched_off
 
 from ..model.columns import RowColumns
 from ..model.events import Row
+from . import keyed
 from .base import Batch
 from .base import ConcurrencyError
 from .base import DamagedFileError
 from .base import EventStore
 from .base import EventTuple
 from .base import IntegrityProblem
+from .base import ProblemKind as Kind
 from .base import PulkaInfo
 from .base import SealedBatch
 from .base import ShardRange
@@ -93,8 +94,51 @@ def heads_record(heads: dict[str, tuple[int, int | None]]) -> str:
 
 
 def sign(key: bytes, record: str) -> str:
-    """HMAC-SHA256 of a heads record under the club's key, in hex."""
-    return hmac.new(key, record.encode(), hashlib.sha256).hexdigest()
+    """HMAC-SHA256 of a heads record under the club's key, in hex (:func:`.keyed.sign`)."""
+    return keyed.sign(key, record)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class _Tip(NamedTuple):
+    """The last append commit of the log as a writer continues it: its Delta version, chain number and
+    link digest (version -1, number 0, digest "": none yet)."""
+
+    version: int
+    n: int
+    digest: str
+
+
+def _parse_heads(record: str) -> dict[str, tuple[int, int]]:
+    """The heads of a ``preflog.heads`` record; ValueError when it is not a map of pulka → [seq, head]."""
+    got: Any = json.loads(record)
+    if not isinstance(got, dict):
+        raise ValueError("not an object")
+    out: dict[str, tuple[int, int]] = {}
+    for pulka, value in got.items():
+        if not (isinstance(value, list) and len(value) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise ValueError(f"pulka {pulka!r}: not [last seq, head]")
+        out[pulka] = (value[0], value[1])
+    return out
+
+
+def _link_of(commit: dict[str, Any], before: _Tip) -> _Tip | None:
+    """The chain position of an append commit (from ``history()``) after ``before``: its own link when it
+    carries one, else (a commit written before links existed) the next number and its record's digest;
+    None when it records no heads. ValueError when its record or link cannot be read."""
+    record, chain = commit.get(HEADS_META), commit.get(keyed.CHAIN_META)
+    if record is None:
+        return None
+    if not isinstance(record, str) or not (chain is None or isinstance(chain, str)):
+        raise ValueError("its heads record or link is not text")
+    version = int(commit.get("version", -1))
+    if chain is None:
+        return _Tip(version, before.n + 1, keyed.link_digest(None, record))
+    return _Tip(version, keyed.Link.parse(chain).n, keyed.link_digest(chain, record))
 
 
 # Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
@@ -411,6 +455,7 @@ class DeltaStore(EventStore):
                                       configuration={VERSION_KEY: str(TABLE_SCHEMA_VERSION),
                                                      HASH_EVERY_KEY: str(hash_every), HEADS_LOG_KEY: "1"},
                                       raise_if_key_not_exists=False)
+                    keyed.write_witness(self.path, keyed.Witness(0, 0, ""), key)
         try:
             self._dt = DeltaTable(str(self.path), version=version)
         except Exception as exc:  # deltalake raises several types for a missing version
@@ -421,6 +466,13 @@ class DeltaStore(EventStore):
         self.heads_log = conf.get(HEADS_LOG_KEY) == "1"
         self._legacy: pa.Table | None = None
         self._legacy_version = -1
+        self._tip: _Tip | None = None  # the last append commit, as of this store's own last commit
+        self._pending: tuple[str, _Tip] | None = None  # the link of the commit being written, and its place
+
+    def settings(self) -> dict[str, str]:
+        """The table's own settings (``preflog.*`` of its configuration), as the table holds them now."""
+        conf = self._table().metadata().configuration
+        return {k: v for k, v in conf.items() if k.startswith("preflog.")}
 
     # --- plumbing --------------------------------------------------------------------------
     @contextmanager
@@ -568,7 +620,7 @@ class DeltaStore(EventStore):
                 write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                                 commit_properties=CommitProperties(custom_metadata={
                                     "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                    "preflog.events": str(table.num_rows), **self._log_record(local)}))
+                                    "preflog.events": str(table.num_rows), **self._log_record(dt, local)}))
                 self._own_commit(dt, local)
             return out
 
@@ -626,28 +678,80 @@ class DeltaStore(EventStore):
             write_deltalake(dt, table, mode="append", writer_properties=WRITER_PROPERTIES,
                             commit_properties=CommitProperties(custom_metadata={
                                 "preflog.op": "append", "preflog.pulkas": str(len(local)),
-                                "preflog.events": str(table.num_rows), **self._log_record(local)}))
+                                "preflog.events": str(table.num_rows), **self._log_record(dt, local)}))
             self._own_commit(dt, local)
 
     def _own_commit(self, dt: DeltaTable, local: dict[str, tuple[int, int | None, int]]) -> None:
         """After a commit of ours (writer lock held): its heads are ``local``, so its file need not be read
         back by :meth:`_refresh_heads`. No other writer committed in between; a compaction running
-        alongside only rewrites rows whose heads are known already."""
+        alongside only rewrites rows whose heads are known already. The witness then names the commit."""
         with self._cache_lock:
             self._heads.update(local)
+            dt.update_incremental()
             if self.table_schema_version >= TABLE_SCHEMA_VERSION:
-                dt.update_incremental()
                 self._seen.update(dt.file_uris())
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        chain, tip = pending
+        version = next((int(c["version"]) for c in dt.history(limit=8) if c.get(keyed.CHAIN_META) == chain), None)
+        if version is None:  # (cannot happen: our commit is among the last few) the next writer finds it
+            self._tip = None
+            return
+        self._tip = tip._replace(version=version)
+        keyed.write_witness(self.path, keyed.Witness(version, tip.n, tip.digest), self._key)
 
-    def _log_record(self, local: dict[str, tuple[int, int | None, int]]) -> dict[str, str]:
-        """The commit metadata that records the heads an append leaves (and their signature)."""
-        if not self.heads_log:
+    def _log_record(self, dt: DeltaTable, local: dict[str, tuple[int, int | None, int]]) -> dict[str, str]:
+        """The commit metadata that records the heads an append leaves, its link in the chain of append
+        commits, and (with the key) their signature. Refuses to write over a log that lost commits its
+        witness names (:meth:`_chain_tip`)."""
+        if not self.heads_log and self._key is None:
             return {}
         record = heads_record({p: (s, h) for p, (s, h, _d) in local.items()})
-        out = {HEADS_META: record}
+        tip = self._chain_tip(dt)
+        conf = dt.metadata().configuration
+        link = keyed.Link(tip.n + 1, tip.digest, {k: v for k, v in conf.items() if k.startswith("preflog.")},
+                          keyed.fingerprint(self._key) if self._key is not None else "")
+        chain = link.text()
+        self._pending = (chain, _Tip(-1, link.n, keyed.link_digest(chain, record)))
+        out = {HEADS_META: record, keyed.CHAIN_META: chain}
         if self._key is not None:
-            out[MAC_META] = sign(self._key, record)
+            out[MAC_META] = sign(self._key, keyed.signed_text(chain, record))
         return out
+
+    def _chain_tip(self, dt: DeltaTable) -> _Tip:
+        """The last append commit of the log, to link the next one to (writer lock held). Checked against
+        the witness: a witness naming a commit the log no longer holds (its last commit deleted, or
+        deleted and another written at its number) stops the write with one line."""
+        current = dt.version()
+        if self._tip is not None and self._tip.version == current:
+            return self._tip
+        try:
+            witness = keyed.read_witness(self.path, None)  # its signature is verify's to check
+        except ValueError as exc:
+            raise StoreError(f"{exc}; run `preflog verify` (the witness names the last commit: "
+                             "a store whose witness is damaged takes no more commits)") from None
+        if witness is not None and witness.version > current:
+            raise StoreError(f"{self.path}: commits are missing from _delta_log: its witness names version "
+                             f"{witness.version}, the log ends at version {current}; restore the log from a "
+                             "backup (run `preflog verify`)")
+        commits = dt.history() if witness is None else dt.history(limit=current - witness.version + 1)
+        tip = _Tip(-1, 0, "")
+        for c in sorted(commits, key=lambda c: int(c.get("version", -1))):
+            version = int(c.get("version", -1))
+            try:
+                got = _link_of(c, tip)
+            except ValueError:
+                got = None  # verify names it; the chain goes on from the last readable link
+            if witness is not None and version == witness.version:
+                if ((got.n, got.digest) if got is not None else (0, "")) != (witness.n, witness.digest):
+                    raise StoreError(f"{self.path}: the commit at version {version} of _delta_log is not the one "
+                                     "its witness names: a commit was lost and another written at its number; "
+                                     "restore the log from a backup (run `preflog verify`)")
+                tip = _Tip(version, witness.n, witness.digest)
+            elif got is not None:
+                tip = got
+        return tip
 
     # --- reading ---------------------------------------------------------------------------
     def read_rows(self, pulkas: Sequence[str] | None = None, batch_size: int = 65_536, *,
@@ -840,63 +944,198 @@ class DeltaStore(EventStore):
     def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
         """The hash chain of every pulka (:func:`~.chain.check_pulka`), then the table against its log
         (:meth:`verify_log`); ``progress(rows checked, rows in all)`` after each batch of rows."""
-        damaged = self.damaged_files()
-        if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
-            return [IntegrityProblem("", 0, "file", f"{path}: {problem}") for path, problem in damaged]
-        problems = self._verify_rows(progress)
-        if self.heads_log:
+        try:
+            damaged = self.damaged_files()
+            if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
+                return [IntegrityProblem("", 0, Kind.FILE, f"{path}: {problem}") for path, problem in damaged]
+            problems = self._verify_rows(progress)
             problems.extend(self.verify_log())
+        except DamagedFileError as exc:
+            return [IntegrityProblem("", 0, Kind.FILE, f"{exc.path}: {exc.problem}")]
+        except BaseException as exc:  # a damaged log: Delta's errors (a Rust panic is a BaseException)
+            if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+                raise
+            return [IntegrityProblem("", 0, Kind.UNREADABLE, f"{self.path}: the table's commit log cannot be read "
+                                     f"({type(exc).__name__}: {_first_line(exc)}); restore _delta_log from a backup")]
         return problems
 
     def verify_log(self) -> list[IntegrityProblem]:
-        """The table against what its commits recorded adding: each pulka must end where and as the
-        last commit that appended to it recorded (else rows of it were lost: a removed ``add``, a forged
-        ``remove``, rows dropped from a file), and no pulka may be there that no commit recorded (a
-        made-up pulka with a recomputed chain). With the club's key, every recorded head must carry a
-        valid signature (a forger who writes his own record does not know the key)."""
+        """The table against what its commits recorded adding (see docs/security.md).
+
+        * Each pulka must end where and as the last commit that appended to it recorded (else rows of it
+          were lost: a removed ``add``, a forged ``remove``, rows dropped from a file: ``lost``), and no
+          pulka may be there that no commit recorded (a made-up pulka with a recomputed chain:
+          ``unrecorded``).
+        * The append commits form a chain (``preflog.chain``): a commit missing, replaced or reordered
+          between two others breaks it (``chain``); the witness beside the log names the last one, so a
+          deleted last commit, or one deleted and written over by the next import, shows (``witness``).
+        * The table settings must be the ones the last link was written under, and a store that keeps
+          a heads log (or is opened with a key) must say so in its settings (``settings``).
+        * With the club's key every record and link must carry a valid signature (``signature``; a
+          key other than the store's is named once by its fingerprint: ``key``); what only unsigned
+          records vouch for counts as unrecorded. A heads record or link that cannot be read is
+          ``record``, never a crash.
+
+        A table created before the heads log (no setting, no record) is not checked here unless a key
+        is given: with a key the store must prove every pulka (fail closed)."""
         problems: list[IntegrityProblem] = []
+        key = self._key
+
+        def problem(kind: Kind, detail: str, pulka: str = "", seq: int = 0) -> None:
+            problems.append(IntegrityProblem(pulka, seq, kind, detail))
+
+        witness: keyed.Witness | None = None
+        witness_error: str | None = None
+        if self._pinned is None:  # read before the log: it moves on only after a commit, so never ahead of it
+            try:
+                witness = keyed.read_witness(self.path, key)
+            except ValueError as exc:
+                witness_error = str(exc)
+        dt = self._table()
+        current = dt.version()
+        commits = sorted(dt.history(), key=lambda c: int(c.get("version", -1)))
+        settings = {k: v for k, v in dt.metadata().configuration.items() if k.startswith("preflog.")}
+        has_records = any(HEADS_META in c for c in commits)
+        if not (settings.get(HEADS_LOG_KEY) == "1" or has_records or key is not None):
+            return problems  # a table from before the heads log: nothing to check it against
+        if settings.get(HEADS_LOG_KEY) != "1":
+            why = "its commits record heads" if has_records else "it is opened with a key"
+            problem(Kind.SETTINGS, f"the table setting {HEADS_LOG_KEY} is "
+                    f"{'missing' if HEADS_LOG_KEY not in settings else repr(settings[HEADS_LOG_KEY])}, but "
+                    f"{why}: a commit changed the table's settings (the heads log is checked all the same)")
+        own = keyed.fingerprint(key) if key is not None else ""
+        foreign: set[str] = set()
+        unsigned: list[int] = []       # append commits without a valid signature, and not another key's
+        sealed_with_own = False        # a commit signed with the key given (else the store may never have had one)
         recorded: dict[str, tuple[int, int, int]] = {}   # pulka -> (last seq, head, commit version)
-        for commit in sorted(self._table().history(), key=lambda c: int(c.get("version", 0))):
-            record = commit.get(HEADS_META)
-            if not isinstance(record, str):
-                continue
+        links: dict[int, _Tip] = {}
+        tip = _Tip(-1, 0, "")
+        chained = False          # a commit with a link seen: from then on every append commit has one
+        last_settings: tuple[int, dict[str, str]] | None = None
+        complete = bool(commits) and int(commits[0].get("version", -1)) == 0
+        for commit in commits:
             version = int(commit.get("version", -1))
-            if self._key is not None and not hmac.compare_digest(str(commit.get(MAC_META, "")),
-                                                                 sign(self._key, record)):
-                problems.append(IntegrityProblem("", 0, "log", f"commit {version}: the heads it records are not "
-                                                 "signed with this store's key (forged, or written without it)"))
+            record, chain = commit.get(HEADS_META), commit.get(keyed.CHAIN_META)
+            if record is None:
+                metrics = commit.get("operationMetrics")
+                added = metrics.get("num_added_files", 0) if isinstance(metrics, dict) else 0
+                rewrite = commit.get("preflog.op") in ("sort", "migrate")  # the whole table rewritten in order
+                if commit.get("operation") == "WRITE" and isinstance(added, int) and added > 0 and not rewrite:
+                    problem(Kind.RECORD, f"commit {version} added data but records no heads (written by "
+                            "another tool, or its record was removed)")
                 continue
             try:
-                heads = json.loads(record)
-            except ValueError:
-                problems.append(IntegrityProblem("", 0, "log", f"commit {version}: unreadable heads record"))
-                continue
+                link = keyed.Link.parse(chain) if isinstance(chain, str) else None
+                if not isinstance(record, str) or (chain is not None and link is None):
+                    raise ValueError("not text")
+                got = _link_of(commit, tip)
+            except ValueError as exc:
+                problem(Kind.RECORD, f"commit {version}: its heads record or link cannot be read ({exc})")
+                continue  # (a writer skips it too: the chain goes on from the link before it)
+            assert got is not None and isinstance(record, str)
+            heads: dict[str, tuple[int, int]] | None
+            try:
+                heads = _parse_heads(record)
+            except ValueError as exc:
+                problem(Kind.RECORD, f"commit {version}: its heads record cannot be read ({exc})")
+                heads = None
+            signed = key is None or hmac.compare_digest(str(commit.get(MAC_META, "")),
+                                                        sign(key, keyed.signed_text(chain, record)))
+            if not signed:
+                if link is not None and link.key and link.key != own:
+                    foreign.add(link.key)
+                else:
+                    unsigned.append(version)
+            elif link is not None and link.key == own:
+                sealed_with_own = True
+            # the chain is the log's order as writers saw it: unsigned commits hold their place in it
+            if link is not None:
+                if tip.version < 0:
+                    if link.n != 1 and complete:
+                        problem(Kind.CHAIN, f"commit {version} is append commit {link.n}, but the log holds no "
+                                "append commit before it: commits are missing from _delta_log")
+                elif link.n != tip.n + 1 or link.prev != tip.digest:
+                    problem(Kind.CHAIN, f"commit {version} links to append commit {link.n - 1} ({link.prev or '-'}), "
+                            f"but the append commit before it is commit {tip.version} (number {tip.n}, "
+                            f"{tip.digest}): an append commit was lost, replaced or reordered")
+                chained = True
+                if signed:
+                    last_settings = (version, link.settings)
+            elif chained:
+                problem(Kind.CHAIN, f"commit {version} records heads but no link (written by another tool?)")
+            tip = got
+            links[version] = got
+            if heads is None or not signed:
+                continue  # an unsigned record vouches for nothing
             for pulka, (seq, head) in heads.items():
-                if pulka not in recorded or int(seq) >= recorded[pulka][0]:
-                    recorded[pulka] = (int(seq), int(head), version)
-        actual = self._refresh_heads(self._table())
+                if pulka not in recorded or seq >= recorded[pulka][0]:
+                    recorded[pulka] = (seq, head, version)
+        if key is not None and unsigned and not foreign and not sealed_with_own and len(unsigned) == len(links):
+            problem(Kind.KEY, f"a key is given (fingerprint {own}), but no commit of this store was signed with one: "
+                    "it was sealed without a key (its records count as unsigned; set the key before the first "
+                    "import)")
+        else:
+            for version in unsigned:
+                problem(Kind.SIGNATURE, f"commit {version}: the heads it records are not signed with this store's "
+                        "key (forged, or written without it)")
+        if foreign:
+            problem(Kind.KEY, f"the key does not match the one this store was sealed with (the key given has "
+                    f"fingerprint {own}, the store's {', '.join(sorted(foreign))}); its records count as unsigned")
+        if last_settings is not None and last_settings[1] != settings:
+            changed = sorted(k for k in set(settings) | set(last_settings[1])
+                             if settings.get(k) != last_settings[1].get(k))
+            problem(Kind.SETTINGS, f"the table settings {', '.join(changed)} differ from the ones commit "
+                    f"{last_settings[0]} was written under: a later commit changed them")
+        self._check_witness(witness, witness_error, links, current, chained, problem)
+        actual = self._refresh_heads(dt)
         for pulka, (seq, head, version) in sorted(recorded.items()):
-            got = actual.get(pulka)
-            if got is None:
-                problems.append(IntegrityProblem(pulka, seq, "lost", f"commit {version} recorded seq 1..{seq}, but "
-                                                 "the table holds no row of it (a removed add, a forged remove, "
-                                                 "rows dropped from a file?); time travel to that version"))
-            elif got[0] < seq:
-                problems.append(IntegrityProblem(pulka, seq, "lost", f"commit {version} recorded seq {seq}, but "
-                                                 f"the table ends at seq {got[0]}"))
-            elif got[0] == seq and got[1] != head:
-                problems.append(IntegrityProblem(pulka, seq, "lost", f"head at seq {seq} differs from the one "
-                                                 f"commit {version} recorded (events replaced, chain recomputed)"))
-            elif got[0] > seq:
-                problems.append(IntegrityProblem(pulka, got[0], "unrecorded", f"events after seq {seq} that no "
-                                                 "commit of the log recorded adding"))
+            got_head = actual.get(pulka)
+            if got_head is None:
+                problem(Kind.LOST, f"commit {version} recorded seq 1..{seq}, but the table holds no row of it (a "
+                        "removed add, a forged remove, rows dropped from a file?); time travel to that version",
+                        pulka, seq)
+            elif got_head[0] < seq:
+                problem(Kind.LOST, f"commit {version} recorded seq {seq}, but the table ends at seq {got_head[0]}",
+                        pulka, seq)
+            elif got_head[0] == seq and got_head[1] != head:
+                problem(Kind.LOST, f"head at seq {seq} differs from the one commit {version} recorded (events "
+                        "replaced, chain recomputed)", pulka, seq)
+            elif got_head[0] > seq:
+                problem(Kind.UNRECORDED, f"events after seq {seq} that no commit of the log recorded adding",
+                        pulka, got_head[0])
         with self._cache_lock:
             unrecorded = [(pulka, head[0]) for pulka, head in actual.items() if pulka not in recorded]
         for pulka, last in unrecorded:
-            problems.append(IntegrityProblem(pulka, last, "unrecorded", "no commit of the log "
-                                             "recorded adding this pulka (made up, or its commit's record "
-                                             "was not signed with the key)"))
+            problem(Kind.UNRECORDED, "no commit of the log recorded adding this pulka (made up, or its commit's "
+                    "record was not signed with the key)", pulka, last)
         return problems
+
+    def _check_witness(self, witness: keyed.Witness | None, error: str | None, links: dict[int, _Tip],
+                       current: int, chained: bool, problem: Callable[[Kind, str], None]) -> None:
+        """The witness against the log's append commits (``links``, by version): the commit it names must
+        be there, with the number and digest it names."""
+        if self._pinned is not None:
+            return  # a view of an older version: the witness names a later commit, rightly
+        if error is not None:
+            problem(Kind.WITNESS, error)
+            return
+        if witness is None:
+            if chained and self._key is not None:
+                problem(Kind.WITNESS, f"{self.path / keyed.WITNESS_NAME} is missing: the store cannot show that "
+                        "its last commits are all there")
+            return
+        if witness.n == 0:
+            return  # the witness of a new table: no append commit named yet
+        if witness.version > current:
+            problem(Kind.WITNESS, f"the witness names append commit {witness.n} at version {witness.version}, but "
+                    f"the log ends at version {current}: commits are missing from _delta_log (restore it from "
+                    "a backup)")
+            return
+        got = links.get(witness.version)
+        if got is None or (got.n, got.digest) != (witness.n, witness.digest):
+            problem(Kind.WITNESS, f"the commit at version {witness.version} is not the append commit {witness.n} "
+                    f"({witness.digest}) the witness names: a commit was lost from _delta_log and another "
+                    "written at its number (restore the log from a backup)")
 
     def _verify_rows(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
         problems: list[IntegrityProblem] = []
@@ -975,7 +1214,8 @@ class DeltaStore(EventStore):
         with self._write_lock():
             dt = self._table()
             t = upcast(dt.to_pyarrow_table(), self.table_schema_version)
-            write_deltalake(dt, t, mode="overwrite", schema_mode="overwrite", writer_properties=WRITER_PROPERTIES)
+            write_deltalake(dt, t, mode="overwrite", schema_mode="overwrite", writer_properties=WRITER_PROPERTIES,
+                            commit_properties=CommitProperties(custom_metadata={"preflog.op": "migrate"}))
             dt = self._table()
             dt.alter.set_table_properties({VERSION_KEY: str(TABLE_SCHEMA_VERSION),
                                            HASH_EVERY_KEY: str(self.hash_every)}, raise_if_not_exists=False)

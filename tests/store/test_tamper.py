@@ -30,6 +30,10 @@ from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
 from preflog.store.delta import HEADS_META
 from preflog.store.delta import heads_record
+from preflog.store.keyed import CHAIN_META
+from preflog.store.keyed import Link
+from preflog.store.keyed import fingerprint
+from preflog.store.keyed import link_digest
 from preflog.store.schema import stored_table
 from preflog.workspace import Workspace
 
@@ -93,26 +97,49 @@ def _forged_rows(store: DeltaStore, pulka: str, seed: int) -> tuple[list[tuple[o
 
 def test_made_up_pulka_with_recomputed_chain(tmp_path: Path) -> None:
     """Rows of a pulka "fake" appended straight through Delta with a valid recomputed chain: its own
-    chain verifies, but no commit recorded adding it."""
+    chain verifies, but no commit recorded adding it, and its commit added data with no record."""
     s = _store(tmp_path)
     rows, _head = _forged_rows(s, "fake", 9)
     write_deltalake(str(tmp_path), stored_table(rows), mode="append")
-    assert _kinds(tmp_path) == [("fake", "unrecorded")]
+    assert _kinds(tmp_path) == [("", "record"), ("fake", "unrecorded")]
+
+
+def forged_link(path: Path, record: str) -> str:
+    """What a forger without the key can write: the next link of the chain of append commits, computed
+    from the log as it stands (nothing in it is secret)."""
+    dt = DeltaStore(path, create=False)
+    last = max((c for c in dt.history() if CHAIN_META in c), key=lambda c: int(c["version"]))
+    prev = Link.parse(last[CHAIN_META])
+    return Link(prev.n + 1, link_digest(last[CHAIN_META], last[HEADS_META]), dt.settings(), "").text()
 
 
 def test_made_up_pulka_with_forged_record_needs_the_key(tmp_path: Path) -> None:
-    """A forger who also writes a heads record for his pulka passes an unkeyed store's verify (the
-    documented limit); on a store signed with the club's key, his record's signature is missing: the
-    commit and the pulka are reported. The genuine commits verify clean with the key."""
+    """A forger who also writes a heads record for his pulka, and the next link of the chain of commits,
+    passes an unkeyed store's verify (the documented limit: docs/security.md); one who forgets the link
+    breaks the chain. On a store signed with the club's key his record's signature is missing: the
+    commit and the pulka are reported. The genuine commits verify clean with the key; another key is
+    named once by its fingerprint."""
     s = _store(tmp_path, key=KEY)
     assert _kinds(tmp_path, KEY) == []
     rows, head = _forged_rows(s, "fake", 9)
+    record = heads_record({"fake": head})
+    write_deltalake(str(tmp_path), stored_table(rows), mode="append", commit_properties=CommitProperties(
+        custom_metadata={HEADS_META: record, CHAIN_META: forged_link(tmp_path, record)}))
+    assert _kinds(tmp_path) == []
+    assert _kinds(tmp_path, KEY) == [("", "signature"), ("fake", "unrecorded")]
+    kinds = _kinds(tmp_path, b"another key")
+    assert kinds == [("", "signature"), ("", "key"), ("", "witness")] + [(p, "unrecorded") for p in
+                                                                        ("fake", "p0", "p1", "p2", "p3")]
+    problems = DeltaStore(tmp_path, key=b"another key").verify()
+    assert f"the store's {fingerprint(KEY)}" in problems[1].detail and "another key" not in problems[1].detail
+
+
+def test_a_forged_record_without_its_link_breaks_the_chain(tmp_path: Path) -> None:
+    s = _store(tmp_path)
+    rows, head = _forged_rows(s, "fake", 9)
     write_deltalake(str(tmp_path), stored_table(rows), mode="append",
                     commit_properties=CommitProperties(custom_metadata={HEADS_META: heads_record({"fake": head})}))
-    assert _kinds(tmp_path) == []
-    assert _kinds(tmp_path, KEY) == [("", "log"), ("fake", "unrecorded")]
-    assert _kinds(tmp_path, b"another key") == [("", "log")] * 4 + [(p, "unrecorded") for p in
-                                                                     ("fake", "p0", "p1", "p2", "p3")]
+    assert _kinds(tmp_path) == [("", "chain")]
 
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
@@ -130,10 +157,10 @@ def test_deleted_last_commit(tmp_path: Path) -> None:
     version = ws.store().version()  # type: ignore[attr-defined]
     _commit(root / "events", version).unlink()
     fresh = Workspace(root)
-    assert fresh.store().verify() == []            # the table alone looks whole
+    assert [p.kind for p in fresh.store().verify()] == ["witness"]  # the table alone looks whole, but its witness
     problems = fresh.verify()
-    assert [p.kind for p in problems] == ["log", "projection", "projection", "projection"]
-    assert "missing from _delta_log" in problems[0].detail
+    assert [p.kind for p in problems] == ["witness", "log", "projection", "projection", "projection"]
+    assert "missing from _delta_log" in problems[0].detail and "missing from _delta_log" in problems[1].detail
     with pytest.raises(WorkspaceError, match="commits are missing"):
         Workspace(root).connect()
     res = CliRunner().invoke(app, ["stats", "players", "--store", str(root)])

@@ -1,0 +1,172 @@
+"""The club's key, the chain of commits and the witness: what makes a keyed store fail closed.
+
+Three pieces, each small (docs/security.md says what they promise and what not):
+
+* **The key.** :func:`read_key_file` reads a key file defensively: a regular file only (a FIFO, a
+  device such as ``/dev/zero`` or a folder is refused before it is read), at most :data:`KEY_MAX`
+  bytes. :func:`fingerprint` names a key without giving it away (an HMAC of a fixed text under the
+  key, 8 bytes in hex), so verify can say "this key is not the one the store was sealed with".
+* **The chain of commits.** Every append commit carries, beside its heads record, a link
+  (``preflog.chain``): its number among the append commits, the link digest of the append commit
+  before it, the table settings it was written under and the fingerprint of the key that signed it.
+  With a key the signature covers link and record together. A commit lost from the middle of the log
+  breaks the chain at the next one; settings changed later no longer match the signed ones.
+* **The witness.** A small file beside the log (``_preflog.witness``) names the last append commit
+  (version, number, link digest; signed with a key). The log alone cannot show that its *last*
+  commit was deleted — and, once another import has written its own commit at that number, that a
+  commit was replaced; the witness does. Writers refuse to commit over a log that lost what the
+  witness names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .base import StoreError
+
+KEY_MAX = 4096
+"""The most bytes a key file may hold (a key is a few dozen bytes; more is not a key file)."""
+CHAIN_META = "preflog.chain"   # commit metadata: the commit's link in the chain of append commits
+WITNESS_NAME = "_preflog.witness"  # beside the log ("_": Delta and vacuum leave it alone)
+_FINGERPRINT_TEXT = b"preflog key fingerprint v1"
+
+
+class KeyFileError(StoreError):
+    """A key file that cannot be a key: not a regular file, too big, empty or unreadable."""
+
+
+def read_key_file(path: str | os.PathLike[str]) -> bytes:
+    """The key held in the file at ``path`` (outer blanks stripped). Refuses, with one line naming the
+    file, what is not a regular file (opened without blocking, so a FIFO with no writer does not hang),
+    a file of more than :data:`KEY_MAX` bytes, and an empty one."""
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise KeyFileError(f"{name}: the key file cannot be read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+            raise KeyFileError(f"{name}: the key file is {what}; a key file must be a regular file")
+        data = b""
+        while len(data) <= KEY_MAX:
+            part = os.read(fd, KEY_MAX + 1 - len(data))
+            if not part:
+                break
+            data += part
+    except OSError as exc:
+        raise KeyFileError(f"{name}: the key file cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > KEY_MAX:
+        raise KeyFileError(f"{name}: the key file holds more than {KEY_MAX} bytes; a key is a short secret")
+    data = data.strip()
+    if not data:
+        raise KeyFileError(f"{name}: the key file is empty")
+    return data
+
+
+def fingerprint(key: bytes) -> str:
+    """A key's public name: 16 hex digits that tell keys apart and give nothing of the key away."""
+    return hmac.new(key, _FINGERPRINT_TEXT, hashlib.sha256).hexdigest()[:16]
+
+
+def sign(key: bytes, text: str) -> str:
+    """HMAC-SHA256 of ``text`` under the club's key, in hex."""
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
+def signed_text(chain: str | None, record: str) -> str:
+    """What a commit's signature covers: its link and its heads record (the record alone for commits
+    written before links existed)."""
+    return record if chain is None else chain + "\n" + record
+
+
+def link_digest(chain: str | None, record: str) -> str:
+    """The digest that names a commit's link in the next one: SHA-256 of link and record, 16 hex digits."""
+    return hashlib.sha256(signed_text(chain, record).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One append commit's place in the chain: ``n`` (1 for the first), ``prev`` (the digest of the
+    link before it, "" for the first), the table ``settings`` it was written under, and ``key`` (the
+    fingerprint of the key that signed it, "" without one)."""
+
+    n: int
+    prev: str
+    settings: dict[str, str]
+    key: str
+
+    def text(self) -> str:
+        return json.dumps({"n": self.n, "prev": self.prev, "settings": dict(sorted(self.settings.items())),
+                           "key": self.key}, separators=(",", ":"))
+
+    @classmethod
+    def parse(cls, text: str) -> Link:
+        """The link of a commit's ``preflog.chain`` text; ValueError if it is not one."""
+        got: Any = json.loads(text)
+        if not isinstance(got, dict):
+            raise ValueError("not an object")
+        n, prev, settings, key = got.get("n"), got.get("prev"), got.get("settings"), got.get("key")
+        if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1 and isinstance(prev, str)
+                and isinstance(key, str) and isinstance(settings, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in settings.items())):
+            raise ValueError("not a link: n, prev, settings, key")
+        return cls(n, prev, settings, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """The last append commit as its writer saw it: Delta ``version``, chain number ``n``, link digest."""
+
+    version: int
+    n: int
+    digest: str
+
+    def text(self) -> str:
+        return f"{self.version}:{self.n}:{self.digest}"
+
+
+def write_witness(table: Path, witness: Witness, key: bytes | None) -> None:
+    """Replace the witness file atomically (a temporary file renamed over it)."""
+    body: dict[str, Any] = {"version": witness.version, "n": witness.n, "digest": witness.digest}
+    if key is not None:
+        body["mac"] = sign(key, "witness " + witness.text())
+    path = table / WITNESS_NAME
+    tmp = path.with_name(f"{WITNESS_NAME}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(body), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_witness(table: Path, key: bytes | None) -> Witness | None:
+    """The witness of the table at ``table``, None when there is none; ValueError naming what is wrong
+    when the file is damaged or (with a key) not signed with it."""
+    path = table / WITNESS_NAME
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(KEY_MAX + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        got: Any = json.loads(raw)
+        version, n, digest = got["version"], got["n"], got["digest"]
+        if not (isinstance(version, int) and isinstance(n, int) and isinstance(digest, str)):
+            raise TypeError
+        witness = Witness(version, n, digest)
+    except (ValueError, TypeError, KeyError):
+        raise ValueError(f"{path} is damaged (not a witness record)") from None
+    if key is not None and not hmac.compare_digest(str(got.get("mac", "")), sign(key, "witness " + witness.text())):
+        raise ValueError(f"{path} is not signed with this store's key")
+    return witness
