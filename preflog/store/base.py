@@ -23,23 +23,24 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from itertools import accumulate
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import NamedTuple
 from typing import Protocol
 
-from preflog.errors import PreflogError
 from preflog.model.columns import RowColumns
 from preflog.model.events import Event
 from preflog.model.events import Row
 from preflog.model.events import from_row
 
+from .chain import StoredRow
+from .chain import content_hash as _content_hash
+from .problems import IntegrityProblem as IntegrityProblem
+from .problems import StoreError as StoreError
+
 if TYPE_CHECKING:
     import duckdb
-
-    from .chain import StoredRow
 
 
 class EventRow(NamedTuple):
@@ -61,11 +62,7 @@ EventTuple = tuple[str, int, int, int, int, int, str | None]
 # One batch of a bulk append: (pulka, expected_seq, events or rows)
 Batch = tuple[str, int, Sequence[Event] | Sequence[Row]]
 # One batch of a sealed bulk append: (new pulka, its rows as sealed by ``chain.seal`` from seq 1)
-SealedBatch = tuple[str, Sequence["StoredRow"]]
-
-
-class StoreError(PreflogError):
-    """The store cannot do what was asked (bad input, read-only view, broken table …)."""
+SealedBatch = tuple[str, Sequence[StoredRow]]
 
 
 class ConcurrencyError(StoreError):
@@ -219,48 +216,6 @@ class _Taken:
 
     def __contains__(self, pulka: object) -> bool:
         return pulka in self.mine or pulka in self.stored
-
-
-class ProblemKind(StrEnum):
-    """The kinds of problem verify reports (``IntegrityProblem.kind``; docs/security.md says what each
-    one catches)."""
-
-    MISSING = "missing"
-    DUPLICATE = "duplicate"
-    BAD_EVENT = "bad_event"
-    DEAL = "deal"
-    HASH = "hash"
-    UNSEALED = "unsealed"
-    FILE = "file"
-    UNREADABLE = "unreadable"
-    LOST = "lost"
-    UNRECORDED = "unrecorded"
-    RECORD = "record"
-    SIGNATURE = "signature"
-    KEY = "key"
-    CHAIN = "chain"
-    WITNESS = "witness"
-    SETTINGS = "settings"
-    LOG = "log"
-    PROJECTION = "projection"
-    DERIVED = "derived"
-
-
-@dataclass(frozen=True, slots=True)
-class IntegrityProblem:
-    """What :meth:`EventStore.verify` found: ``seq`` is the event where it shows; for a hash
-    mismatch the damage lies in ``first_seq..seq``."""
-
-    pulka: str
-    seq: int
-    kind: str  # a ProblemKind (pulka "": a problem of the table, its log or its files, not of one pulka's rows)
-    detail: str
-    first_seq: int | None = None
-
-    def __str__(self) -> str:
-        if not self.pulka:  # a problem of the table's files, not of one pulka's rows
-            return f"{self.kind}: {self.detail}"
-        return f"pulka {self.pulka!r} seq {self.seq}: {self.kind}: {self.detail}"
 
 
 ShardRange = tuple[str | None, str | None]
@@ -438,9 +393,7 @@ class EventStore(ABC):
     @staticmethod
     def content_hash(events: Sequence[Event] | Sequence[Row]) -> int:
         """Hash of a whole game's events, independent of the pulka id and the store."""
-        from .chain import content_hash
-
-        return content_hash(events)
+        return _content_hash(events)
 
     def find_by_content(self, content_hash: int) -> str | None:
         """The pulka whose full event list has this content hash, if any."""

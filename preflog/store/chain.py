@@ -28,8 +28,8 @@ from preflog.model.events import EventError
 from preflog.model.events import Row
 from preflog.model.events import from_row
 
-from .base import IntegrityProblem
-from .base import StoreError
+from .problems import IntegrityProblem
+from .problems import StoreError
 
 GENESIS = 0
 DEAL_CODE = DealStarted.CODE

@@ -48,7 +48,6 @@ from .base import DamagedFileError
 from .base import EventStore
 from .base import EventTuple
 from .base import IntegrityProblem
-from .base import ProblemKind as Kind
 from .base import PulkaInfo
 from .base import SealedBatch
 from .base import ShardRange
@@ -72,6 +71,7 @@ from .duck import read_parquet
 from .heads import HeadIndex
 from .pool import BulkPool
 from .pool import bulk_memory_pool
+from .problems import ProblemKind as Kind
 from .schema import EVENTS_V1
 from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
