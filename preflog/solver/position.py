@@ -169,18 +169,23 @@ def check(pos: Position) -> None:
                 raise SolverError(f"solver: seat {seat} played {format_card(c)} void in the suit led, holding trumps")
 
 
-def _legal(pos: Position) -> int:
-    hand = pos.hands[pos.to_play]
-    if not pos.trick:
+def follow(hand: int, led: int, trump: int, must_trump: bool) -> int:
+    """The cards of ``hand`` that may be played to a trick whose suit led is ``led`` (-1: on the lead): the
+    suit led if the hand has it, else a trump when ``must_trump`` and it has one, else any card."""
+    if led < 0:
         return hand
-    m = hand & SUIT_MASKS[pos.trick[0] >> 3]
+    m = hand & SUIT_MASKS[led]
     if m:
         return m
-    if pos.must_trump and pos.trump >= 0:
-        m = hand & SUIT_MASKS[pos.trump]
+    if must_trump and trump >= 0:
+        m = hand & SUIT_MASKS[trump]
         if m:
             return m
     return hand
+
+
+def _legal(pos: Position) -> int:
+    return follow(pos.hands[pos.to_play], pos.trick[0] >> 3 if pos.trick else -1, pos.trump, pos.must_trump)
 
 
 def legal_cards(pos: Position) -> int:
