@@ -171,9 +171,9 @@ def _summary(res: Any) -> list[str]:
     return lines
 
 
-def workspace_results(files: list[Path], tmp: Path) -> dict[str, Any]:
-    """Import every file into a new workspace, audit the store's columns, ``analyze --all`` and every stats
-    report."""
+def workspace_results(files: list[Path], analysed: list[Path], tmp: Path) -> dict[str, Any]:
+    """Import every file into a new workspace, audit the store's columns and every stats report; ``analyze
+    --all`` on a workspace of the ``analysed`` files."""
     from preflog.engine.replay import audit_columns
     from preflog.reports import REPORTS
     from preflog.workspace import Workspace
@@ -184,8 +184,11 @@ def workspace_results(files: list[Path], tmp: Path) -> dict[str, Any]:
     out["import"] = sorted((i.pulka, i.status, i.deals, i.events, i.findings, i.error) for i in items)
     out["store_audit"] = {pid: _summary(audit_columns(cols)) for pid, cols in ws.store().pulka_columns()}
     try:
-        built = ws.analyze_all(1)
-        out["analyze_all"] = [repr(built), ws.analysis_report()]
+        wa = ws if analysed == files else Workspace(tmp / "analysed")
+        if wa is not ws:
+            wa.import_paths(analysed, workers=1)
+        built = wa.analyze_all(1)
+        out["analyze_all"] = [repr(built), wa.analysis_report()]
     except Exception as exc:
         out["analyze_all"] = f"raised {type(exc).__name__}: {exc}"
     for report in REPORTS:
@@ -206,6 +209,7 @@ def results(slow: bool = False) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         files: list[Path] = []
+        analysed: list[Path] = []   # analyze --all: the pulkas analysed one by one
         pulkas: list[tuple[str, list[Event], str, bool]] = []
         for path in shipped():
             rel = path.relative_to(ROOT).as_posix()
@@ -215,11 +219,17 @@ def results(slow: bool = False) -> dict[str, str]:
                 out[f"{rel}/read"] = f"raised {type(exc).__name__}"
                 continue
             small = len(records) < 10   # the worked examples: every pulka, every run
-            if slow or small:
+            if small:
                 files.append(path)
-            else:   # the quick run imports the demo file's first pulka alone
-                files.append(tmp / path.with_suffix(".pref").name)
-                files[-1].write_text(write_text(list(records[0].events)), encoding="utf-8")
+                analysed.append(path)
+            else:   # the quick run imports the demo file's first pulka alone, the slow one the file
+                part = tmp / path.with_suffix(".analysed.pref").name
+                part.write_text("\n".join(write_text(list(r.events)) for r in records[::ANALYSE_EVERY]),
+                                encoding="utf-8")
+                first = tmp / path.with_suffix(".pref").name
+                first.write_text(write_text(list(records[0].events)), encoding="utf-8")
+                files.append(path if slow else first)
+                analysed.append(part if slow else first)
             for k, rec in enumerate(records):
                 if slow or small or k == 0:
                     pulkas.append((f"{rel}#{k}", list(rec.events), rel, small or k % ANALYSE_EVERY == 0))
@@ -227,11 +237,12 @@ def results(slow: bool = False) -> dict[str, str]:
             path = tmp / f"{name}.pref"
             path.write_text(write_text(log), encoding="utf-8")
             files.append(path)
+            analysed.append(path)
             pulkas.append((name, log, path.name, True))
         for name, events, source, analyse in pulkas:
             for op, value in pulka_results(name, events, source, analyse).items():
                 out[f"{name}/{op}"] = digest(value)
-        for op, value in workspace_results(files, tmp).items():
+        for op, value in workspace_results(files, analysed, tmp).items():
             out[f"workspace/{op}"] = digest(value, str(tmp))
     return out
 
