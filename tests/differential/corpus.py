@@ -30,9 +30,9 @@ from preflog.model.events import Event
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 PRESETS = ("sochi", "leningrad", "rostov", "croatian", "slovenian")
-ANALYSE_EVERY = 4
-"""The slow run takes every pulka and analyses those of the examples, the bot pulkas and every fourth of the
-demo files (all 340 would take a quarter of an hour a build); the quick run takes the examples and the first
+ANALYSE_EVERY = 10
+"""The slow run takes every pulka and analyses those of the examples, the bot pulkas and every tenth of the
+demo files (all 340 would take a quarter of an hour a build; these about two minutes); the quick run takes the examples and the first
 pulka of each demo file (its analysis reaches deal 17 of the Croatian demo)."""
 
 
