@@ -32,8 +32,8 @@ DATA = ROOT / "data"
 PRESETS = ("sochi", "leningrad", "rostov", "croatian", "slovenian")
 ANALYSE_EVERY = 10
 """The slow run takes every pulka and analyses those of the examples, the bot pulkas and every tenth of the
-demo files (all 340 would take a quarter of an hour a build; these about two minutes); the quick run takes the examples and the first
-pulka of each demo file (its analysis reaches deal 17 of the Croatian demo)."""
+demo files (all 340 would take a quarter of an hour a build; these about two minutes); the quick run takes
+the examples and the first pulka of each demo file (its analysis reaches deal 17 of the Croatian demo)."""
 
 
 def _plain(x: Any) -> Any:
