@@ -56,6 +56,7 @@ SOLVER_EXTENSIONS.append(Extension("preflog.store._read", ["preflog/store/_read.
 # The compiled card loop of the trick-play kernel (preflog/engine/_tricks.c, plain C API); optional the same
 # way, and used with the compiled kernel only: without either, TrickPlay.play_cards runs its .py loop.
 SOLVER_EXTENSIONS.append(Extension("preflog.engine._tricks", ["preflog/engine/_tricks.c"],
+                                   depends=["preflog/engine/_tricks_layout.h"],  # (generated: cardloop_layout.py)
                                    extra_compile_args=["-O3"], optional=True))
 
 SOLVER_NAMES = {ext.name for ext in SOLVER_EXTENSIONS}

@@ -155,3 +155,48 @@ def test_compiled_files_of_an_older_module_list_run_their_source(tmp_path: Path,
     spec = _native._PureFinder(["preflog.model.cards"]).find_spec("preflog.model.cards", None)
     assert spec is not None and spec.origin == str(tmp_path / "model" / "cards.py")
     assert _native._PureFinder(["preflog.model.cards"]).find_spec("preflog.model.bids", None) is None
+
+
+def _frozen_dataclasses() -> list[type]:
+    import dataclasses
+    import importlib
+    found = []
+    for name in _native.MODULES:
+        mod = importlib.import_module(name)
+        for obj in vars(mod).values():
+            if isinstance(obj, type) and obj.__module__ == name and dataclasses.is_dataclass(obj) \
+                    and obj.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+                found.append(obj)
+    return found
+
+
+def test_every_frozen_class_of_the_compiled_modules_rebuilds_through_its_constructor() -> None:
+    """Compiled, a frozen dataclass is copied and pickled by mypyc's ``__setstate__``, which assigns each
+    field and so meets the frozen ``__setattr__`` (FrozenInstanceError: the Croatian analysis crashed
+    deep-copying the scorer's hat marks). Each such class defines ``__reduce__`` (docs/kernel.md)."""
+    frozen = _frozen_dataclasses()
+    assert {c.__name__ for c in frozen} >= {"HatMark", "ReplayStep"}
+    assert [c.__qualname__ for c in frozen if "__reduce__" not in vars(c)] == []
+
+
+def test_hat_marks_and_replay_steps_copy_and_pickle() -> None:
+    """The values themselves, in whichever build runs: copy, deepcopy and pickle give equal objects, and a
+    Croatian scorer with hat marks deep-copies (what the analysis does before every deal)."""
+    import copy
+    import pickle
+
+    from preflog.engine.replay import replay
+    from preflog.rules.presets import resolve
+    from preflog.scoring.croatian import CroatianScorer
+    from preflog.scoring.croatian import HatMark
+
+    mark = HatMark(17, 1, True)
+    for twin in (copy.copy(mark), copy.deepcopy(mark), pickle.loads(pickle.dumps(mark))):
+        assert twin == mark and twin.symbol == "∩"
+    scorer = CroatianScorer(resolve("croatian"))
+    scorer.hat_marks.append(mark)
+    copied = copy.deepcopy(scorer, {id(scorer.rules): scorer.rules})
+    assert copied.hat_marks == [mark] and copied.hat_marks is not scorer.hat_marks and copied.rules is scorer.rules
+    step = list(replay(simulate_pulka("croatian", 3, 0, pool=10, max_deals=2)))[-1]
+    again = copy.copy(step)
+    assert (again.seq, again.event, again.pulka, again.deal) == (step.seq, step.event, step.pulka, step.deal)

@@ -8,14 +8,14 @@
  * `hands` and `tricks` are updated in place (a seat's item replaced only when it changes), each completed
  * trick's winner is appended to `winners`, `next` is the seat after each seat. The play's scalars come as
  * two 64-bit words, packed by TrickPlay._play_compiled (one int each instead of twenty boxed arguments;
- * seats, suits and cards are biased to be non-negative):
+ * seats, suits and cards are biased to be non-negative). Their layout is one table, LAYOUT in
+ * preflog/engine/cardloop_layout.py; _tricks_layout.h is generated from it (a getter and a setter macro per
+ * field), and tests/engine/test_card_loop_layout.py holds the packer and this loop to the same table:
  *
- *   setup  bits 0-2 trump + 1, 3 must trump, 4-5 trick length, 6-7 talon tricks, 8-10 talon owner + 1,
- *          11 third lead to the winner, 12 stops, 13-15 stop seat + 1, 16-19 declarer cap, 20-23 side cap,
- *          24-26 first hand + 1, 27-58 the talon's cards
- *   state  bits 0-2 seat to play + 1, 3-5 suit led + 1, 6-11 best card + 1, 12-14 best seat + 1,
- *          15-18 tricks completed, 19-20 cards in the open trick, 21-26 talon order first + 2,
- *          27-32 talon order second + 2 (order -2 while the talon's order is not known)
+ *   setup  trump, must trump, trick length, talon tricks, talon owner, third lead to the winner, stops,
+ *          stop seat, declarer cap, side cap, first hand, the talon's cards
+ *   state  seat to play, suit led, best card, best seat, tricks completed, cards in the open trick,
+ *          the talon's order (first, second; -2 while it is not known)
  *
  * It stops at the first row that is not a card, at the first card that is not plainly legal (the caller's
  * step then names the rule), and when play is over (10 tricks, or a stop cap reached). It returns
@@ -31,6 +31,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+
+#include "_tricks_layout.h"
 
 #define N_TRICKS 10
 #define NO_SEAT (-1)
@@ -115,15 +117,15 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int err = 0;
     int64_t i = arg(args, 3, &err), end = arg(args, 4, &err), card_code = arg(args, 9, &err);
     int64_t setup = arg(args, 10, &err), state = arg(args, 11, &err);
-    int64_t trump = (setup & 7) - 1;
-    int64_t tmask = (setup >> 3 & 1) ? suit_mask(trump) : 0;
-    int64_t tlen = setup >> 4 & 3, talon_n = setup >> 6 & 3, owner = (setup >> 8 & 7) - 1;
-    int64_t third_lead_winner = setup >> 11 & 1, stops = setup >> 12 & 1, stop_seat = (setup >> 13 & 7) - 1;
-    int64_t declarer_cap = setup >> 16 & 15, side_cap = setup >> 20 & 15, first_hand = (setup >> 24 & 7) - 1;
-    int64_t talon = setup >> 27 & 0xFFFFFFFF;
-    int64_t seat = (state & 7) - 1, led = (state >> 3 & 7) - 1, best = (state >> 6 & 63) - 1;
-    int64_t bseat = (state >> 12 & 7) - 1, completed = state >> 15 & 15, k = state >> 19 & 3;
-    int64_t order[2] = {(state >> 21 & 63) - 2, (state >> 27 & 63) - 2};
+    int64_t trump = SETUP_TRUMP(setup);
+    int64_t tmask = SETUP_MUST_TRUMP(setup) ? suit_mask(trump) : 0;
+    int64_t tlen = SETUP_TRICK_LEN(setup), talon_n = SETUP_TALON_TRICKS(setup), owner = SETUP_TALON_OWNER(setup);
+    int64_t third_lead_winner = SETUP_THIRD_LEAD_WINNER(setup), stops = SETUP_STOPS(setup);
+    int64_t stop_seat = SETUP_STOP_SEAT(setup), declarer_cap = SETUP_DECLARER_CAP(setup);
+    int64_t side_cap = SETUP_SIDE_CAP(setup), first_hand = SETUP_FIRST_HAND(setup), talon = SETUP_TALON(setup);
+    int64_t seat = STATE_TO_PLAY(state), led = STATE_LED(state), best = STATE_BEST(state);
+    int64_t bseat = STATE_BEST_SEAT(state), completed = STATE_COMPLETED(state), k = STATE_IN_TRICK(state);
+    int64_t order[2] = {STATE_ORDER_FIRST(state), STATE_ORDER_SECOND(state)};
     if (err) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(hands_l);
     if (n > MAX_SEATS || PyList_GET_SIZE(tricks_l) != n || PyList_GET_SIZE(next_l) != n) {
@@ -250,8 +252,9 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
             PyList_SetItem(tricks_l, s, t);
         }
     }
-    int64_t out = (seat + 1) | (led + 1) << 3 | (best + 1) << 6 | (bseat + 1) << 12 | completed << 15
-                  | (int64_t)done << 19 | (order[0] + 2) << 21 | (order[1] + 2) << 27;
+    int64_t out = PUT_OUT_TO_PLAY(seat) | PUT_OUT_LED(led) | PUT_OUT_BEST(best) | PUT_OUT_BEST_SEAT(bseat)
+                  | PUT_OUT_COMPLETED(completed) | PUT_OUT_DONE(done) | PUT_OUT_ORDER_FIRST(order[0])
+                  | PUT_OUT_ORDER_SECOND(order[1]);
     int64_t back[3] = {j, start, out};
     PyObject *res = PyTuple_New(3);
     if (res == NULL) return NULL;

@@ -146,6 +146,10 @@ class ReplayStep:
     pulka: PulkaState
     deal: Deal | None
 
+    def __reduce__(self) -> tuple[type[ReplayStep], tuple[int, Event, PulkaState, Deal | None]]:
+        # a frozen class in a compiled module copies through its constructor (see docs/kernel.md)
+        return (ReplayStep, (self.seq, self.event, self.pulka, self.deal))
+
 
 class Auditor:
     """The one engine of :func:`audit`, :func:`audit_rows` and :func:`replay`: :meth:`step` per event."""

@@ -381,8 +381,10 @@ class TrickPlay:
     def _play_compiled(self, loop: Any, rows: RowColumns, i: int, end: int) -> int:
         """:meth:`play_cards` by the compiled card loop (``_tricks.c``): the same loop in C on this state (the
         hands, trick counts and winners lists updated in place), its scalars written back here. The scalars
-        travel packed into two machine words and come back in one (the layout is in ``_tricks.c``): every
-        seat is -1..3, every card -1..31, the talon's order -2..31, counts and caps 0..11, the talon 32 bits."""
+        travel packed into two machine words and come back in one, by the one table of their layout
+        (``LAYOUT`` in :mod:`preflog.engine.cardloop_layout`, from which ``_tricks_layout.h`` is generated;
+        tests/engine/test_card_loop_layout.py holds these shifts to it): every seat is -1..3, every card
+        -1..31, the talon's order -2..31, counts and caps 0..11, the talon 32 bits."""
         order = self._talon_order
         first: i64 = order[0] + 2 if order is not None else 0
         second: i64 = order[1] + 2 if order is not None else 0

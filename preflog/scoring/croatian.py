@@ -109,6 +109,11 @@ class HatMark:
     def symbol(self) -> str:
         return "∩" if self.up else "∪"
 
+    def __reduce__(self) -> tuple[type[HatMark], tuple[int, int, bool]]:
+        # Compiled, a frozen class copies and pickles through mypyc's __setstate__, which assigns each field
+        # and so meets the frozen __setattr__; rebuilding through the constructor works on both paths.
+        return (HatMark, (self.deal, self.seat, self.up))
+
 
 def _num(x: Fraction) -> Number:
     return x.numerator if x.denominator == 1 else x

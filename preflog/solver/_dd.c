@@ -15,7 +15,9 @@
  *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), and a run of top
  *     trumps in one hand, each a sure trick for its side (both goals);
  *   - the last trick counted directly.
- * The Python module keeps the positions' checks; this file trusts its arguments' shapes.
+ * preflog/solver/position.py's check() refuses a position that cannot arise in play before it comes here;
+ * this file still checks every argument it indexes or shifts with (read_ctx), so that no call of the
+ * private entry, however wrong, reads or writes outside its arrays or its table: a ValueError instead.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -413,14 +415,56 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static int refuse(const char *what) {
+    PyErr_Format(PyExc_ValueError, "solver: %s", what);
+    return -1;
+}
+
+#define MAX_CARDS 15 /* cards a hand: the table holds counts in 4 bits, the move lists 16 entries */
+
+/* Whether the arguments describe a position the search can walk without leaving its arrays: 2 or 3
+ * disjoint hands of at most MAX_CARDS cards, of equal size once the trick in progress is complete, every
+ * index (declarer, seat on turn, winning seat, suit led, best card, trump) in its range, the goal one of
+ * the two, the trick's cards apart from the hands and as many as the seats that played to it. */
+static int check_ctx(const Ctx *c, int i, int led, int best, int bi, int t, unsigned long long tc, int dc, int sc) {
+    int m = c->m;
+    if (c->decl < 0 || c->decl >= m) return refuse("the declarer is not a seat in play");
+    if (i < 0 || i >= m) return refuse("the seat on turn is not a seat in play");
+    if (c->trump < -1 || c->trump > 3) return refuse("trump must be a suit 0..3 or -1");
+    if (c->goal != MOST && c->goal != FEWEST) return refuse("goal must be 0 (most) or 1 (fewest)");
+    if (dc < 0 || sc < 0) return refuse("the caps cannot be negative");
+    if (t < 0 || t >= m) return refuse("a trick holds fewer cards than the seats in play");
+    if (tc >> 32) return refuse("the trick's cards are not a set of the 32 cards");
+    uint32_t seen = (uint32_t)tc;
+    if (popc(seen) != t) return refuse("the trick's cards do not number its length");
+    for (int j = 0; j < m; j++) {
+        if (c->h[j] & seen) return refuse("a card is held twice");
+        seen |= c->h[j];
+    }
+    int n = popc(c->h[i]);
+    if (n > MAX_CARDS) return refuse("at most 15 cards a hand");
+    for (int j = 0; j < m; j++) {
+        int played = (j - (i - t) + 2 * m) % m < t; /* the t seats before the seat on turn played */
+        if (popc(c->h[j]) != (played ? n - 1 : n)) return refuse("the hands are not of one size");
+    }
+    if (t == 0) {
+        if (led != -1 || best != -1 || bi != -1) return refuse("no trick in progress: led, best and winner are -1");
+    } else {
+        if (led < 0 || led > 3 || !(tc & SUITM[led])) return refuse("the suit led is not a suit of the trick");
+        if (best < 0 || best > 31 || !((tc >> best) & 1)) return refuse("the best card is not a card of the trick");
+        if (bi < 0 || bi >= m || (bi - (i - t) + 2 * m) % m >= t) return refuse("the winning seat did not play");
+    }
+    return 0;
+}
+
 /* Read the common arguments: hands, decl, trump, goal, must_trump, i, led, best, bi, t, tcards, dc, sc. */
 static int read_ctx(SearchObject *self, PyObject *args, Ctx *c, int *i, int *led, int *best, int *bi, int *t,
                     uint32_t *tcards, int *dc, int *sc, PyObject **extra) {
     PyObject *hands;
-    unsigned long tc;
+    unsigned long long tc;
     memset(c, 0, sizeof(*c));
     *extra = NULL;
-    if (!PyArg_ParseTuple(args, "Oiiipiiiiikii|O", &hands, &c->decl, &c->trump, &c->goal, &c->must_trump, i, led,
+    if (!PyArg_ParseTuple(args, "OiiipiiiiiKii|O", &hands, &c->decl, &c->trump, &c->goal, &c->must_trump, i, led,
                           best, bi, t, &tc, dc, sc, extra))
         return -1;
     PyObject *seq = PySequence_Fast(hands, "hands must be a sequence");
@@ -428,19 +472,23 @@ static int read_ctx(SearchObject *self, PyObject *args, Ctx *c, int *i, int *led
     Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
     if (m < 2 || m > 3) {
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "2 or 3 hands");
-        return -1;
+        return refuse("2 or 3 hands");
     }
     for (Py_ssize_t j = 0; j < m; j++) {
-        unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, j));
-        if (v == (unsigned long)-1 && PyErr_Occurred()) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
+        }
+        if (v >> 32) {
+            Py_DECREF(seq);
+            return refuse("a hand is not a set of the 32 cards");
         }
         c->h[j] = (uint32_t)v;
     }
     Py_DECREF(seq);
     c->m = (int)m;
+    if (check_ctx(c, *i, *led, *best, *bi, *t, tc, *dc, *sc) < 0) return -1;
     *tcards = (uint32_t)tc;
     if (*dc > 15) *dc = 15; /* more than the tricks there are: no cap (the table holds 4 bits) */
     if (*sc > 15) *sc = 15;
@@ -503,12 +551,16 @@ static PyObject *Search_card_values(SearchObject *self, PyObject *args) {
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int list[32], vals[32];
-    if (n > 32) n = 32;
+    if (n > 32) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "solver: more cards to value than a hand holds");
+        return NULL;
+    }
     for (Py_ssize_t j = 0; j < n; j++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
-        if ((v == -1 && PyErr_Occurred()) || v < 0 || v > 31 || !((c.h[i] >> v) & 1)) {
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v > 31 || !((legal_of(&c, i, led) >> v) & 1)) {
             Py_DECREF(seq);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card not in the hand on turn");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solver: a card the seat on turn cannot play");
             return NULL;
         }
         list[j] = (int)v;

@@ -88,8 +88,32 @@ def _cards(mask: int) -> str:
     return " ".join(out)
 
 
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_ints(xs: object) -> bool:
+    return isinstance(xs, tuple) and all(_is_int(x) for x in xs)
+
+
+def _check_types(pos: Position) -> None:
+    """Every field of the type it is declared with (a bool or a float is not a seat, a goal or a cap)."""
+    if not _is_ints(pos.hands) or not _is_ints(pos.order) or not _is_ints(pos.trick):
+        raise SolverError("solver: hands, order and trick are tuples of ints")
+    for name in ("declarer", "trump", "to_play", "declarer_cap", "side_cap"):
+        if not _is_int(getattr(pos, name)):
+            raise SolverError(f"solver: {name} must be an int, got {getattr(pos, name)!r}")
+    if not isinstance(pos.goal, int) or isinstance(pos.goal, bool) or pos.goal not in (Goal.MOST, Goal.FEWEST):
+        raise SolverError(f"solver: goal must be Goal.MOST or Goal.FEWEST, got {pos.goal!r}")
+    if not isinstance(pos.must_trump, bool):
+        raise SolverError(f"solver: must_trump must be a bool, got {pos.must_trump!r}")
+
+
 def check(pos: Position) -> None:
-    """Raise :class:`SolverError` if ``pos`` cannot arise in play; return quietly otherwise."""
+    """Raise :class:`SolverError` if ``pos`` cannot arise in play or is not what its fields mean (a goal
+    outside :class:`Goal`, a seat, trump suit or cap out of range, a value of the wrong type); return
+    quietly otherwise. Both searches rely on it: the compiled one keys its table on these values."""
+    _check_types(pos)
     hands, order = pos.hands, pos.order
     if len(hands) not in (3, 4):
         raise SolverError(f"solver: a deal has 3 or 4 seats, got {len(hands)} hands")
@@ -145,18 +169,23 @@ def check(pos: Position) -> None:
                 raise SolverError(f"solver: seat {seat} played {format_card(c)} void in the suit led, holding trumps")
 
 
-def _legal(pos: Position) -> int:
-    hand = pos.hands[pos.to_play]
-    if not pos.trick:
+def follow(hand: int, led: int, trump: int, must_trump: bool) -> int:
+    """The cards of ``hand`` that may be played to a trick whose suit led is ``led`` (-1: on the lead): the
+    suit led if the hand has it, else a trump when ``must_trump`` and it has one, else any card."""
+    if led < 0:
         return hand
-    m = hand & SUIT_MASKS[pos.trick[0] >> 3]
+    m = hand & SUIT_MASKS[led]
     if m:
         return m
-    if pos.must_trump and pos.trump >= 0:
-        m = hand & SUIT_MASKS[pos.trump]
+    if must_trump and trump >= 0:
+        m = hand & SUIT_MASKS[trump]
         if m:
             return m
     return hand
+
+
+def _legal(pos: Position) -> int:
+    return follow(pos.hands[pos.to_play], pos.trick[0] >> 3 if pos.trick else -1, pos.trump, pos.must_trump)
 
 
 def legal_cards(pos: Position) -> int:
