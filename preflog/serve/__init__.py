@@ -1,0 +1,54 @@
+"""``preflog serve``: a local web app over a store (docs/serve.md).
+
+:func:`create_app` builds the Starlette app (:mod:`.app`); :func:`run` serves it with uvicorn, printing
+the local address (and, when other devices are served, the join link with the table token). Live entry
+of paper-level deals is :mod:`.entry`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import threading
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+
+from .app import create_app
+
+__all__ = ["create_app", "is_loopback", "join_address", "run"]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` serves this machine alone (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def join_address(host: str, port: int, token: str | None) -> str:
+    """The address to open: the host as given (a wildcard shown as this machine's loopback) and the token."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True,
+        say: Callable[[str], None] = print) -> None:
+    """Serve ``store`` until interrupted. Another host than loopback gets a table token: writes need it."""
+    import uvicorn
+
+    token = None if is_loopback(host) else secrets.token_urlsafe(16)
+    app = create_app(store, table_token=token)
+    local = join_address("127.0.0.1" if not is_loopback(host) else host, port, token)
+    say(f"preflog serve: {store} at {local}")
+    if token is not None:
+        say(f"join link for the other devices at the table: {join_address(host, port, token)} "
+            "(writes need its token; replace the address by this machine's on the network)")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(local,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning")
