@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import socket
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from .app import create_app
 
-__all__ = ["create_app", "is_loopback", "join_address", "run"]
+__all__ = ["create_app", "is_loopback", "join_address", "lan_address", "run"]
 
 
 def is_loopback(host: str) -> bool:
@@ -37,6 +38,18 @@ def join_address(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
+def lan_address() -> str:
+    """This machine's address on its network, as other devices reach it (the source address of a route to a
+    private address: a UDP socket's connect sends nothing); ``127.0.0.1`` when there is no network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            address: str = s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+    return address
+
+
 def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True,
         say: Callable[[str], None] = print) -> None:
     """Serve ``store`` until interrupted. Another host than loopback gets a table token: writes need it."""
@@ -47,8 +60,9 @@ def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bo
     local = join_address("127.0.0.1" if not is_loopback(host) else host, port, token)
     say(f"preflog serve: {store} at {local}")
     if token is not None:
-        say(f"join link for the other devices at the table: {join_address(host, port, token)} "
-            "(writes need its token; replace the address by this machine's on the network)")
+        shared = lan_address() if host in ("0.0.0.0", "::", "") else host
+        say(f"join link for the other devices at the table: {join_address(shared, port, token)} "
+            "(writing needs its token)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(local,)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning")
