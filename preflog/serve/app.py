@@ -6,7 +6,7 @@ Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` 
 - ``GET /pulka/{id}`` a pulka's page: its drawn sheet, settlement, audit findings and, while it runs, the
   entry of the next deal; ``GET /pulka/{id}/viewer`` the deal viewer; ``GET /pulka/{id}/record`` its record;
 - ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``POST /api/pulkas`` starts a pulka,
-  ``POST /api/pulka/{id}/deals`` appends one deal.
+  ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka.
 
 A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
 no request path reaches the file system. Every write carries the page's CSRF token (double submit: the
@@ -42,6 +42,7 @@ from ..engine.replay import audit
 from ..errors import PreflogError
 from ..model.events import Event
 from ..model.events import EventError
+from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
 from ..model.events import from_row
 from ..record.api import read_records
@@ -229,6 +230,32 @@ class Server:
                               state=self.state(pid)) from None
             return self.state(pid, [*events, *new])
 
+    def end(self, pid: str, data: Any) -> dict[str, Any]:
+        """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
+        (by agreement, before the end); returns the new state."""
+        if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
+            raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
+        expected = data["expected_seq"]
+        with self.lock:
+            events = self.events(pid)
+            if len(events) != expected:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid, events))
+            found: list[Any] = []
+            for reason in ("closed", "stopped"):
+                new: list[Event] = [PulkaEnded(reason)]
+                found = refusals(events, new)
+                if not found:
+                    break
+            if found:
+                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
+            try:
+                self.ws.store().append(pid, new, expected)
+            except ConcurrencyError:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid)) from None
+            return self.state(pid, [*events, *new])
+
 
 # --- the HTTP edge ------------------------------------------------------------------------------------
 def _server(request: Request) -> Server:
@@ -402,6 +429,15 @@ async def api_enter(request: Request) -> Response:
     return JSONResponse(state, status_code=201, headers=_HEADERS)
 
 
+async def api_end(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    state = await run_in_threadpool(_server(request).end, request.path_params["pid"], data)
+    return JSONResponse(state, status_code=201, headers=_HEADERS)
+
+
 def create_app(store: str | Path, table_token: str | None = None) -> Starlette:
     """The app over the store folder ``store``; ``table_token``: writes need it (other devices served)."""
     routes = [
@@ -413,6 +449,7 @@ def create_app(store: str | Path, table_token: str | None = None) -> Starlette:
         Route("/api/pulka/{pid}", _guarded(api_state)),
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
+        Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
     ]
     app = Starlette(routes=routes)
     app.state.server = Server(Settings(Path(store), table_token))

@@ -225,6 +225,26 @@
     }, function () { $("enter").disabled = false; say("The server did not answer", false); });
   });
 
+  // Ending takes two taps: the first asks, the second ends ("closed" when every pulya is, else "stopped").
+  var endArmed = false;
+  $("end").addEventListener("click", function () {
+    if (!endArmed) {
+      endArmed = true;
+      $("end").textContent = "Tap again to end the pulka";
+      return;
+    }
+    endArmed = false;
+    $("end").textContent = "End the pulka";
+    post("/api/pulka/" + encodeURIComponent(state.id) + "/end", {expected_seq: state.seq}).then(function (r) {
+      if (r.status === 201) {
+        show(r.body);
+      } else {
+        if (r.status === 409 && r.body.state) { show(r.body.state); }
+        say(r.body.error, false);
+      }
+    });
+  });
+
   // Other phones at the table: look for new entries every few seconds (redraw only when the log grew).
   window.setInterval(function () {
     fetch("/api/pulka/" + encodeURIComponent(state.id), {credentials: "same-origin"}).then(function (r) {

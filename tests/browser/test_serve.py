@@ -14,6 +14,8 @@ import pytest
 from preflog.serve import create_app
 from preflog.workspace import Workspace
 
+from .conftest import SHOTS
+
 
 @pytest.fixture()
 def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
@@ -102,6 +104,13 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
         page.wait_for_selector("#msg.err")
         assert "sums to 15, expected 10" in page.text_content("#msg")
         assert page.text_content("#dealno") == "3"
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "serve-phone.png"), full_page=True)
+        # ending takes two taps; then the entry goes away
+        page.tap("#end")
+        assert page.is_visible("#entry")
+        page.tap("#end")
+        expect(page.locator("#entry")).to_be_hidden()
     finally:
         context.close()
     # the one refused entry is the browser's one logged failure (422); no script error, nothing fetched elsewhere

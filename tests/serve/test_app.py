@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from preflog.model.events import PulkaEnded
+from preflog.model.events import ScoreRecorded
 from preflog.record.api import read_records
 from preflog.render.sheet_svg import render_svg
 from preflog.serve import app as serve_app
@@ -237,3 +239,63 @@ def test_a_start_form_the_record_cannot_hold_is_refused(client: TestClient) -> N
     assert r.status_code == 400
     r = client.post("/api/pulkas", json={"players": NAMES, "rules": "../x", "pool": 10}, headers=_csrf(client))
     assert r.status_code == 400
+
+
+# data/examples/seed003-settlement.pref deal by deal, as a phone enters it (seats: Запад 0, Восток 1, Юг 2)
+def _game(declarer: int, contract: str, calls: dict[str, str], tricks: list[int] | None = None) -> dict[str, Any]:
+    return {"kind": "contract", "declarer": declarer, "contract": contract, "calls": calls, "tricks": tricks}
+
+
+SEED003 = [
+    {"kind": "raspasy", "tricks": [1, 9, 0]},
+    _game(0, "6s", {"1": "whist", "2": "pass"}, [3, 5, 2]),
+    _game(0, "6s", {"1": "whist", "2": "whist"}, [8, 1, 1]),
+    _game(2, "6s", {"0": "whist", "1": "whist"}, [2, 1, 7]),
+    _game(2, "miser", {}, [5, 4, 1]),
+    {"kind": "raspasy", "tricks": [1, 6, 3]},
+    _game(0, "miser", {}, [0, 5, 5]),
+    _game(1, "miser", {}, [5, 0, 5]),
+    _game(2, "miser", {}, [5, 5, 0]),
+    _game(0, "6s", {"1": "pass", "2": "pass"}),
+    _game(1, "7s", {"2": "pass", "0": "pass"}),
+    _game(2, "6s", {"0": "pass", "1": "pass"}),
+]
+
+
+def test_seed_003s_pulka_entered_deal_by_deal_settles_as_the_seed_says(client: TestClient) -> None:
+    pid = _start(client)
+    seq = 1
+    for deal in SEED003:
+        r = _enter(client, pid, seq, deal)
+        assert r.status_code == 201, r.text
+        seq = r.json()["seq"]
+    s = r.json()
+    # the seed's final sheet and settlement (docs/rules.md §B1, the comments of the record):
+    # goras 8 / 19 / 14, method 1 +31/−30/−1, method 2 +31/−29/−2, exact +30⅔/−29⅓/−1⅓
+    assert s["totals"]["gora"] == {"Запад": 8, "Восток": 19, "Юг": 14}
+    assert s["settlement"]["method1"] == {"Запад": 31, "Восток": -30, "Юг": -1}
+    assert s["settlement"]["method2"] == {"Запад": 31, "Восток": -29, "Юг": -2}
+    assert s["settlement"]["exact"] == {"Запад": "92/3", "Восток": "-88/3", "Юг": "-4/3"}
+    assert s["findings"] == []
+    # the same events as the record's deals (its score lines and end aside): the stored pulka is the seed's
+    stored = Workspace(client.app.state.server.settings.store).store().read(pid)  # type: ignore[attr-defined]
+    (seed,) = read_records(SEED.read_text(encoding="utf-8"))
+    kept = [e for e in seed.events if not isinstance(e, (ScoreRecorded, PulkaEnded))]
+    assert stored[1:] == kept[1:]
+    # every pulya is closed: another deal is refused with the audit's sentence; the pulka ends "closed"
+    r = _enter(client, pid, seq, {"kind": "raspasy", "tricks": [5, 5, 0]})
+    assert r.status_code == 422 and r.json()["findings"][0]["code"] == "pulka_already_finished"
+    r = client.post(f"/api/pulka/{pid}/end", json={"expected_seq": seq}, headers=_csrf(client))
+    assert r.status_code == 201 and r.json()["ended"] is True
+    assert client.get(f"/pulka/{pid}/record").text.rstrip().endswith("End: closed")
+
+
+def test_a_pulka_ended_before_its_pulyas_close_is_stopped(client: TestClient) -> None:
+    pid = _start(client)
+    assert _enter(client, pid, 1, RASPASY).status_code == 201
+    assert client.post(f"/api/pulka/{pid}/end", json={"expected_seq": 3}).status_code == 403  # no CSRF token
+    assert client.post(f"/api/pulka/{pid}/end", json={"expected_seq": 1}, headers=_csrf(client)).status_code == 409
+    r = client.post(f"/api/pulka/{pid}/end", json={"expected_seq": 3}, headers=_csrf(client))
+    assert r.status_code == 201 and r.json()["ended"] is True and r.json()["findings"] == []
+    assert client.get(f"/pulka/{pid}/record").text.rstrip().endswith("End: stopped")
+    assert _enter(client, pid, 4, RASPASY).status_code == 422  # nothing after the end
