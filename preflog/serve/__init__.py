@@ -56,7 +56,9 @@ def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bo
     import uvicorn
 
     token = None if is_loopback(host) else secrets.token_urlsafe(16)
-    app = create_app(store, table_token=token)
+    # on loopback only the loopback names may address it (DNS rebinding); others need the token to write
+    hosts = ["127.0.0.1", "localhost", "::1", host] if token is None else None
+    app = create_app(store, table_token=token, allowed_hosts=hosts)
     local = join_address("127.0.0.1" if not is_loopback(host) else host, port, token)
     say(f"preflog serve: {store} at {local}")
     if token is not None:

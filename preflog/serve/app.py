@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.responses import JSONResponse
@@ -438,8 +440,11 @@ async def api_end(request: Request) -> Response:
     return JSONResponse(state, status_code=201, headers=_HEADERS)
 
 
-def create_app(store: str | Path, table_token: str | None = None) -> Starlette:
-    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served)."""
+def create_app(store: str | Path, table_token: str | None = None,
+               allowed_hosts: Sequence[str] | None = None) -> Starlette:
+    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served);
+    ``allowed_hosts``: the only names a request may address the server by (``Host``; else 400), so that a
+    page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
     routes = [
         Route("/", _guarded(home)),
         Route("/new", _guarded(new)),
@@ -451,6 +456,7 @@ def create_app(store: str | Path, table_token: str | None = None) -> Starlette:
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
         Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
     ]
-    app = Starlette(routes=routes)
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.server = Server(Settings(Path(store), table_token))
     return app

@@ -299,3 +299,21 @@ def test_a_pulka_ended_before_its_pulyas_close_is_stopped(client: TestClient) ->
     assert r.status_code == 201 and r.json()["ended"] is True and r.json()["findings"] == []
     assert client.get(f"/pulka/{pid}/record").text.rstrip().endswith("End: stopped")
     assert _enter(client, pid, 4, RASPASY).status_code == 422  # nothing after the end
+
+
+def test_four_players_the_dealer_sits_out_as_the_engine_seats_them(client: TestClient) -> None:
+    pid = _start(client, ["A", "B", "C", "D"], pool=10)
+    s = client.get(f"/api/pulka/{pid}").json()
+    assert s["dealer"] == 3 and s["seats_in"] == [0, 1, 2]  # D deals first: A is first hand
+    s = _enter(client, pid, 1, {"kind": "raspasy", "tricks": [4, 3, 3, 0]}).json()
+    assert s["dealer"] == 0 and s["seats_in"] == [1, 2, 3] and s["dealers"] == [0]
+    r = _enter(client, pid, 3, {"kind": "raspasy", "dealer": 2, "tricks": [0, 4, 3, 3]})
+    assert r.status_code == 422 and r.json()["findings"][0]["code"] == "dealer_out_of_turn"
+
+
+def test_on_loopback_another_host_name_reaches_nothing(tmp_path: Path) -> None:
+    """A site whose name was pointed at 127.0.0.1 (DNS rebinding) gets 400 for every page, so no CSRF token."""
+    app = create_app(tmp_path / "s", allowed_hosts=["127.0.0.1", "localhost", "::1"])
+    assert TestClient(app, base_url="http://evil.example:8765").get("/new").status_code == 400
+    assert TestClient(app, base_url="http://127.0.0.1:8765").get("/new").status_code == 200
+    assert TestClient(app, base_url="http://localhost:8765").get("/").status_code == 200

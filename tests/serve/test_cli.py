@@ -31,6 +31,10 @@ def test_serve_binds_loopback_and_prints_its_address(served: list[dict[str, Any]
     assert call["host"] == "127.0.0.1" and call["port"] == 8999
     assert r.output == f"preflog serve: {tmp_path} at http://127.0.0.1:8999/\n"
     assert call["app"].state.server.settings.table_token is None
+    from starlette.testclient import TestClient
+
+    assert TestClient(call["app"], base_url="http://rebound.example:8999").get("/").status_code == 400
+    assert TestClient(call["app"], base_url="http://127.0.0.1:8999").get("/").status_code == 200
 
 
 def test_another_host_gets_a_table_token_and_a_join_link(served: list[dict[str, Any]], tmp_path: Path) -> None:
