@@ -92,6 +92,8 @@ class Settings:
     store: Path
     table_token: str | None = None
     """Set when other devices are served: every write needs it (the join link's ``?token=``)."""
+    poll_ms: int = 5000
+    """How often a pulka's page asks whether another device entered a deal (milliseconds)."""
 
 
 class Server:
@@ -282,7 +284,8 @@ def _csrf(request: Request) -> str:
 
 
 def _page_data(request: Request, **data: Any) -> dict[str, Any]:
-    return {"csrf": request.state.csrf, "token": _table_token_of(request), **data}
+    return {"csrf": request.state.csrf, "token": _table_token_of(request),
+            "poll_ms": _server(request).settings.poll_ms, **data}
 
 
 def _table_token_of(request: Request) -> str | None:
@@ -441,7 +444,7 @@ async def api_end(request: Request) -> Response:
 
 
 def create_app(store: str | Path, table_token: str | None = None,
-               allowed_hosts: Sequence[str] | None = None) -> Starlette:
+               allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000) -> Starlette:
     """The app over the store folder ``store``; ``table_token``: writes need it (other devices served);
     ``allowed_hosts``: the only names a request may address the server by (``Host``; else 400), so that a
     page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
@@ -458,5 +461,5 @@ def create_app(store: str | Path, table_token: str | None = None,
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)
-    app.state.server = Server(Settings(Path(store), table_token))
+    app.state.server = Server(Settings(Path(store), table_token, poll_ms))
     return app

@@ -252,7 +252,7 @@
     }).then(function (s) {
       if (s && s.seq !== state.seq) { show(s); say("The sheet was updated from another device", true); }
     }, function () {});
-  }, 5000);
+  }, data.poll_ms);
 
   reset();
   drawEntry();

@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,16 @@ from preflog.workspace import Workspace
 from .conftest import SHOTS
 
 
-@pytest.fixture()
-def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+@contextmanager
+def _serving(store: Path, poll_ms: int = 5000) -> Iterator[str]:
+    """The app over ``store`` on a free local port (uvicorn in a thread), its address."""
     import uvicorn
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    store = tmp_path / "store"
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(store, poll_ms=poll_ms), host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(100):
@@ -33,10 +35,38 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             break
         time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}", store
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(5)
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    with _serving(tmp_path / "store") as base:
+        yield base, tmp_path / "store"
+
+
+def _phone(browser: Any) -> Any:
+    return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
+                               is_mobile=True)
+
+
+def _start(page: Any, base: str, names: tuple[str, ...] = ("Запад", "Восток", "Юг")) -> str:
+    page.goto(base + "/new")
+    for i, name in enumerate(names):
+        page.fill(f"#p{i}", name)
+    page.fill("#pool", "14")
+    page.tap("#start")
+    page.wait_for_url("**/pulka/live-*")
+    url: str = page.url
+    return url
+
+
+def _raspasy(page: Any, tricks: tuple[tuple[str, str], ...]) -> None:
+    page.get_by_role("button", name="Raspasy").tap()
+    for name, n in tricks:
+        _tap_row(page, "tricks", name, n)
 
 
 def _tap_row(page: Any, container: str, label: str, text: str) -> None:
@@ -49,8 +79,7 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
     from playwright.sync_api import expect
 
     base, store = served
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
-                                  is_mobile=True)
+    context = _phone(browser)
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -58,12 +87,7 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
     outside: list[str] = []
     page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base) else None)
     try:
-        page.goto(base + "/new")
-        for i, name in enumerate(["Запад", "Восток", "Юг"]):
-            page.fill(f"#p{i}", name)
-        page.fill("#pool", "14")
-        page.tap("#start")
-        page.wait_for_url("**/pulka/live-*")
+        _start(page, base)
         assert page.locator("#entry").is_visible()
 
         # deal 1: raspasy, Запад 1, Восток 9, Юг 0
@@ -119,3 +143,46 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
     (pid,) = Workspace(store).ids()
     (audited,) = Workspace(store).audit(pid)
     assert audited.result.findings == [] and len(audited.result.deals) == 2
+
+
+def test_two_phones_enter_the_same_deal_the_second_is_shown_the_conflict(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    store = tmp_path / "store"
+    first, second = _phone(browser), _phone(browser)
+    try:
+        with _serving(store, poll_ms=600_000) as base:  # no polling here: the second phone learns on entering
+            a, b = first.new_page(), second.new_page()
+            url = _start(a, base)
+            b.goto(url)
+            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+            _raspasy(b, (("Запад", "2"), ("Восток", "8"), ("Юг", "0")))
+            a.tap("#enter")
+            expect(a.locator("#dealno")).to_have_text("2")
+            b.tap("#enter")
+            expect(b.locator("#msg.err")).to_contain_text("another entry was made first")
+            expect(b.locator("#dealno")).to_have_text("2")  # shown the sheet as it stands: deal 1 is a's
+            assert b.locator("#settle tbody tr").first.inner_text().split("\t")[1] == "20"
+    finally:
+        first.close()
+        second.close()
+    (pid,) = Workspace(store).ids()
+    (audited,) = Workspace(store).audit(pid)
+    assert len(audited.result.deals) == 1 and audited.result.deals[0].outcome.tricks == (1, 9, 0)
+
+
+def test_the_other_phones_see_a_new_deal(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    first, second = _phone(browser), _phone(browser)
+    try:
+        with _serving(tmp_path / "store", poll_ms=300) as base:
+            a, b = first.new_page(), second.new_page()
+            b.goto(_start(a, base))
+            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+            a.tap("#enter")
+            expect(b.locator("#dealno")).to_have_text("2", timeout=5000)
+            expect(b.locator("#msg")).to_contain_text("updated from another device")
+    finally:
+        first.close()
+        second.close()
