@@ -50,6 +50,7 @@ from ..model.events import from_row
 from ..record.api import read_records
 from ..record.api import write_text
 from ..render.sheet_svg import render_svg
+from ..rules.config import Rules
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
 from ..templates import Markup
@@ -160,6 +161,7 @@ class Server:
             "settlement": sheet["settlement"],
             "findings": [finding_json(f) for f in result.findings],
             "ended": table.ended,
+            "live": _live(table.rules),
             "dealer": dealer,
             "dealers": list(table.dealers),
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
@@ -218,6 +220,8 @@ class Server:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid, events))
             table = table_of(events)
+            if not _live(table.rules):
+                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
             try:
                 entry = DealEntry.from_json(data.get("deal"), len(table.players))
                 new = deal_events(entry, table)
@@ -259,6 +263,11 @@ class Server:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
             return self.state(pid, [*events, *new])
+
+
+def _live(rules: Rules | None) -> bool:
+    """Whether the live entry takes this pulka's deals (its preset is one of :data:`LIVE_PRESETS`)."""
+    return rules is not None and rules.name in LIVE_PRESETS
 
 
 # --- the HTTP edge ------------------------------------------------------------------------------------

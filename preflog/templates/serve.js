@@ -103,8 +103,9 @@
 
   function drawEntry() {
     var section = $("entry");
-    section.className = state.ended || state.dealer === null ? "hidden" : "";
-    if (state.ended || state.dealer === null) { return; }
+    var closed = state.ended || !state.live || state.dealer === null;
+    section.className = closed ? "hidden" : "";
+    if (closed) { return; }
     $("dealno").textContent = String(state.deals + 1);
     var dealer = $("dealer");
     dealer.textContent = "";

@@ -317,3 +317,16 @@ def test_on_loopback_another_host_name_reaches_nothing(tmp_path: Path) -> None:
     assert TestClient(app, base_url="http://evil.example:8765").get("/new").status_code == 400
     assert TestClient(app, base_url="http://127.0.0.1:8765").get("/new").status_code == 200
     assert TestClient(app, base_url="http://localhost:8765").get("/").status_code == 200
+
+
+def test_live_entry_takes_the_russian_presets_only(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    Workspace(root).import_paths([ROOT / "data" / "demo" / "croatian-3p.pref"])
+    pid = Workspace(root).ids()[0]
+    with TestClient(create_app(root)) as c:
+        c.get("/new")
+        s = c.get(f"/api/pulka/{pid}").json()
+        assert s["live"] is False
+        r = _enter(c, pid, s["seq"], {"kind": "raspasy", "tricks": [4, 3, 3]})
+        assert r.status_code == 400 and "sochi, leningrad, rostov" in r.json()["error"]
+        assert c.get(f"/api/pulka/{pid}").json()["seq"] == s["seq"]
