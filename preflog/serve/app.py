@@ -40,6 +40,7 @@ from starlette.responses import PlainTextResponse
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..engine.replay import AuditResult
 from ..engine.replay import audit
 from ..errors import PreflogError
 from ..model.events import Event
@@ -113,9 +114,10 @@ class Server:
     def events(self, pid: str) -> list[Event]:
         """The stored pulka ``pid``'s events; 404 unless the store holds that id."""
         store = self.store()
-        if store is None or pid not in {i.pulka for i in store.pulkas()}:
+        events = store.read(pid) if store is not None else []  # a value in the store's query, never a path
+        if not events:
             raise Refused(404, "no such pulka")
-        return store.read(pid)
+        return events
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each stored pulka's id, players, rules and number of events (from its first event)."""
@@ -142,10 +144,12 @@ class Server:
         out.sort(key=lambda s: s["id"])
         return out
 
-    def state(self, pid: str, events: Sequence[Event] | None = None) -> dict[str, Any]:
-        """Where pulka ``pid`` stands: what its page draws and what the next deal's entry needs."""
+    def state(self, pid: str, events: Sequence[Event] | None = None,
+              result: AuditResult | None = None) -> dict[str, Any]:
+        """Where pulka ``pid`` stands: what its page draws and what the next deal's entry needs
+        (``result``: the audit of ``events``, when the caller has it)."""
         evs = list(events) if events is not None else self.events(pid)
-        result = audit(evs)
+        result = result if result is not None else audit(evs)
         loaded = Loaded(pid, evs, str(self.ws.root))
         sheet = sheet_json(Audited(loaded, result))
         table = table_of(evs)
@@ -227,7 +231,8 @@ class Server:
                 new = deal_events(entry, table)
             except EntryError as exc:
                 raise Refused(400, str(exc)) from None
-            found = refusals(events, new)
+            after = audit([*events, *new])
+            found = refusals(after, len(events))
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
             store = self.ws.store()
@@ -236,7 +241,7 @@ class Server:
             except ConcurrencyError:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
-            return self.state(pid, [*events, *new])
+            return self.state(pid, [*events, *new], after)
 
     def end(self, pid: str, data: Any) -> dict[str, Any]:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
@@ -252,7 +257,7 @@ class Server:
             found: list[Any] = []
             for reason in ("closed", "stopped"):
                 new: list[Event] = [PulkaEnded(reason)]
-                found = refusals(events, new)
+                found = refusals(audit([*events, *new]), len(events))
                 if not found:
                     break
             if found:

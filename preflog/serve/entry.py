@@ -4,9 +4,9 @@ level writes (docs/record-format.md, "Deal blocks"), and checked by the engine's
 A deal is entered as on the paper sheet: a contract and its declarer (or raspasy), each defender's
 whist or pass, and the tricks taken. :func:`deal_events` writes it as ``DealStarted``,
 ``ContractDeclared``, ``WhistCalled`` … and ``PaperResult``, exactly the events a ``Tricks:`` line and
-its neighbours read to; :func:`refusals` runs :func:`preflog.engine.replay.audit` on the log with the new
-deal appended and returns the findings the new deal caused, so an impossible entry is refused with the
-audit's own sentence (no rule is checked here a second time). Only the *shape* of the entry (seats at the
+its neighbours read to. The app runs :func:`preflog.engine.replay.audit` on the log with the new deal
+appended, and the findings the new deal caused (:func:`refusals`) refuse it: an impossible entry is refused
+with the audit's own sentence (no rule is checked here a second time). Only the *shape* of the entry (seats at the
 table, whole numbers, a contract the family's codec can read) is checked before that.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 from ..engine.families import family_of
 from ..engine.findings import Finding
 from ..engine.replay import Auditor
-from ..engine.replay import audit
+from ..engine.replay import AuditResult
 from ..errors import PreflogError
 from ..model.bidcodes import is_trick_contract
 from ..model.bids import BidError
@@ -179,7 +179,7 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
     return out
 
 
-def refusals(before: Sequence[Event], new: Sequence[Event]) -> list[Finding]:
-    """The audit's findings that the ``new`` events cause after the log ``before`` (none: accepted)."""
-    result = audit([*before, *new])
-    return [f for f in result.findings if f.seq > len(before)]
+def refusals(result: AuditResult, before: int) -> list[Finding]:
+    """The findings of ``result`` (the audit of a log with new events after its first ``before``) that the
+    new events caused: none, and they are accepted."""
+    return [f for f in result.findings if f.seq > before]
