@@ -25,6 +25,7 @@ from ..engine.replay import AuditResult
 from ..errors import PreflogError
 from ..model.bidcodes import is_trick_contract
 from ..model.bids import BidError
+from ..model.calls import CALL_HALF
 from ..model.calls import CALL_PASS
 from ..model.calls import CALL_WHIST
 from ..model.events import ContractDeclared
@@ -50,9 +51,10 @@ class DealKindEntered(StrEnum):
 class CallEntered(StrEnum):
     WHIST = "whist"
     PASS = "pass"
+    HALF = "half"  # a half-whist, written as on the sheet: no tricks follow (a return is not entered yet)
 
 
-_CALL_CODES = {CallEntered.WHIST: CALL_WHIST, CallEntered.PASS: CALL_PASS}
+_CALL_CODES = {CallEntered.WHIST: CALL_WHIST, CallEntered.PASS: CALL_PASS, CallEntered.HALF: CALL_HALF}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,7 @@ class DealEntry:
     declarer: int | None = None
     contract: str | None = None
     calls: tuple[tuple[int, CallEntered], ...] = ()
+    """Each defender's call, by seat; they are written in the order the defenders call, after the declarer."""
     tricks: tuple[int, ...] | None = None
 
     @classmethod
@@ -100,7 +103,7 @@ class DealEntry:
             try:
                 calls.append((seat, CallEntered(call)))
             except ValueError:
-                raise EntryError("a defender's call is 'whist' or 'pass'") from None
+                raise EntryError("a defender's call is 'whist', 'pass' or 'half'") from None
         return cls(kind, dealer, declarer, contract, tuple(sorted(calls)), tricks)
 
 

@@ -74,6 +74,7 @@
     if (entry.kind === "raspasy") { return true; }
     if (entry.kind !== "contract" || entry.contract === null || entry.declarer === null) { return false; }
     if (!needsWhist()) { return true; }  // a misère: its tricks
+    // a whisted game: its tricks; nobody whisting, or a half-whist, is written without them
     return defenders().some(function (s) { return entry.calls[s] === "whist"; });
   }
 
@@ -144,7 +145,7 @@
         name.textContent = state.players[s];
         var grid = document.createElement("div");
         grid.className = "grid";
-        ["whist", "pass"].forEach(function (call) {
+        ["whist", "pass", "half"].forEach(function (call) {
           var b = button(call, function () { entry.calls[s] = call; drawEntry(); });
           b.setAttribute("data-seat", String(s));
           b.setAttribute("aria-pressed", entry.calls[s] === call ? "true" : "false");

@@ -330,3 +330,15 @@ def test_live_entry_takes_the_russian_presets_only(tmp_path: Path) -> None:
         r = _enter(c, pid, s["seq"], {"kind": "raspasy", "tricks": [4, 3, 3]})
         assert r.status_code == 400 and "sochi, leningrad, rostov" in r.json()["error"]
         assert c.get(f"/api/pulka/{pid}").json()["seq"] == s["seq"]
+
+
+def test_a_half_whist_is_entered_as_on_the_sheet_where_the_rules_allow_it(client: TestClient) -> None:
+    pid = _start(client)
+    # Запад 6♠, Восток passes, Юг half-whists (no tricks entered, as the record's paper half-whist): the
+    # contract counts as made (pulya 2) and the half-whister writes half the side's four tricks, 2 × 2 = 4
+    r = _enter(client, pid, 1, _game(0, "6s", {"1": "pass", "2": "half"}))
+    assert r.status_code == 201, r.text
+    assert r.json()["totals"]["pulya"]["Запад"] == 2 and r.json()["totals"]["visty"]["Юг"]["Запад"] == 4
+    # Sochi allows it on 6 and 7 only: on 8 the audit's sentence refuses it
+    r = _enter(client, pid, r.json()["seq"], _game(1, "8s", {"2": "pass", "0": "half"}))
+    assert r.status_code == 422 and "half-whist is not allowed on a 8-level game" in r.json()["error"]
