@@ -99,13 +99,13 @@ class Settings:
 
 
 class Server:
-    """The app's state: the workspace, the settings, and a lock that makes one process's appends to a
-    pulka run one after another (the store's optimistic concurrency still decides between processes)."""
+    """The app's state: the workspace, the settings, and a lock that makes this process's requests use the
+    store one at a time (the store's optimistic concurrency still decides between processes)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.ws = Workspace(settings.store)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
 
     # --- reading ------------------------------------------------------------------------------
     def store(self) -> EventStore | None:
@@ -113,25 +113,27 @@ class Server:
 
     def events(self, pid: str) -> list[Event]:
         """The stored pulka ``pid``'s events; 404 unless the store holds that id."""
-        store = self.store()
-        events = store.read(pid) if store is not None else []  # a value in the store's query, never a path
+        with self.lock:
+            store = self.store()
+            events = store.read(pid) if store is not None else []  # a value in the store's query, never a path
         if not events:
             raise Refused(404, "no such pulka")
         return events
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each stored pulka's id, players, rules and number of events (from its first event)."""
-        store = self.store()
-        if store is None:
-            return []
         import duckdb
 
-        counts = {i.pulka: i.last_seq for i in store.pulkas()}
-        con = duckdb.connect()
-        try:
-            rows = store.duckdb_relation(con).filter("seq = 1").project("pulka, code, payload").fetchall()
-        finally:
-            con.close()
+        with self.lock:
+            store = self.store()
+            if store is None:
+                return []
+            counts = {i.pulka: i.last_seq for i in store.pulkas()}
+            con = duckdb.connect()
+            try:
+                rows = store.duckdb_relation(con).filter("seq = 1").project("pulka, code, payload").fetchall()
+            finally:
+                con.close()
         out = []
         for pid, code, payload in rows:
             try:
@@ -171,6 +173,12 @@ class Server:
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
             "contracts": table.contracts(),
         }
+
+    def record(self, pid: str) -> str:
+        """The pulka's record, as ``preflog export`` writes it; 404 unless stored."""
+        with self.lock:
+            self.events(pid)
+            return self.ws.export(pid)
 
     # --- writing ------------------------------------------------------------------------------
     def start(self, data: Any) -> str:
@@ -287,7 +295,7 @@ def _html(request: Request, text: str) -> HTMLResponse:
         resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
     token = _server(request).settings.table_token
     given = request.query_params.get("token")
-    if token is not None and given is not None and hmac.compare_digest(given, token):
+    if token is not None and given is not None and _same(given, token):
         resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict")
     return resp
 
@@ -309,9 +317,14 @@ def _table_token_of(request: Request) -> str | None:
         return None
     for given in (request.query_params.get("token"), request.headers.get("x-table-token"),
                   request.cookies.get(TABLE_COOKIE)):
-        if given and hmac.compare_digest(given, token):
+        if given and _same(given, token):
             return token
     return None
+
+
+def _same(given: str, wanted: str) -> bool:
+    """``given == wanted`` in constant time, for any text a request may carry."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), wanted.encode("utf-8", "surrogatepass"))
 
 
 def _check_write(request: Request) -> None:
@@ -320,7 +333,7 @@ def _check_write(request: Request) -> None:
         raise Refused(403, "writing needs the table's join link (its ?token=…)")
     cookie = request.cookies.get(CSRF_COOKIE, "")
     header = request.headers.get("x-csrf-token", "")
-    if not cookie or not header or not hmac.compare_digest(cookie, header):
+    if not cookie or not header or not _same(cookie, header):
         raise Refused(403, "the page's CSRF token is missing or wrong: reload the page")
 
 
@@ -418,8 +431,7 @@ async def record(request: Request) -> Response:
 
     server = _server(request)
     pid = request.path_params["pid"]
-    await run_in_threadpool(server.events, pid)  # 404 unless stored
-    text = await run_in_threadpool(server.ws.export, pid)
+    text = await run_in_threadpool(server.record, pid)
     return PlainTextResponse(text, headers={**_HEADERS, "Content-Disposition": 'attachment; filename="pulka.pref"'})
 
 

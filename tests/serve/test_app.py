@@ -195,6 +195,9 @@ def test_another_host_needs_the_table_token_to_write(tmp_path: Path) -> None:
         r = c.post("/api/pulkas", json=body, headers=_csrf(c))
         assert r.status_code == 403 and "join link" in r.json()["error"]
         assert c.post("/api/pulkas", json=body, headers={**_csrf(c), "X-Table-Token": "wrong"}).status_code == 403
+        assert c.get("/new", params={"token": "жетон"}).status_code == 200  # any text: compared, not a crash
+        latin = {**_csrf(c), "X-Table-Token": "\u00e9t\u00e9".encode("latin-1")}
+        assert c.post("/api/pulkas", json=body, headers=latin).status_code == 403
         assert c.post("/api/pulkas", json=body, headers={**_csrf(c), "X-Table-Token": token}).status_code == 201
         # the join link's page hands the token to its script and keeps it in a cookie for the next pages
         page = c.get("/new", params={"token": token})
