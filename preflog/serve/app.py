@@ -351,7 +351,7 @@ async def _body(request: Request) -> Any:
         chunks.append(chunk)
     try:
         return json.loads(b"".join(chunks) or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError; nesting too deep, RecursionError
         raise Refused(400, "the body is not JSON") from None
 
 
