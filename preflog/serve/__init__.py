@@ -15,9 +15,14 @@ import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import PreflogError
 from .app import create_app
 
-__all__ = ["create_app", "is_loopback", "join_address", "lan_address", "run"]
+
+class ServeError(PreflogError):
+    """The app cannot be served as asked (the port is taken, the address is not this machine's)."""
+
+__all__ = ["ServeError", "create_app", "is_loopback", "join_address", "lan_address", "run"]
 
 
 def is_loopback(host: str) -> bool:
@@ -50,11 +55,26 @@ def lan_address() -> str:
     return address
 
 
+def _check_free(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on (before anything is printed)."""
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((bare, port))
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+        except OverflowError:
+            raise ServeError(f"port {port} is not a port (0 to 65535)") from None
+
+
 def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True,
         say: Callable[[str], None] = print) -> None:
     """Serve ``store`` until interrupted. Another host than loopback gets a table token: writes need it."""
     import uvicorn
 
+    _check_free(host, port)
     token = None if is_loopback(host) else secrets.token_urlsafe(16)
     # on loopback only the loopback names may address it (DNS rebinding); others need the token to write
     hosts = ["127.0.0.1", "localhost", "::1", host] if token is None else None

@@ -45,3 +45,15 @@ def test_another_host_gets_a_table_token_and_a_join_link(served: list[dict[str, 
     assert call["host"] == "0.0.0.0" and token and len(token) >= 20
     assert f"http://127.0.0.1:8765/?token={token}" in r.output
     assert "join link" in r.output and f":8765/?token={token}" in r.output.split("join link", 1)[1]
+
+
+def test_a_taken_port_is_one_line_and_status_2(served: list[dict[str, Any]], tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = runner.invoke(app, ["serve", "--store", str(tmp_path), "--no-browser", "--port", str(port)])
+    assert r.exit_code == 2 and served == []
+    assert r.output.count("\n") == 1 and f"cannot listen on 127.0.0.1 port {port}" in r.output
