@@ -48,6 +48,7 @@ from ..model.events import EventError
 from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
 from ..model.events import from_row
+from ..projections.facts import date_iso
 from ..record.api import read_records
 from ..record.api import write_text
 from ..render.sheet_svg import render_svg
@@ -141,8 +142,10 @@ class Server:
             except (EventError, TypeError, ValueError):
                 continue
             if isinstance(ev, PulkaStarted):
+                date = dict(ev.meta).get("date", "")
                 out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "pool": ev.pool,
-                            "events": counts.get(pid, 0), "date": dict(ev.meta).get("date", "")})
+                            "preset": ev.rules.split("+")[0], "events": counts.get(pid, 0), "date": date,
+                            "iso_date": date_iso(date)})
         out.sort(key=lambda s: s["id"])
         return out
 
@@ -379,23 +382,37 @@ def _guarded(handler: Handler) -> Handler:
 
 
 async def home(request: Request) -> Response:
+    from urllib.parse import urlencode
+
     from starlette.concurrency import run_in_threadpool
 
     server = _server(request)
-    player = request.query_params.get("player", "").strip()[:MOST_NAME]
+    q = request.query_params
+    player = q.get("player", "").strip()[:MOST_NAME]
+    preset = q.get("rules", "").strip()[:MOST_NAME]
+    since, until = date_iso(q.get("from", "")[:20]) or "", date_iso(q.get("to", "")[:20]) or ""
     try:
-        page_no = max(1, int(request.query_params.get("page", "1")))
+        page_no = max(1, int(q.get("page", "1")[:9]))
     except ValueError:
         page_no = 1
     rows = await run_in_threadpool(server.summaries)
+    presets = sorted({r["preset"] for r in rows})
     if player:
         wanted = player.casefold()
         rows = [r for r in rows if any(wanted in p.casefold() for p in r["players"])]
+    if preset:
+        rows = [r for r in rows if r["preset"] == preset]
+    if since or until:  # a pulka without a date is left out of a date range
+        rows = [r for r in rows if r["iso_date"] and (not since or r["iso_date"] >= since)
+                and (not until or r["iso_date"] <= until)]
     pages = max(1, -(-len(rows) // PAGE_SIZE))
     page_no = min(page_no, pages)
     shown = rows[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
+    query = urlencode([(k, v) for k, v in (("player", player), ("rules", preset), ("from", since), ("to", until))
+                       if v])
     text = page("serve_list.html", same_origin=True, title="preflog · pulkas", rows=shown, player=player,
-                page_no=page_no, pages=pages, total=len(rows))
+                preset=preset, presets=presets, since=since, until=until, query=query, page_no=page_no,
+                pages=pages, total=len(rows))
     return _html(request, text)
 
 

@@ -76,6 +76,23 @@ def test_the_list_filters_by_player_and_pages(archive: Path, monkeypatch: pytest
     assert ("seed003-settlement" in first) != ("seed003-settlement" in second)
 
 
+def test_the_list_filters_by_rules_and_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "s"
+    Workspace(root).import_paths([SEED, ROOT / "data" / "demo" / "croatian-3p.pref"])
+    c = TestClient(create_app(root))
+    croatian = c.get("/", params={"rules": "croatian"}).text
+    assert "demo-croatian-3p-001" in croatian and "seed003-settlement" not in croatian
+    assert "demo-croatian-3p-002" not in croatian  # slovenian
+    dated = c.get("/", params={"from": "2023.04.27", "to": "2023-04-30"}).text  # as records write dates too
+    assert "demo-croatian-3p-001" in dated and "demo-croatian-3p-002" not in dated
+    assert "seed003-settlement" not in dated  # no date: outside every range
+    monkeypatch.setattr(serve_app, "PAGE_SIZE", 5)
+    first = c.get("/", params={"rules": "croatian", "player": "<x>"}).text
+    assert "0 pulkas" in first and "&lt;x&gt;" in first
+    first = c.get("/", params={"rules": "croatian"}).text
+    assert 'href="/?rules=croatian&amp;page=2"' in first
+
+
 def _start_in(root: Path) -> None:
     with TestClient(create_app(root)) as c:
         c.get("/new")
