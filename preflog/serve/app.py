@@ -206,9 +206,11 @@ class Server:
         date = data.get("date") or dt.date.today().isoformat()
         if not isinstance(price, str) or not isinstance(date, str) or len(price) > 20 or len(date) > 20:
             raise Refused(400, "whist price and date are short texts")
+        pid = f"live-{date.strip()[:10]}-{secrets.token_hex(3)}"
         try:
+            # the id in the pulka's own tags, as an export writes it: the record imports again to these events
             started = PulkaStarted(players=names, rules=rules, pool=pool, whist_price=price.strip() or "1",
-                                   meta=(("date", date.strip()),))
+                                   meta=(("date", date.strip()), ("id", pid)))
             # what the record reader reads back is what is stored: the export imports again as it is
             back = read_records(write_text([started]), "the start form")
         except (PreflogError, ValueError) as exc:
@@ -219,7 +221,6 @@ class Server:
         if found:
             raise Refused(400, found[0].message)
         store = self.ws.store(create=True)
-        pid = f"live-{date.strip()[:10]}-{secrets.token_hex(3)}"
         with self.lock:
             store.append(pid, [started], 0)
         return pid

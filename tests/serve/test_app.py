@@ -150,8 +150,12 @@ def test_deals_entered_redraw_the_sheet(client: TestClient) -> None:
     text = client.get(f"/pulka/{pid}/record").text
     stored = Workspace(client.app.state.server.settings.store).store().read(pid)  # type: ignore[attr-defined]
     (back,) = read_records(text)
-    assert list(back.events)[1:] == stored[1:]
-    assert back.events[0].players == stored[0].players and back.id == pid
+    assert list(back.events) == stored and back.id == pid
+    again = Workspace(client.app.state.server.settings.store.parent / "again")  # type: ignore[attr-defined]
+    record = again.root.parent / "exported.pref"
+    record.write_text(text, encoding="utf-8")
+    (item,) = again.import_paths([record])
+    assert item.status == "imported" and item.pulka == pid and again.store().read(pid) == stored
 
 
 def test_an_impossible_entry_is_refused_with_the_audits_finding(client: TestClient) -> None:
