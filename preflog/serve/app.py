@@ -175,6 +175,7 @@ class Server:
             "dealers": list(table.dealers),
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
             "contracts": table.contracts(),
+            "last_deal": _last_deal(evs),
         }
 
     def record(self, pid: str) -> str:
@@ -280,6 +281,17 @@ class Server:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
             return self.state(pid, [*events, *new])
+
+
+def _last_deal(events: Sequence[Event]) -> str:
+    """The last deal's block of the pulka's record, as ``preflog export`` writes it ("" before the first):
+    what was entered, in the record's words, for the table to check."""
+    try:
+        text = write_text(list(events))
+    except (PreflogError, ValueError):
+        return ""
+    blocks = [b.strip() for b in text.split("\n\n") if b.strip().startswith("Deal ")]
+    return blocks[-1] if blocks else ""
 
 
 def _live(rules: Rules | None) -> bool:

@@ -93,6 +93,7 @@
       });
       body.appendChild(tr);
     });
+    $("last").textContent = state.last_deal || "none yet";
     var list = $("findings");
     list.textContent = "";
     (state.findings.length ? state.findings : [null]).forEach(function (f) {

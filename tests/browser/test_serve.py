@@ -111,6 +111,8 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
             _tap_row(page, "tricks", name, n)
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("3")
+        assert page.text_content("#last") == ("Deal 2: dealer A\nContract: A 6s\nWhist: B whist, C pass\n"
+                                              "Tricks: A 3, B 5, C 2")
 
         # the settlement the page shows (exact: З −46, В −20, Ю +66, as computed by hand in
         # tests/serve/test_app.py::test_deals_entered_redraw_the_sheet)

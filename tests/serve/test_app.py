@@ -144,6 +144,8 @@ def test_deals_entered_redraw_the_sheet(client: TestClient) -> None:
     # plus visty written less visty against: З (5−7)·10 − 26 = −46, В (5−9)·10 + 20 = −20, Ю 6·10 + 6 = 66
     assert s["settlement"]["exact"] == {"Запад": -46, "Восток": -20, "Юг": 66}
     assert s["dealer"] == 1  # the rotation: Юг, Запад, then Восток deals
+    # what was entered, in the record's words (seats as letters, as `preflog export` writes them)
+    assert s["last_deal"] == "Deal 2: dealer A\nContract: A 6s\nWhist: B whist, C pass\nTricks: A 3, B 5, C 2"
     page = client.get(f"/pulka/{pid}").text
     assert "Deal viewer" in page and "<svg" in page
     # the pulka exports to a record that reads back to the same events
