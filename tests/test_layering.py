@@ -37,9 +37,10 @@ LAYERS: dict[str, int] = {
     "spark": 7,         # the Spark job (beside reports, one layer up: it runs the reports' SQL on Spark)
     "workspace": 7,     # the façade: store, import, load, audit, projections
     "views": 8,         # JSON shapes of audited pulkas
-    "cli": 9,           # typer commands
-    "__init__": 10,     # the public names, re-exported from every layer
-    "__main__": 11,     # python -m preflog: runs the cli
+    "serve": 9,         # preflog serve: the web app over workspace and views
+    "cli": 10,          # typer commands
+    "__init__": 11,     # the public names, re-exported from every layer
+    "__main__": 12,     # python -m preflog: runs the cli
 }
 
 

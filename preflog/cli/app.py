@@ -979,6 +979,21 @@ def demo(data: Annotated[Path | None, typer.Option(
     out.print(views.lit(f"what next: preflog report{at} --html report.html (charts), preflog --help"))
 
 
+@app.command()
+@_guard
+def serve(host: Annotated[str, typer.Option(help="Address to listen on; another than 127.0.0.1 serves other "
+                                             "devices and needs the printed join link's token to write.")
+                          ] = "127.0.0.1",
+          port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+          no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the browser.")] = False,
+          store: StoreOpt = None) -> None:
+    """A local web app: the archive (sheets, audit, deal viewer) and live scorekeeping (docs/serve.md)."""
+    from ..serve import run
+
+    run(_ws(store).root, host=host, port=port, open_browser=not no_browser,
+        say=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
+
+
 # --- preflog spark: the Spark job (the `spark` extra; pyspark is imported only when a command runs) -----
 spark_app = typer.Typer(no_args_is_help=True, help="Audit, projections and reports as a Spark job (docs/spark.md).")
 app.add_typer(spark_app, name="spark")

@@ -45,11 +45,17 @@ def script_hash(script: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def policy(*scripts: str) -> str:
+def policy(*scripts: str, same_origin: bool = False) -> str:
     """The page's Content-Security-Policy: nothing loaded from anywhere, styles inline (the pages' own
     ``<style>`` and SVG ``style`` attributes), and scripts only the given inline ones, by hash (none: no
-    script runs at all). Without ``'unsafe-inline'`` for scripts no inline event handler runs."""
-    parts = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"]
+    script runs at all). Without ``'unsafe-inline'`` for scripts no inline event handler runs.
+    ``same_origin``: the page may also talk to the server that served it, and to nothing else: its script
+    fetch from it (``connect-src 'self'``) and its forms submit to it (``form-action 'self'``): the pages
+    of ``preflog serve``."""
+    form = "form-action 'self'" if same_origin else "form-action 'none'"
+    parts = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", form]
+    if same_origin:
+        parts.insert(1, "connect-src 'self'")
     if scripts:
         parts.insert(1, "script-src " + " ".join(script_hash(s) for s in scripts))
     return "; ".join(parts)
@@ -68,9 +74,10 @@ def source(name: str) -> str:
     return text
 
 
-def page(name: str, *, script: str | None = None, **context: Any) -> str:
+def page(name: str, *, script: str | None = None, same_origin: bool = False, **context: Any) -> str:
     """Render the page template ``name`` with ``context`` (autoescaped). ``script``: the name of the
-    page's own script in this folder, embedded as it is and allowed by the page's policy by its hash."""
+    page's own script in this folder, embedded as it is and allowed by the page's policy by its hash.
+    ``same_origin``: the page may fetch from and submit forms to its own origin (:func:`policy`)."""
     code = source(script) if script is not None else None
-    csp = policy(code) if code is not None else policy()
+    csp = policy(code, same_origin=same_origin) if code is not None else policy(same_origin=same_origin)
     return ENV.get_template(name).render(csp=csp, script=Markup(code) if code is not None else None, **context)

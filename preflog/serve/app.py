@@ -1,0 +1,521 @@
+"""The web app of ``preflog serve``: the archive read-only, and live scorekeeping at paper level.
+
+Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` ones speak JSON):
+
+- ``GET /`` the pulka list (``?player=`` filters, ``?page=`` pages), ``GET /new`` the start form;
+- ``GET /pulka/{id}`` a pulka's page: its drawn sheet, settlement, audit findings and, while it runs, the
+  entry of the next deal; ``GET /pulka/{id}/viewer`` the deal viewer; ``GET /pulka/{id}/record`` its record;
+- ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``POST /api/pulkas`` starts a pulka,
+  ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka.
+
+A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
+no request path reaches the file system. Every write carries the page's CSRF token (double submit: the
+``X-CSRF-Token`` header must equal the ``preflog_csrf`` cookie), and, when the app serves other devices
+(a table token is set), the table token of the join link; bodies are bounded (:data:`MAX_BODY`, else
+413). A deal is appended with the log's last seq as the page saw it (``expected_seq``): if another phone
+got there first the store's :class:`~preflog.store.base.ConcurrencyError` becomes 409 with the current
+state, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import json
+import secrets
+import threading
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.responses import JSONResponse
+from starlette.responses import PlainTextResponse
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..engine.replay import AuditResult
+from ..engine.replay import audit
+from ..errors import PreflogError
+from ..model.events import Event
+from ..model.events import EventError
+from ..model.events import PulkaEnded
+from ..model.events import PulkaStarted
+from ..model.events import from_row
+from ..projections.facts import date_iso
+from ..record.api import read_records
+from ..record.api import write_text
+from ..render.sheet_svg import render_svg
+from ..rules.config import Rules
+from ..store.base import ConcurrencyError
+from ..store.base import EventStore
+from ..templates import Markup
+from ..templates import page
+from ..views.json import finding_json
+from ..views.json import sheet_json
+from ..views.viewer import viewer_html
+from ..workspace import Audited
+from ..workspace import Loaded
+from ..workspace import Workspace
+from .entry import DealEntry
+from .entry import EntryError
+from .entry import deal_events
+from .entry import refusals
+from .entry import table_of
+
+MAX_BODY = 16 * 1024
+"""The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
+PAGE_SIZE = 20
+CSRF_COOKIE = "preflog_csrf"
+TABLE_COOKIE = "preflog_table"
+LIVE_PRESETS = ("sochi", "leningrad", "rostov")
+"""The presets a pulka can be started with here: live entry speaks the Russian family's sheet so far."""
+MOST_NAME = 40
+
+_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+            "Cache-Control": "no-store"}
+
+
+class Refused(Exception):
+    """A request answered with ``status`` and one line saying why (JSON ``{"error": …}``)."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+@dataclass
+class Settings:
+    store: Path
+    table_token: str | None = None
+    """Set when other devices are served: every write needs it (the join link's ``?token=``)."""
+    poll_ms: int = 5000
+    """How often a pulka's page asks whether another device entered a deal (milliseconds)."""
+
+
+class Server:
+    """The app's state: the workspace, the settings, and a lock that makes this process's requests use the
+    store one at a time (the store's optimistic concurrency still decides between processes)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.ws = Workspace(settings.store)
+        self.lock = threading.RLock()
+
+    # --- reading ------------------------------------------------------------------------------
+    def store(self) -> EventStore | None:
+        return self.ws.store() if self.ws.exists() else None
+
+    def events(self, pid: str) -> list[Event]:
+        """The stored pulka ``pid``'s events; 404 unless the store holds that id."""
+        with self.lock:
+            store = self.store()
+            events = store.read(pid) if store is not None else []  # a value in the store's query, never a path
+        if not events:
+            raise Refused(404, "no such pulka")
+        return events
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Each stored pulka's id, players, rules and number of events (from its first event)."""
+        import duckdb
+
+        with self.lock:
+            store = self.store()
+            if store is None:
+                return []
+            counts = {i.pulka: i.last_seq for i in store.pulkas()}
+            con = duckdb.connect()
+            try:
+                rows = store.duckdb_relation(con).filter("seq = 1").project("pulka, code, payload").fetchall()
+            finally:
+                con.close()
+        out = []
+        for pid, code, payload in rows:
+            try:
+                ev = from_row(code, -1, -1, 0, payload)
+            except (EventError, TypeError, ValueError):
+                continue
+            if isinstance(ev, PulkaStarted):
+                date = dict(ev.meta).get("date", "")
+                out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "pool": ev.pool,
+                            "preset": ev.rules.split("+")[0], "events": counts.get(pid, 0), "date": date,
+                            "iso_date": date_iso(date)})
+        out.sort(key=lambda s: s["id"])
+        return out
+
+    def state(self, pid: str, events: Sequence[Event] | None = None,
+              result: AuditResult | None = None) -> dict[str, Any]:
+        """Where pulka ``pid`` stands: what its page draws and what the next deal's entry needs
+        (``result``: the audit of ``events``, when the caller has it)."""
+        evs = list(events) if events is not None else self.events(pid)
+        result = result if result is not None else audit(evs)
+        loaded = Loaded(pid, evs, str(self.ws.root))
+        sheet = sheet_json(Audited(loaded, result))
+        table = table_of(evs)
+        dealer = table.dealer
+        return {
+            "id": pid,
+            "seq": len(evs),
+            "players": list(table.players),
+            "rules": sheet["rules"],
+            "deals": len(sheet["deals"]),
+            "svg": render_svg(sheet),
+            "totals": sheet["totals"],
+            "settlement": sheet["settlement"],
+            "findings": [finding_json(f) for f in result.findings],
+            "ended": table.ended,
+            "live": _live(table.rules),
+            "dealer": dealer,
+            "dealers": list(table.dealers),
+            "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
+            "contracts": table.contracts(),
+            "last_deal": _last_deal(evs),
+        }
+
+    def record(self, pid: str) -> str:
+        """The pulka's record, as ``preflog export`` writes it; 404 unless stored."""
+        with self.lock:
+            self.events(pid)
+            return self.ws.export(pid)
+
+    # --- writing ------------------------------------------------------------------------------
+    def start(self, data: Any) -> str:
+        """Start a pulka from the start form's fields; returns its id."""
+        if not isinstance(data, dict):
+            raise Refused(400, "the start form is a JSON object")
+        players = data.get("players")
+        if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
+            raise Refused(400, "players are a list of names")
+        names = tuple(p.strip() for p in players if p.strip())
+        if len(names) not in (3, 4):
+            raise Refused(400, "a pulka has 3 or 4 players")
+        if any(len(p) > MOST_NAME for p in names):
+            raise Refused(400, f"a player's name has at most {MOST_NAME} characters")
+        rules = data.get("rules")
+        if rules not in LIVE_PRESETS:
+            raise Refused(400, f"rules: one of {', '.join(LIVE_PRESETS)}")
+        pool = data.get("pool")
+        if type(pool) is not int or not 1 <= pool <= 10_000:
+            raise Refused(400, "pool is a whole number from 1 to 10000")
+        price = data.get("whist_price", "1")
+        date = data.get("date") or dt.date.today().isoformat()
+        if not isinstance(price, str) or not isinstance(date, str) or len(price) > 20 or len(date) > 20:
+            raise Refused(400, "whist price and date are short texts")
+        pid = f"live-{date.strip()[:10]}-{secrets.token_hex(3)}"
+        try:
+            # the id in the pulka's own tags, as an export writes it: the record imports again to these events
+            started = PulkaStarted(players=names, rules=rules, pool=pool, whist_price=price.strip() or "1",
+                                   meta=(("date", date.strip()), ("id", pid)))
+            # what the record reader reads back is what is stored: the export imports again as it is
+            back = read_records(write_text([started]), "the start form")
+        except (PreflogError, ValueError) as exc:
+            raise Refused(400, str(exc)) from None
+        if len(back) != 1 or list(back[0].events) != [started]:
+            raise Refused(400, "these names cannot be written in a record (see docs/record-format.md, Players)")
+        found = audit([started]).findings
+        if found:
+            raise Refused(400, found[0].message)
+        store = self.ws.store(create=True)
+        with self.lock:
+            store.append(pid, [started], 0)
+        return pid
+
+    def enter(self, pid: str, data: Any) -> dict[str, Any]:
+        """Append one deal to pulka ``pid``; returns the new state."""
+        if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
+            raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
+        expected = data["expected_seq"]
+        with self.lock:
+            events = self.events(pid)
+            if len(events) != expected:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid, events))
+            table = table_of(events)
+            if not _live(table.rules):
+                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
+            try:
+                entry = DealEntry.from_json(data.get("deal"), len(table.players))
+                new = deal_events(entry, table)
+            except EntryError as exc:
+                raise Refused(400, str(exc)) from None
+            after = audit([*events, *new])
+            found = refusals(after, len(events))
+            if found:
+                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
+            store = self.ws.store()
+            try:
+                store.append(pid, new, expected)
+            except ConcurrencyError:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid)) from None
+            return self.state(pid, [*events, *new], after)
+
+    def end(self, pid: str, data: Any) -> dict[str, Any]:
+        """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
+        (by agreement, before the end); returns the new state."""
+        if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
+            raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
+        expected = data["expected_seq"]
+        with self.lock:
+            events = self.events(pid)
+            if len(events) != expected:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid, events))
+            found: list[Any] = []
+            for reason in ("closed", "stopped"):
+                new: list[Event] = [PulkaEnded(reason)]
+                found = refusals(audit([*events, *new]), len(events))
+                if not found:
+                    break
+            if found:
+                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
+            try:
+                self.ws.store().append(pid, new, expected)
+            except ConcurrencyError:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid)) from None
+            return self.state(pid, [*events, *new])
+
+
+def _last_deal(events: Sequence[Event]) -> str:
+    """The last deal's block of the pulka's record, as ``preflog export`` writes it ("" before the first):
+    what was entered, in the record's words, for the table to check."""
+    try:
+        text = write_text(list(events))
+    except (PreflogError, ValueError):
+        return ""
+    blocks = [b.strip() for b in text.split("\n\n") if b.strip().startswith("Deal ")]
+    return blocks[-1] if blocks else ""
+
+
+def _live(rules: Rules | None) -> bool:
+    """Whether the live entry takes this pulka's deals (its preset is one of :data:`LIVE_PRESETS`)."""
+    return rules is not None and rules.name in LIVE_PRESETS
+
+
+# --- the HTTP edge ------------------------------------------------------------------------------------
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def _html(request: Request, text: str) -> HTMLResponse:
+    resp = HTMLResponse(text, headers=_HEADERS)
+    if CSRF_COOKIE not in request.cookies:
+        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
+    token = _server(request).settings.table_token
+    given = request.query_params.get("token")
+    if token is not None and given is not None and _same(given, token):
+        resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict")
+    return resp
+
+
+def _csrf(request: Request) -> str:
+    value = request.cookies.get(CSRF_COOKIE)
+    return value if value and len(value) <= 64 else secrets.token_urlsafe(24)
+
+
+def _page_data(request: Request, **data: Any) -> dict[str, Any]:
+    return {"csrf": request.state.csrf, "token": _table_token_of(request),
+            "poll_ms": _server(request).settings.poll_ms, **data}
+
+
+def _table_token_of(request: Request) -> str | None:
+    """The table token this request carries (query, header or cookie), when it is the right one."""
+    token = _server(request).settings.table_token
+    if token is None:
+        return None
+    for given in (request.query_params.get("token"), request.headers.get("x-table-token"),
+                  request.cookies.get(TABLE_COOKIE)):
+        if given and _same(given, token):
+            return token
+    return None
+
+
+def _same(given: str, wanted: str) -> bool:
+    """``given == wanted`` in constant time, for any text a request may carry."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), wanted.encode("utf-8", "surrogatepass"))
+
+
+def _check_write(request: Request) -> None:
+    server = _server(request)
+    if server.settings.table_token is not None and _table_token_of(request) is None:
+        raise Refused(403, "writing needs the table's join link (its ?token=…)")
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    header = request.headers.get("x-csrf-token", "")
+    if not cookie or not header or not _same(cookie, header):
+        raise Refused(403, "the page's CSRF token is missing or wrong: reload the page")
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON body, read up to :data:`MAX_BODY` bytes (more: 413, never read whole)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError; nesting too deep, RecursionError
+        raise Refused(400, "the body is not JSON") from None
+
+
+def _refusal(exc: Refused) -> JSONResponse:
+    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status, headers=_HEADERS)
+
+
+Handler = Callable[[Request], Any]
+
+
+def _guarded(handler: Handler) -> Handler:
+    async def run(request: Request) -> Response:
+        request.state.csrf = _csrf(request)
+        try:
+            resp: Response = await handler(request)
+            return resp
+        except PreflogError as exc:  # the store's own refusal (none there, damaged): one line, nothing written
+            failed = Refused(500, str(exc))
+        except Refused as exc:
+            failed = exc
+        if request.url.path.startswith("/api/"):
+            return _refusal(failed)
+        return PlainTextResponse(failed.message, status_code=failed.status, headers=_HEADERS)
+    return run
+
+
+async def home(request: Request) -> Response:
+    from urllib.parse import urlencode
+
+    from starlette.concurrency import run_in_threadpool
+
+    server = _server(request)
+    q = request.query_params
+    player = q.get("player", "").strip()[:MOST_NAME]
+    preset = q.get("rules", "").strip()[:MOST_NAME]
+    since, until = date_iso(q.get("from", "")[:20]) or "", date_iso(q.get("to", "")[:20]) or ""
+    try:
+        page_no = max(1, int(q.get("page", "1")[:9]))
+    except ValueError:
+        page_no = 1
+    rows = await run_in_threadpool(server.summaries)
+    presets = sorted({r["preset"] for r in rows})
+    if player:
+        wanted = player.casefold()
+        rows = [r for r in rows if any(wanted in p.casefold() for p in r["players"])]
+    if preset:
+        rows = [r for r in rows if r["preset"] == preset]
+    if since or until:  # a pulka without a date is left out of a date range
+        rows = [r for r in rows if r["iso_date"] and (not since or r["iso_date"] >= since)
+                and (not until or r["iso_date"] <= until)]
+    pages = max(1, -(-len(rows) // PAGE_SIZE))
+    page_no = min(page_no, pages)
+    shown = rows[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
+    query = urlencode([(k, v) for k, v in (("player", player), ("rules", preset), ("from", since), ("to", until))
+                       if v])
+    text = page("serve_list.html", same_origin=True, title="preflog · pulkas", rows=shown, player=player,
+                preset=preset, presets=presets, since=since, until=until, query=query, page_no=page_no,
+                pages=pages, total=len(rows))
+    return _html(request, text)
+
+
+async def new(request: Request) -> Response:
+    data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat())
+    text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data)
+    return _html(request, text)
+
+
+async def pulka_page(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = _server(request)
+    pid = request.path_params["pid"]
+    state = await run_in_threadpool(server.state, pid)
+    svg = Markup(state.pop("svg"))
+    text = page("serve_pulka.html", script="serve.js", same_origin=True, title=f"preflog · {pid}", pid=pid, svg=svg,
+                data=_page_data(request, state=state))
+    return _html(request, text)
+
+
+async def viewer(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = _server(request)
+    pid = request.path_params["pid"]
+    events = await run_in_threadpool(server.events, pid)
+    return _html(request, viewer_html(Loaded(pid, events, str(server.ws.root))))
+
+
+async def record(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = _server(request)
+    pid = request.path_params["pid"]
+    text = await run_in_threadpool(server.record, pid)
+    return PlainTextResponse(text, headers={**_HEADERS, "Content-Disposition": 'attachment; filename="pulka.pref"'})
+
+
+async def api_state(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    state = await run_in_threadpool(_server(request).state, request.path_params["pid"])
+    return JSONResponse(state, headers=_HEADERS)
+
+
+async def api_start(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    pid = await run_in_threadpool(_server(request).start, data)
+    return JSONResponse({"id": pid, "url": f"/pulka/{pid}"}, status_code=201, headers=_HEADERS)
+
+
+async def api_enter(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    state = await run_in_threadpool(_server(request).enter, request.path_params["pid"], data)
+    return JSONResponse(state, status_code=201, headers=_HEADERS)
+
+
+async def api_end(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    state = await run_in_threadpool(_server(request).end, request.path_params["pid"], data)
+    return JSONResponse(state, status_code=201, headers=_HEADERS)
+
+
+def create_app(store: str | Path, table_token: str | None = None,
+               allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000) -> Starlette:
+    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served);
+    ``allowed_hosts``: the only names a request may address the server by (``Host``; else 400), so that a
+    page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
+    routes = [
+        Route("/", _guarded(home)),
+        Route("/new", _guarded(new)),
+        Route("/pulka/{pid}", _guarded(pulka_page)),
+        Route("/pulka/{pid}/viewer", _guarded(viewer)),
+        Route("/pulka/{pid}/record", _guarded(record)),
+        Route("/api/pulka/{pid}", _guarded(api_state)),
+        Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
+        Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
+        Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.server = Server(Settings(Path(store), table_token, poll_ms))
+    return app

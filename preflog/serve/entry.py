@@ -1,0 +1,188 @@
+"""Live entry at paper level: what a person taps for one deal, turned into the events the record's paper
+level writes (docs/record-format.md, "Deal blocks"), and checked by the engine's own audit.
+
+A deal is entered as on the paper sheet: a contract and its declarer (or raspasy), each defender's
+whist or pass, and the tricks taken. :func:`deal_events` writes it as ``DealStarted``,
+``ContractDeclared``, ``WhistCalled`` … and ``PaperResult``, exactly the events a ``Tricks:`` line and
+its neighbours read to. The app runs :func:`preflog.engine.replay.audit` on the log with the new deal
+appended, and the findings the new deal caused (:func:`refusals`) refuse it: an impossible entry is refused
+with the audit's own sentence (no rule is checked here a second time). Only the *shape* of the entry (seats at the
+table, whole numbers, a contract the family's codec can read) is checked before that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..engine.families import family_of
+from ..engine.findings import Finding
+from ..engine.replay import Auditor
+from ..engine.replay import AuditResult
+from ..errors import PreflogError
+from ..model.bidcodes import is_trick_contract
+from ..model.bids import BidError
+from ..model.calls import CALL_HALF
+from ..model.calls import CALL_PASS
+from ..model.calls import CALL_WHIST
+from ..model.events import ContractDeclared
+from ..model.events import DealStarted
+from ..model.events import Event
+from ..model.events import PaperResult
+from ..model.events import WhistCalled
+from ..model.outcome import bidding_order
+from ..rules.config import Rules
+
+MOST_TRICKS = 10  # a number a trick box can hold (the audit checks the sum against the deal)
+
+
+class EntryError(PreflogError):
+    """An entry that is not a deal at all (a seat not at the table, a word where a number goes)."""
+
+
+class DealKindEntered(StrEnum):
+    CONTRACT = "contract"  # a contract (a trick game or a misère) and its declarer
+    RASPASY = "raspasy"    # everybody passed: tricks per player
+
+
+class CallEntered(StrEnum):
+    WHIST = "whist"
+    PASS = "pass"
+    HALF = "half"  # a half-whist, written as on the sheet: no tricks follow (a return is not entered yet)
+
+
+_CALL_CODES = {CallEntered.WHIST: CALL_WHIST, CallEntered.PASS: CALL_PASS, CallEntered.HALF: CALL_HALF}
+
+
+@dataclass(frozen=True, slots=True)
+class DealEntry:
+    kind: DealKindEntered
+    dealer: int | None = None
+    declarer: int | None = None
+    contract: str | None = None
+    calls: tuple[tuple[int, CallEntered], ...] = ()
+    """Each defender's call, by seat; they are written in the order the defenders call, after the declarer."""
+    tricks: tuple[int, ...] | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, n: int) -> DealEntry:
+        """The entry a page sent, its shape checked (``n``: players at the table)."""
+        if not isinstance(data, Mapping):
+            raise EntryError("an entry is a JSON object")
+        try:
+            kind = DealKindEntered(str(data.get("kind")))
+        except ValueError:
+            raise EntryError("kind is 'contract' or 'raspasy'") from None
+        dealer = _seat(data.get("dealer"), n, "dealer", optional=True)
+        tricks_in = data.get("tricks")
+        tricks: tuple[int, ...] | None = None
+        if tricks_in is not None:
+            if (not isinstance(tricks_in, list) or len(tricks_in) != n
+                    or not all(type(t) is int and 0 <= t <= MOST_TRICKS for t in tricks_in)):
+                raise EntryError(f"tricks are {n} whole numbers from 0 to {MOST_TRICKS}, one per player")
+            tricks = tuple(tricks_in)
+        if kind is DealKindEntered.RASPASY:
+            if tricks is None:
+                raise EntryError("raspasy needs the tricks each player took")
+            return cls(kind, dealer, tricks=tricks)
+        declarer = _seat(data.get("declarer"), n, "declarer")
+        contract = data.get("contract")
+        if not isinstance(contract, str) or not contract or len(contract) > 20:
+            raise EntryError("a contract is needed (e.g. 6s, 7NT, miser)")
+        calls_in = data.get("calls") or {}
+        if not isinstance(calls_in, Mapping):
+            raise EntryError("calls are an object: seat → whist or pass")
+        calls: list[tuple[int, CallEntered]] = []
+        for seat_text, call in calls_in.items():
+            seat = _seat(int(seat_text) if isinstance(seat_text, str) and seat_text.isdigit() else seat_text,
+                         n, "a defender")
+            assert seat is not None
+            try:
+                calls.append((seat, CallEntered(call)))
+            except ValueError:
+                raise EntryError("a defender's call is 'whist', 'pass' or 'half'") from None
+        return cls(kind, dealer, declarer, contract, tuple(sorted(calls)), tricks)
+
+
+def _seat(value: Any, n: int, what: str, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if type(value) is not int or not 0 <= value < n:
+        raise EntryError(f"{what} is a seat of this table (0 to {n - 1})")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Where a running pulka stands, as the engine sees it after its last event."""
+
+    players: tuple[str, ...]
+    rules: Rules | None
+    dealers: tuple[int, ...]
+    """Who may deal the next deal (the rotation's one seat; any seat before the first deal)."""
+    ended: bool
+
+    @property
+    def dealer(self) -> int | None:
+        """The next deal's dealer: the rotation's, or before the first deal the last seat (so that the
+        first seat is first hand)."""
+        return self.dealers[-1] if self.dealers else None
+
+    def seats_in(self, dealer: int) -> tuple[int, ...]:
+        """The seats dealt in, clockwise from first hand (the engine's seating)."""
+        return bidding_order(len(self.players), dealer)
+
+    def contracts(self) -> list[dict[str, Any]]:
+        """The family's contracts in ladder order, each with whether its defenders whist (a trick game)."""
+        if self.rules is None:
+            return []
+        bids = family_of(self.rules).bids
+        return [{"text": bids.format(c), "whist": is_trick_contract(c)} for c in bids.contracts]
+
+
+def table_of(events: Sequence[Event]) -> Table:
+    """Replay ``events`` (not strictly: a finding does not stop it) and say where the pulka stands."""
+    a = Auditor()
+    for i, ev in enumerate(events):
+        a.step(i, ev.to_row(), ev)
+    p = a.pulka
+    if p is None:
+        return Table((), None, (), True)
+    dealers = tuple(d for d in range(p.n) if p.can_start_deal(d))
+    return Table(tuple(p.players), p.rules, dealers, bool(p.ended))
+
+
+def deal_events(entry: DealEntry, table: Table) -> list[Event]:
+    """The events of one paper-level deal, as the record reader writes them."""
+    if table.rules is None or table.dealer is None:
+        raise EntryError("the pulka cannot take another deal")
+    dealer = entry.dealer if entry.dealer is not None else table.dealer
+    out: list[Event] = [DealStarted(dealer=dealer)]
+    if entry.kind is DealKindEntered.CONTRACT:
+        assert entry.declarer is not None and entry.contract is not None
+        try:
+            code = family_of(table.rules).bids.parse(entry.contract)
+        except BidError as exc:
+            raise EntryError(str(exc)) from None
+        out.append(ContractDeclared(player=entry.declarer, contract=code))
+        calls = dict(entry.calls)
+        seats = table.seats_in(dealer)
+        if entry.declarer in seats:  # defenders in turn after the declarer
+            k = seats.index(entry.declarer)
+            order = seats[k + 1:] + seats[:k]
+        else:
+            order = tuple(s for s in sorted(calls))
+        out += [WhistCalled(player=s, call=_CALL_CODES[calls[s]]) for s in order if s in calls]
+        out += [WhistCalled(player=s, call=_CALL_CODES[c]) for s, c in entry.calls if s not in order]
+    if entry.tricks is not None:
+        out.append(PaperResult(tricks=entry.tricks))
+    return out
+
+
+def refusals(result: AuditResult, before: int) -> list[Finding]:
+    """The findings of ``result`` (the audit of a log with new events after its first ``before``) that the
+    new events caused: none, and they are accepted."""
+    return [f for f in result.findings if f.seq > before]

@@ -1,0 +1,262 @@
+"use strict";
+// preflog serve: the start form and the live entry of a pulka's next deal. Data comes from the page's
+// <script type="application/json" id="data">; every text is set with textContent (never parsed as HTML)
+// except the sheet's SVG, which the server drew with its texts escaped. Writes send the page's CSRF token
+// (and the table token of the join link, when the server asks for one).
+(function () {
+  var data = JSON.parse(document.getElementById("data").textContent);
+  var $ = function (id) { return document.getElementById(id); };
+
+  function headers() {
+    var h = {"Content-Type": "application/json", "X-CSRF-Token": data.csrf};
+    if (data.token) { h["X-Table-Token"] = data.token; }
+    return h;
+  }
+  function post(url, body) {
+    return fetch(url, {method: "POST", headers: headers(), body: JSON.stringify(body),
+                       credentials: "same-origin"}).then(function (r) {
+      return r.json().then(function (j) { return {status: r.status, body: j}; },
+                           function () { return {status: r.status, body: {error: "HTTP " + r.status}}; });
+    });
+  }
+  function button(text, onClick) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  function press(group, chosen) {
+    Array.prototype.forEach.call(group.children, function (b) {
+      b.setAttribute("aria-pressed", b === chosen ? "true" : "false");
+    });
+  }
+  function say(text, ok) {
+    var m = $("msg");
+    m.textContent = text;
+    m.className = "msg " + (ok ? "ok" : "err");
+  }
+
+  // --- the start form ---------------------------------------------------------------------------
+  if ($("start")) {
+    $("start").addEventListener("click", function () {
+      var players = [0, 1, 2, 3].map(function (i) { return $("p" + i).value; });
+      post("/api/pulkas", {players: players, rules: $("rules").value, pool: parseInt($("pool").value, 10),
+                           whist_price: $("price").value, date: $("date").value}).then(function (r) {
+        if (r.status === 201) {
+          window.location.href = r.body.url + (data.token ? "?token=" + encodeURIComponent(data.token) : "");
+        } else {
+          say(r.body.error, false);
+        }
+      });
+    });
+    return;
+  }
+
+  // --- a pulka's page: the next deal --------------------------------------------------------------
+  var state = data.state;
+  var entry = {};
+
+  function reset() {
+    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, tricks: {}};
+  }
+  function needsWhist() {
+    var c = state.contracts.filter(function (x) { return x.text === entry.contract; })[0];
+    return c ? c.whist : false;
+  }
+  function defenders() {
+    var seats = state.seats_in, k = seats.indexOf(entry.declarer);
+    if (k < 0) { return []; }
+    return seats.slice(k + 1).concat(seats.slice(0, k));
+  }
+  function needsTricks() {
+    if (entry.kind === "raspasy") { return true; }
+    if (entry.kind !== "contract" || entry.contract === null || entry.declarer === null) { return false; }
+    if (!needsWhist()) { return true; }  // a misère: its tricks
+    // a whisted game: its tricks; nobody whisting, or a half-whist, is written without them
+    return defenders().some(function (s) { return entry.calls[s] === "whist"; });
+  }
+
+  function drawSheet() {
+    var holder = $("sheet");
+    holder.innerHTML = state.svg;  // drawn by the server, every text in it escaped
+    var body = $("settle").tBodies[0];
+    body.textContent = "";
+    state.players.forEach(function (p) {
+      var tr = document.createElement("tr");
+      [p, state.settlement.exact[p], state.settlement.method1[p], state.settlement.method2[p],
+       state.settlement.money[p]].forEach(function (v) {
+        var td = document.createElement("td");
+        td.textContent = v === undefined ? "" : String(v);
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    $("last").textContent = state.last_deal || "none yet";
+    var list = $("findings");
+    list.textContent = "";
+    (state.findings.length ? state.findings : [null]).forEach(function (f) {
+      var li = document.createElement("li");
+      li.textContent = f ? "deal " + f.deal + ": " + f.message : "clean: no findings";
+      list.appendChild(li);
+    });
+  }
+
+  function drawEntry() {
+    var section = $("entry");
+    var closed = state.ended || !state.live || state.dealer === null;
+    section.className = closed ? "hidden" : "";
+    if (closed) { return; }
+    $("dealno").textContent = String(state.deals + 1);
+    var dealer = $("dealer");
+    dealer.textContent = "";
+    state.dealers.forEach(function (s) {
+      var b = button(state.players[s], function () { entry.dealer = s; press(dealer, b); drawEntry(); });
+      b.setAttribute("aria-pressed", s === entry.dealer ? "true" : "false");
+      b.disabled = state.dealers.length === 1;
+      dealer.appendChild(b);
+    });
+    Array.prototype.forEach.call($("kind").children, function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-kind") === entry.kind ? "true" : "false");
+    });
+    $("contract-part").className = entry.kind === "contract" ? "" : "hidden";
+    var seatsIn = state.seats_in;
+    var decl = $("declarer");
+    decl.textContent = "";
+    seatsIn.forEach(function (s) {
+      var b = button(state.players[s], function () { entry.declarer = s; entry.calls = {}; drawEntry(); });
+      b.setAttribute("aria-pressed", s === entry.declarer ? "true" : "false");
+      decl.appendChild(b);
+    });
+    var cs = $("contracts");
+    cs.textContent = "";
+    state.contracts.forEach(function (c) {
+      var b = button(c.text, function () { entry.contract = c.text; drawEntry(); });
+      b.setAttribute("aria-pressed", c.text === entry.contract ? "true" : "false");
+      cs.appendChild(b);
+    });
+    var calls = $("calls");
+    calls.textContent = "";
+    if (entry.declarer !== null && entry.contract !== null && needsWhist()) {
+      defenders().forEach(function (s) {
+        var row = document.createElement("div");
+        row.className = "row";
+        var name = document.createElement("b");
+        name.textContent = state.players[s];
+        var grid = document.createElement("div");
+        grid.className = "grid";
+        ["whist", "pass", "half"].forEach(function (call) {
+          var b = button(call, function () { entry.calls[s] = call; drawEntry(); });
+          b.setAttribute("data-seat", String(s));
+          b.setAttribute("aria-pressed", entry.calls[s] === call ? "true" : "false");
+          grid.appendChild(b);
+        });
+        row.appendChild(name);
+        row.appendChild(grid);
+        calls.appendChild(row);
+      });
+    }
+    var tricks = $("tricks");
+    tricks.textContent = "";
+    if (needsTricks()) {
+      var head = document.createElement("b");
+      head.textContent = "Tricks taken";
+      tricks.appendChild(head);
+      seatsIn.forEach(function (s) {
+        var row = document.createElement("div");
+        row.className = "row";
+        var name = document.createElement("b");
+        name.textContent = state.players[s];
+        var grid = document.createElement("div");
+        grid.className = "grid";
+        grid.setAttribute("data-tricks", String(s));
+        for (var t = 0; t <= 10; t++) {
+          (function (t) {
+            var b = button(String(t), function () { entry.tricks[s] = t; drawEntry(); });
+            b.setAttribute("aria-pressed", entry.tricks[s] === t ? "true" : "false");
+            grid.appendChild(b);
+          })(t);
+        }
+        row.appendChild(name);
+        row.appendChild(grid);
+        tricks.appendChild(row);
+      });
+    }
+  }
+
+  function payload() {
+    var deal = {kind: entry.kind, dealer: entry.dealer};
+    if (entry.kind === "contract") {
+      deal.declarer = entry.declarer;
+      deal.contract = entry.contract;
+      deal.calls = {};
+      if (needsWhist()) {
+        defenders().forEach(function (s) { deal.calls[s] = entry.calls[s] || "pass"; });
+      }
+    }
+    if (needsTricks()) {
+      deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
+    }
+    return {expected_seq: state.seq, deal: deal};
+  }
+
+  function show(newState) {
+    state = newState;
+    reset();
+    drawSheet();
+    drawEntry();
+  }
+
+  Array.prototype.forEach.call($("kind").children, function (b) {
+    b.addEventListener("click", function () { entry.kind = b.getAttribute("data-kind"); drawEntry(); });
+  });
+  $("enter").addEventListener("click", function () {
+    if (!entry.kind) { say("Choose a contract or raspasy first", false); return; }
+    $("enter").disabled = true;
+    post("/api/pulka/" + encodeURIComponent(state.id) + "/deals", payload()).then(function (r) {
+      $("enter").disabled = false;
+      if (r.status === 201) {
+        show(r.body);
+        say("Deal " + state.deals + " entered", true);
+      } else if (r.status === 409 && r.body.state) {
+        show(r.body.state);
+        say(r.body.error, false);
+      } else {
+        say(r.body.error, false);
+      }
+    }, function () { $("enter").disabled = false; say("The server did not answer", false); });
+  });
+
+  // Ending takes two taps: the first asks, the second ends ("closed" when every pulya is, else "stopped").
+  var endArmed = false;
+  $("end").addEventListener("click", function () {
+    if (!endArmed) {
+      endArmed = true;
+      $("end").textContent = "Tap again to end the pulka";
+      return;
+    }
+    endArmed = false;
+    $("end").textContent = "End the pulka";
+    post("/api/pulka/" + encodeURIComponent(state.id) + "/end", {expected_seq: state.seq}).then(function (r) {
+      if (r.status === 201) {
+        show(r.body);
+      } else {
+        if (r.status === 409 && r.body.state) { show(r.body.state); }
+        say(r.body.error, false);
+      }
+    });
+  });
+
+  // Other phones at the table: look for new entries every few seconds (redraw only when the log grew).
+  window.setInterval(function () {
+    fetch("/api/pulka/" + encodeURIComponent(state.id), {credentials: "same-origin"}).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (s) {
+      if (s && s.seq !== state.seq) { show(s); say("The sheet was updated from another device", true); }
+    }, function () {});
+  }, data.poll_ms);
+
+  reset();
+  drawEntry();
+})();

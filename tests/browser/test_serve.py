@@ -1,0 +1,190 @@
+"""preflog serve on a phone (headless Chromium at 390×844): start a pulka and enter two deals by tapping."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from preflog.serve import create_app
+from preflog.workspace import Workspace
+
+from .conftest import SHOTS
+
+
+@contextmanager
+def _serving(store: Path, poll_ms: int = 5000) -> Iterator[str]:
+    """The app over ``store`` on a free local port (uvicorn in a thread), its address."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(store, poll_ms=poll_ms), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    with _serving(tmp_path / "store") as base:
+        yield base, tmp_path / "store"
+
+
+def _phone(browser: Any) -> Any:
+    return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
+                               is_mobile=True)
+
+
+def _start(page: Any, base: str, names: tuple[str, ...] = ("Запад", "Восток", "Юг")) -> str:
+    page.goto(base + "/new")
+    for i, name in enumerate(names):
+        page.fill(f"#p{i}", name)
+    page.fill("#pool", "14")
+    page.tap("#start")
+    page.wait_for_url("**/pulka/live-*")
+    url: str = page.url
+    return url
+
+
+def _raspasy(page: Any, tricks: tuple[tuple[str, str], ...]) -> None:
+    page.get_by_role("button", name="Raspasy").tap()
+    for name, n in tricks:
+        _tap_row(page, "tricks", name, n)
+
+
+def _tap_row(page: Any, container: str, label: str, text: str) -> None:
+    """Tap the button ``text`` in the row of ``container`` headed ``label`` (a player's name)."""
+    row = page.locator(f"#{container} .row").filter(has=page.locator("b", has_text=label))
+    row.get_by_role("button", name=text, exact=True).tap()
+
+
+def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect
+
+    base, store = served
+    context = _phone(browser)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base) else None)
+    try:
+        _start(page, base)
+        assert page.locator("#entry").is_visible()
+
+        # deal 1: raspasy, Запад 1, Восток 9, Юг 0
+        page.get_by_role("button", name="Raspasy").tap()
+        for name, n in (("Запад", "1"), ("Восток", "9"), ("Юг", "0")):
+            _tap_row(page, "tricks", name, n)
+        page.tap("#enter")
+        expect(page.locator("#dealno")).to_have_text("2")
+
+        # a tap target is at least 44 px high (the tricks' buttons, the players', the contracts')
+        page.get_by_role("button", name="Contract").tap()
+        boxes = [b.bounding_box() for b in page.locator("#entry button").all() if b.is_visible()]
+        assert boxes and min(b["height"] for b in boxes) >= 44 and max(b["x"] + b["width"] for b in boxes) <= 390
+
+        # deal 2: Запад 6♠, Восток whists, Юг passes; tricks 3 / 5 / 2
+        page.locator("#declarer").get_by_role("button", name="Запад").tap()
+        page.locator("#contracts").get_by_role("button", name="6s", exact=True).tap()
+        _tap_row(page, "calls", "Восток", "whist")
+        _tap_row(page, "calls", "Юг", "pass")
+        for name, n in (("Запад", "3"), ("Восток", "5"), ("Юг", "2")):
+            _tap_row(page, "tricks", name, n)
+        page.tap("#enter")
+        expect(page.locator("#dealno")).to_have_text("3")
+        assert page.text_content("#last") == ("Deal 2: dealer A\nContract: A 6s\nWhist: B whist, C pass\n"
+                                              "Tricks: A 3, B 5, C 2")
+
+        # the settlement the page shows (exact: З −46, В −20, Ю +66, as computed by hand in
+        # tests/serve/test_app.py::test_deals_entered_redraw_the_sheet)
+        rows = page.locator("#settle tbody tr").all_inner_texts()
+        cells = {r.split("\t")[0]: r.split("\t")[1:] for r in rows}
+        assert cells["Запад"][0] == "-46" and cells["Восток"][0] == "-20" and cells["Юг"][0] == "66"
+        # the sheet redrew: the pulya of Юг (1) and the whists on Запад (20) are drawn
+        svg = page.inner_html("#sheet")
+        assert "<svg" in svg and ">20<" in svg
+        # an impossible entry is refused with the audit's sentence, and nothing is entered
+        page.get_by_role("button", name="Raspasy").tap()
+        for name, n in (("Запад", "5"), ("Восток", "5"), ("Юг", "5")):
+            _tap_row(page, "tricks", name, n)
+        page.tap("#enter")
+        page.wait_for_selector("#msg.err")
+        assert "sums to 15, expected 10" in page.text_content("#msg")
+        assert page.text_content("#dealno") == "3"
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "serve-phone.png"), full_page=True)
+        # ending takes two taps; then the entry goes away
+        page.tap("#end")
+        assert page.is_visible("#entry")
+        page.tap("#end")
+        expect(page.locator("#entry")).to_be_hidden()
+    finally:
+        context.close()
+    # the one refused entry is the browser's one logged failure (422); no script error, nothing fetched elsewhere
+    assert [p for p in problems if "status of 422" not in p] == [] and len(problems) == 1
+    assert outside == []
+    (pid,) = Workspace(store).ids()
+    (audited,) = Workspace(store).audit(pid)
+    assert audited.result.findings == [] and len(audited.result.deals) == 2
+
+
+def test_two_phones_enter_the_same_deal_the_second_is_shown_the_conflict(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    store = tmp_path / "store"
+    first, second = _phone(browser), _phone(browser)
+    try:
+        with _serving(store, poll_ms=600_000) as base:  # no polling here: the second phone learns on entering
+            a, b = first.new_page(), second.new_page()
+            url = _start(a, base)
+            b.goto(url)
+            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+            _raspasy(b, (("Запад", "2"), ("Восток", "8"), ("Юг", "0")))
+            a.tap("#enter")
+            expect(a.locator("#dealno")).to_have_text("2")
+            b.tap("#enter")
+            expect(b.locator("#msg.err")).to_contain_text("another entry was made first")
+            expect(b.locator("#dealno")).to_have_text("2")  # shown the sheet as it stands: deal 1 is a's
+            assert b.locator("#settle tbody tr").first.inner_text().split("\t")[1] == "20"
+    finally:
+        first.close()
+        second.close()
+    (pid,) = Workspace(store).ids()
+    (audited,) = Workspace(store).audit(pid)
+    assert len(audited.result.deals) == 1 and audited.result.deals[0].outcome.tricks == (1, 9, 0)
+
+
+def test_the_other_phones_see_a_new_deal(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    first, second = _phone(browser), _phone(browser)
+    try:
+        with _serving(tmp_path / "store", poll_ms=300) as base:
+            a, b = first.new_page(), second.new_page()
+            b.goto(_start(a, base))
+            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+            a.tap("#enter")
+            expect(b.locator("#dealno")).to_have_text("2", timeout=5000)
+            expect(b.locator("#msg")).to_contain_text("updated from another device")
+    finally:
+        first.close()
+        second.close()
