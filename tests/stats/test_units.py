@@ -5,7 +5,7 @@ same columns in ``Workspace.stats("players")``, ``Workspace.stats_arrow``, csv, 
 
 Golden numbers, from the records' own comments:
 
-* ``digest-b1.6-worked-deal`` (Sochi, A B C): RULES.md B1.6, A's 7♥ down one, B passes, C whists open.
+* ``digest-b1.6-worked-deal`` (Sochi, A B C): docs/rules.md §B1, A's 7♥ down one, B passes, C whists open.
   Ann's deal in tests/stats/conftest.py (p1 D1) is the same deal: A −24 + 10·(4/3 − 4) = −152/3,
   B 4 + 40/3 = 52/3, C 20 + 40/3 = 100/3 visty.
 * ``seed000-sample-sheet`` (Croatian, A B C): "Settled now (seed): columns −10/−20/−24, mean −18 →
