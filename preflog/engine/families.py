@@ -143,6 +143,8 @@ class Family:
     bots_path: str
     """``module:class`` of the family's bots. The simulator sits above the engine, so the family names
     it instead of importing it (see :meth:`bots`)."""
+    live_entry: bool = False
+    """Whether ``preflog serve`` takes this family's deals at the table (paper level, a few taps each)."""
 
     def bots(self) -> Any:
         """The family's bot class (``rules, n_players, rng`` → ``play_deal(...)``)."""
@@ -159,7 +161,7 @@ class Family:
 
 FAMILIES: tuple[Family, ...] = (
     Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, RUSSIAN_SHEET,
-           "preflog.sim.russian:RussianBots"),
+           "preflog.sim.russian:RussianBots", live_entry=True),
     Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, CROATIAN_SHEET,
            "preflog.sim.croatian:CroatianBots"),
 )

@@ -40,6 +40,7 @@ from starlette.responses import PlainTextResponse
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..engine.families import family_of
 from ..engine.replay import AuditResult
 from ..engine.replay import audit
 from ..errors import PreflogError
@@ -53,6 +54,7 @@ from ..record.api import read_records
 from ..record.api import write_text
 from ..render.sheet_svg import render_svg
 from ..rules.config import Rules
+from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
 from ..templates import Markup
@@ -74,8 +76,9 @@ MAX_BODY = 16 * 1024
 PAGE_SIZE = 20
 CSRF_COOKIE = "preflog_csrf"
 TABLE_COOKIE = "preflog_table"
-LIVE_PRESETS = ("sochi", "leningrad", "rostov")
-"""The presets a pulka can be started with here: live entry speaks the Russian family's sheet so far."""
+LIVE_PRESETS = tuple(name for name, rules in PRESETS.items() if family_of(rules).live_entry)
+"""The presets a pulka can be started with here: those of the families whose deals live entry takes
+(:attr:`~preflog.engine.families.Family.live_entry`: the Russian family's so far)."""
 MOST_NAME = 40
 
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
@@ -295,8 +298,8 @@ def _last_deal(events: Sequence[Event]) -> str:
 
 
 def _live(rules: Rules | None) -> bool:
-    """Whether the live entry takes this pulka's deals (its preset is one of :data:`LIVE_PRESETS`)."""
-    return rules is not None and rules.name in LIVE_PRESETS
+    """Whether the live entry takes this pulka's deals (its family's, :data:`LIVE_PRESETS`)."""
+    return rules is not None and family_of(rules).live_entry
 
 
 # --- the HTTP edge ------------------------------------------------------------------------------------
