@@ -85,7 +85,7 @@ _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer
             "Cache-Control": "no-store"}
 
 
-class Refused(Exception):
+class Refused(PreflogError):
     """A request answered with ``status`` and one line saying why (JSON ``{"error": …}``)."""
 
     def __init__(self, status: int, message: str, **extra: Any) -> None:
@@ -387,10 +387,10 @@ def _guarded(handler: Handler) -> Handler:
         try:
             resp: Response = await handler(request)
             return resp
+        except Refused as exc:  # (a PreflogError too: caught first)
+            failed = exc
         except PreflogError as exc:  # the store's own refusal (none there, damaged): one line, nothing written
             failed = Refused(500, str(exc))
-        except Refused as exc:
-            failed = exc
         if request.url.path.startswith("/api/"):
             return _refusal(failed)
         return PlainTextResponse(failed.message, status_code=failed.status, headers=_HEADERS)

@@ -64,7 +64,7 @@ def test_a_missing_table_is_one_line_before_any_spark_starts(tmp_path: Path) -> 
 def test_bad_options_are_one_line(tmp_path: Path) -> None:
     need_pyspark()  # fails instead of skipping where the run requires Spark
     line = one_error_line(invoke("spark", "audit", str(tmp_path), "--format", "csv"))
-    assert "unknown output format 'csv'" in line
+    assert "'csv' is not one of 'parquet', 'delta'" in line  # an Enum choice (issue 25)
     line = one_error_line(invoke("spark", "audit", str(tmp_path), "--conf", "nokey"))
     assert "--conf 'nokey'" in line
     line = one_error_line(invoke("spark", "report", str(tmp_path / "none")))
