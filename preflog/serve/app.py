@@ -229,16 +229,22 @@ class Server:
             store.append(pid, [started], 0)
         return pid
 
-    def enter(self, pid: str, data: Any) -> dict[str, Any]:
-        """Append one deal to pulka ``pid``; returns the new state."""
+    def _as_seen(self, pid: str, data: Any) -> tuple[int, list[Event]]:
+        """``(expected_seq, events)`` of pulka ``pid`` when the page that sent ``data`` saw every event
+        (its ``expected_seq``); else 409 with the sheet as it stands. Called holding the lock."""
         if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
             raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
-        expected = data["expected_seq"]
+        expected: int = data["expected_seq"]
+        events = self.events(pid)
+        if len(events) != expected:
+            raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                          state=self.state(pid, events))
+        return expected, events
+
+    def enter(self, pid: str, data: Any) -> dict[str, Any]:
+        """Append one deal to pulka ``pid``; returns the new state."""
         with self.lock:
-            events = self.events(pid)
-            if len(events) != expected:
-                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                              state=self.state(pid, events))
+            expected, events = self._as_seen(pid, data)
             table = table_of(events)
             if not _live(table.rules):
                 raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
@@ -262,14 +268,8 @@ class Server:
     def end(self, pid: str, data: Any) -> dict[str, Any]:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
         (by agreement, before the end); returns the new state."""
-        if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
-            raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
-        expected = data["expected_seq"]
         with self.lock:
-            events = self.events(pid)
-            if len(events) != expected:
-                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                              state=self.state(pid, events))
+            expected, events = self._as_seen(pid, data)
             found: list[Any] = []
             for reason in ("closed", "stopped"):
                 new: list[Event] = [PulkaEnded(reason)]
