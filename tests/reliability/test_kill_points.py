@@ -29,6 +29,7 @@ from preflog.store.chain import DEFAULT_HASH_EVERY
 from preflog.workspace import KEY_ENV
 from preflog.workspace import Workspace
 
+from ..store.test_fault_injection import KILL_HOOK
 from ..store.test_fault_injection import _check
 from ..store.test_fault_injection import _contents
 from .conftest import COUNTS
@@ -37,30 +38,10 @@ from .tampering import EXAMPLES
 from .tampering import KEY
 from .tampering import key_env
 
-_VICTIM = r"""
-import json, os, signal, sys
-cfg = json.loads(sys.argv[1])
+_VICTIM = KILL_HOOK + r"""
 from deltalake.table import TableOptimizer
-from preflog import workspace
 from preflog.projections import store as pstore
 from preflog.store import delta, keyed
-workspace.IMPORT_CHUNK = 3
-
-def die():
-    os.kill(os.getpid(), signal.SIGKILL)
-
-def hook(owner, name, k, when):
-    real = getattr(owner, name)
-    calls = [0]
-    def wrapped(*a, **kw):
-        calls[0] += 1
-        if when == "before" and calls[0] == k:
-            die()
-        out = real(*a, **kw)
-        if when == "after" and calls[0] == k:
-            die()
-        return out
-    setattr(owner, name, wrapped)
 
 point, k, when = cfg["point"], cfg["k"], cfg["when"]
 owners = {"commit": (delta.DeltaStore, "_commit_sealed"), "witness": (keyed, "write_witness"),

@@ -36,15 +36,13 @@ from preflog.workspace import Workspace
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
 
-_VICTIM = r"""
+# What a victim process runs first: its settings (argv[1], JSON), imports three pulkas a commit, and hook(),
+# which makes any function SIGKILL the process just before or after its k-th call
+# (tests/reliability/test_kill_points.py starts its victims with it too).
+KILL_HOOK = r"""
 import json, os, signal, sys
 cfg = json.loads(sys.argv[1])
-from deltalake import DeltaTable
 from preflog import workspace
-from preflog.importer import prepare_file
-from preflog.projections import store as pstore
-from preflog.store.chain import DEFAULT_HASH_EVERY
-from preflog.store import delta
 workspace.IMPORT_CHUNK = 3
 
 def die():
@@ -62,6 +60,12 @@ def hook(owner, name, k, when):
             die()
         return out
     setattr(owner, name, wrapped)
+"""
+
+_VICTIM = KILL_HOOK + r"""
+from deltalake import DeltaTable
+from preflog.projections import store as pstore
+from preflog.store import delta
 
 point, k = cfg["point"], cfg["k"]
 if point == "commit":          # events committed, projections of that chunk not yet written
