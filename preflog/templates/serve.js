@@ -27,6 +27,19 @@
     b.addEventListener("click", onClick);
     return b;
   }
+  // a row of one seat's buttons under the player's name, appended to parent: returns the buttons' grid
+  function seatRow(parent, s) {
+    var row = document.createElement("div");
+    row.className = "row";
+    var name = document.createElement("b");
+    name.textContent = state.players[s];
+    var grid = document.createElement("div");
+    grid.className = "grid";
+    row.appendChild(name);
+    row.appendChild(grid);
+    parent.appendChild(row);
+    return grid;
+  }
   function press(group, chosen) {
     Array.prototype.forEach.call(group.children, function (b) {
       b.setAttribute("aria-pressed", b === chosen ? "true" : "false");
@@ -140,21 +153,13 @@
     calls.textContent = "";
     if (entry.declarer !== null && entry.contract !== null && needsWhist()) {
       defenders().forEach(function (s) {
-        var row = document.createElement("div");
-        row.className = "row";
-        var name = document.createElement("b");
-        name.textContent = state.players[s];
-        var grid = document.createElement("div");
-        grid.className = "grid";
+        var grid = seatRow(calls, s);
         ["whist", "pass", "half"].forEach(function (call) {
           var b = button(call, function () { entry.calls[s] = call; drawEntry(); });
           b.setAttribute("data-seat", String(s));
           b.setAttribute("aria-pressed", entry.calls[s] === call ? "true" : "false");
           grid.appendChild(b);
         });
-        row.appendChild(name);
-        row.appendChild(grid);
-        calls.appendChild(row);
       });
     }
     var tricks = $("tricks");
@@ -164,12 +169,7 @@
       head.textContent = "Tricks taken";
       tricks.appendChild(head);
       seatsIn.forEach(function (s) {
-        var row = document.createElement("div");
-        row.className = "row";
-        var name = document.createElement("b");
-        name.textContent = state.players[s];
-        var grid = document.createElement("div");
-        grid.className = "grid";
+        var grid = seatRow(tricks, s);
         grid.setAttribute("data-tricks", String(s));
         for (var t = 0; t <= 10; t++) {
           (function (t) {
@@ -178,9 +178,6 @@
             grid.appendChild(b);
           })(t);
         }
-        row.appendChild(name);
-        row.appendChild(grid);
-        tricks.appendChild(row);
       });
     }
   }
