@@ -45,10 +45,7 @@ runner = CliRunner()
 VIEWS = ["deals", "events", "events_readable", "player_deals", "pulka_results"]
 
 
-@pytest.fixture(autouse=True)
-def narrow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli.out, "width", 80)
-    monkeypatch.setattr(cli.err, "width", 80)
+pytestmark = pytest.mark.usefixtures("narrow")  # an 80-column terminal (tests/cli/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -19,15 +19,13 @@ from typer.testing import CliRunner
 
 from preflog.cli import app as cli
 
+from .conftest import WIDTH
+
 DATA = Path(__file__).resolve().parents[2] / "data"
 runner = CliRunner()
-WIDTH = 80
 
 
-@pytest.fixture(autouse=True)
-def narrow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli.out, "width", WIDTH)
-    monkeypatch.setattr(cli.err, "width", WIDTH)
+pytestmark = pytest.mark.usefixtures("narrow")  # an 80-column terminal (tests/cli/conftest.py)
 
 
 def run(*args: str) -> tuple[int, str]:
