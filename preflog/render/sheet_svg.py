@@ -29,6 +29,7 @@ its zone's rectangle in ``data-zone``: the browser tests check every one).
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from dataclasses import field
 from fractions import Fraction
@@ -59,7 +60,7 @@ def _advance(ch: str) -> float:
     """An upper bound of a character's advance in em for the usual sans-serif fonts."""
     if ch.isdigit():
         return 0.64
-    if ch in ".,:; ":
+    if ch in ".,:; \u00b7":
         return 0.34
     if ch in "-/()":
         return 0.42
@@ -621,12 +622,13 @@ def _render_portrait(pulka: dict[str, Any], words: Words) -> str:
         parts.append(_text(tx, cy - 6 + 20 * k, *_fit(line, width - tx - 8, 15, smallest=SMALL), fill=INK["label"],
                            role="centre", zone="centre"))
     y += centre_h + 6
-    header = 15 * 1.5
     for k, p in enumerate(players):
         zone = f"name-{k}"
+        lines, sz = _name_lines("", forms[p], width - 16, 15)
+        header = len(lines) * 15 * 1.3 + 6
         parts.append(_frame(4, y, width - 8, header, zone))
-        (text,), sz = fit_lines([[f] for f in forms[p]], width - 16, 15, SMALL, bold=True)
-        parts.append(_text(8, y + header - 6, text, sz, bold=True, role="name", zone=zone))
+        for j, t in enumerate(lines):
+            parts.append(_text(8, y + 15 * (1.3 * j + 1) + 1, t, sz, bold=True, role="name", zone=zone))
         y += header
         for r_, row in enumerate(rows_of(p)):
             h = max(max(z.flow(size) for z in row), PAD * 2 + SMALL * 1.4 + 4)
@@ -691,6 +693,27 @@ def _list_rows(pulka: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, l
     return rows, refe
 
 
+def _name_lines(lead: str, forms: list[str], width: float, top: float = 14) -> tuple[list[str], float]:
+    """A player's name where it heads a part of a narrow sheet: ``lead`` (``A · ``) and the whole name on
+    one line, or on two or three (broken after the first name, then at a space or after a hyphen) at
+    ``top`` down to 12 px; else a shorter form of it (:func:`name_forms`)."""
+    full = forms[0]
+    first, _, rest = full.partition(" ")
+    whole = [[lead + full]]
+    if rest:
+        whole.append([lead + first, rest])
+        pieces = [x for x in re.split(r"(?<=-)|\s+", rest) if x]
+        if len(pieces) == 2:
+            whole.append([lead + first, *pieces])
+    for lines in whole:
+        size = top
+        while size >= SMALL:
+            if all(text_width(t, size, True) <= width for t in lines):
+                return lines, size
+            size -= 0.5
+    return fit_lines([[lead + f] for f in forms], width, top, SMALL, bold=True)
+
+
 def _render_list(pulka: dict[str, Any], words: Words, portrait: bool) -> str:
     """The Croatian list as players rule it: a group of columns per player (the juha he writes on one
     other player, his contract column, the juha on the rest), a row per deal, the first row the columns'
@@ -749,10 +772,7 @@ def _render_list(pulka: dict[str, Any], words: Words, portrait: bool) -> str:
     group_x = {i: min(c.x for c in cols if c.player == i) for i in range(n)}
     fitted = {}
     for i, p in enumerate(players):
-        variants = [[f"{letters[i]} \u00b7 {f}"] for f in forms[p]]
-        variants[1:1] = [[f"{letters[i]} \u00b7 {forms[p][0].split(' ', 1)[0]}", forms[p][0].split(" ", 1)[1]]] \
-            if " " in forms[p][0] else []
-        fitted[i] = fit_lines(variants, group_w[i] - 2 * pad, 14, SMALL, bold=True)
+        fitted[i] = _name_lines(f"{letters[i]} \u00b7 ", forms[p], group_w[i] - 2 * pad)
     name_h = max(len(lines) for lines, _ in fitted.values()) * 14 * 1.3 + 6
     for i in range(n):
         zone = f"name-{i}"
