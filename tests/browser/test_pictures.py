@@ -47,6 +47,7 @@ VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
 # The screenshots the README and docs/ show: (page kind, case, viewport) → file name.
 DOCS_SHOTS = {("html-sheet", "russian-3p", "desktop"): "sheet-desktop.png",
               ("html-sheet", "croatian", "phone"): "sheet-phone-croatian.png",
+              ("portrait-ru", "russian-4p", "phone"): "sheet-portrait.png",
               ("viewer", "russian-4p", "desktop"): "viewer-desktop.png",
               ("viewer", "russian-3p", "phone"): "viewer-phone.png"}
 
