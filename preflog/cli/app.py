@@ -531,6 +531,8 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
     from ..engine.families import Lang
 
     words = Lang(lang.value)
+    if portrait and svg is None:
+        _fail("--portrait lays out the --svg sheet: give --svg FILE (the --html page holds both layouts)")
     audited = _ws(store).audit(target)
     if pulka is not None:
         held = [a.loaded.id for a in audited]
