@@ -693,24 +693,46 @@ def _list_rows(pulka: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, l
     return rows, refe
 
 
-def _name_lines(lead: str, forms: list[str], width: float, top: float = 14) -> tuple[list[str], float]:
+def _name_lines(lead: str, forms: list[str], width: float, top: float = 14,
+                most: int = 4) -> tuple[list[str], float]:
     """A player's name where it heads a part of a narrow sheet: ``lead`` (``A · ``) and the whole name on
-    one line, or on two or three (broken after the first name, then at a space or after a hyphen) at
-    ``top`` down to 12 px; else a shorter form of it (:func:`name_forms`)."""
+    one line, or on up to ``most`` lines (broken after the first name, then at spaces and after hyphens,
+    as many words to a line as fit) at ``top`` down to 12 px; else a shorter form of it
+    (:func:`name_forms`)."""
     full = forms[0]
     first, _, rest = full.partition(" ")
-    whole = [[lead + full]]
-    if rest:
-        whole.append([lead + first, rest])
-        pieces = [x for x in re.split(r"(?<=-)|\s+", rest) if x]
-        if len(pieces) == 2:
-            whole.append([lead + first, *pieces])
-    for lines in whole:
-        size = top
-        while size >= SMALL:
-            if all(text_width(t, size, True) <= width for t in lines):
-                return lines, size
-            size -= 0.5
+    pieces = [x for x in re.split(r"(?<=-)|\s+", rest) if x]
+    joins = [x for x in re.findall(r"-|\s+", rest)]  # what stood between the pieces: a hyphen stays
+
+    def pack(size: float) -> list[str] | None:
+        lines = [lead + first]
+        line = ""
+        for k, piece in enumerate(pieces):
+            glue = "" if k == 0 or joins[k - 1] == "-" else " "
+            if line and text_width(line + glue + piece, size, True) > width:
+                lines.append(line)
+                line = piece
+            else:
+                line = line + glue + piece if line else piece
+        if line:
+            lines.append(line)
+        fits = all(text_width(t, size, True) <= width for t in lines) and len(lines) <= most
+        return lines if fits else None
+
+    size = top
+    while size >= SMALL:
+        if text_width(lead + full, size, True) <= width:
+            return [lead + full], size
+        size -= 0.5
+    best: tuple[list[str], float] | None = None  # the fewest lines, then the largest size
+    size = top
+    while size >= SMALL and rest:
+        got = pack(size)
+        if got and (best is None or len(got) < len(best[0])):
+            best = got, size
+        size -= 0.5
+    if best is not None:
+        return best
     return fit_lines([[lead + f] for f in forms], width, top, SMALL, bold=True)
 
 

@@ -38,6 +38,7 @@ from .dom import overlaps
 from .dom import tokens
 from .dom import under_circle
 from .names import LONG
+from .names import LONGEST
 from .names import long_audited
 from .names import long_record
 
@@ -133,10 +134,11 @@ def check_page(page: Any, viewport: str, bare_svg: bool = False) -> None:
 
 
 CASES = list(LONG)
+SHEET_CASES = CASES + list(LONGEST)  # the sheet's tests add the 39- and 40-character names of every seat
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", SHEET_CASES)
 def test_the_sheet_svg(browser: Any, tmp_path: Path, case: str, viewport: str) -> None:
     """``sheet --svg``: the bare drawing opened as a file."""
     sheet = sheet_json(long_audited(case, tmp_path))
@@ -161,7 +163,7 @@ def check_svg_text(page: Any, least: float = 12) -> None:
 
 
 @pytest.mark.parametrize("lang", list(Lang))
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", SHEET_CASES)
 def test_the_portrait_sheet(browser: Any, tmp_path: Path, case: str, lang: Lang) -> None:
     """``sheet --svg --portrait`` on a phone (390×844): drawn at its own size, nothing cut or sideways, no
     text under 12 px, no overlap, every text in its zone, every final total readable — in English and in
@@ -185,7 +187,7 @@ def test_the_portrait_sheet(browser: Any, tmp_path: Path, case: str, lang: Lang)
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", SHEET_CASES)
 def test_the_html_sheet(browser: Any, tmp_path: Path, case: str, viewport: str) -> None:
     """``sheet --html --lang ru``: the paper sheet scaled to the screen on a desktop, the portrait one on a
     phone (text of 12 px or more), where *Как на бумаге* shows the paper sheet at its own size, and the
