@@ -309,8 +309,7 @@ def totals_tables(s: dict[str, Any], title: str, width: int | None = None,
     together = sheet_cols + settle_cols
     if width is None or _table_width([col_width(h, c) for h, c in together]) <= width:
         return [table(title, together)]
-    return [table(title, sheet_cols), table(words.settlement.lower() if words.lang is Lang.EN else words.settlement,
-                                            [sheet_cols[0], *settle_cols])]
+    return [table(title, sheet_cols), table(words.settlement.lower(), [sheet_cols[0], *settle_cols])]
 
 
 def settle_view(s: dict[str, Any], width: int | None = None) -> Group:
