@@ -505,6 +505,13 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     raise typer.Exit(1 if found else 0)
 
 
+class SheetLang(StrEnum):
+    """``sheet --lang``: the language of the sheet's words (:class:`preflog.engine.families.Lang`)."""
+
+    en = "en"
+    ru = "ru"
+
+
 @app.command()
 @_guard
 def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
@@ -514,8 +521,18 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
           html: Annotated[Path | None, typer.Option(help="Write the paper sheets as an HTML page.")] = None,
           pulka: Annotated[str | None, typer.Option("--pulka", help="Only this pulka of a record file that holds "
                                                     "several.")] = None,
+          lang: Annotated[SheetLang, typer.Option("--lang", help="The sheet's words: English, or Russian terms "
+                                                  "for the Russian game (a Croatian sheet keeps its own words).")]
+          = SheetLang.en,
+          portrait: Annotated[bool, typer.Option("--portrait", help="Draw the --svg sheet for a phone held "
+                                                 "upright.")] = False,
           store: StoreOpt = None) -> None:
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
+    from ..engine.families import Lang
+
+    words = Lang(lang.value)
+    if portrait and svg is None:
+        _fail("--portrait lays out the --svg sheet: give --svg FILE (the --html page holds both layouts)")
     audited = _ws(store).audit(target)
     if pulka is not None:
         held = [a.loaded.id for a in audited]
@@ -531,17 +548,18 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
             ids = [s["id"] for s in sheets]
             shown = ", ".join(ids[:5]) + (f" … ({len(ids)} in all)" if len(ids) > 5 else "")
             _fail(f"{target} holds {len(sheets)} pulkas and --svg draws one: name it with --pulka ({shown})")
-        _write(svg, render_svg(sheets[0]), f"the sheet of {sheets[0]['id']}", document_on_stdout=as_json)
+        _write(svg, render_svg(sheets[0], words, portrait), f"the sheet of {sheets[0]['id']}",
+               document_on_stdout=as_json)
     if html is not None:
         what = f"the sheet of {sheets[0]['id']}" if len(sheets) == 1 else f"{len(sheets)} sheets"
-        _write(html, render_html(sheets), what, document_on_stdout=as_json)
+        _write(html, render_html(sheets, words), what, document_on_stdout=as_json)
     if as_json:
         from ..views.json import sheet_doc
 
         _print_json(sheet_doc(sheets))
     elif svg is None and html is None:
         for s in sheets:
-            out.print(views.sheet_view(s, out.width))
+            out.print(views.sheet_view(s, out.width, words))
 
 
 @app.command()

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.deal import Deal
+from ..engine.families import Lang
 from ..engine.families import family_named
 from ..engine.families import family_of
 from ..engine.replay import ReplayStep
@@ -201,14 +202,17 @@ def audit_view(a: Audited, width: int | None = None) -> Group:
                  sheet_view(sheet_json(a), width), Text(""))
 
 
-def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
+def sheet_view(s: dict[str, Any], width: int | None = None, lang: Lang = Lang.EN) -> Group:
     """A score sheet: :func:`totals_tables`, then each player's running chain as on paper
-    (``2.4.10``), folded onto as many lines as it needs."""
+    (``2.4.10``), folded onto as many lines as it needs; its words in ``lang`` where the family has them."""
     players: list[str] = s["players"]
     terms = family_named(s.get("family")).sheet
-    areas = [(terms.pulya, "pulya")] + ([(terms.gora, "gora")] if terms.gora else [])
-    mark = terms.visty
-    parts = totals_tables(s, f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})", width)
+    words = terms.words(s.get("rules"), lang)
+    areas = [(h, "pulya") for h in _heads(s, lang)[:1]] + [(h, "gora") for h in _heads(s, lang)[1:]]
+    mark = words.written_short
+    title = (f"sheet of {s['id']} — {s.get('rules')} (pool {s.get('pool')})" if words.lang is Lang.EN else
+             f"{s['id']} — {s.get('rules')} ({words.centre} {s.get('pool')})")
+    parts = totals_tables(s, title, width, lang)
 
     def chain(key: str, p: str, q: str | None = None) -> str:
         first = s.get("start", {}).get(key, {}).get(p)
@@ -220,13 +224,23 @@ def sheet_view(s: dict[str, Any], width: int | None = None) -> Group:
                 vals.append(v)
         return ".".join(map(str, vals)) or "0"
 
-    lines = [Text("running totals, deal by deal:", style="dim")]
+    lines = [Text(words.running, style="dim")]
     for p in players:
         pieces = [f"{header} {chain(key, p)}" for header, key in areas]
-        pieces += [f"{mark} on {q} {chain('visty', p, q)}" for q in players if q != p]
+        pieces += [f"{words.written_on.format(mark, q)} {chain('visty', p, q)}" for q in players if q != p]
         # a piece ("visty on Anna 4.10") folds onto the next line whole: its spaces do not break
         lines.append(hanging(f"  {p}: " + "; ".join(x.replace(" ", NBSP) for x in pieces), width, 4))
     return Group(*parts, *lines)
+
+
+def _heads(s: dict[str, Any], lang: Lang) -> list[str]:
+    """The text tables' pulya and gora heads (Croatian: the contract column alone), in ``lang`` where the
+    family has its words."""
+    terms = family_named(s.get("family")).sheet
+    words = terms.words(s.get("rules"), lang)
+    if words.lang is Lang.EN:
+        return [terms.pulya, *([terms.gora] if terms.gora else [])]
+    return [words.pool_table, *([words.gora_table] if words.gora_table else [])]
 
 
 def hanging(text: str, width: int | None, indent: int, style: str = "") -> Text:
@@ -245,31 +259,35 @@ def hanging(text: str, width: int | None, indent: int, style: str = "") -> Text:
 NBSP = "\u00a0"  # a space where :func:`hanging` does not fold (textwrap breaks at ASCII white space only)
 
 
-def totals_tables(s: dict[str, Any], title: str, width: int | None = None) -> list[RenderableType]:
+def totals_tables(s: dict[str, Any], title: str, width: int | None = None,
+                  lang: Lang = Lang.EN) -> list[RenderableType]:
     """One row per player with the **final** totals (pulya, gora, visty written on each other player;
     Croatian: contract column and juha) and the settlement (exact, method 1, method 2, and money when
     the whist price is not 1). ``width``: the terminal's columns; the settlement moves to a table of
-    its own when one table would not fit (names and numbers are never cut)."""
+    its own when one table would not fit (names and numbers are never cut). ``lang``: the words, where
+    the family has them in that language (``sheet --lang ru``)."""
     players: list[str] = s["players"]
     terms = family_named(s.get("family")).sheet
+    words = terms.words(s.get("rules"), lang)
     totals = s["totals"]
     st = s["settlement"]
-    areas = [(terms.pulya, "pulya")] + ([(terms.gora, "gora")] if terms.gora else [])
-    mark = terms.visty
-    sheet_cols: list[tuple[str, list[str]]] = [("player", list(players))]
+    heads = _heads(s, lang)
+    areas = [(heads[0], "pulya")] + [(h, "gora") for h in heads[1:]]
+    mark = words.written_short
+    sheet_cols: list[tuple[str, list[str]]] = [(words.player, list(players))]
     for header, key in areas:
         sheet_cols.append((header, [str(totals[key].get(p, "")) for p in players]))
     for q in players:
-        sheet_cols.append((f"{mark} on {q}", ["—" if q == p else str(totals["visty"].get(p, {}).get(q, ""))
-                                               for p in players]))
+        sheet_cols.append((words.written_on.format(mark, q),
+                           ["—" if q == p else str(totals["visty"].get(p, {}).get(q, "")) for p in players]))
     # money is the shown result × the whist price: a column of its own only when the price is not 1
     money_differs = str(s.get("whist_price") or 1) not in ("1", "1/1") and \
         any(st["money"].get(p) != st["exact"].get(p) for p in players)
     # the paper methods only where the family rounds on paper (a Croatian sheet settles exactly, as drawn)
-    methods = (("method 1", "method1"), ("method 2", "method2")) if terms.paper_methods else ()
+    methods = ((words.method1, "method1"), (words.method2, "method2")) if terms.paper_methods else ()
     settle_cols: list[tuple[str, list[str]]] = [
         (header, [str(st[key].get(p, "")) for p in players])
-        for header, key in (("exact", "exact"), *methods, *((("money", "money"),) if money_differs else ()))]
+        for header, key in ((words.exact, "exact"), *methods, *(((words.money, "money"),) if money_differs else ()))]
 
     def col_width(header: str, cells: list[str]) -> int:
         return max([_header_width(header), *map(len, cells)])
@@ -291,7 +309,7 @@ def totals_tables(s: dict[str, Any], title: str, width: int | None = None) -> li
     together = sheet_cols + settle_cols
     if width is None or _table_width([col_width(h, c) for h, c in together]) <= width:
         return [table(title, together)]
-    return [table(title, sheet_cols), table("settlement", [sheet_cols[0], *settle_cols])]
+    return [table(title, sheet_cols), table(words.settlement.lower(), [sheet_cols[0], *settle_cols])]
 
 
 def settle_view(s: dict[str, Any], width: int | None = None) -> Group:

@@ -17,7 +17,9 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from dataclasses import replace
+from enum import StrEnum
 from importlib import import_module
 from typing import Any
 
@@ -34,9 +36,27 @@ from .findings import IllegalAction
 from .russian.deal import RussianDeal
 
 
+class Lang(StrEnum):
+    """The language of a sheet's words (``preflog sheet --lang``): one language per sheet."""
+
+    EN = "en"
+    """English: the Russian game's terms as English books write them (pulya, gora, visty)."""
+    RU = "ru"
+    """Russian: the Russian game's terms as a Russian sheet writes them (пуля, гора, висты, Расчёт)."""
+
+
+class SheetLayout(StrEnum):
+    """How a family rules its paper sheet."""
+
+    CROSS = "cross"
+    """Each player's side runs from the edge towards the pool in the centre (the Russian sheet)."""
+    LIST = "list"
+    """A column per player, a row per deal (the Croatian list: the refe a stroke, crossed when used)."""
+
+
 @dataclass(frozen=True)
 class SheetWords:
-    """A family's words on its pictures (the drawn sheet, the HTML sheet, the viewer), in its own language."""
+    """A family's words on its pictures (the drawn sheet, the HTML sheet, the viewer), in one language."""
 
     pool: str
     """The pool column ("пуля"; Croatian: "stupac", the contract column)."""
@@ -68,6 +88,42 @@ class SheetWords:
     """The centre of the sheet shows the columns' start (Croatian: −30), not the pool."""
     paper_methods: bool
     """The sheet settles by the two paper methods of rounding the gora (Russian) besides exactly."""
+    lang: Lang = Lang.EN
+    """The language these words are in."""
+    layout: SheetLayout = SheetLayout.CROSS
+    """How the family rules its paper sheet."""
+    settlement: str = "Settlement"
+    """The heading of the settlement ("Расчёт")."""
+    exact: str = "exact"
+    """The exact result ("точно")."""
+    method1: str = "method 1"
+    """The first paper method ("способ 1")."""
+    method1_long: str = "method 1 (gora written as visty)"
+    """The same, explained where there is room."""
+    method2: str = "method 2"
+    """The second paper method ("способ 2")."""
+    method2_long: str = "method 2 (gora against the mean)"
+    """The same, explained where there is room."""
+    money: str = "money"
+    """The result in money ("в деньгах")."""
+    player: str = "player"
+    """A table's player column ("игрок")."""
+    centre: str = "pool"
+    """The caption of the figure in the centre: the pool ("пуля"), or a Croatian column's start."""
+    whist: str = "whist {}"
+    """The price of a whist, ``{}`` the price ("вист {}")."""
+    deals: str = "{} deals"
+    """The number of deals, ``{}`` the number ("сдач: {}")."""
+    closed: str = "closed at deal {}"
+    """Where a player's pulya reached the pool, ``{}`` the deal ("закрыта на сдаче {}")."""
+    written_on: str = "{} on {}"
+    """A text table's column of what one wrote on ``{1}`` (``{0}``: :attr:`written_short`)."""
+    running: str = "running totals, deal by deal:"
+    """The heading of the terminal sheet's running totals."""
+    paper_view: str = "Paper layout"
+    """The link of the HTML sheet on a phone that shows the sheet as on paper, at its own size."""
+    fit_view: str = "Fit the screen"
+    """The link back to the sheet that fits the screen."""
 
     @property
     def marks(self) -> str:
@@ -94,35 +150,51 @@ class SheetTerms:
     unit: str
     """What a result counts in: "visty" (Russian) or "points" (Croatian)."""
     drawn: SheetWords
-    """The words of the pictures, in the family's own language."""
+    """The words of the pictures, in English (the game's own terms where English has none)."""
     preset_words: Mapping[str, Mapping[str, Any]]
     """Words a preset of the family says its own way, by preset name (Slovenian: "radlc" for the refe)."""
+    translated: Mapping[Lang, Mapping[str, Any]] = field(default_factory=dict)
+    """The words that change in another language (Russian: the Russian game's terms in Russian). A
+    language the family lacks leaves its words as :attr:`drawn` says them (a Croatian sheet keeps its own
+    terms and English for the rest)."""
 
     @property
     def paper_methods(self) -> bool:
         """Whether the two paper methods of rounding the gora apply (else the sheet settles exactly)."""
         return self.drawn.paper_methods
 
-    def words(self, rules: str | None = None) -> SheetWords:
-        """The pictures' words as the preset of ``rules`` (a spec such as ``slovenian+key=value``) says them."""
+    def words(self, rules: str | None = None, lang: Lang = Lang.EN) -> SheetWords:
+        """The pictures' words in ``lang`` (where the family has them), as the preset of ``rules`` (a spec
+        such as ``slovenian+key=value``) says them."""
         preset = (rules or "").split("+")[0].split(":")[0]
-        own = self.preset_words.get(preset)
+        own = dict(self.translated.get(lang, {}))
+        if own:
+            own["lang"] = lang
+        own.update(self.preset_words.get(preset, {}))
         return replace(self.drawn, **own) if own else self.drawn
 
 
 RUSSIAN_SHEET = SheetTerms(
     "pulya", "gora", "visty", "visty",
-    SheetWords(pool="пуля", pool_table="pulya", gora="гора", gora_table="gora", visty="висты на {}",
-               visty_short="на {}", visty_table="on {}", written="visty written", written_short="visty",
+    SheetWords(pool="pulya", pool_table="pulya", gora="gora", gora_table="gora", visty="visty on {}",
+               visty_short="on {}", visty_table="on {}", written="visty written", written_short="visty",
                all_pass="raspasy", points="visty", refe=None, hat=None, centre_is_start=False,
                paper_methods=True),
-    {})
+    {},
+    {Lang.RU: {"pool": "пуля", "pool_table": "пуля", "gora": "гора", "gora_table": "гора", "visty": "висты на {}",
+               "visty_short": "на {}", "visty_table": "на {}", "written": "висты", "written_short": "висты",
+               "all_pass": "распасы", "points": "висты", "settlement": "Расчёт", "exact": "точно",
+               "method1": "способ 1", "method1_long": "способ 1 (гора вистами)", "method2": "способ 2",
+               "method2_long": "способ 2 (гора от средней)", "money": "в деньгах", "player": "игрок",
+               "centre": "пуля", "whist": "вист {}", "deals": "сдач: {}", "closed": "закрыта на сдаче {}",
+               "written_on": "{} на {}", "running": "записи по сдачам:", "paper_view": "Как на бумаге",
+               "fit_view": "По ширине экрана"}})
 CROATIAN_SHEET = SheetTerms(
     "column", None, "juha", "points",
     SheetWords(pool="stupac", pool_table="stupac", gora=None, gora_table=None, visty="juha na {}",
                visty_short="na {}", visty_table="juha na {}", written="juha written", written_short="juha",
                all_pass="refe for everybody", points="bule", refe="refe", hat="šešir", centre_is_start=True,
-               paper_methods=False),
+               paper_methods=False, layout=SheetLayout.LIST, centre="start"),
     {"slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"}})
 
 
@@ -194,4 +266,5 @@ def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] 
     return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
-__all__ = ["FAMILIES", "Family", "SheetTerms", "SheetWords", "family_named", "family_of", "open_deal"]
+__all__ = ["FAMILIES", "Family", "Lang", "SheetLayout", "SheetTerms", "SheetWords", "family_named", "family_of",
+           "open_deal"]

@@ -113,14 +113,17 @@ def describe(layout: dict[str, Any], pairs: list[tuple[int, int]], limit: int = 
     return "; ".join(f"{boxes[i]['text']!r} × {boxes[j]['text']!r}" for i, j in pairs[:limit])
 
 
-# Every <text> of every SVG of the page with the frame it must stay inside: the rectangle whose data-zone
-# names the text's data-zone (the sheet marks every text so); and each pool circle's box.
+# Every <text> of every SVG the page shows with the frame it must stay inside: the rectangle whose data-zone
+# names the text's data-zone (the sheet marks every text so); and each pool circle's box. An SVG not shown
+# (display: none, or in a closed <details>) is left out, so ``svg`` 0 is the first drawing a reader sees.
 FRAMED_TEXT_JS = """
 () => {
   const out = {svgs: [], boxes: [], circles: []};
-  document.querySelectorAll('svg').forEach((svg, k) => {
+  document.querySelectorAll('svg').forEach(svg => {
     const s = svg.getBoundingClientRect();
-    out.svgs.push({x: s.left, y: s.top, w: s.width, h: s.height});
+    if (s.width === 0 && s.height === 0) return;  // not shown (the other layout of the sheet, a closed box)
+    const k = out.svgs.length;
+    out.svgs.push({x: s.left, y: s.top, w: s.width, h: s.height, shape: svg.getAttribute('data-shape') || ''});
     const frames = {};  // a drawing without zones (a chart): its texts stay inside the drawing
     const zoned = svg.querySelector('[data-zone]') !== null;
     for (const r of svg.querySelectorAll('rect[data-zone], circle[data-zone]')) {
@@ -180,3 +183,20 @@ def under_circle(layout: dict[str, Any]) -> list[str]:
             if b["svg"] == c["svg"] and b["zone"] != "centre" and overlaps([b, c]):
                 found.append(b["text"])
     return found
+
+
+# The size every text of the shown SVGs is drawn at on the screen, in CSS pixels: its font size times the
+# drawing's scale (a sheet scaled to a phone's width writes its 12 px text smaller).
+SVG_TEXT_SIZES_JS = """
+() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('svg')) {
+    const s = svg.getBoundingClientRect();
+    if (s.width === 0 && s.height === 0) continue;
+    const scale = svg.getScreenCTM().a;
+    for (const t of svg.querySelectorAll('text'))
+      out.push({text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize) * scale});
+  }
+  return out;
+}
+"""

@@ -34,9 +34,23 @@ LONG: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+# The sheet's own cases: the longest names it is tested with (39 and 40 characters), every seat long.
+LONGEST: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "russian-3p-40": ("data/demo/sochi-3p.pref", "demo-sochi-3p-001",
+                      ("Константин Константинопольский-Зарецкий", "Friedrich Wilhelm von Hohenberg-Schwarz",
+                       "Екатерина Александровна Воскресенская")),
+    "croatian-40": ("data/demo/croatian-3p.pref", "demo-croatian-3p-013",
+                    ("Ana-Marija Kovačević-Marković Šimunović", "Krešimir Horvat-Babić Zagorski-Kovačević",
+                     "Ivo Ban")),
+    "slovenian-40": ("", "slovenian", ("Jana Krajnc-Potočnik Zupančič-Vodopivec", "Špela Kovač Vidmar",
+                                       "Aleksander Krajnc-Potočnik")),
+}
+
+
 def long_record(case: str, tmp: Path) -> Path:
-    """The record file of a case: its one pulka, seated by the long names."""
-    path, key, players = LONG[case]
+    """The record file of a case (of :data:`LONG` or :data:`LONGEST`): its one pulka, seated by the long
+    names."""
+    path, key, players = {**LONG, **LONGEST}[case]
     out = tmp / f"{case}.pref"
     if not path:
         out.write_text(write_text(random_pulka(key, players, 24, seed=27)), encoding="utf-8")

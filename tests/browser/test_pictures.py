@@ -6,7 +6,8 @@ names (Cyrillic and Latin, up to 40 characters; tests/browser/names.py), at 390�
 the report — shows: no two text boxes of a drawing overlap, every text of the sheet stays inside its zone
 (its ``data-zone`` frame) and none lies under the pool circle, no sideways scroll at 1280 px (nor on a
 phone, but for a bare SVG file), body text of at least 12 CSS px and controls of at least 44 px at phone
-width, no console error, no network request.
+width, no console error, no network request. On a phone the sheet is the portrait one (``sheet --svg
+--portrait``, and the HTML sheet under 900 px): drawn 1:1, no text of it under 12 CSS px, nothing cut.
 
 ``PREFLOG_DOCS_SHOTS=1`` also writes the screenshots shown in the README and docs/ into docs/images/.
 """
@@ -23,18 +24,21 @@ from typer.testing import CliRunner
 from preflog.cli.app import app
 from preflog.render.sheet_svg import render_html
 from preflog.render.sheet_svg import render_svg
+from preflog.render.words import Lang
 from preflog.views.json import sheet_json
 from preflog.views.viewer import viewer_html
 
 from .conftest import SHOTS
 from .dom import FRAMED_TEXT_JS
 from .dom import PAGE_JS
+from .dom import SVG_TEXT_SIZES_JS
 from .dom import final_numbers
 from .dom import outside_frames
 from .dom import overlaps
 from .dom import tokens
 from .dom import under_circle
 from .names import LONG
+from .names import LONGEST
 from .names import long_audited
 from .names import long_record
 
@@ -44,6 +48,7 @@ VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
 # The screenshots the README and docs/ show: (page kind, case, viewport) → file name.
 DOCS_SHOTS = {("html-sheet", "russian-3p", "desktop"): "sheet-desktop.png",
               ("html-sheet", "croatian", "phone"): "sheet-phone-croatian.png",
+              ("portrait-ru", "russian-4p", "phone"): "sheet-portrait.png",
               ("viewer", "russian-4p", "desktop"): "viewer-desktop.png",
               ("viewer", "russian-3p", "phone"): "viewer-phone.png"}
 
@@ -76,14 +81,20 @@ class Opened:
         self.context.close()
 
 
-def shot(page: Any, kind: str, case: str, viewport: str) -> None:
+def shot(page: Any, kind: str, case: str, viewport: str, bare_svg: bool = False) -> None:
+    """A screenshot of the page (a bare SVG file: of the whole drawing, which a page screenshot of an SVG
+    document cannot take at full length)."""
     SHOTS.mkdir(exist_ok=True)
-    path = SHOTS / f"{kind}-{case}-{viewport}.png"
-    page.screenshot(path=str(path), full_page=kind != "svg", timeout=60000)
+    paths = [SHOTS / f"{kind}-{case}-{viewport}.png"]
     name = DOCS_SHOTS.get((kind, case, viewport))
     if name and os.environ.get("PREFLOG_DOCS_SHOTS"):
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS_IMAGES / name), full_page=True, timeout=60000)
+        paths.append(DOCS_IMAGES / name)
+    for path in paths:
+        if bare_svg:
+            page.locator("svg").first.screenshot(path=str(path), timeout=60000)
+        else:
+            page.screenshot(path=str(path), full_page=True, timeout=60000)
 
 
 def check_drawings(page: Any, sheet: dict[str, Any] | None) -> dict[str, Any]:
@@ -123,10 +134,11 @@ def check_page(page: Any, viewport: str, bare_svg: bool = False) -> None:
 
 
 CASES = list(LONG)
+SHEET_CASES = CASES + list(LONGEST)  # the sheet's tests add the 39- and 40-character names of every seat
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", SHEET_CASES)
 def test_the_sheet_svg(browser: Any, tmp_path: Path, case: str, viewport: str) -> None:
     """``sheet --svg``: the bare drawing opened as a file."""
     sheet = sheet_json(long_audited(case, tmp_path))
@@ -136,33 +148,73 @@ def test_the_sheet_svg(browser: Any, tmp_path: Path, case: str, viewport: str) -
     try:
         check_drawings(opened.page, sheet)
         check_page(opened.page, viewport, bare_svg=True)
-        shot(opened.page, "svg", case, viewport)
+        shot(opened.page, "svg", case, viewport, bare_svg=True)
+        assert not opened.errors and not opened.leaked
+    finally:
+        opened.close()
+
+
+def check_svg_text(page: Any, least: float = 12) -> None:
+    """Every text of the drawings shown is drawn at ``least`` CSS px or more (the drawing's scale counted)."""
+    sizes = page.evaluate(SVG_TEXT_SIZES_JS)
+    assert sizes, "no drawing shown"
+    small = [(t["text"], round(t["size"], 1)) for t in sizes if t["size"] < least - 0.01]
+    assert not small, f"sheet text under {least} px: {small[:6]}"
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+@pytest.mark.parametrize("case", SHEET_CASES)
+def test_the_portrait_sheet(browser: Any, tmp_path: Path, case: str, lang: Lang) -> None:
+    """``sheet --svg --portrait`` on a phone (390×844): drawn at its own size, nothing cut or sideways, no
+    text under 12 px, no overlap, every text in its zone, every final total readable — in English and in
+    Russian (a Croatian or Slovenian sheet keeps its own words in either)."""
+    sheet = sheet_json(long_audited(case, tmp_path))
+    path = tmp_path / f"{case}-{lang}.svg"
+    res = CliRunner().invoke(app, ["sheet", str(long_record(case, tmp_path)), "--svg", str(path), "--portrait",
+                                   "--lang", lang.value, "--store", str(tmp_path / "st")])
+    assert res.exit_code == 0, res.output
+    opened = Opened(browser, path, "phone")
+    try:
+        layout = check_drawings(opened.page, sheet)
+        assert layout["svgs"][0]["w"] <= 390
+        got = opened.page.evaluate(PAGE_JS)
+        assert got["scrollWidth"] <= got["clientWidth"], "the portrait sheet scrolls sideways"
+        check_svg_text(opened.page)
+        shot(opened.page, f"portrait-{lang}", case, "phone", bare_svg=True)
         assert not opened.errors and not opened.leaked
     finally:
         opened.close()
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", SHEET_CASES)
 def test_the_html_sheet(browser: Any, tmp_path: Path, case: str, viewport: str) -> None:
-    """``sheet --html``: the drawing scaled to the screen, and the totals table."""
+    """``sheet --html --lang ru``: the paper sheet scaled to the screen on a desktop, the portrait one on a
+    phone (text of 12 px or more), where *Как на бумаге* shows the paper sheet at its own size, and the
+    totals table."""
     sheet = sheet_json(long_audited(case, tmp_path))
     path = tmp_path / f"{case}.html"
-    path.write_text(render_html([sheet]), encoding="utf-8")
+    path.write_text(render_html([sheet], Lang.RU), encoding="utf-8")
     opened = Opened(browser, path, viewport)
     try:
-        check_drawings(opened.page, sheet)
+        layout = check_drawings(opened.page, sheet)
         check_page(opened.page, viewport)
         shot(opened.page, "html-sheet", case, viewport)
-        if viewport == "phone":  # "Full size" shows the sheet at its own size, scrolling in its box
-            svg = opened.page.locator(".sheet svg")
+        if viewport == "phone":
+            assert layout["svgs"][0]["shape"] in ("portrait", "list-portrait")
+            check_svg_text(opened.page)
+            svg = opened.page.locator(".portrait svg")
             fitted = svg.bounding_box()["width"]
-            opened.page.locator(".zoom a").first.click()
-            assert svg.bounding_box()["width"] > 2 * fitted
-            check_drawings(opened.page, sheet)
+            opened.page.locator(".zoom a").first.click()  # the paper sheet at its own size, in its box
+            paper = opened.page.locator(".paper svg")
+            assert paper.bounding_box()["width"] >= float(paper.get_attribute("width")) - 1 > 390
+            layout = check_drawings(opened.page, sheet)
+            assert layout["svgs"][0]["shape"] in ("paper", "list")
             check_page(opened.page, viewport)
             opened.page.locator(".zoom a").nth(1).click()
             assert abs(svg.bounding_box()["width"] - fitted) < 1
+        else:
+            assert layout["svgs"][0]["shape"] in ("paper", "list") and len(layout["svgs"]) == 1
         assert not opened.errors and not opened.leaked
     finally:
         opened.close()

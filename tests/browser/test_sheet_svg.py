@@ -6,6 +6,7 @@ The boxes are the ``<text>`` elements' bounding rectangles as the browser lays t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,10 @@ from .dom import visible_numbers
 from .sheets import CASES
 from .sheets import sheet_of
 
+ROOT = Path(__file__).resolve().parents[2]
+# The drawings docs/cli.md shows, written there with PREFLOG_DOCS_SHOTS=1: case → file in docs/images.
+DOCS_SHOTS = {"short": "sheet-short.png", "long-sochi-3p": "sheet-long-sochi-3p.png",
+              "four-players": "sheet-four-players.png", "croatian": "sheet-croatian.png"}
 # The smallest text a person reads on screen at 100 % without a magnifier (CSS pixels of a box's height).
 MIN_TEXT_HEIGHT = 8.0
 
@@ -40,6 +45,8 @@ def test_sheet_text_never_overlaps_and_totals_are_visible(page: Any, tmp_path: P
     layout = show_svg(page, render_svg(sheet))
     SHOTS.mkdir(exist_ok=True)
     page.locator("svg").screenshot(path=str(SHOTS / f"sheet-{name}.png"))
+    if name in DOCS_SHOTS and os.environ.get("PREFLOG_DOCS_SHOTS"):
+        page.locator("svg").screenshot(path=str(ROOT / "docs" / "images" / DOCS_SHOTS[name]))
     boxes = [b for b in layout["boxes"] if not b["hidden"]]
     assert boxes, "the sheet draws no text"
     pairs = overlaps(boxes)

@@ -15,6 +15,7 @@ from preflog.render.sheet_svg import name_forms
 from preflog.render.sheet_svg import render_html
 from preflog.render.sheet_svg import render_svg
 from preflog.render.sheet_svg import text_width
+from preflog.render.words import Lang
 from preflog.render.words import words_for
 from tests.browser.names import LONG
 from tests.browser.names import long_sheet
@@ -23,12 +24,12 @@ TAG = re.compile(r'<text ([^>]*)>([^<]*)</text>')
 ATTR = re.compile(r'([\w-]+)="([^"]*)"')
 
 
-def text_elements(svg: str) -> list[tuple[str, str, bool, bool, str, str]]:
-    """(x, font size, bold, centred, zone, text) of every <text>."""
+def text_elements(svg: str) -> list[tuple[str, str, bool, str, str, str]]:
+    """(x, font size, bold, anchor, zone, text) of every <text>."""
     out = []
     for attrs, text in TAG.findall(svg):
         a = dict(ATTR.findall(attrs))
-        out.append((a["x"], a["font-size"], a.get("font-weight") == "bold", a.get("text-anchor") == "middle",
+        out.append((a["x"], a["font-size"], a.get("font-weight") == "bold", a.get("text-anchor", "start"),
                     a.get("data-zone", ""), text))
     return out
 
@@ -57,31 +58,42 @@ def test_names_shorten_as_on_paper() -> None:
 
 def test_each_family_in_its_words() -> None:
     ru, hr, sl = words_for("russian", "sochi"), words_for("croatian", "croatian"), words_for("croatian", "slovenian")
-    assert (ru.pool, ru.gora, ru.paper_methods, ru.centre_is_start) == ("пуля", "гора", True, False)
+    assert (ru.pool, ru.gora, ru.paper_methods, ru.centre_is_start) == ("pulya", "gora", True, False)
+    ru = words_for("russian", "sochi", Lang.RU)
+    assert (ru.pool, ru.gora, ru.settlement, ru.exact, ru.method1, ru.method2, ru.money) == (
+        "пуля", "гора", "Расчёт", "точно", "способ 1", "способ 2", "в деньгах")
+    assert words_for("croatian", "slovenian", Lang.RU) == sl  # the game's own words in any language
     assert (hr.pool, hr.gora, hr.refe, hr.hat, hr.points, hr.paper_methods) == (
         "stupac", None, "refe", "šešir", "bule", False)
     assert sl.refe == "radlc" and sl.gora_zone == "radlc · šešir" and hr.gora_zone == "refe · šešir"
 
 
+@pytest.mark.parametrize("portrait", [False, True])
 @pytest.mark.parametrize("case", list(LONG))
-def test_every_text_fits_its_zone_by_the_estimate(tmp_path: Path, case: str) -> None:
+def test_every_text_fits_its_zone_by_the_estimate(tmp_path: Path, case: str, portrait: bool) -> None:
     """By the renderer's own width estimate every text stays inside the zone it names and no side panel
-    grows past its share (the estimate is an upper bound of the real fonts: the browser tests check those)."""
+    grows past its share (the estimate is an upper bound of the real fonts: the browser tests check those);
+    a portrait sheet is 370 px wide with no text under 12 px."""
     sheet = long_sheet(case, tmp_path)
-    svg = render_svg(sheet)
+    svg = render_svg(sheet, Lang.RU, portrait)
     frames = {z: (float(x), float(w)) for x, w, z in RECT.findall(svg)}
     n = len(sheet["players"])
     side = (n + 1) * 104
-    for panel in ("left", "right"):
-        widths = [w for z, (_, w) in frames.items() if re.fullmatch(panel + r"-\d", z)]
-        assert len(widths) == n + 1 and abs(sum(widths) - side) < 0.5
+    if 'data-shape="paper"' in svg:
+        for panel in ("left", "right"):
+            widths = [w for z, (_, w) in frames.items() if re.fullmatch(panel + r"-\d", z)]
+            assert len(widths) == n + 1 and abs(sum(widths) - side) < 0.5
     texts = text_elements(svg)
     assert len(texts) > 40
-    for x, size, bold, middle, zone, text in texts:
+    for x, size, bold, anchor, zone, text in texts:
         fx, fw = frames[zone]
         w = text_width(text.replace("&amp;", "&"), float(size), bool(bold))
-        left = float(x) - w / 2 if middle else float(x)
+        left = float(x) - {"start": 0, "middle": w / 2, "end": w}[anchor]
         assert fx - 0.1 <= left and left + w <= fx + fw + 0.1, f"{text!r} leaves {zone}"
+        if portrait:
+            assert float(size) >= 12, f"{text!r} at {size} px on a portrait sheet"
+    if portrait:
+        assert re.search(r'<svg [^>]*width="370"', svg)
 
 
 def test_the_centre_shows_pool_and_whist_price_or_the_column_start(tmp_path: Path) -> None:
@@ -90,8 +102,11 @@ def test_the_centre_shows_pool_and_whist_price_or_the_column_start(tmp_path: Pat
 
     ru = long_sheet("russian-3p", tmp_path)
     assert centre(render_svg(ru)) == ["pool", str(ru["pool"]), f"whist {ru['whist_price']}", "35 deals"]
+    assert centre(render_svg(ru, Lang.RU)) == ["пуля", str(ru["pool"]), f"вист {ru['whist_price']}", "сдач: 35"]
+    assert centre(render_svg(ru, portrait=True)) == centre(render_svg(ru))
     hr = long_sheet("croatian", tmp_path)
-    assert centre(render_svg(hr)) == ["start", "\u221230", "whist 1", "47 deals"]
+    assert centre(render_svg(hr)) == ["start \u221230 \u00b7 whist 1 \u00b7 47 deals",
+                                      "\u2014 refe \u00b7 \u2229 šešir"]
 
 
 def test_croatian_and_slovenian_pages_say_no_russian_word(tmp_path: Path) -> None:
@@ -100,6 +115,7 @@ def test_croatian_and_slovenian_pages_say_no_russian_word(tmp_path: Path) -> Non
         html = render_html([long_sheet(case, tmp_path)])
         for word in ("pulya", "gora", "пуля", "гора", "висты", "method", "Pool", "[Pool]"):
             assert word not in html, (case, word)
-        assert "stupac" in html and "juha na" in html and f"{refe} · šešir" in html and "exact (bule)" in html
-    ru = render_html([long_sheet("russian-3p", tmp_path)])
-    assert all(w in ru for w in ("пуля", "гора", "method 1", "method 2", "pulya", "gora"))
+        assert "stupac" in html and "juha written" in html and f"\u2014 {refe}" in html and "\u2229 šešir" in html
+        assert "exact (bule)" in html
+    ru = render_html([long_sheet("russian-3p", tmp_path)], Lang.RU)
+    assert all(w in ru for w in ("пуля", "гора", "способ 1", "способ 2", "висты на"))

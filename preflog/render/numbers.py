@@ -1,0 +1,34 @@
+"""Numbers as a score sheet writes them: the one formatter of the pictures (the drawn sheet, the HTML
+sheet) and of any page that shows a sheet's results (the viewer may call it too).
+
+>>> mixed("542/3"), mixed("-92/3"), mixed(12), mixed("1/7")
+('180⅔', '−30⅔', '12', '¹⁄₇')
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+_VULGAR = {(1, 2): "\u00bd", (1, 3): "\u2153", (2, 3): "\u2154", (1, 4): "\u00bc", (3, 4): "\u00be",
+           (1, 5): "\u2155", (2, 5): "\u2156", (3, 5): "\u2157", (4, 5): "\u2158", (1, 6): "\u2159",
+           (5, 6): "\u215a", (1, 8): "\u215b", (3, 8): "\u215c", (5, 8): "\u215d", (7, 8): "\u215e"}
+_SUP = str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+_SUB = str.maketrans("0123456789", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089")
+
+
+def mixed(v: Any) -> str:
+    """A value as written on paper: whole numbers as they are, fractions as mixed numbers (``"542/3"`` →
+    ``180⅔``, ``"-92/3"`` → ``−30⅔``, ``"1/7"`` → ``¹⁄₇``), minus as U+2212. Text that is no number stays
+    (its hyphens written as minus signs)."""
+    try:
+        x = Fraction(str(v))
+    except (ValueError, ZeroDivisionError):
+        return str(v).replace("-", "\u2212")
+    sign = "\u2212" if x < 0 else ""
+    whole, part = divmod(abs(x.numerator), x.denominator)
+    if part == 0:
+        return f"{sign}{whole}"
+    tail = (_VULGAR.get((part, x.denominator))
+            or f"{str(part).translate(_SUP)}\u2044{str(x.denominator).translate(_SUB)}")
+    return f"{sign}{whole if whole else ''}{tail}"
