@@ -257,9 +257,7 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             summary = a.summary
             if d.done and summary is not None and summary.score is not None:
                 step["score"] = _score(summary.score)
-            if d.done and summary is not None and deal_index not in results:
-                results[deal_index] = _result_line(summary.outcome, summary.score, p.scorer if p else None,
-                                                   d.rules, short)
+
         if p is not None and p.scorer is not None:
             sh = _sheet(p.scorer.sheet)
             key = json.dumps(sh)
@@ -270,6 +268,10 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         steps.append(step)
     a.close_log(len(loaded.events))
     result = a.result()
+    scorer = a.pulka.scorer if a.pulka is not None else None
+    for summary in result.deals:  # a deal the next one closed (won without play) has its line too
+        results[summary.deal] = "stopped at an illegal event (see the audit findings)" if summary.broken \
+            else _result_line(summary.outcome, summary.score, scorer, result.rules, short)
     final = sheet_json(Audited(loaded, result))
     findings = [{"code": f.code, "deal": f.deal, "seq": f.seq, "message": f.message} for f in result.findings]
     for k, found in enumerate(result.findings):
