@@ -58,6 +58,42 @@ TEXT_RECTS_JS = """
 """
 
 
+# The contrast ratio (WCAG 2) of every text outside drawings against the background it is drawn on: the
+# element's colour (times the opacity of it and its ancestors) over its ancestors' backgrounds composited
+# down to the white page.
+CONTRAST_JS = r"""
+() => {
+  const parse = c => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return [0, 0, 0, 0];
+    const v = m[1].split(/[ ,/]+/).filter(Boolean).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => { const a = top[3] + under[3] * (1 - top[3]);
+    return a === 0 ? [0, 0, 0, 0]
+      : [0, 1, 2].map(k => (top[k] * top[3] + under[k] * under[3] * (1 - top[3])) / a).concat([a]); };
+  const lum = c => { const f = x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const bgOf = e => { const layers = [];
+    for (let x = e; x; x = x.parentElement) layers.push(parse(getComputedStyle(x).backgroundColor));
+    let bg = [255, 255, 255, 1]; for (let k = layers.length - 1; k >= 0; k--) bg = over(layers[k], bg); return bg; };
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('svg') || e.closest('[hidden]') || ['SCRIPT', 'STYLE'].includes(e.tagName)) continue;
+    if (e.closest('.gone')) continue;   // a played card: greyed on purpose, no longer in play
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const r = e.getBoundingClientRect(); if (r.width === 0 || r.height === 0) continue;
+    let op = 1; for (let x = e; x; x = x.parentElement) op *= +getComputedStyle(x).opacity;
+    const bg = bgOf(e), fg = parse(getComputedStyle(e).color); fg[3] *= op;
+    const c = over(fg, bg); const l1 = lum(c), l2 = lum(bg);
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    out.push({text: e.textContent.trim().slice(0, 30), ratio: Math.round(ratio * 100) / 100, cls: e.className});
+  }
+  return out;
+}
+"""
+
+
+def low_contrast(page: Any, least: float = 4.5) -> list[dict[str, Any]]:
+    return [x for x in page.evaluate(CONTRAST_JS) if x["ratio"] < least]
+
+
 def pos(page: Any) -> dict[str, int]:
     data: dict[str, str] = page.evaluate("() => ({...document.getElementById('pos').dataset})")
     return {k: int(v) for k, v in data.items()}
@@ -153,6 +189,7 @@ def test_the_viewer_players_expect(browser: Any, tmp_path: Path, case: str, view
             assert re.search(r"\d[♠♣♦♥]|\dNT|miser", bids), bids
         no_text_overlaps(page)
         check_page(page, viewport)
+        assert not low_contrast(page), low_contrast(page)[:6]
         # one seat's view: the chosen seat sits at the bottom, the other hands hidden
         page.select_option("#seatView", "1")
         assert page.locator(".seat.bottom").get_attribute("data-seat") == "1"
@@ -291,6 +328,7 @@ def test_the_analysis_page(browser: Any, analysed: tuple[Path, dict[str, Any]], 
         page.locator(".card.ddbest").first.hover()
         check_page(page, viewport)
         no_text_overlaps(page)
+        assert not low_contrast(page), low_contrast(page)[:6]
         shot(page, "analysis", "long", viewport)
         # p goes back to it from further on; no mistake before it: p stays
         page.keyboard.press("End")
@@ -358,6 +396,11 @@ def test_the_report_sorts_its_pulka_table(browser: Any, report: Path, viewport: 
                                  ".map(d => d.scrollWidth - d.clientWidth)")
             assert wide and max(wide) <= 0, wide
         check_page(page, viewport)
+        assert not low_contrast(page), low_contrast(page)[:6]
+        # the check itself: light grey on white is found
+        page.evaluate("() => { const p = document.createElement('p'); p.textContent = 'pale text';"
+                      " p.style.color = '#aaa'; document.body.appendChild(p); }")
+        assert [x["text"] for x in low_contrast(page)] == ["pale text"]
         assert not opened.errors, opened.errors
         assert not opened.leaked, opened.leaked
     finally:
