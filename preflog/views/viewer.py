@@ -5,11 +5,16 @@ strict, so a finding does not stop the replay) and keeps, after every event, wha
 sees: the hands and the talon as cards, the auction, the discard, the contract and the whist calls, the
 trick in progress and the last one taken, the tricks per player, the score lines the deal wrote and the
 sheet so far, and the record's comments at the event they stand at. The page (preflog/templates/
-viewer.html) holds those steps as JSON and a small script (viewer.js) draws them; it loads nothing
-(no network, no external script, style or font). Keys: ←/→ an event, ↑/↓ a trick, PageUp/PageDown (or
-``[``/``]``) a deal, Home/End the start and the end; the buttons do the same. Every audit finding is a
-link to the event where it happened, shown highlighted. Paper-level deals show what is known: the
-contract, the calls and the tricks, no cards.
+viewer.html) holds those steps as JSON (each step's fields only where they changed, :func:`pack_steps`)
+and a small script (viewer.js) draws them; it loads nothing (no network, no external script, style or
+font). Keys: ←/→ an event, ↑/↓ a trick, PageUp/PageDown (or ``[``/``]``) a deal, Home/End the start and
+the end, ``?`` the help (``n``/``p`` the next and previous mistake on the page of ``analyze --html``); the
+buttons do the same, a swipe on the table steps an event, the address follows the position. Besides the
+table (played cards greyed, the seat to move and the trump suit marked, the auction in seat columns, one
+seat's view), the page shows the paper sheet after the current deal (:func:`_paper`: each entry a link to
+its deal) and the deals with a result line each. Every audit finding is a link to the event where it
+happened, shown highlighted. Paper-level deals show what is known: the contract, the calls and the
+tricks, no cards.
 """
 
 from __future__ import annotations
