@@ -27,6 +27,8 @@ function box(title, content) { const b = el("div", "box"); b.appendChild(el("h3"
   if (typeof content === "string") b.appendChild(el("div", "", content)); else b.appendChild(content); return b; }
 function isTrickEnd(i) { const s = S[i]; return s.kind === "card" && s.trick && s.trick.length === 0 ||
   (s.done && !(i > 0 && S[i - 1].done && S[i - 1].deal === s.deal)); }
+const LAST_STEP = new Map();  // deal number → index of its last step
+S.forEach((s, i) => { if (s.dealNo) LAST_STEP.set(s.dealNo, i); });
 const DEAL_START = new Map();  // deal number → index of its first step
 S.forEach((s, i) => { if (s.kind === "deal_started" && !DEAL_START.has(s.dealNo)) DEAL_START.set(s.dealNo, i); });
 function playedBefore(i) {
@@ -204,7 +206,9 @@ function drawAnalysis(s) {
   const a = s.dealNo ? A.deals[s.dealNo] : null;
   if (!a) { box.appendChild(el("p", "", s.dealNo ? `Deal ${s.dealNo}: not in this analysis.` :
     "Step to a deal to see its analysis.")); return; }
-  box.appendChild(el("p", "ahead", a.head));
+  // the contract as the viewer writes it (6♠), where the analysis has the scorer's label (6s)
+  const written = S[LAST_STEP.get(s.dealNo)].contract;
+  box.appendChild(el("p", "ahead", a.contract && written ? a.head.replace(a.contract, written) : a.head));
   if (a.skipped) { const m = el("p", "skipped", `Not analysed: ${a.skipped}.`); m.setAttribute("role", "note");
     box.appendChild(m); return; }
   const dl = el("dl");

@@ -192,7 +192,7 @@ def deal_view(d: DealAnalysis) -> dict[str, Any]:
         facts.append(("cards that lost tricks", str(len(d.losses)) if d.losses else "none"))
         for note in d.notes:
             facts.append(("note", note))
-    return {"head": _head(d), "skipped": d.skipped or None, "facts": facts,
+    return {"head": _head(d), "contract": d.contract or None, "skipped": d.skipped or None, "facts": facts,
             "mistakes": [[x.seq, loss_text(x, d.unit)] for x in d.losses]}
 
 

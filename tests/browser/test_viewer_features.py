@@ -306,6 +306,7 @@ def test_the_analysis_page(browser: Any, analysed: tuple[Path, dict[str, Any]], 
         box = page.locator("#analysis")
         text = box.inner_text()
         # deal 1: the double-dummy figures, the discard, each whist judged, the card that lost a trick
+        assert text.startswith(f"Deal 1: {anna} 6♠ (game)")
         assert f"{anna} takes 6 tricks (makeable exactly)" in text
         assert "as played" in text and "5 tricks, failed" in text
         assert "discard" in text and "8♥ 7♥ gives 6 tricks; the best" in text
