@@ -227,6 +227,23 @@ def test_the_viewer_players_expect(browser: Any, tmp_path: Path, case: str, view
         entry.click()
         assert pos(page)["deal"] == max(target, 1)
         shot(page, "viewer-features", case, viewport)
+        # every control is reached by the keyboard: Tab walks the buttons, the seat chooser, the help, the
+        # paper sheet's entries and the deal list; Enter on a deal goes there
+        page.locator("#firstBtn").focus()
+        reached: list[str] = ["firstBtn"]
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            reached.append(page.evaluate("() => { const e = document.activeElement;"
+                                         " return e.id || (e.closest('[id]') || {}).id || e.tagName; }"))
+        for want in ("firstBtn", "nextEvent", "nextDeal", "seatView", "helpBtn", "paper"):
+            assert want in reached, (want, reached)
+        for _ in range(500):
+            if page.evaluate("() => (document.activeElement.closest('[id]') || {}).id") == "deals":
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        focused = int(page.evaluate("() => document.activeElement.dataset.deal"))
+        assert pos(page)["deal"] == focused
         assert not opened.errors, opened.errors
         assert not opened.leaked, opened.leaked
     finally:
