@@ -94,6 +94,15 @@ def low_contrast(page: Any, least: float = 4.5) -> list[dict[str, Any]]:
     return [x for x in page.evaluate(CONTRAST_JS) if x["ratio"] < least]
 
 
+def assert_labelled_drawings(page: Any) -> None:
+    """Every drawing says what it is to a screen reader (``aria-label`` or a ``<title>``) and the page its
+    language."""
+    unlabelled = page.evaluate("() => [...document.querySelectorAll('svg')].filter(s => !s.getAttribute('aria-label')"
+                               " && !s.querySelector(':scope > title')).length")
+    assert unlabelled == 0
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+
+
 def pos(page: Any) -> dict[str, int]:
     data: dict[str, str] = page.evaluate("() => ({...document.getElementById('pos').dataset})")
     return {k: int(v) for k, v in data.items()}
@@ -135,6 +144,10 @@ def test_the_viewer_players_expect(browser: Any, tmp_path: Path, case: str, view
     try:
         # it opens at deal 1, with the deal list of every deal and a result line for each
         assert pos(page)["deal"] == 1
+        assert_labelled_drawings(page)
+        if viewport == "phone":  # the deal list's links are targets a finger hits: 44 px high
+            heights = page.locator("#deals a").evaluate_all("es => es.map(e => e.getBoundingClientRect().height)")
+            assert min(heights) >= 44, min(heights)
         deals = page.locator("#deals a")
         assert deals.count() == len(sheet["deals"])
         texts = deals.all_inner_texts()
@@ -386,7 +399,7 @@ def test_the_report_sorts_its_pulka_table(browser: Any, report: Path, viewport: 
     page = opened.page
     try:
         assert page.title() == "preflog statistics"
-        assert page.evaluate("() => document.documentElement.lang") == "en"
+        assert_labelled_drawings(page)
         rows = page.locator("table.pulkas tbody tr")
         assert rows.count() == len(CASES)
         # every pulka linked to its viewer page, which exists
