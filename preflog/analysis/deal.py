@@ -335,6 +335,7 @@ class _Deal:
                 a.double_dummy = self.best_of(vals, pos.to_play, decl, goal)
                 first = False
             best = self.best_of(vals, seat, decl, goal)
+            a.values[seq] = (decl, {c: d.tricks[decl] + v for c, v in vals.items()}, d.tricks[decl] + best)
             lost = abs(best - vals[card]) if card in vals else 0
             who = self.answerer(seat)
             a.cards[who] = a.cards.get(who, 0) + 1
@@ -537,6 +538,7 @@ class _Deal:
             vals = self.solver.card_values(pos)
             a.cards[seat] = a.cards.get(seat, 0) + 1
             best = min(vals.values())
+            a.values[seq] = (seat, {c: d.tricks[seat] + v for c, v in vals.items()}, d.tricks[seat] + best)
             lost = vals.get(card, best) - best
             if lost:
                 a.losses.append(CardLoss(seq, d.completed + 1, seat, self.name(seat), seat, card,

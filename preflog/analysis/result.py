@@ -167,6 +167,11 @@ class DealAnalysis:
     bounds: list[Bound] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     cards: dict[int, int] = field(default_factory=dict)   # seat → cards analysed that he answered for
+    # seq of a card played → (whose tricks count, {every legal card of that position: his tricks in the
+    # deal with perfect play after it}, the value of the best card for the player to move): the
+    # double-dummy value of each card he could have played (the deal viewer of ``analyze --html`` shows
+    # them); not part of the JSON
+    values: dict[int, tuple[int, dict[int, int], int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {

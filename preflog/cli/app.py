@@ -435,10 +435,11 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
     loaded = _ws(store).load(target)[0]
     result = analyze_events(loaded.id, loaded.events, deal, Options(discard=True, par=par))
     if html is not None:
+        from ..views.analysis import analysis_view
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded, mistake_marks(result)), f"the deal viewer of {loaded.id}",
-               document_on_stdout=as_json)
+        _write(html, viewer_html(loaded, mistake_marks(result), analysis_view(result)),
+               f"the deal viewer of {loaded.id}", document_on_stdout=as_json)
     if as_json:
         _print_json(analysis_json([result]))
     elif html is None:

@@ -1,5 +1,6 @@
-"""A self-contained HTML report: tables plus inline SVG charts drawn here (no JS, no external CSS), rendered
-through :mod:`preflog.templates` (``report.html``: autoescaped, a policy that lets no script run).
+"""A self-contained HTML report: tables plus inline SVG charts drawn here (no external file), rendered
+through :mod:`preflog.templates` (``report.html``: autoescaped, a policy that lets only the page's own small
+script run, by its hash: ``report.js`` sorts the pulka table).
 
 Charts: declarer success by contract (bars with Wilson whiskers), player comparison
 (total result in visty), variant deltas (each preset's figure minus the mean over presets).
@@ -193,6 +194,17 @@ _SPAN_SQL = """
 SELECT min(date) AS first, max(date) AS last, count(DISTINCT pulka) AS pulkas
 FROM sel_pulka_results($player, $preset, $date_from, $date_to, $pulkas)
 """
+# One row per pulka for the report's pulka table: every player of a pulka the filters keep, the winner the
+# player (or players) with the best result.
+_PULKAS_SQL = """
+WITH r AS (
+    SELECT *, max(result) OVER (PARTITION BY pulka) AS best FROM pulka_results
+    WHERE pulka IN (SELECT pulka FROM sel_pulkas($player, $preset, $date_from, $date_to, $pulkas)))
+SELECT pulka, any_value(date) AS date, any_value(preset) AS preset, any_value(coalesce(family, 'russian')) AS family,
+       any_value(deals) AS deals, string_agg(player, ', ' ORDER BY seat) AS players,
+       string_agg(player, ', ' ORDER BY seat) FILTER (WHERE result = best) AS winner, any_value(best) AS best
+FROM r GROUP BY pulka ORDER BY date DESC NULLS LAST, pulka
+"""
 _FAMILY_OF_PRESET_SQL = "SELECT DISTINCT preset, coalesce(family, 'russian') AS family FROM pulka_results"
 
 
@@ -208,6 +220,33 @@ def _facts(con: duckdb.DuckDBPyConnection, f: _Filters) -> list[str]:
     return facts
 
 
+class _PulkaRow(TypedDict):
+    """A row of the report's pulka table: texts, the sort keys the page's script orders by, the viewer link."""
+
+    pulka: str
+    href: str | None
+    date: str
+    rules: str
+    players: str
+    deals: int
+    winner: str
+    best: float | None
+
+
+def _pulka_rows(con: duckdb.DuckDBPyConnection, f: _Filters, pages: Sequence[tuple[str, str]]) -> list[_PulkaRow]:
+    """The pulkas the filters keep, newest first, each linked to its deal viewer when one was written."""
+    links = dict(pages)
+    rows: list[_PulkaRow] = []
+    for pulka, date, preset, family, deals, players, winner, best in con.execute(
+            _PULKAS_SQL, Filters(**f).params()).fetchall():
+        score = "" if best is None or winner is None else \
+            f" ({_cell(float(best), 0 if best == int(best) else 1)} {_unit(family)})"
+        rows.append({"pulka": pulka, "href": links.get(pulka), "date": str(date) if date is not None else "",
+                     "rules": preset or "", "players": players or "", "deals": int(deals or 0),
+                     "winner": (winner or "–") + score, "best": None if best is None else float(best)})
+    return rows
+
+
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
            preset: str | None = None, date_from: str | None = None, date_to: str | None = None,
            pulka: str | Sequence[str] | None = None, store: str | None = None,
@@ -220,9 +259,8 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     va = queries.variants(con, **f)
     totals = con.execute(_TOTALS_SQL, Filters(**f).params()).df()
     family_of = dict(con.execute(_FAMILY_OF_PRESET_SQL).fetchall())
-    sections = [("contracts", "Success rate by contract"), ("players", "Players"), ("variants", "Variants")]
-    if pages:
-        sections.append(("pulkas", "Pulkas (deal viewers)"))
+    sections = [("contracts", "Success rate by contract"), ("players", "Players"), ("variants", "Variants"),
+                ("pulkas", "Pulkas")]
     body: list[tuple[str, Any]] = []  # the page's parts in order, as report.html draws them
 
     body.append(("h2", ("contracts", "Success rate by contract")))
@@ -274,10 +312,10 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
         body.append(_chart(list(va["preset"]), deltas, title=chart_title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
     body.append(("table", _table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
                                       "declarer_success", "declarer_edge", "result_stddev"])))
-    if pages:
-        body.append(("h2", ("pulkas", "Pulkas (deal viewers)")))
-        body.append(("pages", list(pages)))
-    return page("report.html", title=title, store=store, facts=_facts(con, f), sections=sections, parts=body)
+    body.append(("h2", ("pulkas", "Pulkas")))
+    body.append(("pulkas", _pulka_rows(con, f, pages)))
+    return page("report.html", script="report.js", title=title, store=store, facts=_facts(con, f),
+                sections=sections, parts=body, viewers=bool(pages))
 
 
 def _chart(*args: Any, **kwargs: Any) -> tuple[str, Markup]:

@@ -12,6 +12,7 @@ from ..analysis import CardLoss
 from ..analysis import DealAnalysis
 from ..analysis import PulkaAnalysis
 from ..analysis import solver_name
+from ..analysis.result import cards_text
 from ..model.cards import format_card
 from ..model.cards import format_cards
 from .json import CLI_JSON_VERSION
@@ -140,3 +141,65 @@ def analysis_report_json(built: BuildResult, rows: Sequence[dict[str, Any]]) -> 
     return {"kind": "analyze --all", "version": CLI_JSON_VERSION, "solver": solver_name(),
             "analysed": built.analysed, "dropped": built.dropped, "current": built.current,
             "rows": [dict(r) for r in rows]}
+
+
+def _verdict(d: DealAnalysis) -> str:
+    """Makeable and by how much, as :func:`deal_lines` says it."""
+    if d.makeable is None or d.margin is None:
+        return ""
+    if d.goal == "fewest":
+        word = "a clean miser" if d.contract == "miser" else "clean: no trick"
+        return word if d.makeable else f"catchable: {_tricks(-d.margin)}"
+    if d.makeable:
+        return f"makeable, {d.margin} over" if d.margin > 0 else "makeable exactly"
+    return f"not makeable, {-d.margin} short"
+
+
+def deal_view(d: DealAnalysis) -> dict[str, Any]:
+    """One deal of the analysis as the deal viewer of ``analyze --html`` shows it: a head, the figures as
+    (name, text) pairs, the cards that lost tricks, and why a deal was not analysed."""
+    facts: list[tuple[str, str]] = []
+    if not d.skipped:
+        if d.declarer_name and d.double_dummy is not None:
+            verdict = _verdict(d)
+            facts.append(("double dummy", f"{d.declarer_name} takes {_tricks(d.double_dummy)}"
+                          + (f" ({verdict})" if verdict else "")))
+        if d.needed is not None:
+            facts.append(("needed", f"{'at most' if d.goal == 'fewest' else 'at least'} {_tricks(d.needed)}"))
+        if d.actual is not None:
+            made = "" if d.made is None else (", made" if d.made else ", failed")
+            facts.append(("as played", f"{_tricks(d.actual)}{made}"))
+        for b in d.bounds:
+            facts.append((f"{b.player}'s bound", f"at most {_tricks(b.bound)} from trick {d.first_trick} "
+                          f"whatever the others do; took {b.actual}"))
+        if d.discard is not None:
+            dr = d.discard
+            best = "the best" if dr.actual_tricks == dr.best_tricks else f"best {cards_text(dr.best)}"
+            facts.append(("discard", f"{cards_text(dr.actual)} gives {_tricks(dr.actual_tricks)}; {best}"
+                          + ("" if dr.actual_tricks == dr.best_tricks else f" gives {_tricks(dr.best_tricks)}")))
+        for w in d.whist:
+            if w.right is None:
+                facts.append((f"{w.player}'s {w.call}", f"not judged ({w.reason})"))
+            else:
+                facts.append((f"{w.player}'s {w.call}", f"{'right' if w.right else 'wrong'}: {number(w.value)} "
+                              f"{d.unit} against {number(w.alternative_value)} for {w.alternative}"))
+        if d.par is not None:
+            facts.append(("par", f"{d.par.label} (discarding {cards_text(d.par.discard)})" if d.par.label
+                          else "no contract makes"))
+        if d.claim is not None:
+            facts.append(("claim", f"at trick {d.claim.trick}: {d.claim.claimed} claimed, "
+                          f"{d.claim.best} with perfect play"))
+        facts.append(("cards that lost tricks", str(len(d.losses)) if d.losses else "none"))
+        for note in d.notes:
+            facts.append(("note", note))
+    return {"head": _head(d), "contract": d.contract or None, "skipped": d.skipped or None, "facts": facts,
+            "mistakes": [[x.seq, loss_text(x, d.unit)] for x in d.losses]}
+
+
+def analysis_view(a: PulkaAnalysis) -> dict[str, Any]:
+    """The analysis as the deal viewer holds it (``analyze --html``): per deal :func:`deal_view`, and for
+    every card analysed the double-dummy value of each card its player could have played there
+    (``values``: seq → [whose tricks, [[card, tricks], …], the best card's value])."""
+    values = {str(seq): [whose, [[c, v] for c, v in sorted(vals.items())], best]
+              for d in a.deals for seq, (whose, vals, best) in d.values.items()}
+    return {"deals": {str(d.deal): deal_view(d) for d in a.deals}, "values": values}

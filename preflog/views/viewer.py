@@ -5,11 +5,16 @@ strict, so a finding does not stop the replay) and keeps, after every event, wha
 sees: the hands and the talon as cards, the auction, the discard, the contract and the whist calls, the
 trick in progress and the last one taken, the tricks per player, the score lines the deal wrote and the
 sheet so far, and the record's comments at the event they stand at. The page (preflog/templates/
-viewer.html) holds those steps as JSON and a small script (viewer.js) draws them; it loads nothing
-(no network, no external script, style or font). Keys: ←/→ an event, ↑/↓ a trick, PageUp/PageDown (or
-``[``/``]``) a deal, Home/End the start and the end; the buttons do the same. Every audit finding is a
-link to the event where it happened, shown highlighted. Paper-level deals show what is known: the
-contract, the calls and the tricks, no cards.
+viewer.html) holds those steps as JSON (each step's fields only where they changed, :func:`pack_steps`)
+and a small script (viewer.js) draws them; it loads nothing (no network, no external script, style or
+font). Keys: ←/→ an event, ↑/↓ a trick, PageUp/PageDown (or ``[``/``]``) a deal, Home/End the start and
+the end, ``?`` the help (``n``/``p`` the next and previous mistake on the page of ``analyze --html``); the
+buttons do the same, a swipe on the table steps an event, the address follows the position. Besides the
+table (played cards greyed, the seat to move and the trump suit marked, the auction in seat columns, one
+seat's view), the page shows the paper sheet after the current deal (:func:`_paper`: each entry a link to
+its deal) and the deals with a result line each. Every audit finding is a link to the event where it
+happened, shown highlighted. Paper-level deals show what is known: the contract, the calls and the
+tricks, no cards.
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ from ..model.events import ScoreRecorded
 from ..model.events import TalonRevealed
 from ..model.events import TenChecked
 from ..model.events import WhistCalled
+from ..model.outcome import NO_SEAT
+from ..model.outcome import DealKind
+from ..model.outcome import DealOutcome
 from ..render.sheet_svg import name_forms
 from ..render.sheet_svg import render_svg
 from ..render.words import Words
@@ -62,6 +70,7 @@ from .json import sheet_json
 if TYPE_CHECKING:
     from ..engine.pulka import PulkaState
     from ..rules.config import Rules
+    from ..scoring.base import Scorer
 
 
 def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> str:
@@ -81,13 +90,13 @@ def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> 
         return f"Deal: dealer {who(ev.dealer)}" + (" (paper level)" if ev.hands is None else "")
     if isinstance(ev, BidMade):
         bids = family_of(rules).bids if rules is not None else None
-        return f"{who(ev.player)} bids {bids.format(ev.bid) if bids else ev.bid}"
+        return f"{who(ev.player)} bids {bids.format(ev.bid, 'unicode') if bids else ev.bid}"
     if isinstance(ev, TalonRevealed):
         return f"Talon: {format_cards(ev.cards, 'unicode')}"
     if isinstance(ev, Discarded):
         return f"{who(ev.player)} discards {format_cards(ev.cards, 'unicode')}"
     if isinstance(ev, ContractDeclared):
-        return f"{who(ev.player)} declares {contract_text(rules, ev.contract)}"
+        return f"{who(ev.player)} declares {_contract(rules, ev.contract)}"
     if isinstance(ev, WhistCalled):
         return f"{who(ev.player)}: {CALL_NAMES.get(ev.call, str(ev.call))}"
     if isinstance(ev, PlayModeChosen):
@@ -107,6 +116,67 @@ def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> 
     if isinstance(ev, PulkaEnded):
         return f"Pulka ended ({ev.reason})"
     return ev.KIND
+
+
+def _contract(rules: Rules | None, code: int, hand: bool = False) -> str:
+    """A contract as the family writes it, with suit symbols (``6♠``; ``contract_text`` is the JSON's ``6s``)."""
+    if rules is None or code == 0:
+        return contract_text(rules, code, hand)
+    return family_of(rules).bids.format(code, "unicode") + (" hand" if hand else "")
+
+
+def _result_line(outcome: DealOutcome | None, score: DealScore | None, scorer: Scorer | None, rules: Rules | None,
+                 short: Sequence[str]) -> str:
+    """A deal's result in one line: ``Петров 7♦: made, 7 tricks``, ``raspasy: Anna 2 · Boris 4 · Vera 4``."""
+    if outcome is None:
+        return "not finished"
+    w = _words(rules)
+    if outcome.declarer == NO_SEAT:
+        if outcome.kind == DealKind.RASPASY and outcome.tricks:
+            return f"{w.all_pass}: " + " · ".join(f"{short[s]} {t}" for s, t in enumerate(outcome.tricks)
+                                                 if s < len(short) and (t or s != outcome.dealer or len(short) == 3))
+        return w.all_pass
+    head = f"{short[outcome.declarer]} {_contract(rules, outcome.contract, outcome.hand_game)}"
+    result = scorer.deal_result(outcome) if scorer is not None else None
+    how = {DealKind.NOT_WHISTED: "not whisted", DealKind.HALF_WHIST: "half-whist",
+           DealKind.CONCEDED: "won without play"}.get(DealKind(outcome.kind), "")
+    verdict = "" if result is None else "made" if result.made else f"down {result.undertricks}"
+    tricks = "" if outcome.paper and not outcome.tricks or not outcome.tricks or how \
+        else f"{outcome.tricks[outcome.declarer]} tricks"
+    return head + ": " + ", ".join(x for x in (how, verdict, tricks) if x)
+
+
+def _paper(final: Mapping[str, Any]) -> list[list[Any]]:
+    """The entries of the paper sheet as written, deal by deal: ``[player, zone, other, deal, value]``
+    (zone ``p`` pulya, ``g`` gora, ``v`` visty on ``other``; deal 0 a column's start), each a new running
+    total of its zone as the sheet writes it after the deal (the viewer shows those up to the current deal)."""
+    players = list(final["players"])
+    out: list[list[Any]] = []
+    last: dict[tuple[int, str, int], str] = {}
+    start = final.get("start", {})
+    for i, p in enumerate(players):
+        for zone, key in (("p", "pulya"), ("g", "gora")):
+            v = str(start.get(key, {}).get(p, 0))
+            last[(i, zone, -1)] = v
+            if v != "0":
+                out.append([i, zone, -1, 0, v])
+        for j, q in enumerate(players):
+            if j != i:
+                last[(i, "v", j)] = str(start.get("visty", {}).get(p, {}).get(q, 0))
+    for deal in final.get("deals", []):
+        for i, p in enumerate(players):
+            for zone, key in (("p", "pulya"), ("g", "gora")):
+                v = str(deal.get(key, {}).get(p, last[(i, zone, -1)]))
+                if v != last[(i, zone, -1)]:
+                    out.append([i, zone, -1, deal["deal"], v])
+                    last[(i, zone, -1)] = v
+            for j, q in enumerate(players):
+                if j != i:
+                    v = str(deal.get("visty", {}).get(p, {}).get(q, last[(i, "v", j)]))
+                    if v != last[(i, "v", j)]:
+                        out.append([i, "v", j, deal["deal"], v])
+                        last[(i, "v", j)] = v
+    return out
 
 
 def _words(rules: Rules | None) -> Words:
@@ -144,7 +214,9 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
     winner = -1
     deal_index = 0
     notes: dict[int, list[str]] = {}  # the record's comments, by the event (0-based) they stand at
+    results: dict[int, str] = {}  # deal → its result in one line
     first = loaded.events[0] if loaded.events else None
+    short = _short_names(first.players) if isinstance(first, PulkaStarted) else []
     if isinstance(first, PulkaStarted):
         for at, _, text in first.notes:
             notes.setdefault(at, []).append(text)
@@ -166,6 +238,8 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         if marks and seq in marks and isinstance(ev, CardPlayed):
             step["mark"] = marks[seq]
             step["card"] = ev.card
+        if isinstance(ev, CardPlayed):
+            step["play"] = [ev.player, ev.card]
         if isinstance(ev, CardPlayed) and d is not None and d is d_before and not d.trick_cards and before:
             last_trick = [[s, c] for s, c in before] + [[ev.player, ev.card]]
             winner = next((s for s in range(len(d.tricks)) if d.tricks[s] > tricks_before[s]), -1)
@@ -176,8 +250,9 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
                 "dealNo": d.deal, "dealer": d.dealer, "phase": d.phase_name, "paper": d.paper,
                 "hands": None if d.paper else list(d.hands),
                 "talon": d.talon, "discard": d.discard_mask,
-                "auction": [[s, fmt(b)] for s, b in history],
-                "contract": contract_text(d.rules, d.contract) if d.contract else "",
+                "auction": [[s, fmt(b, "unicode")] for s, b in history],
+                "contract": _contract(d.rules, d.contract) if d.contract else "",
+                "turn": d.to_move if not d.done else -1, "trump": getattr(d, "trump", -1),
                 "declarer": d.declarer, "calls": [CALL_NAMES.get(c, "") if c >= 0 else "" for c in d.calls],
                 "open": bool(d.open_play),
                 "trick": [[s, c] for s, c in zip(d.trick_seats, d.trick_cards, strict=False)],
@@ -187,6 +262,7 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             summary = a.summary
             if d.done and summary is not None and summary.score is not None:
                 step["score"] = _score(summary.score)
+
         if p is not None and p.scorer is not None:
             sh = _sheet(p.scorer.sheet)
             key = json.dumps(sh)
@@ -197,6 +273,10 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         steps.append(step)
     a.close_log(len(loaded.events))
     result = a.result()
+    scorer = a.pulka.scorer if a.pulka is not None else None
+    for summary in result.deals:  # a deal the next one closed (won without play) has its line too
+        results[summary.deal] = "stopped at an illegal event (see the audit findings)" if summary.broken \
+            else _result_line(summary.outcome, summary.score, scorer, result.rules, short)
     final = sheet_json(Audited(loaded, result))
     findings = [{"code": f.code, "deal": f.deal, "seq": f.seq, "message": f.message} for f in result.findings]
     for k, found in enumerate(result.findings):
@@ -209,18 +289,46 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             "initials": _short_names(result.players, 0),
             "words": words, "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
+            "results": {str(k): v for k, v in results.items()}, "paper": _paper(final),
             "svg": render_svg(final)}
 
 
-def viewer_html(loaded: Loaded, marks: Mapping[int, str] | None = None) -> str:
-    """The self-contained deal viewer page of one pulka (``marks``: see :func:`viewer_data`).
+def viewer_html(loaded: Loaded, marks: Mapping[int, str] | None = None,
+                analysis: Mapping[str, Any] | None = None) -> str:
+    """The self-contained deal viewer page of one pulka (``marks``: see :func:`viewer_data`; ``analysis``:
+    the double-dummy figures of ``analyze --html``, :func:`preflog.views.analysis.analysis_view`).
 
     Rendered by :func:`preflog.templates.page`: the title autoescaped, the steps as JSON in a
     ``<script type="application/json">`` (escaped for it), the sheet's SVG (its text escaped as it was
     drawn) as one value marked safe, and the viewer's script allowed by its hash alone."""
     data = viewer_data(loaded, marks)
+    if analysis is not None:
+        data["analysis"] = analysis
+    data["steps"] = pack_steps(data["steps"])
     svg = Markup(data.pop("svg"))
     return page("viewer.html", script="viewer.js", title=f"preflog · {loaded.id}", svg=svg, data=data)
+
+
+# What a step of the table carries over from the step before when it did not change (the page writes it once).
+_CARRIED = ("deal", "dealNo", "dealer", "phase", "paper", "hands", "talon", "discard", "auction", "contract",
+            "turn", "trump", "declarer", "calls", "open", "trick", "last", "winner", "tricks", "completed", "done",
+            "sheet")
+
+
+def pack_steps(steps: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The steps as the page holds them: a carried field (:data:`_CARRIED`) only where it differs from the
+    step before (``null`` where it went away); viewer.js fills the rest in when it loads. A pulka of 100
+    deals and more stays well under 1.5 MB this way."""
+    out: list[dict[str, Any]] = []
+    prev: dict[str, Any] = {}
+    for step in steps:
+        packed = {k: v for k, v in step.items() if k not in _CARRIED or k not in prev or prev[k] != v}
+        for k in _CARRIED:
+            if k in prev and k not in step:
+                packed[k] = None
+        out.append(packed)
+        prev = step
+    return out
 
 
 _PLAIN_ID = re.compile(r"[a-z0-9]+(?:[._-][a-z0-9]+)*")

@@ -106,6 +106,7 @@ def record(tmp_path: Path, which: str, pulka_id: str = ID) -> Path:
 def assert_viewer_shows_the_text(page: Any, events: int) -> None:
     """The viewer at its first event: title, heading, comments, names; then at its last: the End text."""
     assert page.title() == f"preflog · {ID}"
+    page.keyboard.press("Home")  # the viewer opens at deal 1: back to the first event, the pulka's own
     assert page.locator("header h1").inner_text() == f"preflog · {ID}"
     # all events in the log (a viewer left blank by the page's parse had none)
     assert page.locator("#log div").count() == events
@@ -175,9 +176,10 @@ def test_the_report_and_its_pages_show_record_text_as_text(page: Any, tmp_path: 
     out = tmp_path / "report.html"
     run(["report", "--html", str(out), "--pages", str(tmp_path / "pulkas"), "--store", str(store)])
     w = open_watched(page, out)
-    assert_built_by_the_page(page, scripts=False)
-    links = page.locator("ul.pulkas a")
+    assert_built_by_the_page(page, scripts=True)  # the pulka table's sorting script, by its hash
+    links = page.locator("table.pulkas td.id a")
     assert sorted(links.all_inner_texts()) == sorted([ID, ID + "2"])
+    assert page.locator("table.pulkas td.names").first.inner_text().startswith(", ".join(NAMES))
     players = page.locator("#players ~ div.tw table").first.locator("td:first-child").all_inner_texts()
     assert sorted(players) == sorted(NAMES)
     chart_texts = page.locator("svg.chart text").all_text_contents()

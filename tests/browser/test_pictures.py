@@ -50,7 +50,10 @@ DOCS_SHOTS = {("html-sheet", "russian-3p", "desktop"): "sheet-desktop.png",
               ("html-sheet", "croatian", "phone"): "sheet-phone-croatian.png",
               ("portrait-ru", "russian-4p", "phone"): "sheet-portrait.png",
               ("viewer", "russian-4p", "desktop"): "viewer-desktop.png",
-              ("viewer", "russian-3p", "phone"): "viewer-phone.png"}
+              ("viewer", "russian-3p", "phone"): "viewer-phone.png",
+              # tests/browser/test_viewer_features.py: the analysis page at the card that lost a trick
+              ("analysis", "long", "desktop"): "analysis-viewer.png",
+              ("analysis", "long", "phone"): "analysis-phone.png"}
 
 
 class Opened:

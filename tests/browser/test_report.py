@@ -50,10 +50,11 @@ def test_report_page_in_the_browser(page: Any, tmp_path: Path) -> None:
     assert header[-5:] == ["avg visty", "total visty", "avg points", "total points", "total money"]
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "report.png"), full_page=True)
-    # a deal viewer per pulka, linked from the last section
-    links = page.locator("ul.pulkas a")
+    # a deal viewer per pulka, linked from the pulka table of the last section
+    links = page.locator("table.pulkas td.id a")
     assert links.count() == 41
     href = links.nth(0).get_attribute("href")
     assert href is not None and (out.parent / href).is_file()
-    assert "seed003-settlement" in page.locator("ul.pulkas").inner_text()
+    assert "seed003-settlement" in page.locator("table.pulkas").inner_text()
+    assert page.title() == "preflog statistics"
     assert not leaked
