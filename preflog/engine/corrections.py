@@ -23,6 +23,7 @@ after the end, a payload that does not decode) stays where it is, and the replay
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..model.events import DealCorrected
 from ..model.events import DealStarted
@@ -44,8 +45,24 @@ def _correction(row: Row) -> DealCorrected | None:
     return ev if isinstance(ev, DealCorrected) else None
 
 
-def effective_positions(rows: Sequence[Row]) -> list[int]:
-    """The 0-based positions in ``rows`` of the events that count, in the order the replay applies them."""
+@dataclass(slots=True)
+class DealFate:
+    """What became of the deal block that starts at a DealStarted (positions are 0-based in the log)."""
+
+    number: int
+    """The deal number it took on the sheet when it was entered (a correction: the deal it corrects)."""
+    correction: int | None = None
+    """The position of its own DealCorrected, when the block is a correction (or a strike)."""
+    struck: bool = False
+    """The block only strikes deal :attr:`number` out."""
+    removed_by: int | None = None
+    """The position of the DealCorrected that took this block off the sheet, if one did."""
+
+
+def effective_positions(rows: Sequence[Row], fates: dict[int, DealFate] | None = None) -> list[int]:
+    """The 0-based positions in ``rows`` of the events that count, in the order the replay applies them;
+    ``fates`` (when given) gets each DealStarted position's :class:`DealFate` (the history of the sheet)."""
+    fate = fates if fates is not None else {}
     head: list[int] = []
     deals: list[list[int]] = []
     tail: list[int] = []
@@ -57,6 +74,7 @@ def effective_positions(rows: Sequence[Row]) -> list[int]:
         elif code == _DEAL:
             current = [i]
             deals.append(current)
+            fate[i] = DealFate(len(deals))
         elif code == _ENDED:
             current = tail
             tail.append(i)
@@ -66,6 +84,8 @@ def effective_positions(rows: Sequence[Row]) -> list[int]:
                 current.append(i)   # it cannot apply: the replay reports it where it stands
                 continue
             marker = deals.pop()
+            fate[i - 1] = DealFate(ev.deal, i, ev.struck)
+            fate[deals[ev.deal - 1][0]].removed_by = i
             if ev.struck:
                 del deals[ev.deal - 1]
                 current = deals[-1] if deals else head   # anything more in this block: reported there
@@ -87,4 +107,4 @@ def applied(rows: Sequence[Row]) -> tuple[list[int], bool]:
     return positions, positions != list(range(len(rows)))
 
 
-__all__ = ["CORRECTED", "applied", "effective_positions"]
+__all__ = ["CORRECTED", "DealFate", "applied", "effective_positions"]

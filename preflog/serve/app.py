@@ -27,6 +27,7 @@ import threading
 from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,10 @@ from ..workspace import Loaded
 from ..workspace import Workspace
 from .entry import DealEntry
 from .entry import EntryError
+from .entry import correction_events
+from .entry import deal_blocks
 from .entry import deal_events
+from .entry import history
 from .entry import refusals
 from .entry import table_of
 
@@ -179,6 +183,8 @@ class Server:
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
             "contracts": table.contracts(),
             "last_deal": _last_deal(evs),
+            "sheet_dealers": [d.dealer for d in result.deals],
+            "history": history(evs),
         }
 
     def record(self, pid: str) -> str:
@@ -265,6 +271,43 @@ class Server:
                               state=self.state(pid)) from None
             return self.state(pid, [*events, *new], after)
 
+    def correct(self, pid: str, data: Any) -> dict[str, Any]:
+        """Correct deal ``data["deal"]`` of pulka ``pid``: replaced by the entry ``data["entry"]`` (its
+        dealer is the corrected deal's), or struck out when there is none. Appended as events
+        (:func:`~.entry.correction_events`); refused (422) when the audit finds anything it did not find
+        before (a correction re-scores the deals after it); returns the new state."""
+        with self.lock:
+            expected, events = self._as_seen(pid, data)
+            table = table_of(events)
+            if not _live(table.rules):
+                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
+            if table.ended:
+                raise Refused(422, "the pulka has ended: its sheet is final")
+            before = audit(events)
+            number = data.get("deal")
+            if type(number) is not int or not 1 <= number <= len(before.deals):
+                raise Refused(400, f"deal is a deal of the sheet (1 to {len(before.deals)})")
+            dealer = before.deals[number - 1].dealer
+            at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            replacement: list[Event] | None = None
+            if data.get("entry") is not None:
+                try:
+                    entry = DealEntry.from_json(data["entry"], len(table.players))
+                    replacement = deal_events(replace(entry, dealer=dealer), table)
+                except EntryError as exc:
+                    raise Refused(400, str(exc)) from None
+            new = correction_events(number, dealer, replacement, at)
+            after = audit([*events, *new])
+            found = refusals(after, len(events), before)
+            if found:
+                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
+            try:
+                self.ws.store().append(pid, new, expected)
+            except ConcurrencyError:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid)) from None
+            return self.state(pid, [*events, *new], after)
+
     def end(self, pid: str, data: Any) -> dict[str, Any]:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
         (by agreement, before the end); returns the new state."""
@@ -289,11 +332,7 @@ class Server:
 def _last_deal(events: Sequence[Event]) -> str:
     """The last deal's block of the pulka's record, as ``preflog export`` writes it ("" before the first):
     what was entered, in the record's words, for the table to check."""
-    try:
-        text = write_text(list(events))
-    except (PreflogError, ValueError):
-        return ""
-    blocks = [b.strip() for b in text.split("\n\n") if b.strip().startswith("Deal ")]
+    blocks = deal_blocks(events)
     return blocks[-1] if blocks else ""
 
 
@@ -493,6 +532,15 @@ async def api_enter(request: Request) -> Response:
     return JSONResponse(state, status_code=201, headers=_HEADERS)
 
 
+async def api_correct(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    state = await run_in_threadpool(_server(request).correct, request.path_params["pid"], data)
+    return JSONResponse(state, status_code=201, headers=_HEADERS)
+
+
 async def api_end(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
@@ -517,6 +565,7 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
         Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
+        Route("/api/pulka/{pid}/correct", _guarded(api_correct), methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)

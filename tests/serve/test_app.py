@@ -372,3 +372,60 @@ def test_a_half_whist_is_entered_as_on_the_sheet_where_the_rules_allow_it(client
     # Sochi allows it on 6 and 7 only: on 8 the audit's sentence refuses it
     r = _enter(client, pid, r.json()["seq"], _game(1, "8s", {"2": "pass", "0": "half"}))
     assert r.status_code == 422 and "half-whist is not allowed on a 8-level game" in r.json()["error"]
+
+
+# --- undo and correct ---------------------------------------------------------------------------------
+def _correct(c: TestClient, pid: str, seq: int, deal: int, entry: dict[str, Any] | None) -> Any:
+    return c.post(f"/api/pulka/{pid}/correct", json={"expected_seq": seq, "deal": deal, "entry": entry},
+                  headers=_csrf(c))
+
+
+def test_a_deal_corrected_over_http_redraws_the_sheet_and_keeps_its_history(client: TestClient) -> None:
+    pid = _start(client)
+    seq = 1
+    wrong = dict(SEED003[1], tricks=[4, 4, 2])   # deal 2 entered as down two (it was down three: 3 / 5 / 2)
+    for deal in [SEED003[0], wrong, *SEED003[2:]]:
+        r = _enter(client, pid, seq, deal)
+        assert r.status_code == 201, r.text
+        seq = r.json()["seq"]
+    assert r.json()["settlement"]["method1"] != {"Запад": 31, "Восток": -30, "Юг": -1}
+    assert _correct(client, pid, seq, 2, SEED003[1]).status_code == 201
+    s = client.get(f"/api/pulka/{pid}").json()
+    # the seed's settlement now, and the sheet has 12 deals
+    assert s["settlement"]["method1"] == {"Запад": 31, "Восток": -30, "Юг": -1}
+    assert s["settlement"]["exact"] == {"Запад": "92/3", "Восток": "-88/3", "Юг": "-4/3"}
+    assert s["deals"] == 12 and s["findings"] == []
+    # the history: the wrong entry is still there, no longer counting; the correction says when it was made
+    h = s["history"]
+    assert len(h) == 13
+    assert h[1]["number"] == 2 and h[1]["kind"] == "entered" and "Tricks: A 4, B 4, C 2" in h[1]["text"]
+    assert h[1]["removed_by"] == h[-1]["seq"] + 1   # the DealCorrected follows the correction's deal header
+    assert h[-1]["kind"] == "correction" and h[-1]["number"] == 2 and h[-1]["at"].endswith("Z")
+    assert "Corrects: deal 2 at" in h[-1]["text"] and "Tricks: A 3, B 5, C 2" in h[-1]["text"]
+    assert all(x["removed_by"] is None for i, x in enumerate(h) if i != 1)
+    # nothing was edited in place: the stored log only grew; it exports and imports again to the same events
+    store = Workspace(client.app.state.server.settings.store).store()  # type: ignore[attr-defined]
+    stored = store.read(pid)
+    assert len(stored) == s["seq"] > seq
+    assert read_records(client.get(f"/pulka/{pid}/record").text)[0].events == tuple(stored)
+
+
+def test_undo_strikes_the_last_deal_out_and_a_correction_the_audit_refuses_is_422(client: TestClient) -> None:
+    pid = _start(client)
+    r = _enter(client, pid, 1, RASPASY)
+    r = _enter(client, pid, r.json()["seq"], SIX_SPADES)
+    before = client.get(f"/api/pulka/{pid}").json()
+    # a replacement whose tricks do not add up to ten: refused with the audit's finding, nothing written
+    r = _correct(client, pid, before["seq"], 2, dict(SIX_SPADES, tricks=[3, 5, 3]))
+    assert r.status_code == 422 and r.json()["findings"]
+    assert client.get(f"/api/pulka/{pid}").json()["seq"] == before["seq"]
+    assert _correct(client, pid, before["seq"], 3, None).status_code == 400   # no deal 3
+    assert _correct(client, pid, 1, 2, None).status_code == 409          # a stale page
+    r = _correct(client, pid, before["seq"], 2, None)   # undo the last deal
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["deals"] == 1 and s["findings"] == []
+    assert s["totals"] == client.get(f"/api/pulka/{pid}").json()["totals"]
+    assert s["history"][-1]["kind"] == "strike" and s["history"][1]["removed_by"] is not None
+    # the next deal is dealt by the struck deal's dealer again
+    assert s["dealer"] == before["sheet_dealers"][1]
