@@ -184,6 +184,7 @@ class Server:
             "contracts": table.contracts(),
             "last_deal": _last_deal(evs),
             "sheet_dealers": [d.dealer for d in result.deals],
+            "seats_of": [list(table.seats_in(d)) for d in range(len(table.players))],
             "history": history(evs),
         }
 
