@@ -104,6 +104,15 @@ class Settings:
     """Set when other devices are served: every write needs it (the join link's ``?token=``)."""
     poll_ms: int = 5000
     """How often a pulka's page asks whether another device entered a deal (milliseconds)."""
+    public_read: bool = False
+    """With a table token: reading needs no token (the archive and the sheets are public), writing does."""
+    pin: bool = False
+    """The table token is a PIN the players type (digits): the join page asks for it."""
+
+
+WRONG_TOKENS = 10
+"""Wrong tokens (or PINs) one client may give in :data:`WRONG_WINDOW` seconds; more: 429 until it passes."""
+WRONG_WINDOW = 60.0
 
 
 class Server:
@@ -114,6 +123,25 @@ class Server:
         self.settings = settings
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
+        self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
+
+    def guess(self, client: str, right: bool) -> None:
+        """Count a token a client gave: a wrong one more than :data:`WRONG_TOKENS` times a minute is 429
+        (a PIN of a few digits is not guessed by trying them all)."""
+        import time
+
+        now = time.monotonic()
+        with self.lock:
+            recent = [t for t in self.wrong.get(client, []) if now - t < WRONG_WINDOW]
+            if len(recent) >= WRONG_TOKENS:
+                self.wrong[client] = recent
+                raise Refused(429, "too many wrong PINs or tokens: wait a minute")
+            if not right:
+                recent.append(now)
+            if recent:
+                self.wrong[client] = recent
+            else:
+                self.wrong.pop(client, None)
 
     # --- reading ------------------------------------------------------------------------------
     def store(self) -> EventStore | None:
@@ -371,14 +399,26 @@ def _page_data(request: Request, **data: Any) -> dict[str, Any]:
 
 def _table_token_of(request: Request) -> str | None:
     """The table token this request carries (query, header or cookie), when it is the right one."""
-    token = _server(request).settings.table_token
+    server = _server(request)
+    token = server.settings.table_token
     if token is None:
         return None
-    for given in (request.query_params.get("token"), request.headers.get("x-table-token"),
-                  request.cookies.get(TABLE_COOKIE)):
-        if given and _same(given, token):
-            return token
-    return None
+    known: bool | None = getattr(request.state, "table_ok", None)   # asked once per request
+    if known is None:
+        given = [g for g in (request.query_params.get("token"), request.headers.get("x-table-token"),
+                             request.cookies.get(TABLE_COOKIE)) if g]
+        known = any(_same(g, token) for g in given)
+        if given:
+            server.guess(request.client.host if request.client is not None else "", known)
+        request.state.table_ok = known
+    return token if known else None
+
+
+def _check_read(request: Request) -> None:
+    """With a table token and without ``--public-read``, reading needs the token too (401)."""
+    settings = _server(request).settings
+    if settings.table_token is not None and not settings.public_read and _table_token_of(request) is None:
+        raise Refused(401, "reading needs the table's join link (its ?token=…) or its PIN")
 
 
 def _same(given: str, wanted: str) -> bool:
@@ -425,6 +465,8 @@ def _guarded(handler: Handler) -> Handler:
     async def run(request: Request) -> Response:
         request.state.csrf = _csrf(request)
         try:
+            if request.method == "GET":
+                _check_read(request)
             resp: Response = await handler(request)
             return resp
         except Refused as exc:  # (a PreflogError too: caught first)
@@ -433,6 +475,12 @@ def _guarded(handler: Handler) -> Handler:
             failed = Refused(500, str(exc))
         if request.url.path.startswith("/api/"):
             return _refusal(failed)
+        if failed.status in (401, 429):   # a page: the join form, asking for the PIN or token
+            settings = _server(request).settings
+            text = page("serve_join.html", same_origin=True, title="preflog · join", path=request.url.path,
+                        pin=settings.pin, message="" if failed.status == 401 and "token" not in request.query_params
+                        else failed.message if failed.status == 429 else "that is not the table's PIN or token")
+            return HTMLResponse(text, status_code=failed.status, headers=_HEADERS)
         return PlainTextResponse(failed.message, status_code=failed.status, headers=_HEADERS)
     return run
 
@@ -552,8 +600,10 @@ async def api_end(request: Request) -> Response:
 
 
 def create_app(store: str | Path, table_token: str | None = None,
-               allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000) -> Starlette:
-    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served);
+               allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000, public_read: bool = False,
+               pin: bool = False) -> Starlette:
+    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served), and
+    reads unless ``public_read``; ``pin``: the token is a PIN the join page asks for;
     ``allowed_hosts``: the only names a request may address the server by (``Host``; else 400), so that a
     page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
     routes = [
@@ -570,5 +620,5 @@ def create_app(store: str | Path, table_token: str | None = None,
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)
-    app.state.server = Server(Settings(Path(store), table_token, poll_ms))
+    app.state.server = Server(Settings(Path(store), table_token, poll_ms, public_read, pin))
     return app

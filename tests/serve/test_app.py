@@ -212,7 +212,8 @@ def test_a_write_without_the_csrf_token_is_403(client: TestClient) -> None:
 
 def test_another_host_needs_the_table_token_to_write(tmp_path: Path) -> None:
     token = "t0ken-of-the-table"
-    with TestClient(create_app(tmp_path / "s", table_token=token), base_url="http://192.168.1.20:8765") as c:
+    with TestClient(create_app(tmp_path / "s", table_token=token, public_read=True),
+                    base_url="http://192.168.1.20:8765") as c:
         c.get("/new")
         body = {"players": NAMES, "rules": "sochi", "pool": 10}
         r = c.post("/api/pulkas", json=body, headers=_csrf(c))
@@ -429,3 +430,23 @@ def test_undo_strikes_the_last_deal_out_and_a_correction_the_audit_refuses_is_42
     assert s["history"][-1]["kind"] == "strike" and s["history"][1]["removed_by"] is not None
     # the next deal is dealt by the struck deal's dealer again
     assert s["dealer"] == before["sheet_dealers"][1]
+
+
+def test_without_public_read_reading_needs_the_token_too_and_a_pin_is_asked_for(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "s", table_token="4711", pin=True), base_url="http://192.168.1.20:8765") as c:
+        for path in ("/", "/new", "/api/pulka/x"):
+            assert c.get(path).status_code == 401
+        join = c.get("/")
+        assert 'name="token"' in join.text and 'inputmode="numeric"' in join.text   # the PIN form
+        body = {"players": NAMES, "rules": "sochi", "pool": 10}
+        assert c.post("/api/pulkas", json=body, headers={"X-CSRF-Token": "x"}).status_code == 403
+        assert c.get("/", params={"token": "4711"}).status_code == 200      # typed PIN: kept in a cookie
+        assert c.get("/new").status_code == 200
+        assert c.post("/api/pulkas", json=body, headers=_csrf(c)).status_code == 201
+
+
+def test_guessing_the_pin_is_stopped_after_ten_wrong_tries(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "s", table_token="4711", pin=True), base_url="http://192.168.1.20:8765") as c:
+        codes = [c.get("/", params={"token": f"{n:04d}"}).status_code for n in range(12)]
+        assert codes == [401] * 10 + [429] * 2
+        assert c.get("/", params={"token": "4711"}).status_code == 429     # even the right one, for a minute
