@@ -123,6 +123,7 @@ class Server:
         self.settings = settings
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
+        self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
 
     def guess(self, client: str, right: bool) -> None:
@@ -157,14 +158,63 @@ class Server:
         return events
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Each stored pulka's id, players, rules and number of events (from its first event)."""
+        """Each stored pulka's id, players, rules, date and number of deals on its sheet, sorted by id: from
+        the projections (``pulka_results``, brought level with the event table first: cheap when nothing
+        changed), read once per projection snapshot and kept; a pulka the projections do not hold (its
+        audit found no sheet) from its first event."""
+        from ..projections.store import snapshot
+
+        with self.lock:
+            if not self.ws.exists():
+                return []
+            self.ws.heal_projections()
+            files = tuple(snapshot(self.ws.root).get("pulka_results", []))
+            if self._archive is not None and self._archive[0] == files:
+                return self._archive[1]
+            rows = self._projected(list(files))
+            ids = {r["id"] for r in rows}
+            store = self.store()
+            if store is not None and len(ids) < len(store.pulkas()):
+                rows += [r for r in self._first_events() if r["id"] not in ids]
+                rows.sort(key=lambda s: s["id"])
+            self._archive = (files, rows)
+            return rows
+
+    @staticmethod
+    def _projected(files: list[Path]) -> list[dict[str, Any]]:
+        """The archive's rows from the ``pulka_results`` files: one per pulka, its players in seat order."""
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        if not files:
+            return []
+        cols = ["pulka", "rules_spec", "preset", "date", "deals", "player", "seat"]
+        table = pq.ParquetDataset([str(f) for f in files]).read(columns=cols)
+        table = table.take(pc.sort_indices(table, [("pulka", "ascending"), ("seat", "ascending")]))
+        data = {c: table.column(c).to_pylist() for c in cols}
+        out: list[dict[str, Any]] = []
+        last = None
+        for i, pid in enumerate(data["pulka"]):
+            if pid != last:
+                last = pid
+                date = data["date"][i]
+                iso = date.isoformat() if date is not None else ""
+                row = {"id": pid, "players": [], "rules": data["rules_spec"][i], "preset": data["preset"][i],
+                       "deals": data["deals"][i], "date": iso, "iso_date": iso}
+                out.append(row)
+            row["players"].append(data["player"][i])
+        for row in out:
+            row["who"] = "\x00".join(row["players"]).casefold()
+        return out
+
+    def _first_events(self) -> list[dict[str, Any]]:
+        """Each stored pulka's row from its first event (for those the projections leave out)."""
         import duckdb
 
         with self.lock:
             store = self.store()
             if store is None:
                 return []
-            counts = {i.pulka: i.last_seq for i in store.pulkas()}
             con = duckdb.connect()
             try:
                 rows = store.duckdb_relation(con).filter("seq = 1").project("pulka, code, payload").fetchall()
@@ -178,9 +228,9 @@ class Server:
                 continue
             if isinstance(ev, PulkaStarted):
                 date = dict(ev.meta).get("date", "")
-                out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "pool": ev.pool,
-                            "preset": ev.rules.split("+")[0], "events": counts.get(pid, 0), "date": date,
-                            "iso_date": date_iso(date)})
+                out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "deals": None,
+                            "preset": ev.rules.split("+")[0], "date": date, "iso_date": date_iso(date) or "",
+                            "who": "\x00".join(ev.players).casefold()})
         out.sort(key=lambda s: s["id"])
         return out
 
@@ -503,7 +553,7 @@ async def home(request: Request) -> Response:
     presets = sorted({r["preset"] for r in rows})
     if player:
         wanted = player.casefold()
-        rows = [r for r in rows if any(wanted in p.casefold() for p in r["players"])]
+        rows = [r for r in rows if wanted in r["who"]]
     if preset:
         rows = [r for r in rows if r["preset"] == preset]
     if since or until:  # a pulka without a date is left out of a date range
