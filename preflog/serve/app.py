@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 import json
+import os
 import secrets
 import threading
 from collections.abc import Callable
@@ -68,12 +69,13 @@ from ..workspace import Loaded
 from ..workspace import Workspace
 from .entry import DealEntry
 from .entry import EntryError
+from .entry import Table
 from .entry import correction_events
 from .entry import deal_blocks
 from .entry import deal_events
 from .entry import history
 from .entry import refusals
-from .entry import table_of
+from .entry import standing
 
 MAX_BODY = 16 * 1024
 """The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
@@ -84,6 +86,8 @@ LIVE_PRESETS = tuple(name for name, rules in PRESETS.items() if family_of(rules)
 """The presets a pulka can be started with here: those of the families whose deals live entry takes
 (:attr:`~preflog.engine.families.Family.live_entry`: the Russian family's so far)."""
 MOST_NAME = 40
+KEPT_PULKAS = 64
+"""Pulkas whose events and audit the server keeps between requests (then it starts afresh)."""
 
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
             "Cache-Control": "no-store"}
@@ -124,6 +128,8 @@ class Server:
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
         self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
+        self._events: dict[str, tuple[tuple[int, str], list[Event]]] = {}
+        self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
 
     def guess(self, client: str, right: bool) -> None:
@@ -149,13 +155,60 @@ class Server:
         return self.ws.store() if self.ws.exists() else None
 
     def events(self, pid: str) -> list[Event]:
-        """The stored pulka ``pid``'s events; 404 unless the store holds that id."""
+        """The stored pulka ``pid``'s events; 404 unless the store holds that id. Kept for the next request
+        while the store's log has no new commit (any process's: :meth:`_mark`)."""
         with self.lock:
             store = self.store()
-            events = store.read(pid) if store is not None else []  # a value in the store's query, never a path
-        if not events:
-            raise Refused(404, "no such pulka")
+            if store is None:
+                raise Refused(404, "no such pulka")
+            mark = self._mark(store)
+            kept = self._events.get(pid)
+            if kept is not None and mark is not None and kept[0] == mark:
+                return list(kept[1])
+            events = store.read(pid)  # a value in the store's query, never a path
+            if not events:
+                raise Refused(404, "no such pulka")
+            self._keep(pid, events, mark)
         return events
+
+    @staticmethod
+    def _mark(store: EventStore) -> tuple[int, str] | None:
+        """What tells a commit to the store's log apart (the number and last name of its ``_delta_log``
+        entries), or None when there is no such folder (nothing is kept then)."""
+        path = getattr(store, "path", None)
+        if path is None:
+            return None
+        try:
+            names = os.listdir(Path(path) / "_delta_log")
+        except OSError:
+            return None
+        return (len(names), max(names, default=""))
+
+    def _keep(self, pid: str, events: list[Event], mark: tuple[int, str] | None) -> None:
+        if mark is None:
+            return
+        if len(self._events) >= KEPT_PULKAS:
+            self._events.clear()
+        self._events[pid] = (mark, list(events))
+
+    def _appended(self, pid: str, events: list[Event]) -> None:
+        """This process appended to ``pid``: its events as they now are (other pulkas' are read again)."""
+        self._events.clear()
+        store = self.store()
+        if store is not None:
+            self._keep(pid, events, self._mark(store))
+
+    def standing(self, pid: str, events: Sequence[Event]) -> tuple[Table, AuditResult]:
+        """:func:`~.entry.standing` of pulka ``pid``'s ``events``, kept by (id, length, last event): the
+        log is append-only, so that prefix is always the same events."""
+        key = (pid, len(events), repr(events[-1].to_row()) if events else "")
+        kept = self._standings.get(key)
+        if kept is None:
+            kept = standing(events)
+            if len(self._standings) >= KEPT_PULKAS:
+                self._standings.clear()
+            self._standings[key] = kept
+        return kept
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each stored pulka's id, players, rules, date and number of deals on its sheet, sorted by id: from
@@ -239,11 +292,11 @@ class Server:
         """Where pulka ``pid`` stands: what its page draws and what the next deal's entry needs
         (``result``: the audit of ``events``, when the caller has it)."""
         evs = list(events) if events is not None else self.events(pid)
-        result = result if result is not None else audit(evs)
+        table, result = self.standing(pid, evs)
         loaded = Loaded(pid, evs, str(self.ws.root))
         sheet = sheet_json(Audited(loaded, result))
-        table = table_of(evs)
         dealer = table.dealer
+        blocks = deal_blocks(evs)
         return {
             "id": pid,
             "seq": len(evs),
@@ -260,10 +313,10 @@ class Server:
             "dealers": list(table.dealers),
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
             "contracts": table.contracts(),
-            "last_deal": _last_deal(evs),
+            "last_deal": blocks[-1] if blocks else "",
             "sheet_dealers": [d.dealer for d in result.deals],
             "seats_of": [list(table.seats_in(d)) for d in range(len(table.players))],
-            "history": history(evs),
+            "history": history(evs, blocks),
         }
 
     def record(self, pid: str) -> str:
@@ -330,7 +383,7 @@ class Server:
         """Append one deal to pulka ``pid``; returns the new state."""
         with self.lock:
             expected, events = self._as_seen(pid, data)
-            table = table_of(events)
+            table, _ = self.standing(pid, events)
             if not _live(table.rules):
                 raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
             try:
@@ -338,7 +391,7 @@ class Server:
                 new = deal_events(entry, table)
             except EntryError as exc:
                 raise Refused(400, str(exc)) from None
-            after = audit([*events, *new])
+            _, after = self.standing(pid, [*events, *new])
             found = refusals(after, len(events))
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
@@ -348,7 +401,8 @@ class Server:
             except ConcurrencyError:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
-            return self.state(pid, [*events, *new], after)
+            self._appended(pid, [*events, *new])
+            return self.state(pid, [*events, *new])
 
     def correct(self, pid: str, data: Any) -> dict[str, Any]:
         """Correct deal ``data["deal"]`` of pulka ``pid``: replaced by the entry ``data["entry"]`` (its
@@ -357,12 +411,11 @@ class Server:
         before (a correction re-scores the deals after it); returns the new state."""
         with self.lock:
             expected, events = self._as_seen(pid, data)
-            table = table_of(events)
+            table, before = self.standing(pid, events)
             if not _live(table.rules):
                 raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
             if table.ended:
                 raise Refused(422, "the pulka has ended: its sheet is final")
-            before = audit(events)
             number = data.get("deal")
             if type(number) is not int or not 1 <= number <= len(before.deals):
                 raise Refused(400, f"deal is a deal of the sheet (1 to {len(before.deals)})")
@@ -376,7 +429,7 @@ class Server:
                 except EntryError as exc:
                     raise Refused(400, str(exc)) from None
             new = correction_events(number, dealer, replacement, at)
-            after = audit([*events, *new])
+            _, after = self.standing(pid, [*events, *new])
             found = refusals(after, len(events), before)
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
@@ -385,7 +438,8 @@ class Server:
             except ConcurrencyError:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
-            return self.state(pid, [*events, *new], after)
+            self._appended(pid, [*events, *new])
+            return self.state(pid, [*events, *new])
 
     def end(self, pid: str, data: Any) -> dict[str, Any]:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
@@ -395,7 +449,7 @@ class Server:
             found: list[Any] = []
             for reason in ("closed", "stopped"):
                 new: list[Event] = [PulkaEnded(reason)]
-                found = refusals(audit([*events, *new]), len(events))
+                found = refusals(self.standing(pid, [*events, *new])[1], len(events))
                 if not found:
                     break
             if found:
@@ -405,14 +459,8 @@ class Server:
             except ConcurrencyError:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
+            self._appended(pid, [*events, *new])
             return self.state(pid, [*events, *new])
-
-
-def _last_deal(events: Sequence[Event]) -> str:
-    """The last deal's block of the pulka's record, as ``preflog export`` writes it ("" before the first):
-    what was entered, in the record's words, for the table to check."""
-    blocks = deal_blocks(events)
-    return blocks[-1] if blocks else ""
 
 
 def _live(rules: Rules | None) -> bool:

@@ -31,6 +31,7 @@ from ..model.bids import BidError
 from ..model.calls import CALL_HALF
 from ..model.calls import CALL_PASS
 from ..model.calls import CALL_WHIST
+from ..model.columns import RowColumns
 from ..model.events import ContractDeclared
 from ..model.events import DealCorrected
 from ..model.events import DealStarted
@@ -148,18 +149,21 @@ class Table:
         return [{"text": bids.format(c), "whist": is_trick_contract(c)} for c in bids.contracts]
 
 
-def table_of(events: Sequence[Event]) -> Table:
-    """Replay ``events`` (not strictly: a finding does not stop it; corrected, as the audit replays it) and
-    say where the pulka stands."""
+def standing(events: Sequence[Event]) -> tuple[Table, AuditResult]:
+    """Audit ``events`` (the engine's one replay, corrections applied) and say where the pulka stands."""
     a = Auditor()
-    rows = [ev.to_row() for ev in events]
-    for k, i in enumerate(effective_positions(rows)):
-        a.step(k, rows[i], events[i])
+    evs = list(events)
+    result = a.run(RowColumns.of_rows([ev.to_row() for ev in evs]), evs)
     p = a.pulka
-    if p is None:
-        return Table((), None, (), True)
+    if p is None or a.fatal:
+        return Table((), None, (), True), result
     dealers = tuple(d for d in range(p.n) if p.can_start_deal(d))
-    return Table(tuple(p.players), p.rules, dealers, bool(p.ended))
+    return Table(tuple(p.players), p.rules, dealers, bool(p.ended)), result
+
+
+def table_of(events: Sequence[Event]) -> Table:
+    """Where the pulka of ``events`` stands (:func:`standing` without the audit's result)."""
+    return standing(events)[0]
 
 
 def deal_events(entry: DealEntry, table: Table) -> list[Event]:
@@ -229,14 +233,14 @@ def deal_blocks(events: Sequence[Event]) -> list[str]:
     return ["\n".join(b) for b in blocks]
 
 
-def history(events: Sequence[Event]) -> list[dict[str, Any]]:
+def history(events: Sequence[Event], blocks: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """Every deal block entered, oldest first, with what became of it: ``number`` the sheet's deal it was
     entered as (or corrects), ``kind`` ``entered`` / ``correction`` / ``strike``, ``at`` when a correction
     was made, ``removed_by`` the seq of the correction that took it off the sheet (and ``removed_at``)."""
     rows = [ev.to_row() for ev in events]
     fates: dict[int, DealFate] = {}
     effective_positions(rows, fates)
-    blocks = deal_blocks(events)
+    blocks = deal_blocks(events) if blocks is None else blocks
     out: list[dict[str, Any]] = []
     for k, pos in enumerate(sorted(fates)):
         fate = fates[pos]
