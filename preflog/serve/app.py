@@ -130,6 +130,7 @@ class Server:
         self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
         self._events: dict[str, tuple[tuple[int, str], list[Event]]] = {}
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
+        self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
 
     def guess(self, client: str, right: bool) -> None:
@@ -287,11 +288,22 @@ class Server:
         out.sort(key=lambda s: s["id"])
         return out
 
-    def state(self, pid: str, events: Sequence[Event] | None = None,
-              result: AuditResult | None = None) -> dict[str, Any]:
-        """Where pulka ``pid`` stands: what its page draws and what the next deal's entry needs
-        (``result``: the audit of ``events``, when the caller has it)."""
+    def state(self, pid: str, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        """Where pulka ``pid`` stands (``events``: its events, when the caller has them): what its page
+        draws and what the next deal's entry needs. Kept between requests (phones ask for it every few
+        seconds), by the same key as :meth:`standing`."""
         evs = list(events) if events is not None else self.events(pid)
+        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "")
+        kept = self._states.get(key)
+        if kept is None:
+            kept = self._state(pid, evs)
+            if len(self._states) >= KEPT_PULKAS:
+                self._states.clear()
+            self._states[key] = kept
+        return dict(kept)
+
+    def _state(self, pid: str, evs: list[Event]) -> dict[str, Any]:
+        """:meth:`state` made afresh (it is kept by the same key as :meth:`standing`)."""
         table, result = self.standing(pid, evs)
         loaded = Loaded(pid, evs, str(self.ws.root))
         sheet = sheet_json(Audited(loaded, result))
