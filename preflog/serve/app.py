@@ -79,6 +79,9 @@ from .entry import standing
 
 MAX_BODY = 16 * 1024
 """The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
+MAX_UPLOAD = 2 * 1024 * 1024
+"""The largest record file an upload takes (bytes): a long club evening's pulkas with every card fit
+(a 60-deal pulka at card level is about 25 KiB); a larger file is imported with ``preflog import``."""
 PAGE_SIZE = 20
 CSRF_COOKIE = "preflog_csrf"
 TABLE_COOKIE = "preflog_table"
@@ -416,6 +419,28 @@ class Server:
             self._appended(pid, [*events, *new])
             return self.state(pid, [*events, *new])
 
+    def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
+        """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
+        each pulka's id and status, or the error, located in the file as ``NAME:LINE:COL``. The body is
+        written to a file of this call's own temporary folder, under a name of the server's choosing
+        (``upload.pref`` or ``upload.json``): nothing of the request names a path."""
+        import tempfile
+
+        shown = _upload_name(name)
+        suffix = ".json" if body.lstrip()[:1] in (b"{", b"[") else ".pref"
+        with tempfile.TemporaryDirectory(prefix="preflog-upload-") as tmp:
+            path = Path(tmp) / f"upload{suffix}"
+            path.write_bytes(body)
+            with self.lock:
+                items = self.ws.import_paths([path], workers=1)
+            self._events.clear()
+            out = []
+            for it in items:
+                error = it.error.replace(str(path), shown) if it.error else ""
+                out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
+                            "error": error})
+        return out
+
     def correct(self, pid: str, data: Any) -> dict[str, Any]:
         """Correct deal ``data["deal"]`` of pulka ``pid``: replaced by the entry ``data["entry"]`` (its
         dealer is the corrected deal's), or struck out when there is none. Appended as events
@@ -546,22 +571,36 @@ def _check_write(request: Request) -> None:
         raise Refused(403, "the page's CSRF token is missing or wrong: reload the page")
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON body, read up to :data:`MAX_BODY` bytes (more: 413, never read whole)."""
+async def _raw(request: Request, most: int) -> bytes:
+    """The request's body, read up to ``most`` bytes (more: 413, never read whole)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+    if length is not None and (not length.isdigit() or int(length) > most):
+        raise Refused(413, f"a request body holds at most {most} bytes")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+        if size > most:
+            raise Refused(413, f"a request body holds at most {most} bytes")
         chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON body, read up to :data:`MAX_BODY` bytes (more: 413, never read whole)."""
+    raw = await _raw(request, MAX_BODY)
     try:
-        return json.loads(b"".join(chunks) or b"null")
+        return json.loads(raw or b"null")
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError; nesting too deep, RecursionError
         raise Refused(400, "the body is not JSON") from None
+
+
+def _upload_name(name: str) -> str:
+    """The uploaded file's name as shown in messages (its last part, printable, at most 80 characters);
+    never used as a path."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    clean = "".join(ch for ch in base if ch.isprintable())[:80]
+    return clean or "upload"
 
 
 def _refusal(exc: Refused) -> JSONResponse:
@@ -624,7 +663,8 @@ async def home(request: Request) -> Response:
     shown = rows[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
     query = urlencode([(k, v) for k, v in (("player", player), ("rules", preset), ("from", since), ("to", until))
                        if v])
-    text = page("serve_list.html", same_origin=True, title="preflog · pulkas", rows=shown, player=player,
+    text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · pulkas",
+                data=_page_data(request), rows=shown, player=player,
                 preset=preset, presets=presets, since=since, until=until, query=query, page_no=page_no,
                 pages=pages, total=len(rows))
     return _html(request, text)
@@ -700,6 +740,22 @@ async def api_correct(request: Request) -> Response:
     return JSONResponse(state, status_code=201, headers=_HEADERS)
 
 
+async def api_import(request: Request) -> Response:
+    """``POST /api/import``: the body is a record file (text or JSON, at most :data:`MAX_UPLOAD` bytes),
+    ``X-File-Name`` its name for messages."""
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    body = await _raw(request, MAX_UPLOAD)
+    from urllib.parse import unquote
+
+    name = unquote(request.headers.get("x-file-name", "upload")[:400])
+    items = await run_in_threadpool(_server(request).upload, name, body)
+    failed = [i for i in items if i["status"] == "error"]
+    return JSONResponse({"items": items, **({"error": failed[0]["error"]} if failed else {})},
+                        status_code=422 if failed else 201, headers=_HEADERS)
+
+
 async def api_end(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
@@ -727,6 +783,7 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
         Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
         Route("/api/pulka/{pid}/correct", _guarded(api_correct), methods=["POST"]),
+        Route("/api/import", _guarded(api_import), methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)

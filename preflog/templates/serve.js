@@ -51,6 +51,39 @@
     m.className = "msg " + (ok ? "ok" : "err");
   }
 
+  // --- the archive: import a record file ---------------------------------------------------------
+  if ($("upload")) {
+    $("send").addEventListener("click", function () {
+      var file = $("upload").files[0];
+      if (!file) { say("Choose a record file first", false); return; }
+      var h = headers();
+      h["Content-Type"] = "application/octet-stream";
+      h["X-File-Name"] = encodeURIComponent(file.name);
+      file.arrayBuffer().then(function (buf) {
+        return fetch("/api/import", {method: "POST", headers: h, body: buf, credentials: "same-origin"});
+      }).then(function (r) {
+        return r.json().then(function (j) { return {status: r.status, body: j}; },
+                             function () { return {status: r.status, body: {error: "HTTP " + r.status}}; });
+      }).then(function (r) {
+        var list = $("imported");
+        list.textContent = "";
+        (r.body.items || []).forEach(function (it) {
+          if (it.status === "error") { return; }
+          var li = document.createElement("li");
+          var a = document.createElement("a");
+          a.href = "/pulka/" + encodeURIComponent(it.id);
+          a.textContent = it.id;
+          li.appendChild(a);
+          li.appendChild(document.createTextNode(" " + it.status + " · " + it.deals + " deals"));
+          list.appendChild(li);
+        });
+        if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
+        else { say(r.body.error, false); }
+      });
+    });
+    return;
+  }
+
   // --- the start form ---------------------------------------------------------------------------
   if ($("start")) {
     $("start").addEventListener("click", function () {

@@ -232,3 +232,23 @@ def test_a_deal_corrected_by_tapping_redraws_the_sheet_and_the_other_phone_sees_
     (audited,) = Workspace(store).audit(pid)
     assert audited.result.findings == [] and audited.result.deals == []
     assert len(Workspace(store).store().read(pid)) == 1 + 2 + 3 + 2   # nothing edited: start, 3 blocks appended
+
+
+def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect
+
+    base, store = served
+    seed = Path(__file__).resolve().parents[2] / "data" / "examples" / "seed003-settlement.pref"
+    context = _phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(base + "/")
+        page.set_input_files("#upload", str(seed))
+        page.tap("#send")
+        expect(page.locator("#msg.ok")).to_have_text("Imported: 1 pulka(s)")
+        page.locator("#imported a").tap()
+        page.wait_for_url("**/pulka/seed003-settlement")
+        expect(page.locator("#settle tbody tr").first).to_contain_text("31")
+    finally:
+        context.close()
+    assert Workspace(store).ids() == ["seed003-settlement"]

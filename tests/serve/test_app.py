@@ -450,3 +450,24 @@ def test_guessing_the_pin_is_stopped_after_ten_wrong_tries(tmp_path: Path) -> No
         codes = [c.get("/", params={"token": f"{n:04d}"}).status_code for n in range(12)]
         assert codes == [401] * 10 + [429] * 2
         assert c.get("/", params={"token": "4711"}).status_code == 429     # even the right one, for a minute
+
+
+# --- import by upload ---------------------------------------------------------------------------------
+def test_a_record_file_uploaded_is_imported_and_its_errors_are_located_in_it(client: TestClient) -> None:
+    text = SEED.read_bytes()
+    up = {**_csrf(client), "X-File-Name": "../../etc/%D0%9F%D1%83%D0%BB%D1%8C%D0%BA%D0%B0%201.pref"}  # Пулька 1.pref
+    assert client.post("/api/import", content=text).status_code == 403             # no CSRF token
+    r = client.post("/api/import", content=text, headers=up)
+    assert r.status_code == 201, r.text
+    assert r.json()["items"] == [{"id": "seed003-settlement", "status": "imported", "deals": 12, "findings": 0,
+                                  "error": ""}]
+    assert "seed003-settlement" in client.get("/").text                               # in the archive at once
+    assert client.post("/api/import", content=text, headers=up).json()["items"][0]["status"] == "duplicate"
+    bad = text.replace(b"Tricks: \xd0\x97\xd0\xb0\xd0\xbf\xd0\xb0\xd0\xb4 1,", b"Tricks: Nobody 1,", 1)
+    r = client.post("/api/import", content=bad, headers=up)
+    assert r.status_code == 422
+    # named by the file's own name (its last part: no path of the request is used), line and column
+    assert r.json()["error"].startswith("Пулька 1.pref:16:9: "), r.json()["error"]
+    assert "upload.pref" not in r.text and "/tmp" not in r.text
+    big = b"; " + b"x" * serve_app.MAX_UPLOAD
+    assert client.post("/api/import", content=big, headers=up).status_code == 413
