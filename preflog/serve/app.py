@@ -27,6 +27,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from collections.abc import Sequence
+from collections.abc import Sized
 from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
@@ -131,6 +132,7 @@ class Server:
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
         self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
+        self._segments: dict[Path, list[dict[str, Any]]] = {}   # a projection file -> its archive rows
         self._events: dict[str, tuple[tuple[int, str], list[Event]]] = {}
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -217,8 +219,9 @@ class Server:
     def summaries(self) -> list[dict[str, Any]]:
         """Each stored pulka's id, players, rules, date and number of deals on its sheet, sorted by id: from
         the projections (``pulka_results``, brought level with the event table first: cheap when nothing
-        changed), read once per projection snapshot and kept; a pulka the projections do not hold (its
-        audit found no sheet) from its first event."""
+        changed). Their files are immutable (a refresh writes new ones): each is read once and its rows
+        kept, so after an entry only the segment it rewrote is read again. A pulka the projections do not
+        hold (its audit found no sheet) comes from its first event."""
         from ..projections.store import snapshot
 
         with self.lock:
@@ -228,41 +231,40 @@ class Server:
             files = tuple(snapshot(self.ws.root).get("pulka_results", []))
             if self._archive is not None and self._archive[0] == files:
                 return self._archive[1]
-            rows = self._projected(list(files))
+            kept = {f: self._segments[f] for f in files if f in self._segments}
+            for f in files:
+                if f not in kept:
+                    kept[f] = self._projected([f])
+            self._segments = kept
+            rows = [r for f in files for r in kept[f]]
             ids = {r["id"] for r in rows}
             store = self.store()
-            if store is not None and len(ids) < len(store.pulkas()):
+            heads = store.heads() if store is not None else None
+            if isinstance(heads, Sized) and len(ids) < len(heads):
                 rows += [r for r in self._first_events() if r["id"] not in ids]
-                rows.sort(key=lambda s: s["id"])
+            rows.sort(key=lambda r: r["id"])
             self._archive = (files, rows)
             return rows
 
     @staticmethod
     def _projected(files: list[Path]) -> list[dict[str, Any]]:
-        """The archive's rows from the ``pulka_results`` files: one per pulka, its players in seat order."""
-        import pyarrow.compute as pc
-        import pyarrow.parquet as pq
+        """The archive's rows from the ``pulka_results`` files: one per pulka, its players in seat order
+        (grouped by DuckDB: the files are the projections' own, listed by their manifest)."""
+        import duckdb
 
         if not files:
             return []
-        cols = ["pulka", "rules_spec", "preset", "date", "deals", "player", "seat"]
-        table = pq.ParquetDataset([str(f) for f in files]).read(columns=cols)
-        table = table.take(pc.sort_indices(table, [("pulka", "ascending"), ("seat", "ascending")]))
-        data = {c: table.column(c).to_pylist() for c in cols}
-        out: list[dict[str, Any]] = []
-        last = None
-        for i, pid in enumerate(data["pulka"]):
-            if pid != last:
-                last = pid
-                date = data["date"][i]
-                iso = date.isoformat() if date is not None else ""
-                row = {"id": pid, "players": [], "rules": data["rules_spec"][i], "preset": data["preset"][i],
-                       "deals": data["deals"][i], "date": iso, "iso_date": iso}
-                out.append(row)
-            row["players"].append(data["player"][i])
-        for row in out:
-            row["who"] = "\x00".join(row["players"]).casefold()
-        return out
+        listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
+        con = duckdb.connect()
+        try:
+            got = con.sql(f"SELECT pulka, any_value(rules_spec), any_value(preset), CAST(any_value(date) AS VARCHAR), "
+                          f"any_value(deals), list(player ORDER BY seat) FROM read_parquet([{listed}]) "
+                          "GROUP BY pulka ORDER BY pulka").fetchall()
+        finally:
+            con.close()
+        return [{"id": pid, "players": players, "rules": rules, "preset": preset, "deals": deals,
+                 "date": date or "", "iso_date": date or "", "who": "\x00".join(players).casefold()}
+                for pid, rules, preset, date, deals, players in got]
 
     def _first_events(self) -> list[dict[str, Any]]:
         """Each stored pulka's row from its first event (for those the projections leave out)."""
