@@ -336,6 +336,32 @@ class Server:
             "history": history(evs, blocks),
         }
 
+    def stats_page(self, **filters: str | None) -> str:
+        """The statistics page of ``preflog report`` (players, contracts, variants), over the projections
+        brought level with the event table first; ``filters``: player, preset, date_from, date_to."""
+        from ..reports.html import render
+
+        with self.lock:
+            if not self.ws.exists():
+                raise Refused(404, "the store holds no pulka yet")
+            self.ws.heal_projections()
+            con = self.ws.connect(sandbox=True)
+        try:
+            return render(con, title="preflog · statistics", **filters)  # type: ignore[arg-type]
+        finally:
+            con.close()
+
+    def analysis_page(self, pid: str) -> str:
+        """The deal viewer of pulka ``pid`` with the cards that lost tricks marked (``preflog analyze
+        --html``): the double-dummy analysis of its card-level deals (a paper-level deal is not analysed)."""
+        from ..analysis import Options
+        from ..analysis import analyze_events
+        from ..views.analysis import mistake_marks
+
+        events = self.events(pid)
+        result = analyze_events(pid, events, None, Options(discard=True))
+        return viewer_html(Loaded(pid, events, str(self.ws.root)), mistake_marks(result))
+
     def record(self, pid: str) -> str:
         """The pulka's record, as ``preflog export`` writes it; 404 unless stored."""
         with self.lock:
@@ -699,6 +725,24 @@ async def viewer(request: Request) -> Response:
     return _html(request, viewer_html(Loaded(pid, events, str(server.ws.root))))
 
 
+async def stats(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    q = request.query_params
+    filters = {"player": q.get("player", "").strip()[:MOST_NAME] or None,
+               "preset": q.get("rules", "").strip()[:MOST_NAME] or None,
+               "date_from": date_iso(q.get("from", "")[:20]), "date_to": date_iso(q.get("to", "")[:20])}
+    text = await run_in_threadpool(lambda: _server(request).stats_page(**filters))
+    return _html(request, text)
+
+
+async def analysis(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    text = await run_in_threadpool(_server(request).analysis_page, request.path_params["pid"])
+    return _html(request, text)
+
+
 async def record(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
@@ -780,6 +824,8 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/pulka/{pid}", _guarded(pulka_page)),
         Route("/pulka/{pid}/viewer", _guarded(viewer)),
         Route("/pulka/{pid}/record", _guarded(record)),
+        Route("/pulka/{pid}/analysis", _guarded(analysis)),
+        Route("/stats", _guarded(stats)),
         Route("/api/pulka/{pid}", _guarded(api_state)),
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),

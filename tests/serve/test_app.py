@@ -471,3 +471,16 @@ def test_a_record_file_uploaded_is_imported_and_its_errors_are_located_in_it(cli
     assert "upload.pref" not in r.text and "/tmp" not in r.text
     big = b"; " + b"x" * serve_app.MAX_UPLOAD
     assert client.post("/api/import", content=big, headers=up).status_code == 413
+
+
+def test_the_statistics_page_is_reports_and_each_pulka_links_its_analysis(archive: Path) -> None:
+    c = TestClient(create_app(archive))
+    r = c.get("/stats")
+    assert r.status_code == 200 and "Players" in r.text and "Запад" in r.text and "Success rate by contract" in r.text
+    assert 'href="/stats"' in c.get("/").text
+    assert "Запад" not in c.get("/stats", params={"player": "Nobody"}).text.split("Players", 1)[1]
+    page = c.get("/pulka/seed003-settlement").text
+    assert 'href="/pulka/seed003-settlement/analysis"' in page
+    r = c.get("/pulka/seed003-settlement/analysis")
+    assert r.status_code == 200 and "seed003-settlement" in r.text
+    assert c.get("/pulka/..%2F..%2Fetc/analysis").status_code == 404
