@@ -207,6 +207,8 @@ def test_a_deal_corrected_by_tapping_redraws_the_sheet_and_the_other_phone_sees_
             a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
             expect(a.locator("#entryhead")).to_have_text("Correct deal")
             _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+            SHOTS.mkdir(exist_ok=True)   # the phone correcting deal 1 (README, docs/serve.md)
+            a.locator("#entry").screenshot(path=str(SHOTS / "serve-phone-correct.png"))
             a.tap("#enter")
             expect(a.locator("#msg.ok")).to_have_text("Deal 1 corrected")
             expect(a.locator("#dealno")).to_have_text("2")   # still one deal on the sheet
