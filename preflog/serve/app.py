@@ -232,9 +232,7 @@ class Server:
             if self._archive is not None and self._archive[0] == files:
                 return self._archive[1]
             kept = {f: self._segments[f] for f in files if f in self._segments}
-            for f in files:
-                if f not in kept:
-                    kept[f] = self._projected([f])
+            kept.update(self._projected([f for f in files if f not in kept]))
             self._segments = kept
             rows = [r for f in files for r in kept[f]]
             ids = {r["id"] for r in rows}
@@ -247,24 +245,29 @@ class Server:
             return rows
 
     @staticmethod
-    def _projected(files: list[Path]) -> list[dict[str, Any]]:
-        """The archive's rows from the ``pulka_results`` files: one per pulka, its players in seat order
-        (grouped by DuckDB: the files are the projections' own, listed by their manifest)."""
+    def _projected(files: list[Path]) -> dict[Path, list[dict[str, Any]]]:
+        """The archive's rows of each of the ``pulka_results`` files: one per pulka, its players in seat
+        order (grouped by DuckDB in one query: the files are the projections' own, listed by their
+        manifest)."""
         import duckdb
 
+        out: dict[Path, list[dict[str, Any]]] = {f: [] for f in files}
         if not files:
-            return []
-        listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
+            return out
+        by_name = {str(f): f for f in files}
+        listed = ", ".join("'" + name.replace("'", "''") + "'" for name in by_name)
         con = duckdb.connect()
         try:
-            got = con.sql(f"SELECT pulka, any_value(rules_spec), any_value(preset), CAST(any_value(date) AS VARCHAR), "
-                          f"any_value(deals), list(player ORDER BY seat) FROM read_parquet([{listed}]) "
-                          "GROUP BY pulka ORDER BY pulka").fetchall()
+            got = con.sql(f"SELECT filename, pulka, any_value(rules_spec), any_value(preset), "
+                          f"CAST(any_value(date) AS VARCHAR), any_value(deals), list(player ORDER BY seat) "
+                          f"FROM read_parquet([{listed}], filename = true) GROUP BY filename, pulka").fetchall()
         finally:
             con.close()
-        return [{"id": pid, "players": players, "rules": rules, "preset": preset, "deals": deals,
-                 "date": date or "", "iso_date": date or "", "who": "\x00".join(players).casefold()}
-                for pid, rules, preset, date, deals, players in got]
+        for name, pid, rules, preset, date, deals, players in got:
+            out[by_name[name]].append({"id": pid, "players": players, "rules": rules, "preset": preset,
+                                       "deals": deals, "date": date or "", "iso_date": date or "",
+                                       "who": "\x00".join(players).casefold()})
+        return out
 
     def _first_events(self) -> list[dict[str, Any]]:
         """Each stored pulka's row from its first event (for those the projections leave out)."""
