@@ -1005,11 +1005,15 @@ def serve(host: Annotated[str, typer.Option(help="Address to listen on; another 
                           ] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
           no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the browser.")] = False,
+          public_read: Annotated[bool, typer.Option("--public-read", help="With --host: reading needs no "
+                                                    "token (writing still does).")] = False,
+          pin: Annotated[str | None, typer.Option(help="With --host: the table's PIN (4 to 12 digits) instead of "
+                                                  "a random token.")] = None,
           store: StoreOpt = None) -> None:
     """A local web app: the archive (sheets, audit, deal viewer) and live scorekeeping (docs/serve.md)."""
     from ..serve import run
 
-    run(_ws(store).root, host=host, port=port, open_browser=not no_browser,
+    run(_ws(store).root, host=host, port=port, open_browser=not no_browser, public_read=public_read, pin=pin,
         say=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
 
 

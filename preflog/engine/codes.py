@@ -101,6 +101,7 @@ class Code(StrEnum):
     PULKA_ALREADY_FINISHED = "pulka_already_finished"
     EVENT_AFTER_END = "event_after_end"
     SCORING_ERROR = "scoring_error"
+    BAD_CORRECTION = "bad_correction"
     # replay
     BAD_EVENT = "bad_event"
 
@@ -250,6 +251,8 @@ SECTIONS: tuple[Section, ...] = (
                                    "and checked but not scored (the sheet stays that of the end)."),
         (C.EVENT_AFTER_END, "An event after PulkaEnded."),
         (C.SCORING_ERROR, "The scorer rejected a deal outcome."),
+        (C.BAD_CORRECTION, "A deal correction that cannot apply: not right after a deal header, naming a deal the "
+                           "sheet does not have, or after the end of the pulka."),
     )),
     Section("Replay — `preflog/engine/replay.py`", "", (
         (C.BAD_EVENT, "A row that does not decode into an event."),

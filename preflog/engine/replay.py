@@ -33,6 +33,7 @@ from typing import Final
 
 from ..model.columns import RowColumns
 from ..model.events import CardPlayed
+from ..model.events import DealCorrected
 from ..model.events import DealStarted
 from ..model.events import Event
 from ..model.events import EventError
@@ -49,6 +50,8 @@ from ..scoring.sheet import Number
 from ..scoring.sheet import Settlement
 from ..scoring.sheet import Sheet
 from .codes import Code
+from .corrections import CORRECTED
+from .corrections import applied
 from .deal import DEAL_CODES
 from .deal import DONE
 from .deal import ROW_CODE_BITS
@@ -167,6 +170,8 @@ class Auditor:
         self.n_events = 0
         self.past_end = False                  # the open deal came after the scorer's end of the pulka
         self.reuse_deals = False               # set by run: no deal object outlives the next DealStarted
+        self.positions: list[int] | None = None  # set by run when corrections apply: log position of each step
+        self.stored = 0                        # with positions: the length of the log as stored
 
     # -- findings --------------------------------------------------------------
     def _find(self, code: str, seq: int, message: str, ev: Event | None, row: Row | None = None,
@@ -180,13 +185,21 @@ class Auditor:
             deal = self.pulka.deal_no if self.pulka is not None else 0
         if seat is None and ev is not None:
             seat = getattr(ev, "player", None)
-        f = Finding(code, deal, seq + 1, message, ev, seat)  # position -> the store's 1-based seq
+        f = Finding(code, deal, self._seq(seq), message, ev, seat)  # position -> the store's 1-based seq
         self.findings.append(f)
         if self.summary is not None and self.summary.deal == deal:
             self.summary.findings.append(f)
         if self.strict:
             raise AuditFailed(f)
         return f
+
+    def _seq(self, i: int) -> int:
+        """The store's 1-based seq of the event the replay applies at position ``i`` (its position in the
+        log as stored, when corrections apply and the replay walks the corrected log)."""
+        p = self.positions
+        if p is None:
+            return i + 1
+        return p[i] + 1 if i < len(p) else self.stored + i - len(p) + 1
 
     def _break_deal(self, seq: int, exc: IllegalAction, ev: Event | None, row: Row | None) -> None:
         self.skipping = True
@@ -340,6 +353,9 @@ class Auditor:
             return
         if t is ScoreRecorded:
             self._score_line(seq, ev, row)  # type: ignore[arg-type]
+        elif t is DealCorrected:   # one that applies never reaches the replay (see run)
+            self._find(Code.BAD_CORRECTION, seq, f"a correction of deal {ev.deal} that cannot apply: it comes "  # type: ignore[attr-defined]
+                       "right after a deal header, names a deal the sheet has, before the end", ev, row)
         elif t is PulkaEnded:
             self._close_open_deal(seq, ev, row)
             try:
@@ -385,7 +401,7 @@ class Auditor:
             p.verify_deal_start(dealer)
         except IllegalAction as exc:
             self._find(exc.code, seq, exc.message, ev, row, deal=p.deal_no + 1)
-        summary = DealSummary(p.deal_no + 1, dealer, seq + 1)
+        summary = DealSummary(p.deal_no + 1, dealer, self._seq(seq))
         self.deals.append(summary)
         self.summary = summary
         try:
@@ -431,6 +447,13 @@ class Auditor:
     def run(self, rows: RowColumns, events: Sequence[Event] | None = None) -> AuditResult:
         """Audit a whole log, given as columns: runs of cards to the open deal's kernel, every other event
         by :meth:`step` (its row tuple built for it)."""
+        if CORRECTED in rows.code:   # the corrected log is replayed; findings keep their stored seqs
+            positions, corrected = applied(rows.rows())
+            if corrected:
+                self.positions, self.stored = positions, len(rows)
+                self.n_events += len(rows) - len(positions)
+                rows = RowColumns.of_rows([rows.row(i) for i in positions])
+                events = [events[i] for i in positions] if events is not None else None
         live: Deal | None = None   # the open deal, past the general checks; None = the general step
         self.reuse_deals = True    # nothing outside sees a deal before the end: one deal object per pulka
         codes = rows.code
@@ -489,12 +512,21 @@ def audit_columns(rows: RowColumns, strict: bool = False) -> AuditResult:
 
 
 def replay(events: Iterable[Event]) -> Iterator[ReplayStep]:
-    """Apply events one by one and yield the state after each; raises :class:`AuditFailed` when one is illegal."""
+    """Apply events one by one and yield the state after each; raises :class:`AuditFailed` when one is illegal.
+    A log with corrections is replayed corrected (:mod:`.corrections`): the steps are those of the events
+    that count, each with its seq in the log as given."""
     a = Auditor(strict=True)
-    for i, ev in enumerate(events):
+    evs = list(events)
+    positions = list(range(len(evs)))
+    if any(type(ev) is DealCorrected for ev in evs):
+        positions, corrected = applied([ev.to_row() for ev in evs])
+        if corrected:
+            a.positions, a.stored = positions, len(evs)
+    for i, k in enumerate(positions):
+        ev = evs[k]
         a.step(i, ev.to_row(), ev)
         assert a.pulka is not None
-        yield ReplayStep(i + 1, ev, a.pulka, a.pulka.deal)
+        yield ReplayStep(k + 1, ev, a.pulka, a.pulka.deal)
 
 
 def state_at(events: Iterable[Event], seq: int) -> PulkaState:

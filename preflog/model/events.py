@@ -450,9 +450,27 @@ class PulkaEnded(Event):
     reason: str = "closed"
 
 
+@dataclass(frozen=True, slots=True)
+class DealCorrected(Event):
+    """A correction of the sheet, appended (nothing is edited in place): deal ``deal`` (numbered as the
+    sheet stood just before) no longer counts. It comes right after a :class:`DealStarted`: that deal
+    takes the corrected deal's place, or, with ``struck``, nothing does (the deal is struck out, "undo";
+    the DealStarted then only marks the correction). The replay resolves corrections before it applies a
+    log (:mod:`preflog.engine.corrections`); the struck-out events stay in the log, and in its history.
+    Record line: ``Corrects: deal 3`` / ``Strikes: deal 3`` after the deal header."""
+
+    KIND: ClassVar[str] = "deal_corrected"
+    CODE: ClassVar[int] = 16
+    deal: int
+    struck: bool = False
+    at: str = ""
+    """When the correction was made (ISO 8601 UTC, as the live entry writes it; "" when not known)."""
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     PulkaStarted, DealStarted, BidMade, TalonRevealed, Discarded, ContractDeclared, WhistCalled,
     PlayModeChosen, ContraCalled, CardPlayed, Claimed, TenChecked, PaperResult, ScoreRecorded, PulkaEnded,
+    DealCorrected,
 )
 BY_CODE: dict[int, type[Event]] = {t.CODE: t for t in EVENT_TYPES}
 BY_KIND: dict[str, type[Event]] = {t.KIND: t for t in EVENT_TYPES}

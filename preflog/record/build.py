@@ -35,6 +35,7 @@ from preflog.model.events import CardPlayed
 from preflog.model.events import Claimed
 from preflog.model.events import ContraCalled
 from preflog.model.events import ContractDeclared
+from preflog.model.events import DealCorrected
 from preflog.model.events import DealStarted
 from preflog.model.events import Discarded
 from preflog.model.events import Event
@@ -89,6 +90,7 @@ TALON_CARDS = 2   # cards in the talon, and so in a discard
 _META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
 _BAD_NAME_CHARS = set(',:;{}[]"=()\n\r\t')
 _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
+_CORRECTION = re.compile(r"(?i)deal\s+([0-9]{1,6})(?:\s+at\s+([0-9][0-9T:.+Z-]{0,39}))?")
 _COUNT_KINDS = {"claim": Claimed, "check": TenChecked, "tricks": PaperResult}
 # Fast path of the reader: the written spellings of every card (exactly what parse_card reads them
 # as), and one shared CardPlayed per (seat, card) — events are immutable, so sharing is safe.
@@ -765,6 +767,13 @@ class _Reader:
             seat = self.seat(step.player, step.value)
             pulya, gora, visty = self.totals(step)
             out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
+        elif kind in ("corrects", "strikes"):
+            assert step.value is not None
+            m = _CORRECTION.fullmatch(step.value.text.strip())
+            if m is None:
+                raise self.fail(step.value, "is not a correction", "'deal N', optionally 'at' and when "
+                                "(e.g. deal 3 at 2024-05-17T20:15:00Z)")
+            out.append(DealCorrected(int(m[1]), kind == "strikes", m[2] or ""))
         else:  # pragma: no cover - the parsers only make the kinds above
             raise RecordError(self.source, step.loc, kind, "is not a step kind")
 
@@ -1194,6 +1203,11 @@ class _Writer:
         elif isinstance(ev, (Claimed, TenChecked, PaperResult)):
             kind = {Claimed: "claim", TenChecked: "check", PaperResult: "tricks"}[type(ev)]
             steps.append(Step(kind, pairs=self.counts(ev.tricks)))
+        elif isinstance(ev, DealCorrected):
+            when = f" at {ev.at}" if ev.at else ""
+            if not 0 <= ev.deal < 10 ** 6 or (ev.at and not _CORRECTION.fullmatch(f"deal 1{when}")):
+                raise self.bad(f"a correction of deal {ev.deal}{when} cannot be written")
+            steps.append(Step("strikes" if ev.struck else "corrects", value=Tok(f"deal {ev.deal}{when}")))
         elif isinstance(ev, ScoreRecorded):
             if len(ev.visty) != self.n:
                 raise self.bad(f"{len(ev.visty)} visty entries for {self.n} players")

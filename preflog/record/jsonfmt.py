@@ -40,7 +40,7 @@ from .syntax import plain_steps
 FORMAT = "preflog-record"
 VERSION = 1
 _STEP_KEYS = ("auction", "talon_shown", "discard", "contract", "whist", "trick", "claim", "check", "tricks",
-              "score")
+              "score", "corrects", "strikes")
 
 
 class _JsonReader:
@@ -176,6 +176,8 @@ class _JsonReader:
             return Step("auction" if kind == "auction" else "calls", loc, pairs=pairs)
         if kind == "talon_shown":
             return Step(kind, loc, value=self.cards(val, q))
+        if kind in ("corrects", "strikes"):  # a correction, as the text form writes it: "deal 3"
+            return Step(kind, loc, value=self.tok(val, q))
         if kind in ("discard", "contract"):
             who, text = self.pair(val, q, optional=kind == "discard")
             return Step(kind, loc, player=who, value=text)
@@ -292,8 +294,8 @@ def _deal_obj(deal: DealSyn) -> dict[str, Any]:
             steps.append({"auction": "all pass"})
         elif s.kind in ("auction", "calls"):
             steps.append({"auction" if s.kind == "auction" else "whist": pairs})
-        elif s.kind == "talon_shown":
-            steps.append({"talon_shown": s.value.text if s.value else ""})
+        elif s.kind in ("talon_shown", "corrects", "strikes"):
+            steps.append({s.kind: s.value.text if s.value else ""})
         elif s.kind in ("discard", "contract"):
             steps.append({s.kind: [s.player.text if s.player else None, s.value.text if s.value else ""]})
         elif s.kind == "trick":

@@ -232,12 +232,13 @@ KEYWORDS: dict[str, str] = {
     "score": "score", "запись": "score",
     "start": "start", "начало": "start",
     "end": "end", "конец": "end",
+    "corrects": "corrects", "исправляет": "corrects", "strikes": "strikes", "зачёркивает": "strikes",
     "deal": "deal", "сдача": "deal", "раздача": "deal", "trick": "trick", "взятка": "trick",
 }
 # Canonical keyword written for each step kind.
 CANONICAL: dict[str, str] = {
     "auction": "Auction", "all_pass": "Auction", "talon_shown": "Talon shown", "discard": "Discard",
     "contract": "Contract", "calls": "Whist", "claim": "Claim", "check": "Check", "tricks": "Tricks",
-    "score": "Score",
+    "score": "Score", "corrects": "Corrects", "strikes": "Strikes",
 }
 ALL_PASS_WORDS = frozenset({"all pass", "all-pass", "allpass", "все пас", "распасы", "raspasy"})

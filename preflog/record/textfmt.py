@@ -448,6 +448,8 @@ class _Parser:
             deal.talon = value
         elif kind in ("talon", "talon_shown"):
             deal.steps.append(Step("talon_shown", key.loc, value=value))
+        elif kind in ("corrects", "strikes"):  # a correction: "Corrects: deal 3" (DealCorrected)
+            deal.steps.append(Step(kind, key.loc, value=value))
         elif kind == "auction":
             if " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
                 deal.steps.append(Step("all_pass", key.loc))
@@ -601,7 +603,7 @@ def _render_step(s: Step, lines: list[str], trick: int) -> None:
                                             for p in s.pairs))
     elif s.kind == "all_pass":
         lines.append(f"{key}: all pass")
-    elif s.kind == "talon_shown":
+    elif s.kind in ("talon_shown", "corrects", "strikes"):
         lines.append(f"{key}: {s.value.text if s.value else ''}")
     elif s.kind in ("discard", "contract"):
         lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")

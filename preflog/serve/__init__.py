@@ -22,7 +22,7 @@ from .app import create_app
 class ServeError(PreflogError):
     """The app cannot be served as asked (the port is taken, the address is not this machine's)."""
 
-__all__ = ["ServeError", "create_app", "is_loopback", "join_address", "lan_address", "run"]
+__all__ = ["ServeError", "check_pin", "create_app", "is_loopback", "join_address", "lan_address", "run"]
 
 
 def is_loopback(host: str) -> bool:
@@ -69,22 +69,38 @@ def _check_free(host: str, port: int) -> None:
             raise ServeError(f"port {port} is not a port (0 to 65535)") from None
 
 
+def check_pin(pin: str) -> str:
+    """A table PIN as given: 4 to 12 digits (else :class:`ServeError`)."""
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+        raise ServeError(f"--pin {pin!r}: a PIN is 4 to 12 digits")
+    return pin
+
+
 def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True,
-        say: Callable[[str], None] = print) -> None:
-    """Serve ``store`` until interrupted. Another host than loopback gets a table token: writes need it."""
+        say: Callable[[str], None] = print, public_read: bool = False, pin: str | None = None) -> None:
+    """Serve ``store`` until interrupted. Another host than loopback gets a table token (or ``pin``): writes
+    need it, and reads unless ``public_read``."""
     import uvicorn
 
+    if pin is not None:
+        check_pin(pin)
+        if is_loopback(host):
+            raise ServeError("--pin is for serving other devices: give --host too (e.g. --host 0.0.0.0)")
+    if public_read and is_loopback(host):
+        raise ServeError("--public-read is for serving other devices: give --host too (e.g. --host 0.0.0.0)")
     _check_free(host, port)
-    token = None if is_loopback(host) else secrets.token_urlsafe(16)
+    token = None if is_loopback(host) else pin or secrets.token_urlsafe(16)
     # on loopback only the loopback names may address it (DNS rebinding); others need the token to write
     hosts = ["127.0.0.1", "localhost", "::1", host] if token is None else None
-    app = create_app(store, table_token=token, allowed_hosts=hosts)
+    app = create_app(store, table_token=token, allowed_hosts=hosts, public_read=public_read, pin=pin is not None)
     local = join_address("127.0.0.1" if not is_loopback(host) else host, port, token)
     say(f"preflog serve: {store} at {local}")
     if token is not None:
         shared = lan_address() if host in ("0.0.0.0", "::", "") else host
-        say(f"join link for the other devices at the table: {join_address(shared, port, token)} "
-            "(writing needs its token)")
+        needs = "writing needs its token; reading is public" if public_read else "reading and writing need its token"
+        say(f"join link for the other devices at the table: {join_address(shared, port, token)} ({needs})")
+        if pin is not None:
+            say(f"or open {join_address(shared, port, None)} and type the PIN {pin}")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(local,)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning")

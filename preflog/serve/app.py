@@ -22,11 +22,14 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 import json
+import os
 import secrets
 import threading
 from collections.abc import Callable
 from collections.abc import Sequence
+from collections.abc import Sized
 from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +70,19 @@ from ..workspace import Loaded
 from ..workspace import Workspace
 from .entry import DealEntry
 from .entry import EntryError
+from .entry import Table
+from .entry import correction_events
+from .entry import deal_blocks
 from .entry import deal_events
+from .entry import history
 from .entry import refusals
-from .entry import table_of
+from .entry import standing
 
 MAX_BODY = 16 * 1024
 """The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
+MAX_UPLOAD = 2 * 1024 * 1024
+"""The largest record file an upload takes (bytes): a long club evening's pulkas with every card fit
+(a 60-deal pulka at card level is about 25 KiB); a larger file is imported with ``preflog import``."""
 PAGE_SIZE = 20
 CSRF_COOKIE = "preflog_csrf"
 TABLE_COOKIE = "preflog_table"
@@ -80,6 +90,8 @@ LIVE_PRESETS = tuple(name for name, rules in PRESETS.items() if family_of(rules)
 """The presets a pulka can be started with here: those of the families whose deals live entry takes
 (:attr:`~preflog.engine.families.Family.live_entry`: the Russian family's so far)."""
 MOST_NAME = 40
+KEPT_PULKAS = 64
+"""Pulkas whose events and audit the server keeps between requests (then it starts afresh)."""
 
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
             "Cache-Control": "no-store"}
@@ -100,6 +112,15 @@ class Settings:
     """Set when other devices are served: every write needs it (the join link's ``?token=``)."""
     poll_ms: int = 5000
     """How often a pulka's page asks whether another device entered a deal (milliseconds)."""
+    public_read: bool = False
+    """With a table token: reading needs no token (the archive and the sheets are public), writing does."""
+    pin: bool = False
+    """The table token is a PIN the players type (digits): the join page asks for it."""
+
+
+WRONG_TOKENS = 10
+"""Wrong tokens (or PINs) one client may give in :data:`WRONG_WINDOW` seconds; more: 429 until it passes."""
+WRONG_WINDOW = 60.0
 
 
 class Server:
@@ -110,29 +131,152 @@ class Server:
         self.settings = settings
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
+        self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
+        self._segments: dict[Path, list[dict[str, Any]]] = {}   # a projection file -> its archive rows
+        self._events: dict[str, tuple[tuple[int, str], list[Event]]] = {}
+        self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
+        self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
+        self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
+
+    def guess(self, client: str, right: bool) -> None:
+        """Count a token a client gave: a wrong one more than :data:`WRONG_TOKENS` times a minute is 429
+        (a PIN of a few digits is not guessed by trying them all)."""
+        import time
+
+        now = time.monotonic()
+        with self.lock:
+            recent = [t for t in self.wrong.get(client, []) if now - t < WRONG_WINDOW]
+            if len(recent) >= WRONG_TOKENS:
+                self.wrong[client] = recent
+                raise Refused(429, "too many wrong PINs or tokens: wait a minute")
+            if not right:
+                recent.append(now)
+            if recent:
+                self.wrong[client] = recent
+            else:
+                self.wrong.pop(client, None)
 
     # --- reading ------------------------------------------------------------------------------
     def store(self) -> EventStore | None:
         return self.ws.store() if self.ws.exists() else None
 
     def events(self, pid: str) -> list[Event]:
-        """The stored pulka ``pid``'s events; 404 unless the store holds that id."""
+        """The stored pulka ``pid``'s events; 404 unless the store holds that id. Kept for the next request
+        while the store's log has no new commit (any process's: :meth:`_mark`)."""
         with self.lock:
             store = self.store()
-            events = store.read(pid) if store is not None else []  # a value in the store's query, never a path
-        if not events:
-            raise Refused(404, "no such pulka")
+            if store is None:
+                raise Refused(404, "no such pulka")
+            mark = self._mark(store)
+            kept = self._events.get(pid)
+            if kept is not None and mark is not None and kept[0] == mark:
+                return list(kept[1])
+            events = store.read(pid)  # a value in the store's query, never a path
+            if not events:
+                raise Refused(404, "no such pulka")
+            self._keep(pid, events, mark)
         return events
 
+    @staticmethod
+    def _mark(store: EventStore) -> tuple[int, str] | None:
+        """What tells a commit to the store's log apart (the number and last name of its ``_delta_log``
+        entries), or None when there is no such folder (nothing is kept then)."""
+        path = getattr(store, "path", None)
+        if path is None:
+            return None
+        try:
+            names = os.listdir(Path(path) / "_delta_log")
+        except OSError:
+            return None
+        return (len(names), max(names, default=""))
+
+    def _keep(self, pid: str, events: list[Event], mark: tuple[int, str] | None) -> None:
+        if mark is None:
+            return
+        if len(self._events) >= KEPT_PULKAS:
+            self._events.clear()
+        self._events[pid] = (mark, list(events))
+
+    def _appended(self, pid: str, events: list[Event]) -> None:
+        """This process appended to ``pid``: its events as they now are (other pulkas' are read again)."""
+        self._events.clear()
+        store = self.store()
+        if store is not None:
+            self._keep(pid, events, self._mark(store))
+
+    def standing(self, pid: str, events: Sequence[Event]) -> tuple[Table, AuditResult]:
+        """:func:`~.entry.standing` of pulka ``pid``'s ``events``, kept by (id, length, last event): the
+        log is append-only, so that prefix is always the same events."""
+        key = (pid, len(events), repr(events[-1].to_row()) if events else "")
+        kept = self._standings.get(key)
+        if kept is None:
+            kept = standing(events)
+            if len(self._standings) >= KEPT_PULKAS:
+                self._standings.clear()
+            self._standings[key] = kept
+        return kept
+
     def summaries(self) -> list[dict[str, Any]]:
-        """Each stored pulka's id, players, rules and number of events (from its first event)."""
+        """Each stored pulka's id, players, rules, date and number of deals on its sheet, sorted by id: from
+        the projections (``pulka_results``, brought level with the event table first: cheap when nothing
+        changed). Their files are immutable (a refresh writes new ones): each is read once and its rows
+        kept, so after an entry only the segment it rewrote is read again. A pulka the projections do not
+        hold (its audit found no sheet) comes from its first event."""
+        from ..projections.store import snapshot
+
+        with self.lock:
+            if not self.ws.exists():
+                return []
+            self.ws.heal_projections()
+            files = tuple(snapshot(self.ws.root).get("pulka_results", []))
+            if self._archive is not None and self._archive[0] == files:
+                return self._archive[1]
+            kept = {f: self._segments[f] for f in files if f in self._segments}
+            kept.update(self._projected([f for f in files if f not in kept]))
+            self._segments = kept
+            rows = [r for f in files for r in kept[f]]
+            ids = {r["id"] for r in rows}
+            store = self.store()
+            heads = store.heads() if store is not None else None
+            if isinstance(heads, Sized) and len(ids) < len(heads):
+                rows += [r for r in self._first_events() if r["id"] not in ids]
+            rows.sort(key=lambda r: r["id"])
+            self._archive = (files, rows)
+            return rows
+
+    @staticmethod
+    def _projected(files: list[Path]) -> dict[Path, list[dict[str, Any]]]:
+        """The archive's rows of each of the ``pulka_results`` files: one per pulka, its players in seat
+        order (grouped by DuckDB in one query: the files are the projections' own, listed by their
+        manifest)."""
+        import duckdb
+
+        out: dict[Path, list[dict[str, Any]]] = {f: [] for f in files}
+        if not files:
+            return out
+        by_name = {str(f): f for f in files}
+        listed = ", ".join("'" + name.replace("'", "''") + "'" for name in by_name)
+        con = duckdb.connect()
+        try:
+            got = con.sql(f"SELECT filename, pulka, any_value(rules_spec), any_value(preset), "
+                          f"CAST(any_value(date) AS VARCHAR), any_value(deals), list(player ORDER BY seat) "
+                          f"FROM read_parquet([{listed}], filename = true) GROUP BY filename, pulka").fetchall()
+        finally:
+            con.close()
+        for name, pid, rules, preset, date, deals, players in got:
+            out[by_name[name]].append({"id": pid, "players": players, "rules": rules, "preset": preset,
+                                       "deals": deals, "date": date or "", "iso_date": date or "",
+                                       "who": "\x00".join(players).casefold()})
+        return out
+
+    def _first_events(self) -> list[dict[str, Any]]:
+        """Each stored pulka's row from its first event (for those the projections leave out)."""
         import duckdb
 
         with self.lock:
             store = self.store()
             if store is None:
                 return []
-            counts = {i.pulka: i.last_seq for i in store.pulkas()}
             con = duckdb.connect()
             try:
                 rows = store.duckdb_relation(con).filter("seq = 1").project("pulka, code, payload").fetchall()
@@ -146,22 +290,33 @@ class Server:
                 continue
             if isinstance(ev, PulkaStarted):
                 date = dict(ev.meta).get("date", "")
-                out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "pool": ev.pool,
-                            "preset": ev.rules.split("+")[0], "events": counts.get(pid, 0), "date": date,
-                            "iso_date": date_iso(date)})
+                out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "deals": None,
+                            "preset": ev.rules.split("+")[0], "date": date, "iso_date": date_iso(date) or "",
+                            "who": "\x00".join(ev.players).casefold()})
         out.sort(key=lambda s: s["id"])
         return out
 
-    def state(self, pid: str, events: Sequence[Event] | None = None,
-              result: AuditResult | None = None) -> dict[str, Any]:
-        """Where pulka ``pid`` stands: what its page draws and what the next deal's entry needs
-        (``result``: the audit of ``events``, when the caller has it)."""
+    def state(self, pid: str, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        """Where pulka ``pid`` stands (``events``: its events, when the caller has them): what its page
+        draws and what the next deal's entry needs. Kept between requests (phones ask for it every few
+        seconds), by the same key as :meth:`standing`."""
         evs = list(events) if events is not None else self.events(pid)
-        result = result if result is not None else audit(evs)
+        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "")
+        kept = self._states.get(key)
+        if kept is None:
+            kept = self._state(pid, evs)
+            if len(self._states) >= KEPT_PULKAS:
+                self._states.clear()
+            self._states[key] = kept
+        return dict(kept)
+
+    def _state(self, pid: str, evs: list[Event]) -> dict[str, Any]:
+        """:meth:`state` made afresh (it is kept by the same key as :meth:`standing`)."""
+        table, result = self.standing(pid, evs)
         loaded = Loaded(pid, evs, str(self.ws.root))
         sheet = sheet_json(Audited(loaded, result))
-        table = table_of(evs)
         dealer = table.dealer
+        blocks = deal_blocks(evs)
         return {
             "id": pid,
             "seq": len(evs),
@@ -178,8 +333,37 @@ class Server:
             "dealers": list(table.dealers),
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
             "contracts": table.contracts(),
-            "last_deal": _last_deal(evs),
+            "last_deal": blocks[-1] if blocks else "",
+            "sheet_dealers": [d.dealer for d in result.deals],
+            "seats_of": [list(table.seats_in(d)) for d in range(len(table.players))],
+            "history": history(evs, blocks),
         }
+
+    def stats_page(self, **filters: str | None) -> str:
+        """The statistics page of ``preflog report`` (players, contracts, variants), over the projections
+        brought level with the event table first; ``filters``: player, preset, date_from, date_to."""
+        from ..reports.html import render
+
+        with self.lock:
+            if not self.ws.exists():
+                raise Refused(404, "the store holds no pulka yet")
+            self.ws.heal_projections()
+            con = self.ws.connect(sandbox=True)
+        try:
+            return render(con, title="preflog · statistics", **filters)  # type: ignore[arg-type]
+        finally:
+            con.close()
+
+    def analysis_page(self, pid: str) -> str:
+        """The deal viewer of pulka ``pid`` with the cards that lost tricks marked (``preflog analyze
+        --html``): the double-dummy analysis of its card-level deals (a paper-level deal is not analysed)."""
+        from ..analysis import Options
+        from ..analysis import analyze_events
+        from ..views.analysis import mistake_marks
+
+        events = self.events(pid)
+        result = analyze_events(pid, events, None, Options(discard=True))
+        return viewer_html(Loaded(pid, events, str(self.ws.root)), mistake_marks(result))
 
     def record(self, pid: str) -> str:
         """The pulka's record, as ``preflog export`` writes it; 404 unless stored."""
@@ -245,7 +429,7 @@ class Server:
         """Append one deal to pulka ``pid``; returns the new state."""
         with self.lock:
             expected, events = self._as_seen(pid, data)
-            table = table_of(events)
+            table, _ = self.standing(pid, events)
             if not _live(table.rules):
                 raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
             try:
@@ -253,7 +437,7 @@ class Server:
                 new = deal_events(entry, table)
             except EntryError as exc:
                 raise Refused(400, str(exc)) from None
-            after = audit([*events, *new])
+            _, after = self.standing(pid, [*events, *new])
             found = refusals(after, len(events))
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
@@ -263,7 +447,67 @@ class Server:
             except ConcurrencyError:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
-            return self.state(pid, [*events, *new], after)
+            self._appended(pid, [*events, *new])
+            return self.state(pid, [*events, *new])
+
+    def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
+        """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
+        each pulka's id and status, or the error, located in the file as ``NAME:LINE:COL``. The body is
+        written to a file of this call's own temporary folder, under a name of the server's choosing
+        (``upload.pref`` or ``upload.json``): nothing of the request names a path."""
+        import tempfile
+
+        shown = _upload_name(name)
+        suffix = ".json" if body.lstrip()[:1] in (b"{", b"[") else ".pref"
+        with tempfile.TemporaryDirectory(prefix="preflog-upload-") as tmp:
+            path = Path(tmp) / f"upload{suffix}"
+            path.write_bytes(body)
+            with self.lock:
+                items = self.ws.import_paths([path], workers=1)
+            self._events.clear()
+            out = []
+            for it in items:
+                error = it.error.replace(str(path), shown) if it.error else ""
+                out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
+                            "error": error})
+        return out
+
+    def correct(self, pid: str, data: Any) -> dict[str, Any]:
+        """Correct deal ``data["deal"]`` of pulka ``pid``: replaced by the entry ``data["entry"]`` (its
+        dealer is the corrected deal's), or struck out when there is none. Appended as events
+        (:func:`~.entry.correction_events`); refused (422) when the audit finds anything it did not find
+        before (a correction re-scores the deals after it); returns the new state."""
+        with self.lock:
+            expected, events = self._as_seen(pid, data)
+            table, before = self.standing(pid, events)
+            if not _live(table.rules):
+                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
+            if table.ended:
+                raise Refused(422, "the pulka has ended: its sheet is final")
+            number = data.get("deal")
+            if type(number) is not int or not 1 <= number <= len(before.deals):
+                raise Refused(400, f"deal is a deal of the sheet (1 to {len(before.deals)})")
+            dealer = before.deals[number - 1].dealer
+            at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            replacement: list[Event] | None = None
+            if data.get("entry") is not None:
+                try:
+                    entry = DealEntry.from_json(data["entry"], len(table.players))
+                    replacement = deal_events(replace(entry, dealer=dealer), table)
+                except EntryError as exc:
+                    raise Refused(400, str(exc)) from None
+            new = correction_events(number, dealer, replacement, at)
+            _, after = self.standing(pid, [*events, *new])
+            found = refusals(after, len(events), before)
+            if found:
+                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
+            try:
+                self.ws.store().append(pid, new, expected)
+            except ConcurrencyError:
+                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                              state=self.state(pid)) from None
+            self._appended(pid, [*events, *new])
+            return self.state(pid, [*events, *new])
 
     def end(self, pid: str, data: Any) -> dict[str, Any]:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
@@ -273,7 +517,7 @@ class Server:
             found: list[Any] = []
             for reason in ("closed", "stopped"):
                 new: list[Event] = [PulkaEnded(reason)]
-                found = refusals(audit([*events, *new]), len(events))
+                found = refusals(self.standing(pid, [*events, *new])[1], len(events))
                 if not found:
                     break
             if found:
@@ -283,18 +527,8 @@ class Server:
             except ConcurrencyError:
                 raise Refused(409, "another entry was made first: here is the sheet as it stands now",
                               state=self.state(pid)) from None
+            self._appended(pid, [*events, *new])
             return self.state(pid, [*events, *new])
-
-
-def _last_deal(events: Sequence[Event]) -> str:
-    """The last deal's block of the pulka's record, as ``preflog export`` writes it ("" before the first):
-    what was entered, in the record's words, for the table to check."""
-    try:
-        text = write_text(list(events))
-    except (PreflogError, ValueError):
-        return ""
-    blocks = [b.strip() for b in text.split("\n\n") if b.strip().startswith("Deal ")]
-    return blocks[-1] if blocks else ""
 
 
 def _live(rules: Rules | None) -> bool:
@@ -331,14 +565,26 @@ def _page_data(request: Request, **data: Any) -> dict[str, Any]:
 
 def _table_token_of(request: Request) -> str | None:
     """The table token this request carries (query, header or cookie), when it is the right one."""
-    token = _server(request).settings.table_token
+    server = _server(request)
+    token = server.settings.table_token
     if token is None:
         return None
-    for given in (request.query_params.get("token"), request.headers.get("x-table-token"),
-                  request.cookies.get(TABLE_COOKIE)):
-        if given and _same(given, token):
-            return token
-    return None
+    known: bool | None = getattr(request.state, "table_ok", None)   # asked once per request
+    if known is None:
+        given = [g for g in (request.query_params.get("token"), request.headers.get("x-table-token"),
+                             request.cookies.get(TABLE_COOKIE)) if g]
+        known = any(_same(g, token) for g in given)
+        if given:
+            server.guess(request.client.host if request.client is not None else "", known)
+        request.state.table_ok = known
+    return token if known else None
+
+
+def _check_read(request: Request) -> None:
+    """With a table token and without ``--public-read``, reading needs the token too (401)."""
+    settings = _server(request).settings
+    if settings.table_token is not None and not settings.public_read and _table_token_of(request) is None:
+        raise Refused(401, "reading needs the table's join link (its ?token=…) or its PIN")
 
 
 def _same(given: str, wanted: str) -> bool:
@@ -356,22 +602,36 @@ def _check_write(request: Request) -> None:
         raise Refused(403, "the page's CSRF token is missing or wrong: reload the page")
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON body, read up to :data:`MAX_BODY` bytes (more: 413, never read whole)."""
+async def _raw(request: Request, most: int) -> bytes:
+    """The request's body, read up to ``most`` bytes (more: 413, never read whole)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+    if length is not None and (not length.isdigit() or int(length) > most):
+        raise Refused(413, f"a request body holds at most {most} bytes")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+        if size > most:
+            raise Refused(413, f"a request body holds at most {most} bytes")
         chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON body, read up to :data:`MAX_BODY` bytes (more: 413, never read whole)."""
+    raw = await _raw(request, MAX_BODY)
     try:
-        return json.loads(b"".join(chunks) or b"null")
+        return json.loads(raw or b"null")
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError; nesting too deep, RecursionError
         raise Refused(400, "the body is not JSON") from None
+
+
+def _upload_name(name: str) -> str:
+    """The uploaded file's name as shown in messages (its last part, printable, at most 80 characters);
+    never used as a path."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    clean = "".join(ch for ch in base if ch.isprintable())[:80]
+    return clean or "upload"
 
 
 def _refusal(exc: Refused) -> JSONResponse:
@@ -385,6 +645,8 @@ def _guarded(handler: Handler) -> Handler:
     async def run(request: Request) -> Response:
         request.state.csrf = _csrf(request)
         try:
+            if request.method == "GET":
+                _check_read(request)
             resp: Response = await handler(request)
             return resp
         except Refused as exc:  # (a PreflogError too: caught first)
@@ -393,6 +655,12 @@ def _guarded(handler: Handler) -> Handler:
             failed = Refused(500, str(exc))
         if request.url.path.startswith("/api/"):
             return _refusal(failed)
+        if failed.status in (401, 429):   # a page: the join form, asking for the PIN or token
+            settings = _server(request).settings
+            text = page("serve_join.html", same_origin=True, title="preflog · join", path=request.url.path,
+                        pin=settings.pin, message="" if failed.status == 401 and "token" not in request.query_params
+                        else failed.message if failed.status == 429 else "that is not the table's PIN or token")
+            return HTMLResponse(text, status_code=failed.status, headers=_HEADERS)
         return PlainTextResponse(failed.message, status_code=failed.status, headers=_HEADERS)
     return run
 
@@ -415,7 +683,7 @@ async def home(request: Request) -> Response:
     presets = sorted({r["preset"] for r in rows})
     if player:
         wanted = player.casefold()
-        rows = [r for r in rows if any(wanted in p.casefold() for p in r["players"])]
+        rows = [r for r in rows if wanted in r["who"]]
     if preset:
         rows = [r for r in rows if r["preset"] == preset]
     if since or until:  # a pulka without a date is left out of a date range
@@ -426,7 +694,8 @@ async def home(request: Request) -> Response:
     shown = rows[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
     query = urlencode([(k, v) for k, v in (("player", player), ("rules", preset), ("from", since), ("to", until))
                        if v])
-    text = page("serve_list.html", same_origin=True, title="preflog · pulkas", rows=shown, player=player,
+    text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · pulkas",
+                data=_page_data(request), rows=shown, player=player,
                 preset=preset, presets=presets, since=since, until=until, query=query, page_no=page_no,
                 pages=pages, total=len(rows))
     return _html(request, text)
@@ -457,6 +726,24 @@ async def viewer(request: Request) -> Response:
     pid = request.path_params["pid"]
     events = await run_in_threadpool(server.events, pid)
     return _html(request, viewer_html(Loaded(pid, events, str(server.ws.root))))
+
+
+async def stats(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    q = request.query_params
+    filters = {"player": q.get("player", "").strip()[:MOST_NAME] or None,
+               "preset": q.get("rules", "").strip()[:MOST_NAME] or None,
+               "date_from": date_iso(q.get("from", "")[:20]), "date_to": date_iso(q.get("to", "")[:20])}
+    text = await run_in_threadpool(lambda: _server(request).stats_page(**filters))
+    return _html(request, text)
+
+
+async def analysis(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    text = await run_in_threadpool(_server(request).analysis_page, request.path_params["pid"])
+    return _html(request, text)
 
 
 async def record(request: Request) -> Response:
@@ -493,6 +780,31 @@ async def api_enter(request: Request) -> Response:
     return JSONResponse(state, status_code=201, headers=_HEADERS)
 
 
+async def api_correct(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    state = await run_in_threadpool(_server(request).correct, request.path_params["pid"], data)
+    return JSONResponse(state, status_code=201, headers=_HEADERS)
+
+
+async def api_import(request: Request) -> Response:
+    """``POST /api/import``: the body is a record file (text or JSON, at most :data:`MAX_UPLOAD` bytes),
+    ``X-File-Name`` its name for messages."""
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    body = await _raw(request, MAX_UPLOAD)
+    from urllib.parse import unquote
+
+    name = unquote(request.headers.get("x-file-name", "upload")[:400])
+    items = await run_in_threadpool(_server(request).upload, name, body)
+    failed = [i for i in items if i["status"] == "error"]
+    return JSONResponse({"items": items, **({"error": failed[0]["error"]} if failed else {})},
+                        status_code=422 if failed else 201, headers=_HEADERS)
+
+
 async def api_end(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
@@ -503,8 +815,10 @@ async def api_end(request: Request) -> Response:
 
 
 def create_app(store: str | Path, table_token: str | None = None,
-               allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000) -> Starlette:
-    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served);
+               allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000, public_read: bool = False,
+               pin: bool = False) -> Starlette:
+    """The app over the store folder ``store``; ``table_token``: writes need it (other devices served), and
+    reads unless ``public_read``; ``pin``: the token is a PIN the join page asks for;
     ``allowed_hosts``: the only names a request may address the server by (``Host``; else 400), so that a
     page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
     routes = [
@@ -513,12 +827,16 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/pulka/{pid}", _guarded(pulka_page)),
         Route("/pulka/{pid}/viewer", _guarded(viewer)),
         Route("/pulka/{pid}/record", _guarded(record)),
+        Route("/pulka/{pid}/analysis", _guarded(analysis)),
+        Route("/stats", _guarded(stats)),
         Route("/api/pulka/{pid}", _guarded(api_state)),
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
         Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
+        Route("/api/pulka/{pid}/correct", _guarded(api_correct), methods=["POST"]),
+        Route("/api/import", _guarded(api_import), methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)
-    app.state.server = Server(Settings(Path(store), table_token, poll_ms))
+    app.state.server = Server(Settings(Path(store), table_token, poll_ms, public_read, pin))
     return app

@@ -12,12 +12,15 @@ table, whole numbers, a contract the family's codec can read) is checked before 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ..engine.corrections import DealFate
+from ..engine.corrections import effective_positions
 from ..engine.families import family_of
 from ..engine.findings import Finding
 from ..engine.replay import Auditor
@@ -28,12 +31,15 @@ from ..model.bids import BidError
 from ..model.calls import CALL_HALF
 from ..model.calls import CALL_PASS
 from ..model.calls import CALL_WHIST
+from ..model.columns import RowColumns
 from ..model.events import ContractDeclared
+from ..model.events import DealCorrected
 from ..model.events import DealStarted
 from ..model.events import Event
 from ..model.events import PaperResult
 from ..model.events import WhistCalled
 from ..model.outcome import bidding_order
+from ..record.api import write_text
 from ..rules.config import Rules
 
 MOST_TRICKS = 10  # a number a trick box can hold (the audit checks the sum against the deal)
@@ -143,16 +149,21 @@ class Table:
         return [{"text": bids.format(c), "whist": is_trick_contract(c)} for c in bids.contracts]
 
 
-def table_of(events: Sequence[Event]) -> Table:
-    """Replay ``events`` (not strictly: a finding does not stop it) and say where the pulka stands."""
+def standing(events: Sequence[Event]) -> tuple[Table, AuditResult]:
+    """Audit ``events`` (the engine's one replay, corrections applied) and say where the pulka stands."""
     a = Auditor()
-    for i, ev in enumerate(events):
-        a.step(i, ev.to_row(), ev)
+    evs = list(events)
+    result = a.run(RowColumns.of_rows([ev.to_row() for ev in evs]), evs)
     p = a.pulka
-    if p is None:
-        return Table((), None, (), True)
+    if p is None or a.fatal:
+        return Table((), None, (), True), result
     dealers = tuple(d for d in range(p.n) if p.can_start_deal(d))
-    return Table(tuple(p.players), p.rules, dealers, bool(p.ended))
+    return Table(tuple(p.players), p.rules, dealers, bool(p.ended)), result
+
+
+def table_of(events: Sequence[Event]) -> Table:
+    """Where the pulka of ``events`` stands (:func:`standing` without the audit's result)."""
+    return standing(events)[0]
 
 
 def deal_events(entry: DealEntry, table: Table) -> list[Event]:
@@ -182,7 +193,65 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
     return out
 
 
-def refusals(result: AuditResult, before: int) -> list[Finding]:
+def refusals(result: AuditResult, before: int, earlier: AuditResult | None = None) -> list[Finding]:
     """The findings of ``result`` (the audit of a log with new events after its first ``before``) that the
-    new events caused: none, and they are accepted."""
-    return [f for f in result.findings if f.seq > before]
+    new events caused: none, and they are accepted. ``earlier`` (the audit of the first ``before`` events):
+    a finding it did not have is caused too, wherever it stands (a correction re-scores the later deals)."""
+    had = {(f.code, f.seq, f.message) for f in earlier.findings} if earlier is not None else None
+    return [f for f in result.findings if f.seq > before or (had is not None and (f.code, f.seq, f.message) not in had)]
+
+
+def correction_events(number: int, dealer: int, replacement: list[Event] | None, at: str) -> list[Event]:
+    """The events that correct deal ``number`` (dealt by ``dealer``): a deal header, the
+    :class:`DealCorrected`, then the replacement deal's events (its own header dropped), or nothing more
+    when the deal is struck out (``replacement`` None)."""
+    if replacement is None:
+        return [DealStarted(dealer=dealer), DealCorrected(number, True, at)]
+    return [replacement[0], DealCorrected(number, False, at), *replacement[1:]]
+
+
+_BLOCK = re.compile(r"Deal [0-9]+: ")
+
+
+def deal_blocks(events: Sequence[Event]) -> list[str]:
+    """Each deal block of the pulka's record as ``preflog export`` writes it, one per DealStarted in the
+    log (corrections included); ``[]`` when the log cannot be written."""
+    try:
+        text = write_text(list(events))
+    except (PreflogError, ValueError):
+        return []
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        if _BLOCK.match(line):
+            current = [line]
+            blocks.append(current)
+        elif current is not None and line.strip() and not line.startswith("End:"):
+            current.append(line)
+        else:
+            current = None
+    return ["\n".join(b) for b in blocks]
+
+
+def history(events: Sequence[Event], blocks: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Every deal block entered, oldest first, with what became of it: ``number`` the sheet's deal it was
+    entered as (or corrects), ``kind`` ``entered`` / ``correction`` / ``strike``, ``at`` when a correction
+    was made, ``removed_by`` the seq of the correction that took it off the sheet (and ``removed_at``)."""
+    rows = [ev.to_row() for ev in events]
+    fates: dict[int, DealFate] = {}
+    effective_positions(rows, fates)
+    blocks = deal_blocks(events) if blocks is None else blocks
+    out: list[dict[str, Any]] = []
+    for k, pos in enumerate(sorted(fates)):
+        fate = fates[pos]
+        own = events[fate.correction] if fate.correction is not None else None
+        gone = events[fate.removed_by] if fate.removed_by is not None else None
+        out.append({
+            "seq": pos + 1, "number": fate.number,
+            "kind": "entered" if own is None else "strike" if fate.struck else "correction",
+            "at": own.at if isinstance(own, DealCorrected) else "",
+            "removed_by": fate.removed_by + 1 if fate.removed_by is not None else None,
+            "removed_at": gone.at if isinstance(gone, DealCorrected) else "",
+            "text": blocks[k] if k < len(blocks) else "",
+        })
+    return out

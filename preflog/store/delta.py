@@ -562,6 +562,9 @@ class DeltaStore(EventStore):
             else:
                 files = dt.file_uris()
                 new = [f for f in files if f not in self._seen]
+                if not new:   # nothing to read (the usual case after this store's own commit): no connection
+                    self._seen = set(files)
+                    return self._heads
                 con = duckdb.connect()
                 src = read_parquet(new)
             if new and src:

@@ -51,6 +51,39 @@
     m.className = "msg " + (ok ? "ok" : "err");
   }
 
+  // --- the archive: import a record file ---------------------------------------------------------
+  if ($("upload")) {
+    $("send").addEventListener("click", function () {
+      var file = $("upload").files[0];
+      if (!file) { say("Choose a record file first", false); return; }
+      var h = headers();
+      h["Content-Type"] = "application/octet-stream";
+      h["X-File-Name"] = encodeURIComponent(file.name);
+      file.arrayBuffer().then(function (buf) {
+        return fetch("/api/import", {method: "POST", headers: h, body: buf, credentials: "same-origin"});
+      }).then(function (r) {
+        return r.json().then(function (j) { return {status: r.status, body: j}; },
+                             function () { return {status: r.status, body: {error: "HTTP " + r.status}}; });
+      }).then(function (r) {
+        var list = $("imported");
+        list.textContent = "";
+        (r.body.items || []).forEach(function (it) {
+          if (it.status === "error") { return; }
+          var li = document.createElement("li");
+          var a = document.createElement("a");
+          a.href = "/pulka/" + encodeURIComponent(it.id);
+          a.textContent = it.id;
+          li.appendChild(a);
+          li.appendChild(document.createTextNode(" " + it.status + " · " + it.deals + " deals"));
+          list.appendChild(li);
+        });
+        if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
+        else { say(r.body.error, false); }
+      });
+    });
+    return;
+  }
+
   // --- the start form ---------------------------------------------------------------------------
   if ($("start")) {
     $("start").addEventListener("click", function () {
@@ -72,14 +105,18 @@
   var entry = {};
 
   function reset() {
-    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, tricks: {}};
+    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, tricks: {}, fix: null};
+  }
+  // the seats dealt in, clockwise from first hand, for the entry's dealer (the server's seating)
+  function seatsIn() {
+    return entry.dealer !== null && state.seats_of[entry.dealer] ? state.seats_of[entry.dealer] : state.seats_in;
   }
   function needsWhist() {
     var c = state.contracts.filter(function (x) { return x.text === entry.contract; })[0];
     return c ? c.whist : false;
   }
   function defenders() {
-    var seats = state.seats_in, k = seats.indexOf(entry.declarer);
+    var seats = seatsIn(), k = seats.indexOf(entry.declarer);
     if (k < 0) { return []; }
     return seats.slice(k + 1).concat(seats.slice(0, k));
   }
@@ -107,6 +144,17 @@
       body.appendChild(tr);
     });
     $("last").textContent = state.last_deal || "none yet";
+    var hist = $("history");
+    hist.textContent = "";
+    state.history.forEach(function (h) {
+      var li = document.createElement("li");
+      li.textContent = "deal " + h.number + " · " + h.kind + (h.at ? " at " + h.at : "") +
+        (h.removed_by ? " · no longer counts (" + (h.removed_at ? "changed at " + h.removed_at : "changed") + ")" : "");
+      var pre = document.createElement("pre");
+      pre.textContent = h.text;
+      li.appendChild(pre);
+      hist.appendChild(li);
+    });
     var list = $("findings");
     list.textContent = "";
     (state.findings.length ? state.findings : [null]).forEach(function (f) {
@@ -121,23 +169,38 @@
     var closed = state.ended || !state.live || state.dealer === null;
     section.className = closed ? "hidden" : "";
     if (closed) { return; }
-    $("dealno").textContent = String(state.deals + 1);
+    $("entryhead").textContent = entry.fix ? "Correct deal" : "Next deal";
+    $("dealno").textContent = String(entry.fix || state.deals + 1);
+    var fix = $("fix");
+    fix.textContent = "";
+    state.sheet_dealers.forEach(function (d, k) {
+      var b = button(String(k + 1), function () {
+        var again = entry.fix === k + 1;
+        reset();
+        if (!again) { entry.fix = k + 1; entry.dealer = d; }
+        drawEntry();
+      });
+      b.setAttribute("aria-pressed", entry.fix === k + 1 ? "true" : "false");
+      fix.appendChild(b);
+    });
+    $("strike").className = entry.fix ? "" : "hidden";
+    $("enter").textContent = entry.fix ? "Enter the correction" : "Enter the deal";
     var dealer = $("dealer");
     dealer.textContent = "";
-    state.dealers.forEach(function (s) {
+    (entry.fix ? [entry.dealer] : state.dealers).forEach(function (s) {
       var b = button(state.players[s], function () { entry.dealer = s; press(dealer, b); drawEntry(); });
       b.setAttribute("aria-pressed", s === entry.dealer ? "true" : "false");
-      b.disabled = state.dealers.length === 1;
+      b.disabled = entry.fix !== null || state.dealers.length === 1;
       dealer.appendChild(b);
     });
     Array.prototype.forEach.call($("kind").children, function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-kind") === entry.kind ? "true" : "false");
     });
     $("contract-part").className = entry.kind === "contract" ? "" : "hidden";
-    var seatsIn = state.seats_in;
+    var seats = seatsIn();
     var decl = $("declarer");
     decl.textContent = "";
-    seatsIn.forEach(function (s) {
+    seats.forEach(function (s) {
       var b = button(state.players[s], function () { entry.declarer = s; entry.calls = {}; drawEntry(); });
       b.setAttribute("aria-pressed", s === entry.declarer ? "true" : "false");
       decl.appendChild(b);
@@ -168,7 +231,7 @@
       var head = document.createElement("b");
       head.textContent = "Tricks taken";
       tricks.appendChild(head);
-      seatsIn.forEach(function (s) {
+      seats.forEach(function (s) {
         var grid = seatRow(tricks, s);
         grid.setAttribute("data-tricks", String(s));
         for (var t = 0; t <= 10; t++) {
@@ -195,6 +258,7 @@
     if (needsTricks()) {
       deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
     }
+    if (entry.fix) { return {expected_seq: state.seq, deal: entry.fix, entry: deal}; }
     return {expected_seq: state.seq, deal: deal};
   }
 
@@ -211,11 +275,12 @@
   $("enter").addEventListener("click", function () {
     if (!entry.kind) { say("Choose a contract or raspasy first", false); return; }
     $("enter").disabled = true;
-    post("/api/pulka/" + encodeURIComponent(state.id) + "/deals", payload()).then(function (r) {
+    var fixing = entry.fix;
+    post("/api/pulka/" + encodeURIComponent(state.id) + (fixing ? "/correct" : "/deals"), payload()).then(function (r) {
       $("enter").disabled = false;
       if (r.status === 201) {
         show(r.body);
-        say("Deal " + state.deals + " entered", true);
+        say(fixing ? "Deal " + fixing + " corrected" : "Deal " + state.deals + " entered", true);
       } else if (r.status === 409 && r.body.state) {
         show(r.body.state);
         say(r.body.error, false);
@@ -223,6 +288,29 @@
         say(r.body.error, false);
       }
     }, function () { $("enter").disabled = false; say("The server did not answer", false); });
+  });
+
+  // Striking a deal out (undo) takes two taps, as ending does.
+  var strikeArmed = false;
+  $("strike").addEventListener("click", function () {
+    var n = entry.fix;
+    if (!strikeArmed) {
+      strikeArmed = true;
+      $("strike").textContent = "Tap again to strike deal " + n + " out";
+      return;
+    }
+    strikeArmed = false;
+    $("strike").textContent = "Strike this deal out";
+    post("/api/pulka/" + encodeURIComponent(state.id) + "/correct",
+         {expected_seq: state.seq, deal: n, entry: null}).then(function (r) {
+      if (r.status === 201) {
+        show(r.body);
+        say("Deal " + n + " struck out", true);
+      } else {
+        if (r.status === 409 && r.body.state) { show(r.body.state); }
+        say(r.body.error, false);
+      }
+    });
   });
 
   // Ending takes two taps: the first asks, the second ends ("closed" when every pulya is, else "stopped").

@@ -188,3 +188,69 @@ def test_the_other_phones_see_a_new_deal(browser: Any, tmp_path: Path) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_a_deal_corrected_by_tapping_redraws_the_sheet_and_the_other_phone_sees_it(browser: Any,
+                                                                                   tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    store = tmp_path / "store"
+    first, second = _phone(browser), _phone(browser)
+    try:
+        with _serving(store, poll_ms=300) as base:
+            a, b = first.new_page(), second.new_page()
+            b.goto(_start(a, base))
+            # deal 1 entered wrong (Восток 8, Юг 1: Юг's pulya is not written), then corrected to 1 / 9 / 0
+            _raspasy(a, (("Запад", "1"), ("Восток", "8"), ("Юг", "1")))
+            a.tap("#enter")
+            expect(a.locator("#dealno")).to_have_text("2")
+            a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
+            expect(a.locator("#entryhead")).to_have_text("Correct deal")
+            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+            SHOTS.mkdir(exist_ok=True)   # the phone correcting deal 1 (README, docs/serve.md)
+            a.locator("#entry").screenshot(path=str(SHOTS / "serve-phone-correct.png"))
+            a.tap("#enter")
+            expect(a.locator("#msg.ok")).to_have_text("Deal 1 corrected")
+            expect(a.locator("#dealno")).to_have_text("2")   # still one deal on the sheet
+            # the history keeps the first entry, marked as no longer counting, and the correction with its time
+            items = a.locator("#history li")
+            expect(items).to_have_count(2)
+            expect(items.nth(0)).to_contain_text("no longer counts")
+            expect(items.nth(0)).to_contain_text("Tricks: A 1, B 8, C 1")
+            expect(items.nth(1)).to_contain_text("Corrects: deal 1 at 20")
+            # the other phone redraws with the correction (it polls)
+            expect(b.locator("#history li")).to_have_count(2, timeout=5000)
+            expect(b.locator("#last")).to_contain_text("Tricks: A 1, B 9, C 0")
+            # undo: strike deal 1 out (two taps): the sheet is blank again
+            a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
+            a.tap("#strike")
+            a.tap("#strike")
+            expect(a.locator("#msg.ok")).to_have_text("Deal 1 struck out")
+            expect(a.locator("#dealno")).to_have_text("1")
+    finally:
+        first.close()
+        second.close()
+    (pid,) = Workspace(store).ids()
+    (audited,) = Workspace(store).audit(pid)
+    assert audited.result.findings == [] and audited.result.deals == []
+    assert len(Workspace(store).store().read(pid)) == 1 + 2 + 3 + 2   # nothing edited: start, 3 blocks appended
+
+
+def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect
+
+    base, store = served
+    seed = Path(__file__).resolve().parents[2] / "data" / "examples" / "seed003-settlement.pref"
+    context = _phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(base + "/")
+        page.set_input_files("#upload", str(seed))
+        page.tap("#send")
+        expect(page.locator("#msg.ok")).to_have_text("Imported: 1 pulka(s)")
+        page.locator("#imported a").tap()
+        page.wait_for_url("**/pulka/seed003-settlement")
+        expect(page.locator("#settle tbody tr").first).to_contain_text("31")
+    finally:
+        context.close()
+    assert Workspace(store).ids() == ["seed003-settlement"]

@@ -27,6 +27,7 @@ from preflog.model.cards import parse_cards
 from preflog.model.events import EVENT_TYPES
 from preflog.model.events import BidMade
 from preflog.model.events import CardPlayed
+from preflog.model.events import DealCorrected
 from preflog.model.events import DealStarted
 from preflog.model.events import PulkaStarted
 from preflog.model.events import from_row
@@ -108,8 +109,8 @@ def test_partial_layouts_keep_the_json_payload() -> None:
 
 def test_every_event_type_round_trips_through_rows() -> None:
     samples = [PulkaStarted(players=("A", "B", "C"), overrides=(("raspasy_cap", 4),)), BidMade(1, 62),
-               CardPlayed(2, 31)]
-    assert {t.CODE for t in EVENT_TYPES} == set(range(1, 16))
+               CardPlayed(2, 31), DealCorrected(3, True, "2024-05-17T20:15:00Z")]
+    assert {t.CODE for t in EVENT_TYPES} == set(range(1, 17))
     for ev in samples:
         assert from_row(*ev.to_row()) == ev
 

@@ -212,7 +212,8 @@ def test_a_write_without_the_csrf_token_is_403(client: TestClient) -> None:
 
 def test_another_host_needs_the_table_token_to_write(tmp_path: Path) -> None:
     token = "t0ken-of-the-table"
-    with TestClient(create_app(tmp_path / "s", table_token=token), base_url="http://192.168.1.20:8765") as c:
+    with TestClient(create_app(tmp_path / "s", table_token=token, public_read=True),
+                    base_url="http://192.168.1.20:8765") as c:
         c.get("/new")
         body = {"players": NAMES, "rules": "sochi", "pool": 10}
         r = c.post("/api/pulkas", json=body, headers=_csrf(c))
@@ -372,3 +373,114 @@ def test_a_half_whist_is_entered_as_on_the_sheet_where_the_rules_allow_it(client
     # Sochi allows it on 6 and 7 only: on 8 the audit's sentence refuses it
     r = _enter(client, pid, r.json()["seq"], _game(1, "8s", {"2": "pass", "0": "half"}))
     assert r.status_code == 422 and "half-whist is not allowed on a 8-level game" in r.json()["error"]
+
+
+# --- undo and correct ---------------------------------------------------------------------------------
+def _correct(c: TestClient, pid: str, seq: int, deal: int, entry: dict[str, Any] | None) -> Any:
+    return c.post(f"/api/pulka/{pid}/correct", json={"expected_seq": seq, "deal": deal, "entry": entry},
+                  headers=_csrf(c))
+
+
+def test_a_deal_corrected_over_http_redraws_the_sheet_and_keeps_its_history(client: TestClient) -> None:
+    pid = _start(client)
+    seq = 1
+    wrong = dict(SEED003[1], tricks=[4, 4, 2])   # deal 2 entered as down two (it was down three: 3 / 5 / 2)
+    for deal in [SEED003[0], wrong, *SEED003[2:]]:
+        r = _enter(client, pid, seq, deal)
+        assert r.status_code == 201, r.text
+        seq = r.json()["seq"]
+    assert r.json()["settlement"]["method1"] != {"Запад": 31, "Восток": -30, "Юг": -1}
+    assert _correct(client, pid, seq, 2, SEED003[1]).status_code == 201
+    s = client.get(f"/api/pulka/{pid}").json()
+    # the seed's settlement now, and the sheet has 12 deals
+    assert s["settlement"]["method1"] == {"Запад": 31, "Восток": -30, "Юг": -1}
+    assert s["settlement"]["exact"] == {"Запад": "92/3", "Восток": "-88/3", "Юг": "-4/3"}
+    assert s["deals"] == 12 and s["findings"] == []
+    # the history: the wrong entry is still there, no longer counting; the correction says when it was made
+    h = s["history"]
+    assert len(h) == 13
+    assert h[1]["number"] == 2 and h[1]["kind"] == "entered" and "Tricks: A 4, B 4, C 2" in h[1]["text"]
+    assert h[1]["removed_by"] == h[-1]["seq"] + 1   # the DealCorrected follows the correction's deal header
+    assert h[-1]["kind"] == "correction" and h[-1]["number"] == 2 and h[-1]["at"].endswith("Z")
+    assert "Corrects: deal 2 at" in h[-1]["text"] and "Tricks: A 3, B 5, C 2" in h[-1]["text"]
+    assert all(x["removed_by"] is None for i, x in enumerate(h) if i != 1)
+    # nothing was edited in place: the stored log only grew; it exports and imports again to the same events
+    store = Workspace(client.app.state.server.settings.store).store()  # type: ignore[attr-defined]
+    stored = store.read(pid)
+    assert len(stored) == s["seq"] > seq
+    assert read_records(client.get(f"/pulka/{pid}/record").text)[0].events == tuple(stored)
+
+
+def test_undo_strikes_the_last_deal_out_and_a_correction_the_audit_refuses_is_422(client: TestClient) -> None:
+    pid = _start(client)
+    r = _enter(client, pid, 1, RASPASY)
+    r = _enter(client, pid, r.json()["seq"], SIX_SPADES)
+    before = client.get(f"/api/pulka/{pid}").json()
+    # a replacement whose tricks do not add up to ten: refused with the audit's finding, nothing written
+    r = _correct(client, pid, before["seq"], 2, dict(SIX_SPADES, tricks=[3, 5, 3]))
+    assert r.status_code == 422 and r.json()["findings"]
+    assert client.get(f"/api/pulka/{pid}").json()["seq"] == before["seq"]
+    assert _correct(client, pid, before["seq"], 3, None).status_code == 400   # no deal 3
+    assert _correct(client, pid, 1, 2, None).status_code == 409          # a stale page
+    r = _correct(client, pid, before["seq"], 2, None)   # undo the last deal
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["deals"] == 1 and s["findings"] == []
+    assert s["totals"] == client.get(f"/api/pulka/{pid}").json()["totals"]
+    assert s["history"][-1]["kind"] == "strike" and s["history"][1]["removed_by"] is not None
+    # the next deal is dealt by the struck deal's dealer again
+    assert s["dealer"] == before["sheet_dealers"][1]
+
+
+def test_without_public_read_reading_needs_the_token_too_and_a_pin_is_asked_for(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "s", table_token="4711", pin=True), base_url="http://192.168.1.20:8765") as c:
+        for path in ("/", "/new", "/api/pulka/x"):
+            assert c.get(path).status_code == 401
+        join = c.get("/")
+        assert 'name="token"' in join.text and 'inputmode="numeric"' in join.text   # the PIN form
+        body = {"players": NAMES, "rules": "sochi", "pool": 10}
+        assert c.post("/api/pulkas", json=body, headers={"X-CSRF-Token": "x"}).status_code == 403
+        assert c.get("/", params={"token": "4711"}).status_code == 200      # typed PIN: kept in a cookie
+        assert c.get("/new").status_code == 200
+        assert c.post("/api/pulkas", json=body, headers=_csrf(c)).status_code == 201
+
+
+def test_guessing_the_pin_is_stopped_after_ten_wrong_tries(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "s", table_token="4711", pin=True), base_url="http://192.168.1.20:8765") as c:
+        codes = [c.get("/", params={"token": f"{n:04d}"}).status_code for n in range(12)]
+        assert codes == [401] * 10 + [429] * 2
+        assert c.get("/", params={"token": "4711"}).status_code == 429     # even the right one, for a minute
+
+
+# --- import by upload ---------------------------------------------------------------------------------
+def test_a_record_file_uploaded_is_imported_and_its_errors_are_located_in_it(client: TestClient) -> None:
+    text = SEED.read_bytes()
+    up = {**_csrf(client), "X-File-Name": "../../etc/%D0%9F%D1%83%D0%BB%D1%8C%D0%BA%D0%B0%201.pref"}  # Пулька 1.pref
+    assert client.post("/api/import", content=text).status_code == 403             # no CSRF token
+    r = client.post("/api/import", content=text, headers=up)
+    assert r.status_code == 201, r.text
+    assert r.json()["items"] == [{"id": "seed003-settlement", "status": "imported", "deals": 12, "findings": 0,
+                                  "error": ""}]
+    assert "seed003-settlement" in client.get("/").text                               # in the archive at once
+    assert client.post("/api/import", content=text, headers=up).json()["items"][0]["status"] == "duplicate"
+    bad = text.replace(b"Tricks: \xd0\x97\xd0\xb0\xd0\xbf\xd0\xb0\xd0\xb4 1,", b"Tricks: Nobody 1,", 1)
+    r = client.post("/api/import", content=bad, headers=up)
+    assert r.status_code == 422
+    # named by the file's own name (its last part: no path of the request is used), line and column
+    assert r.json()["error"].startswith("Пулька 1.pref:16:9: "), r.json()["error"]
+    assert "upload.pref" not in r.text and "/tmp" not in r.text
+    big = b"; " + b"x" * serve_app.MAX_UPLOAD
+    assert client.post("/api/import", content=big, headers=up).status_code == 413
+
+
+def test_the_statistics_page_is_reports_and_each_pulka_links_its_analysis(archive: Path) -> None:
+    c = TestClient(create_app(archive))
+    r = c.get("/stats")
+    assert r.status_code == 200 and "Players" in r.text and "Запад" in r.text and "Success rate by contract" in r.text
+    assert 'href="/stats"' in c.get("/").text
+    assert "Запад" not in c.get("/stats", params={"player": "Nobody"}).text.split("Players", 1)[1]
+    page = c.get("/pulka/seed003-settlement").text
+    assert 'href="/pulka/seed003-settlement/analysis"' in page
+    r = c.get("/pulka/seed003-settlement/analysis")
+    assert r.status_code == 200 and "seed003-settlement" in r.text
+    assert c.get("/pulka/..%2F..%2Fetc/analysis").status_code == 404

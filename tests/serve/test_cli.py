@@ -57,3 +57,17 @@ def test_a_taken_port_is_one_line_and_status_2(served: list[dict[str, Any]], tmp
         r = runner.invoke(app, ["serve", "--store", str(tmp_path), "--no-browser", "--port", str(port)])
     assert r.exit_code == 2 and served == []
     assert r.output.count("\n") == 1 and f"cannot listen on 127.0.0.1 port {port}" in r.output
+
+
+def test_a_pin_and_public_read_go_with_another_host(served: list[dict[str, Any]], tmp_path: Path) -> None:
+    r = runner.invoke(app, ["serve", "--store", str(tmp_path), "--no-browser", "--host", "0.0.0.0", "--port", "8998",
+                            "--pin", "4711", "--public-read"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    assert "?token=4711" in r.output and "type the PIN 4711" in r.output and "reading is public" in r.output
+    settings = served[0]["app"].state.server.settings
+    assert settings.table_token == "4711" and settings.public_read and settings.pin
+    for bad in (["--pin", "12"], ["--pin", "abcd"]):
+        r = runner.invoke(app, ["serve", "--store", str(tmp_path), "--no-browser", "--host", "0.0.0.0", *bad])
+        assert r.exit_code == 2 and "a PIN is 4 to 12 digits" in r.output
+    r = runner.invoke(app, ["serve", "--store", str(tmp_path), "--no-browser", "--public-read"])
+    assert r.exit_code == 2 and "give --host" in r.output

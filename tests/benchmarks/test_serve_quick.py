@@ -1,0 +1,27 @@
+"""The serve benchmark on a tiny size: every figure is measured and set against the static floor."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # it imports a store and serves a pulka of several deals
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_figure_and_ratio_is_there(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import serve as bench
+
+    res = bench.run(pulkas=40, deals=8, folder=tmp_path, repeat=2)
+    for key in ("static_ms", "enter_deal_ms", "correct_deal_ms", "pulka_page_ms", "pulka_page_cold_ms",
+                "archive_page_ms", "archive_cold_ms", "archive_filtered_ms"):
+        assert res[key] > 0, key
+    assert res["archive_page_vs_static"] == round(res["archive_page_ms"] / res["static_ms"], 1)
+    assert set(res["passed"]) == set(bench.CEILINGS)
+    assert (tmp_path / "archive-40" / "done").exists()     # made once, kept for the next run
+    again = bench.run(pulkas=40, deals=2, folder=tmp_path, repeat=1)
+    assert again["archive_store_s"] < res["archive_store_s"] or res["archive_store_s"] == 0
