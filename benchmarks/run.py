@@ -84,6 +84,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from preflog import _native  # noqa: E402
 from preflog.engine.replay import audit_columns  # noqa: E402
+from preflog.importer import IMPORT_CHUNK  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
 from preflog.model.columns import RowColumns  # noqa: E402
 from preflog.model.events import CardPlayed  # noqa: E402
@@ -107,7 +108,6 @@ from preflog.store import EventStore  # noqa: E402
 from preflog.store.delta import DeltaStore  # noqa: E402
 from preflog.store.pool import BulkPool  # noqa: E402
 from preflog.store.pool import bulk_memory_pool  # noqa: E402
-from preflog.workspace import IMPORT_CHUNK  # noqa: E402
 from preflog.workspace import Workspace  # noqa: E402
 
 SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]

@@ -1,9 +1,9 @@
 """One runner for work spread over worker processes: results in the order of the jobs, a bounded
 look-ahead, and a worker that dies reported as an error naming the jobs it held — never a hang.
 
-The simulator (:func:`preflog.sim.simulate_many`) and the double-dummy analysis of a store
-(:func:`preflog.analysis.table.analyze_many`) both run through :func:`run_ordered`. (The import's
-workers read record files through pipes of their own; see :mod:`preflog.importer`.)
+The simulator (:func:`preflog.sim.simulate_many`), the double-dummy analysis of a store
+(:func:`preflog.analysis.table.analyze_many`) and the bulk import (:mod:`preflog.importer`, whose workers
+get the store's known content hashes once, through ``initializer``) all run through :func:`run_ordered`.
 
 Workers start from a fork server that has imported only the modules named in ``preload`` (the module of
 the job's function): a plain fork would copy the caller's threads (the Delta reader's runtime, DuckDB's
@@ -30,6 +30,7 @@ from itertools import islice
 from multiprocessing import get_all_start_methods
 from multiprocessing import get_context
 from multiprocessing.context import BaseContext
+from typing import Any
 from typing import TypeVar
 
 from .errors import PreflogError
@@ -42,15 +43,17 @@ class WorkerDied(PreflogError, RuntimeError):
     """A worker process ended without finishing its jobs (killed, out of memory, a crash in C code).
 
     ``first`` and ``count``: the position (0-based, in the order the jobs were given) of the first job
-    of the batch it held and how many jobs that batch had."""
+    of the batch it held and how many jobs that batch had; ``job``: what the first of them was, in words
+    (the caller's ``describe``), else empty."""
 
-    def __init__(self, first: int, count: int, cause: str = "") -> None:
-        self.first, self.count = first, count
+    def __init__(self, first: int, count: int, cause: str = "", job: str = "") -> None:
+        self.first, self.count, self.job = first, count, job
         what = f"job {first + 1}" if count == 1 else f"jobs {first + 1}-{first + count}"
-        super().__init__(f"a worker process died while running {what}" + (f" ({cause})" if cause else ""))
+        what += f" ({job})" if job else ""
+        super().__init__(f"a worker process died while running {what}" + (f": {cause}" if cause else ""))
 
-    def __reduce__(self) -> tuple[type[WorkerDied], tuple[int, int]]:
-        return (WorkerDied, (self.first, self.count))
+    def __reduce__(self) -> tuple[type[WorkerDied], tuple[int, int, str, str]]:
+        return (WorkerDied, (self.first, self.count, "", self.job))
 
 
 def context(preload: Sequence[str] = ()) -> BaseContext:
@@ -67,33 +70,38 @@ def _batch(fn: Callable[[J], R], jobs: list[J]) -> list[R]:
 
 
 def run_ordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int, chunksize: int = 1,
-                preload: Sequence[str] = (), ahead: int = 4) -> Iterator[R]:
+                preload: Sequence[str] = (), ahead: int = 4, initializer: Callable[..., object] | None = None,
+                initargs: tuple[Any, ...] = (), describe: Callable[[J], str] | None = None) -> Iterator[R]:
     """``fn(job)`` for every job, in the order of ``jobs``: in this process when ``workers`` <= 1, else
     on ``workers`` processes, ``chunksize`` jobs a task and at most ``ahead`` tasks a worker queued ahead
     of the one whose results come next (``jobs`` is read lazily, so a long stream is never held whole).
     ``fn`` must be a module-level function (it is pickled by name), of a module listed in ``preload``.
+    ``initializer(*initargs)`` runs once in each worker before its first job (state every job shares, sent
+    once a worker rather than once a job); in this process it is not run.
 
     A caller that stops early (closes the iterator) cancels what is queued. A worker that dies raises
-    :class:`WorkerDied` at the batch it held, after the results before it."""
+    :class:`WorkerDied` at the batch it held, after the results before it (``describe(job)``, when given,
+    names the batch's first job in it)."""
     if workers <= 1:
         for job in jobs:
             yield fn(job)
         return
     it = iter(jobs)
     batches = iter(lambda: list(islice(it, chunksize)), [])
-    pool = ProcessPoolExecutor(workers, mp_context=context(preload))
-    window: deque[tuple[int, int, Future[list[R]]]] = deque()
+    pool = ProcessPoolExecutor(workers, mp_context=context(preload), initializer=initializer, initargs=initargs)
+    window: deque[tuple[int, int, str, Future[list[R]]]] = deque()
     start = 0
 
-    def results(first: int, count: int, fut: Future[list[R]]) -> list[R]:
+    def results(first: int, count: int, job: str, fut: Future[list[R]]) -> list[R]:
         try:
             return fut.result()
         except BrokenProcessPool as exc:
-            raise WorkerDied(first, count, str(exc).strip()) from None
+            raise WorkerDied(first, count, str(exc).strip(), job) from None
 
     try:
         for batch in batches:
-            window.append((start, len(batch), pool.submit(_batch, fn, batch)))
+            name = describe(batch[0]) if describe is not None else ""
+            window.append((start, len(batch), name, pool.submit(_batch, fn, batch)))
             start += len(batch)
             if len(window) >= ahead * workers:
                 yield from results(*window.popleft())
