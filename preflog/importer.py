@@ -390,9 +390,11 @@ def work(unit: Unit) -> PartResult:
                           f"{unit.source}: could not be imported; please report this record:\n{trace}", unit.size)
 
 
-def _unit_name(unit: Unit) -> str:
-    """A unit in words, for :class:`~.workers.WorkerDied`: the file, and which part of it."""
-    return unit.source if unit.part == 0 and unit.last else f"{unit.source}, part {unit.part + 1}"
+def _unit_name(units: list[Unit]) -> str:
+    """A task (one unit) in words, for :class:`~.workers.WorkerDied`: the file, and which part of it."""
+    unit = units[0]
+    name = "standard input" if unit.source == "-" else unit.source
+    return f"reading {name}" if unit.part == 0 and unit.last else f"reading {name} (part {unit.part + 1})"
 
 
 def _size(f: Path | str) -> int:

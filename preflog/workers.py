@@ -43,14 +43,17 @@ class WorkerDied(PreflogError, RuntimeError):
     """A worker process ended without finishing its jobs (killed, out of memory, a crash in C code).
 
     ``first`` and ``count``: the position (0-based, in the order the jobs were given) of the first job
-    of the batch it held and how many jobs that batch had; ``job``: what the first of them was, in words
-    (the caller's ``describe``), else empty."""
+    of the first batch not done and how many jobs that batch had (one worker's death stops the pool: the
+    batch may have been another worker's); ``job``: that batch in words (the caller's ``describe``), else
+    empty."""
 
     def __init__(self, first: int, count: int, cause: str = "", job: str = "") -> None:
         self.first, self.count, self.job = first, count, job
-        what = f"job {first + 1}" if count == 1 else f"jobs {first + 1}-{first + count}"
-        what += f" ({job})" if job else ""
-        super().__init__(f"a worker process died while running {what}" + (f": {cause}" if cause else ""))
+        what = job or (f"job {first + 1}" if count == 1 else f"jobs {first + 1}-{first + count}")
+        # when one worker dies the pool stops them all: the batch named is the first one not done, whichever
+        # worker held it
+        super().__init__(f"a worker process died ({cause or 'killed, out of memory or a crash'}) "
+                         f"before {what} {'was' if job or count == 1 else 'were'} done")
 
     def __reduce__(self) -> tuple[type[WorkerDied], tuple[int, int, str, str]]:
         return (WorkerDied, (self.first, self.count, "", self.job))
@@ -71,7 +74,7 @@ def _batch(fn: Callable[[J], R], jobs: list[J]) -> list[R]:
 
 def run_ordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int, chunksize: int = 1,
                 preload: Sequence[str] = (), ahead: int = 4, initializer: Callable[..., object] | None = None,
-                initargs: tuple[Any, ...] = (), describe: Callable[[J], str] | None = None) -> Iterator[R]:
+                initargs: tuple[Any, ...] = (), describe: Callable[[list[J]], str] | None = None) -> Iterator[R]:
     """``fn(job)`` for every job, in the order of ``jobs``: in this process when ``workers`` <= 1, else
     on ``workers`` processes, ``chunksize`` jobs a task and at most ``ahead`` tasks a worker queued ahead
     of the one whose results come next (``jobs`` is read lazily, so a long stream is never held whole).
@@ -80,8 +83,8 @@ def run_ordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int, chunksize
     once a worker rather than once a job); in this process it is not run.
 
     A caller that stops early (closes the iterator) cancels what is queued. A worker that dies raises
-    :class:`WorkerDied` at the batch it held, after the results before it (``describe(job)``, when given,
-    names the batch's first job in it)."""
+    :class:`WorkerDied` at the first batch not done, after the results before it (``describe(batch)``, when
+    given, names the batch in it)."""
     if workers <= 1:
         for job in jobs:
             yield fn(job)
@@ -95,13 +98,19 @@ def run_ordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int, chunksize
     def results(first: int, count: int, job: str, fut: Future[list[R]]) -> list[R]:
         try:
             return fut.result()
-        except BrokenProcessPool as exc:
-            raise WorkerDied(first, count, str(exc).strip(), job) from None
+        except BrokenProcessPool:
+            raise WorkerDied(first, count, job=job) from None
 
     try:
         for batch in batches:
-            name = describe(batch[0]) if describe is not None else ""
-            window.append((start, len(batch), name, pool.submit(_batch, fn, batch)))
+            name = describe(batch) if describe is not None else ""
+            try:
+                fut = pool.submit(_batch, fn, batch)
+            except BrokenProcessPool:  # a worker died since the last result was taken
+                while window:  # the results done before it, then the first batch not done
+                    yield from results(*window.popleft())
+                raise WorkerDied(start, len(batch), job=name) from None
+            window.append((start, len(batch), name, fut))
             start += len(batch)
             if len(window) >= ahead * workers:
                 yield from results(*window.popleft())

@@ -64,3 +64,17 @@ def test_a_dying_worker_is_an_error_naming_its_jobs() -> None:
     first, count = err.value.first, err.value.count
     assert got == list(range(first)) and count == 3 and first % 3 == 0 and first <= 6
     assert f"jobs {first + 1}-{first + 3}" in str(err.value)
+
+
+def test_a_worker_dying_while_the_caller_is_busy_is_an_error_too() -> None:
+    """The caller takes its time over each result: the pool breaks between two of its reads, and the next
+    job is handed out to a broken pool. That too is a WorkerDied after the results before it (it was a
+    BrokenProcessPool traceback)."""
+    import time
+
+    got: list[int] = []
+    with pytest.raises(WorkerDied) as err:
+        for r in run_ordered(die_on_seven, range(20), workers=2, chunksize=1, preload=[__name__], ahead=1):
+            got.append(r)
+            time.sleep(0.3)
+    assert got == list(range(err.value.first)) and err.value.first <= 7 and err.value.count == 1
