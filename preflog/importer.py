@@ -26,7 +26,6 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -606,21 +605,13 @@ STORING = "storing pulkas"
 """The import's stage that counts the pulkas committed to the store (with their projections; no total)."""
 
 
-class ImportStatus(StrEnum):
-    """What happened to a pulka (or a file) on import."""
-
-    IMPORTED = "imported"
-    DUPLICATE = "duplicate"
-    ERROR = "error"
-
-
 @dataclass(slots=True)
 class ImportItem:
     """What happened to one pulka (or one bad file) on import."""
 
     source: str
     pulka: str = ""
-    status: str = ImportStatus.IMPORTED  # imported | duplicate | error
+    status: str = "imported"  # imported | duplicate | error
     deals: int = 0
     events: int = 0
     findings: int = 0
@@ -644,12 +635,12 @@ class ImportCounts:
     skipped: dict[str, list[str]] = field(default_factory=dict, repr=False)  # a folder of photos: no flood
 
     def add(self, item: ImportItem) -> None:
-        if item.status == ImportStatus.IMPORTED:
+        if item.status == "imported":
             self.imported += 1
             self.deals += item.deals
             self.events += item.events
             self.findings += item.findings
-        elif item.status == ImportStatus.DUPLICATE:
+        elif item.status == "duplicate":
             self.duplicate += 1
         else:
             self.errors += 1
@@ -665,6 +656,9 @@ class ImportTarget(Protocol):
     def store(self, create: bool = False) -> EventStore: ...
 
     def heal_projections(self, reading: bool = True) -> list[str]: ...
+
+    def refresh_projections(self, changed: dict[str, PulkaFacts], heads: dict[str, int] | None = None, *,
+                            built: tuple[dict[str, pa.Table], dict[str, str]] | None = None) -> None: ...
 
 
 class _Pending(NamedTuple):
@@ -748,7 +742,7 @@ class ImportSession:
         for n_done, fr in enumerate(results, 1):
             src = fr.source
             if fr.error:
-                self._hand_out(ImportItem(src, status=ImportStatus.ERROR, error=fr.error))
+                self._hand_out(ImportItem(src, status="error", error=fr.error))
             stem = source_stem(src)
             for i, pp in enumerate(fr.pulkas):
                 h = pp.content_hash
@@ -759,7 +753,7 @@ class ImportSession:
                 if holder is None and pp.record_id is not None and pp.record_id in seen.ids:
                     holder = seen.holder(_hash_without_id(pp.rows))  # the export of a pulka stored without [Id]
                 if holder is not None:
-                    item.pulka, item.status = holder, ImportStatus.DUPLICATE
+                    item.pulka, item.status = holder, "duplicate"
                     self._hand_out(item)
                     continue
                 pid = free_id(file_pulka_id(stem, i, pp.record_id), h, seen.ids)
@@ -819,7 +813,7 @@ class ImportSession:
                 if got.pulka == p.pulka and got.created:
                     todo.stored(p.pulka)
                 elif not got.created:
-                    item.pulka, item.status, item.findings = got.pulka, ImportStatus.DUPLICATE, 0
+                    item.pulka, item.status, item.findings = got.pulka, "duplicate", 0
                     todo.drop(p.pulka)
                 else:
                     item.pulka = got.pulka
@@ -830,10 +824,8 @@ class ImportSession:
                 self.stored += len(batches)
                 self._report(STORING, self.stored, None)
         if todo.ready and (last or len(todo.ready) >= IMPORT_CHUNK):
-            from .projections.store import refresh_built
-
             tables, prints, heads = todo.take()
-            refresh_built(self.target.root, tables, prints, heads=heads)
+            self.target.refresh_projections({}, heads, built=(tables, prints))
         _release_arrow_memory()
 
 
@@ -849,7 +841,7 @@ def gather(paths: Sequence[str | Path]) -> tuple[list[Path | str], list[ImportIt
             files.append("-")
             continue
         if not Path(p).exists() and not Path(p).is_symlink():  # one missing path: the others still import
-            empty.append(ImportItem(str(p), status=ImportStatus.ERROR, error=f"{p}: no such file or folder"))
+            empty.append(ImportItem(str(p), status="error", error=f"{p}: no such file or folder"))
             continue
         if not Path(p).is_dir():
             files.append(Path(p))
@@ -858,10 +850,10 @@ def gather(paths: Sequence[str | Path]) -> tuple[list[Path | str], list[ImportIt
         try:
             found = record_files([p], passed)
         except FileError as exc:  # a folder that cannot be listed: its error row, the others still import
-            empty.append(ImportItem(str(p), status=ImportStatus.ERROR, error=str(exc)))
+            empty.append(ImportItem(str(p), status="error", error=str(exc)))
             continue
         if not found:
-            empty.append(ImportItem(str(p), status=ImportStatus.ERROR, error=no_record_file(p, passed)))
+            empty.append(ImportItem(str(p), status="error", error=no_record_file(p, passed)))
         elif passed:
             skipped[str(p)] = [str(f) for f in passed]
         files.extend(found)
