@@ -18,6 +18,8 @@ Imports nothing from preflog but :mod:`preflog.errors` (layer 1, beside the mode
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import deque
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -59,12 +61,35 @@ class WorkerDied(PreflogError, RuntimeError):
         return (WorkerDied, (self.first, self.count, "", self.job))
 
 
+_MAIN_ENV = "PREFLOG_WORKERS_MAIN"
+"""Set only while :func:`context` starts the fork server: the path of the caller's main script."""
+
+if os.environ.get(_MAIN_ENV) and getattr(sys.modules.get("__main__"), "__file__", None) is None:
+    # This is the fork server importing its preload: its workers are to take the caller's script as loaded
+    # already (multiprocessing skips a main module whose file is the caller's), not run it again.
+    sys.modules["__main__"].__file__ = os.environ.pop(_MAIN_ENV)
+
+
 def context(preload: Sequence[str] = ()) -> BaseContext:
-    """The start method of the workers: a fork server preloading ``preload``, else ``spawn``."""
+    """The start method of the workers: a fork server preloading ``preload``, else ``spawn``.
+
+    The workers do not run the caller's main script again, as multiprocessing otherwise does before their
+    first job (an unguarded script would start the work over in every worker, and fail): the fork server is
+    started here, told the script's path, and takes it as its own main module (see above)."""
     if "forkserver" not in get_all_start_methods():
         return get_context("spawn")
+    from multiprocessing import forkserver
+    from multiprocessing import spawn
+
     ctx = get_context("forkserver")
-    ctx.set_forkserver_preload(list(preload))
+    ctx.set_forkserver_preload([__name__, *preload])
+    main = spawn.get_preparation_data("preflog").get("init_main_from_path")
+    if main:
+        os.environ[_MAIN_ENV] = main
+        try:
+            forkserver.ensure_running()
+        finally:
+            os.environ.pop(_MAIN_ENV, None)
     return ctx
 
 
