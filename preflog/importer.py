@@ -7,8 +7,10 @@ not already stored, deriving their projection facts. The parent (an :class:`Impo
 and duplicates, commits to the store and refreshes the projections, so what is stored does not depend
 on the number of workers.
 
-Small imports stay in the calling process: a pool's start-up (a fresh interpreter per worker,
-importing the reader, the engine and the store) costs about as much as reading a megabyte.
+Small imports stay in the calling process: a pool's start-up (a fork server's fresh interpreter
+importing the reader, the engine and the store) costs about as much as reading a megabyte. A worker
+that dies stops the import with :class:`~.workers.WorkerDied` naming the file not done: the pulkas
+committed before it are stored whole (each commit is atomic), nothing of it or of the files after it.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ class Workspace:
         file order; a pulka stored under another id at commit time is handed out after that commit) and
         keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
         of pulkas (the ids and content hashes already stored are looked up in the store's compact head
-        index, see :mod:`preflog.store.heads`)."""
+        index, see :mod:`preflog.store.heads`). The work is an :class:`~preflog.importer.ImportSession`'s."""
         return ImportSession(self, run_audit, workers, self.progress).run(paths, on_item, progress)
 
     # --- loading ------------------------------------------------------------------------
