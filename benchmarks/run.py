@@ -84,6 +84,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from preflog import _native  # noqa: E402
 from preflog.engine.replay import audit_columns  # noqa: E402
+from preflog.importer import IMPORT_CHUNK  # noqa: E402
 from preflog.model.bids import ru_trump  # noqa: E402
 from preflog.model.columns import RowColumns  # noqa: E402
 from preflog.model.events import CardPlayed  # noqa: E402
@@ -107,7 +108,6 @@ from preflog.store import EventStore  # noqa: E402
 from preflog.store.delta import DeltaStore  # noqa: E402
 from preflog.store.pool import BulkPool  # noqa: E402
 from preflog.store.pool import bulk_memory_pool  # noqa: E402
-from preflog.workspace import IMPORT_CHUNK  # noqa: E402
 from preflog.workspace import Workspace  # noqa: E402
 
 SPECS: list[Any] = ["sochi", "leningrad", "rostov", ("sochi", 4)]
@@ -166,9 +166,25 @@ def _stage(seconds: float, deals: int, events: int, **extra: Any) -> dict[str, A
 
 
 def _cpu() -> tuple[float, float]:
-    """CPU seconds (user + system) of this process and of its ended children (the import's workers)."""
+    """CPU seconds (user + system) of this process and of its children, ended (waited for) or alive with the
+    ones they waited for: the import's workers are children of the fork server this process started
+    (``preflog.workers``), which waits for them and lives on (Linux: read from ``/proc``)."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime + _live_children_cpu()
+
+
+def _live_children_cpu() -> float:
+    """CPU seconds of this process's live children and of the children they waited for (``/proc/PID/stat``:
+    utime, stime, cutime, cstime); 0 where there is no ``/proc``."""
+    me, tick, total = os.getpid(), os.sysconf("SC_CLK_TCK"), 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == me:  # fields after the name: state, ppid, … utime (the 12th) … cstime (the 15th)
+            total += sum(int(f) for f in fields[11:15])
+    return total / tick
 
 
 def _ratio(a: float, b: float) -> float:

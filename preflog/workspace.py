@@ -16,7 +16,6 @@ import os
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
@@ -33,44 +32,38 @@ from .errors import FileError
 from .errors import NoStoreError
 from .errors import NotStoredError
 from .errors import WorkspaceError
+from .importer import READING as READING  # the import's stages and items: re-exported, their home is the importer
+from .importer import STORING as STORING
+from .importer import ImportCounts as ImportCounts
+from .importer import ImportItem as ImportItem
+from .importer import ImportSession
+from .importer import no_record_file as no_record_file
+from .importer import skipped_names as skipped_names
 from .model.events import Event
 from .model.events import PulkaStarted
 from .model.events import from_row
 from .projections.facts import PulkaFacts
 from .projections.facts import facts_of
 from .record.api import RECORD_SUFFIXES
-from .record.api import Limits
-from .record.api import gc_paused
 from .record.api import read_any
-from .record.api import record_files
 from .record.api import write_json
 from .record.api import write_text
 from .store.base import EventStore
-from .store.base import Heads
 from .store.base import IntegrityProblem
-from .store.base import free_id
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
-from .store.pool import BulkPool
-from .store.pool import bulk_memory_pool
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
-    from filelock import ReadWriteLock
 
     from .analysis.table import BuildResult
-    from .importer import FileResult
-    from .importer import Projected
     from .store.delta import DeltaStore
-    from .store.heads import SortedHashes
 
 STORE_ENV = "PREFLOG_STORE"
 KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
 KEY_FILE_ENV = "PREFLOG_KEY_FILE"  # or a file holding it
 DEFAULT_STORE = "preflog-store"
-IMPORT_CHUNK = 2000  # pulkas per store commit on bulk import (at the end of a file) …
-IMPORT_ROWS = 200_000  # … or event rows (inside a big file), so that memory stays flat
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -140,47 +133,6 @@ class Loaded:
 
 
 @dataclass(slots=True)
-class ImportItem:
-    """What happened to one pulka (or one bad file) on import."""
-
-    source: str
-    pulka: str = ""
-    status: str = "imported"  # imported | duplicate | error
-    deals: int = 0
-    events: int = 0
-    findings: int = 0
-    error: str = ""
-
-
-@dataclass(slots=True)
-class ImportCounts:
-    """What :meth:`Workspace.import_each` did, in numbers: files named, pulkas imported and already
-    stored, files refused; deals, events and findings of the pulkas imported. ``skipped``: per folder
-    named that held record files, what else it held (a suffix other than .pref, .txt, .json and .pgn; a
-    symbolic link; a FIFO …), by path (a folder without record files is an error row naming them)."""
-
-    files: int = 0
-    imported: int = 0
-    duplicate: int = 0
-    errors: int = 0
-    deals: int = 0
-    events: int = 0
-    findings: int = 0
-    skipped: dict[str, list[str]] = field(default_factory=dict, repr=False)  # a folder of photos: no flood
-
-    def add(self, item: ImportItem) -> None:
-        if item.status == "imported":
-            self.imported += 1
-            self.deals += item.deals
-            self.events += item.events
-            self.findings += item.findings
-        elif item.status == "duplicate":
-            self.duplicate += 1
-        else:
-            self.errors += 1
-
-
-@dataclass(slots=True)
 class Audited:
     loaded: Loaded
     result: AuditResult
@@ -189,13 +141,6 @@ class Audited:
 
 Report = Callable[[str, int, int | None], None]
 """``report(stage, done, total)``: how far a long step is (``total`` None while unknown)."""
-
-READING = "reading records"
-"""The import's stage whose ``done`` and ``total`` are bytes: the record text read, sealed and audited so
-far, of all the files' (``total`` None when standard input is read: its size is known at its end)."""
-STORING = "storing pulkas"
-"""The import's stage that counts the pulkas committed to the store (with their projections; no total)."""
-
 
 class Workspace:
     """A store folder with its event table and projections.
@@ -208,7 +153,6 @@ class Workspace:
         self.root = Path(root) if root is not None else default_store()
         self.progress = progress
         self._store: DeltaStore | None = None
-        self._importing: ReadWriteLock | None = None  # the "import in progress" mark, once committing
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r})"
@@ -263,172 +207,8 @@ class Workspace:
         file order; a pulka stored under another id at commit time is handed out after that commit) and
         keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
         of pulkas (the ids and content hashes already stored are looked up in the store's compact head
-        index, see :mod:`preflog.store.heads`)."""
-        from .importer import prepared_files
-
-        Limits.from_env()  # a malformed size limit is one error for the run, not one per file
-        files: list[Path | str] = []
-        empty: list[ImportItem] = []  # missing paths, folders holding no record file: their error rows
-        skipped: dict[str, list[str]] = {}
-        for p in paths:
-            if str(p) == "-":
-                files.append("-")
-                continue
-            if not Path(p).exists() and not Path(p).is_symlink():  # one missing path: the others still import
-                empty.append(ImportItem(str(p), status="error", error=f"{p}: no such file or folder"))
-                continue
-            if not Path(p).is_dir():
-                files.append(Path(p))
-                continue
-            passed: list[Path] = []
-            try:
-                found = record_files([p], passed)
-            except FileError as exc:  # a folder that cannot be listed: its error row, the others still import
-                empty.append(ImportItem(str(p), status="error", error=str(exc)))
-                continue
-            if not found:
-                empty.append(ImportItem(str(p), status="error", error=no_record_file(p, passed)))
-            elif passed:
-                skipped[str(p)] = [str(f) for f in passed]
-            files.extend(found)
-        counts = ImportCounts(files=len({str(f) for f in files}) + len(empty), skipped=skipped)
-        # The store is created only when something is appended: a run of bad files leaves no trace.
-        if self.exists():
-            store = self.store()
-            hash_every, stored = store.hash_every, store.heads()
-        else:
-            hash_every, stored = DEFAULT_HASH_EVERY, None
-        seen = _Seen(stored)
-        n_workers = workers if workers is not None else (os.cpu_count() or 1)
-        read = None if self.progress is None else lambda done, total: self._report(READING, done, total)
-        results = prepared_files(files, hash_every, run_audit, seen.hashes, n_workers, read)
-
-        def take(item: ImportItem) -> None:
-            counts.add(item)
-            if on_item is not None:
-                on_item(item)
-
-        for item in empty:
-            take(item)
-        try:
-            with gc_paused(), _import_memory_pool():  # millions of acyclic rows and facts in flight: see gc_paused
-                self._take_files(results, len(files), seen, take, progress)
-            if run_audit:
-                self.heal_projections(reading=False)  # whatever an earlier, interrupted import left unprojected
-        finally:
-            results.close()  # stops the workers now if the import failed
-            if self._importing is not None:
-                from .projections.store import import_ends
-
-                import_ends(self._importing)
-                self._importing = None
-        return counts
-
-    def _take_files(self, results: Iterator[FileResult], n_files: int, seen: _Seen,
-                    take: Callable[[ImportItem], None], progress: Callable[[int, int], None] | None) -> None:
-        """The parent's half of :meth:`import_each`: ids, duplicates, commits and projections, file by
-        file in file order. An item is handed to ``take`` once its fate is final: a duplicate at once,
-        a pulka to be stored after its commit."""
-        from .importer import file_pulka_id
-        from .importer import source_stem
-
-        pending: list[tuple[str, Sequence[StoredRow], ImportItem]] = []
-        todo = _ToProject()
-        rows_pending = 0
-        stored = 0
-
-        def flush(last: bool = False) -> None:
-            """:meth:`_flush`, telling the progress how many pulkas were committed (:data:`STORING`)."""
-            nonlocal stored
-            n = sum(1 for pid, _rows, _item in pending if pid)
-            if n:
-                self._report(STORING, stored, None)
-            self._flush(pending, todo, seen, take, last)
-            if n:
-                stored += n
-                self._report(STORING, stored, None)
-
-        for n_done, fr in enumerate(results, 1):
-            src = fr.source
-            if fr.error:
-                error = ImportItem(src, status="error", error=fr.error)
-                if pending:
-                    pending.append(("", (), error))  # handed out in file order, after the commit
-                else:
-                    take(error)
-            stem = source_stem(src)
-            for i, pp in enumerate(fr.pulkas):
-                h = pp.content_hash
-                item = ImportItem(src, deals=pp.deals, events=pp.events)
-                holder = seen.holder(h)
-                if holder is None and pp.plain_hash is not None:  # stored before its notes were kept
-                    holder = seen.holder(pp.plain_hash)
-                if holder is None and pp.record_id is not None and pp.record_id in seen.ids:
-                    holder = seen.holder(_hash_without_id(pp.rows))  # the export of a pulka stored without [Id]
-                if holder is not None:
-                    item.pulka, item.status = holder, "duplicate"
-                    if pending:
-                        pending.append(("", (), item))  # handed out in file order, after the commit
-                    else:
-                        take(item)
-                    continue
-                pid = free_id(file_pulka_id(stem, i, pp.record_id), h, seen.ids)
-                seen.add(pid, h)
-                item.pulka = pid
-                if pp.projected is not None or pp.facts is not None:
-                    item.findings = pp.findings
-                    todo.add(pid, h, pp.projected, pp.facts)
-                pending.append((pid, pp.rows, item))
-                rows_pending += len(pp.rows)
-                if rows_pending >= IMPORT_ROWS:  # a big file: commit within it, memory stays flat
-                    flush()
-                    rows_pending = 0
-            if len(pending) >= IMPORT_CHUNK:
-                flush()
-                rows_pending = 0
-            if progress:
-                progress(n_done, n_files)
-        flush(last=True)
-
-    def _flush(self, pending: list[tuple[str, Sequence[StoredRow], ImportItem]], todo: _ToProject,
-               seen: _Seen, take: Callable[[ImportItem], None], last: bool = False) -> None:
-        """One store commit for the pulkas gathered so far (rows sealed by the importer; an entry without
-        id is a duplicate found before, only handed out in its place); then, once :data:`IMPORT_CHUNK`
-        pulkas wait (or at the end), their projections: so a big import never holds every pulka's
-        projection rows, and each projection segment is written about once.
-
-        Duplicates and ids are decided again inside the commit's critical section
-        (:meth:`EventStore.import_sealed`): content a concurrent import stored meanwhile becomes a
-        ``duplicate`` of its pulka, an id it took meanwhile gives way to a free one, and the other
-        pulkas are stored all the same."""
-        if pending:
-            store = self.store(create=True)
-            if self._importing is None:
-                from .projections.store import import_begins
-
-                self._importing = import_begins(self.root)
-            batches = [(pid, rows) for pid, rows, _item in pending if pid]
-            done = iter(store.import_sealed(batches) if batches else [])
-            seen.committed(store)
-            for pid, _rows, item in pending:
-                if not pid:
-                    take(item)
-                    continue
-                got = next(done)
-                if got.pulka == pid and got.created:
-                    todo.stored(pid)
-                elif not got.created:
-                    item.pulka, item.status, item.findings = got.pulka, "duplicate", 0
-                    todo.drop(pid)
-                else:
-                    item.pulka = got.pulka
-                    todo.stored(pid, got.pulka)
-                take(item)
-            pending.clear()
-        if todo.ready and (last or len(todo.ready) >= IMPORT_CHUNK):
-            tables, prints, heads = todo.take()
-            self.refresh_projections({}, heads, built=(tables, prints))
-        _release_arrow_memory()
+        index, see :mod:`preflog.store.heads`). The work is an :class:`~preflog.importer.ImportSession`'s."""
+        return ImportSession(self, run_audit, workers, self.progress).run(paths, on_item, progress)
 
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
@@ -747,188 +527,6 @@ def _version_of(store: EventStore) -> int | None:
     return int(version()) if callable(version) else None
 
 
-def _import_memory_pool() -> AbstractContextManager[None]:
-    """Arrow's system allocator for the buffers of a bulk import (unless ``ARROW_DEFAULT_MEMORY_POOL``
-    chooses one), the previous default pool again after it (:mod:`preflog.store.pool`).
-
-    Arrow's default pool (mimalloc) keeps freed pages for reuse, and every commit (a chunk's columns,
-    their Parquet encoding, the projection segments) leaves more of them behind. Measured on the parent
-    of an import of 100 k / 300 k deals: peak RSS 437 / 501 MB with mimalloc, 381 / 410 MB with the
-    system allocator, its CPU no higher (3.4-3.6 against 3.9-4.2 s at 100 k); at the end of the import
-    372 / 450 MB against 257 / 277 MB. The workers get the same allocator (importer.py)."""
-    return bulk_memory_pool(BulkPool.SYSTEM)
-
-
-def _release_arrow_memory() -> None:
-    """Hand the pages Arrow's allocator kept back to the system after a commit (a pool other than the
-    system allocator's keeps them: see :func:`_import_memory_pool`)."""
-    import pyarrow as pa
-
-    pa.default_memory_pool().release_unused()
-
-
-class _Seen:
-    """The ids and content hashes an import must not store again: the store's (its head index, live:
-    the store's own commits keep it level) and those of this run's pulkas not committed yet (at most a
-    commit's worth). ``ids`` and ``hashes`` are the two as containers (``hashes`` also for the import's
-    workers, which get a sorted snapshot of it)."""
-
-    def __init__(self, stored: Heads | None) -> None:
-        self.stored = stored
-        self.run: dict[int, str] = {}
-        self.run_ids: set[str] = set()
-        self.ids = _SeenIds(self)
-        self.hashes = _SeenHashes(self)
-
-    def holder(self, content_hash: int) -> str | None:
-        got = self.run.get(content_hash)
-        if got is None and self.stored is not None:
-            got = self.stored.holder(content_hash)
-        return got
-
-    def add(self, pid: str, content_hash: int) -> None:
-        self.run.setdefault(content_hash, pid)
-        self.run_ids.add(pid)
-
-    def committed(self, store: EventStore) -> None:
-        """The run's pulkas so far are committed: from now on the store's index answers for them."""
-        self.stored = store.heads()
-        self.run.clear()
-        self.run_ids.clear()
-
-
-class _SeenIds:
-    def __init__(self, seen: _Seen) -> None:
-        self.seen = seen
-
-    def __contains__(self, pid: object) -> bool:
-        return pid in self.seen.run_ids or (self.seen.stored is not None and pid in self.seen.stored)
-
-
-class _SeenHashes:
-    def __init__(self, seen: _Seen) -> None:
-        self.seen = seen
-
-    def __contains__(self, h: object) -> bool:
-        return isinstance(h, int) and self.seen.holder(h) is not None
-
-    def snapshot(self) -> SortedHashes:
-        """The hashes known now, sorted (what the import's workers get)."""
-        from .store.heads import HeadIndex
-        from .store.heads import SortedHashes
-
-        stored = self.seen.stored
-        base = stored.content_hashes().values if isinstance(stored, HeadIndex) else None
-        run = list(self.seen.run)
-        if base is None:
-            return SortedHashes(run)
-        import numpy as np
-
-        return SortedHashes(np.concatenate([base, np.asarray(run, np.int64)]) if run else base)
-
-
-class _ToProject:
-    """The projection rows of an import's pulkas, from the workers (or facts the parent projects), until
-    they are written: ``waiting`` until their commit, ``ready`` after it (under the id stored)."""
-
-    def __init__(self) -> None:
-        self.waiting: dict[str, tuple[int, Projected | None, PulkaFacts | None]] = {}
-        self.ready: dict[str, tuple[int, Projected | None, PulkaFacts | None]] = {}
-
-    def add(self, pid: str, head: int, projected: Projected | None, facts: PulkaFacts | None) -> None:
-        if facts is not None and facts.pulka != pid:
-            from dataclasses import replace
-
-            facts = replace(facts, pulka=pid)
-        self.waiting[pid] = (head, projected, facts)
-
-    def stored(self, pid: str, as_id: str | None = None) -> None:
-        got = self.waiting.pop(pid, None)
-        if got is None:
-            return
-        head, projected, facts = got
-        if as_id is not None and facts is not None:
-            from dataclasses import replace
-
-            facts = replace(facts, pulka=as_id)
-        self.ready[as_id or pid] = (head, projected, facts)
-
-    def drop(self, pid: str) -> None:
-        self.waiting.pop(pid, None)
-
-    def take(self) -> tuple[dict[str, pa.Table], dict[str, str], dict[str, int]]:
-        """The ready pulkas' projection rows under their stored ids, their fingerprints and heads (what
-        :func:`~.projections.store.refresh_built` writes); forgets them."""
-        import numpy as np
-        import pyarrow as pa
-
-        from .projections.build import SCHEMAS
-        from .projections.build import project_many
-        from .projections.facts import fingerprint_of
-        from .projections.store import TABLES
-
-        ready, self.ready = self.ready, {}
-        prints: dict[str, str] = {}
-        heads: dict[str, int] = {}
-        built = [pid for pid, (_h, p, _f) in ready.items() if p is not None]
-        others = [f for _h, p, f in ready.values() if p is None and f is not None]
-        extra = project_many(others) if others else None  # a FactsError names the pulka, as before
-        # the rows of consecutive pulkas of one part lie one after another: one slice a run, not a pulka
-        runs: list[tuple[Projected, list[int]]] = []
-        lengths: list[list[int]] = [[], [], []]
-        for _h, p, _f in ready.values():
-            if p is None:
-                continue
-            sp = p.spans
-            if runs and runs[-1][0].tables is p.tables and all(
-                    runs[-1][1][2 * k] + runs[-1][1][2 * k + 1] == sp[2 * k] for k in range(3)):
-                run = runs[-1][1]
-                for k in range(3):
-                    run[2 * k + 1] += sp[2 * k + 1]
-            else:
-                runs.append((p, list(sp)))
-            for k in range(3):
-                lengths[k].append(sp[2 * k + 1])
-        tables: dict[str, pa.Table] = {}
-        for k, name in enumerate(TABLES):
-            if runs:
-                data = pa.concat_tables([p.tables[k].slice(run[2 * k], run[2 * k + 1]) for p, run in runs])
-                data = data.combine_chunks()
-                ids = pa.array(built, pa.string()).take(pa.array(np.repeat(np.arange(len(built)), lengths[k])))
-                data = data.set_column(0, SCHEMAS[name].field(0), ids)
-            else:
-                data = SCHEMAS[name].empty_table()
-            tables[name] = data if extra is None else pa.concat_tables([data, extra[name]])
-        for pid, (h, p, f) in ready.items():
-            heads[pid] = h
-            if p is not None:
-                prints[pid] = fingerprint_of(pid, p.content_print)
-            elif f is not None:
-                prints[pid] = f.fingerprint()
-        return tables, prints, heads
-
-
-def no_record_file(folder: str | Path, skipped: Sequence[Path] = ()) -> str:
-    """The error of a folder named for import that holds no record file, naming what it skipped."""
-    what = f"; it holds only {skipped_names(folder, skipped)}" if skipped else ""
-    return (f"{folder}: no record file in this folder (record files end in "
-            f"{', '.join(RECORD_SUFFIXES[:-1])} or {RECORD_SUFFIXES[-1]}){what}")
-
-
-def skipped_names(folder: str | Path, skipped: Sequence[str | Path], shown: int = 5) -> str:
-    """``3 other files: a.md, b.csv, link.pref`` (names under ``folder``; the first ``shown``, then how many
-    in all)."""
-    names = []
-    for f in skipped[:shown]:
-        try:
-            names.append(str(Path(f).relative_to(folder)))
-        except ValueError:
-            names.append(str(f))
-    n = len(skipped)
-    more = f" … ({n} in all)" if n > shown else ""
-    return f"{n} other file{'' if n == 1 else 's'}: {', '.join(names)}{more}"
-
-
 @dataclass(slots=True)
 class Simulated:
     """What :func:`simulate_to` did: ``pulkas`` played; of those sent to a store, the ids of the ones
@@ -936,18 +534,6 @@ class Simulated:
 
     pulkas: int = 0
     already: list[str] = field(default_factory=list)
-
-
-def _hash_without_id(rows: Sequence[StoredRow]) -> int:
-    """The content hash of a pulka's sealed rows with no ``[Id]`` in its ``PulkaStarted``: the hash it was
-    stored under when it was imported without one (:func:`with_id` added it on export)."""
-    from .store.chain import content_hash
-
-    plain = [r[2:7] for r in rows]
-    first = from_row(*plain[0]) if plain else None
-    if isinstance(first, PulkaStarted):
-        plain[0] = replace(first, meta=tuple(m for m in first.meta if m[0] != "id")).to_row()
-    return content_hash(plain)
 
 
 def with_id(events: Sequence[Event], pulka: str) -> list[Event]:
@@ -970,6 +556,7 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
     stored already (the same seed and settings played again) is not stored twice but counted in
     ``already``; one whose id another pulka holds (the same seed, another ``pool``) is stored under
     :func:`free_id`. Then the projections of the new pulkas are written."""
+    from .importer import IMPORT_CHUNK
     from .sim import simulate_many
     from .store.chain import GENESIS
     from .store.chain import seal

@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "_native": 0,       # which kernel runs, compiled or pure Python: imports nothing from preflog
     "templates": 0,     # the HTML pages: one Jinja2 environment, autoescaped: imports nothing from preflog
     "model": 1,         # cards, bids, calls, events, outcome
-    "workers": 1,       # the worker-process runner of the simulator and the analysis (beside model: errors only)
+    "workers": 1,       # the worker-process runner of the import, the simulator and the analysis (errors only)
     "rules": 2,         # Rules, presets, option docs
     "solver": 2,        # the double-dummy solver (beside rules: cards in, tricks out)
     "scoring": 3,       # sheets, settlement, the families' scorers
@@ -32,7 +32,7 @@ LAYERS: dict[str, int] = {
     "sim": 5,           # bots driving the engine
     "reports": 6,       # SQL, DataFrames, HTML over the projections
     "render": 6,        # sheet SVG
-    "importer": 6,      # bulk import: read, seal, audit, facts (on worker processes)
+    "importer": 6,      # bulk import: the session (ids, duplicates, commits); read, seal, audit on workers
     "analysis": 6,      # double-dummy analysis of deals (engine + scorer + solver) and its play_analysis table
     "spark": 7,         # the Spark job (beside reports, one layer up: it runs the reports' SQL on Spark)
     "workspace": 7,     # the façade: store, import, load, audit, projections

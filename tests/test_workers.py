@@ -6,6 +6,9 @@ from __future__ import annotations
 import doctest
 import itertools
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +67,36 @@ def test_a_dying_worker_is_an_error_naming_its_jobs() -> None:
     first, count = err.value.first, err.value.count
     assert got == list(range(first)) and count == 3 and first % 3 == 0 and first <= 6
     assert f"jobs {first + 1}-{first + 3}" in str(err.value)
+
+
+def test_a_worker_dying_while_the_caller_is_busy_is_an_error_too() -> None:
+    """The caller takes its time over each result: the pool breaks between two of its reads, and the next
+    job is handed out to a broken pool. That too is a WorkerDied after the results before it (it was a
+    BrokenProcessPool traceback)."""
+    import time
+
+    got: list[int] = []
+    with pytest.raises(WorkerDied) as err:
+        for r in run_ordered(die_on_seven, range(20), workers=2, chunksize=1, preload=[__name__], ahead=1):
+            got.append(r)
+            time.sleep(0.3)
+    assert got == list(range(err.value.first)) and err.value.first <= 7 and err.value.count == 1
+
+
+UNGUARDED = """
+import sys
+with open(sys.argv[1], "a") as fh:
+    fh.write("ran\\n")
+from preflog.workers import run_ordered
+print(list(run_ordered(abs, [-1, -2, -3], workers=2)))
+"""
+
+
+def test_an_unguarded_script_is_not_run_again_in_the_workers(tmp_path: Path) -> None:
+    """A script without ``if __name__ == "__main__"`` that starts workers: they do not run it again (it would
+    start the work over in each of them, and fail), so it runs once and gets its results."""
+    script, marker = tmp_path / "unguarded.py", tmp_path / "ran.txt"
+    script.write_text(UNGUARDED, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), str(marker)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "[1, 2, 3]", proc.stderr
+    assert marker.read_text() == "ran\n"

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from preflog import importer
-from preflog import workspace
 from preflog.model.events import PulkaStarted
 from preflog.projections.store import SORT_KEYS
 from preflog.projections.store import TABLES
@@ -105,7 +104,7 @@ def test_import_memory_stays_flat_in_the_number_of_pulkas(tmp_path: Path, small_
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Python-level peak (tracemalloc) of importing N and 4N pulkas from one file, in this process,
     without the audit: within a small factor (the whole file's rows held at once would grow 4x)."""
-    monkeypatch.setattr(workspace, "IMPORT_ROWS", 2000)
+    monkeypatch.setattr(importer, "IMPORT_ROWS", 2000)
     peaks = []
     for n in (6, 24):
         path = tmp_path / f"f{n}.pref"

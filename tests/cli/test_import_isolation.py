@@ -63,16 +63,17 @@ def test_the_cli_reports_the_failed_file_and_imports_the_others(tmp_path: Path,
     assert "Traceback" not in result.output
 
 
-def test_a_worker_failure_is_the_files_error_row() -> None:
-    class _Pipe:
-        def recv(self) -> object:
-            return importer._WorkerFailure("x.pref", "Traceback …\nTypeError: boom\n")
+def test_a_worker_failure_is_the_files_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure a worker's prepare_unit did not turn into the file's error (a bug) is that file's error row
+    with its traceback, not the import's end."""
+    def boom(*_a: object) -> importer.PartResult:
+        raise TypeError("boom")
 
-    worker = object.__new__(importer._Worker)
-    worker.inp = _Pipe()  # type: ignore[assignment]
-    worker.busy = 1
-    got = worker.result()
-    assert got.source == "x.pref" and got.pulkas == [] and "TypeError: boom" in got.error
+    monkeypatch.setattr(importer, "prepare_unit", boom)
+    monkeypatch.setattr(importer, "_SETTINGS", [32, True, frozenset()])
+    got = importer.work(importer.Unit("x.pref", 0, True, size=10))
+    assert got.source == "x.pref" and got.pulkas == [] and got.last and got.size == 10
+    assert "x.pref: could not be imported" in got.error and "TypeError: boom" in got.error
 
 
 def test_an_option_of_the_wrong_type_is_a_located_error_row(tmp_path: Path) -> None:

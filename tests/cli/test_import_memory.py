@@ -1,6 +1,6 @@
 """A bulk import allocates Arrow buffers from the system allocator (parent and workers) and leaves the
 caller's default pool as it found it; a pool chosen with ``ARROW_DEFAULT_MEMORY_POOL`` is kept
-(see ``workspace._import_memory_pool``: Arrow's default mimalloc pool kept freed pages, so the
+(see ``importer.import_memory_pool``: Arrow's default mimalloc pool kept freed pages, so the
 parent's memory grew with the number of pulkas imported)."""
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ def _records(folder: Path) -> Path:
 
 def _pools_seen(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = Workspace._take_files
+    real = importer.ImportSession._take_files
 
-    def spy(self: Workspace, results: Iterator[Any], *args: Any) -> None:
+    def spy(self: importer.ImportSession, results: Iterator[Any], *args: Any) -> None:
         seen.append(pa.default_memory_pool().backend_name)
         real(self, results, *args)
 
-    monkeypatch.setattr(Workspace, "_take_files", spy)
+    monkeypatch.setattr(importer.ImportSession, "_take_files", spy)
     return seen
 
 
@@ -57,27 +57,28 @@ def test_a_chosen_pool_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert seen == [before]
 
 
-def test_a_worker_gets_the_system_allocator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The worker process is started with the variable set (its pyarrow reads it when it loads)."""
+def pool_name(_unit: object) -> str:
+    """A job of the import's pool, run in the worker: the name of its Arrow pool."""
+    return str(pa.default_memory_pool().backend_name)
+
+
+def test_a_worker_gets_the_system_allocator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import's workers switch to the system allocator as they start (importer._settle), whatever pool
+    the fork server they come from loaded pyarrow with."""
+    from preflog.workers import run_ordered
+
     monkeypatch.delenv(importer.ARROW_POOL_ENV, raising=False)
-    out = tmp_path / "pool.txt"
-    monkeypatch.setattr(importer, "_BOOT", "import os, pyarrow as pa; open(" + repr(str(out)) + ", 'w').write("
-                        "pa.default_memory_pool().backend_name); os.close({rfd}); os.close({wfd}) # {path}")
-    w = importer._Worker((32, True, frozenset()))
-    w.proc.wait(timeout=60)
-    w.busy = 1  # it has left: close without the polite goodbye
-    w.close()
-    assert out.read_text() == "system"
+    got = list(run_ordered(pool_name, [0, 1], 2, preload=[*importer.PRELOAD, __name__],
+                           initializer=importer._settle, initargs=(32, True, frozenset())))
+    assert got == ["system", "system"]
 
 
 def test_overlapping_imports_restore_the_pool_once_the_last_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two imports on two threads overlap: the first in switches to the system allocator, the last
     out switches back to the pool from before the first (not to the system one the second saw)."""
-    from preflog.workspace import _import_memory_pool
-
     monkeypatch.delenv(importer.ARROW_POOL_ENV, raising=False)
     before = pa.default_memory_pool().backend_name
-    first, second = _import_memory_pool(), _import_memory_pool()
+    first, second = importer.import_memory_pool(), importer.import_memory_pool()
     first.__enter__()
     second.__enter__()
     assert pa.default_memory_pool().backend_name == "system"
