@@ -63,11 +63,14 @@ def ordered_right(pp: pd.DataFrame, score: str) -> bool:
 
 
 def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 10, workers: int = 1,
-          checkpoints: Sequence[int] = CHECKPOINTS) -> dict[str, Any]:
+          checkpoints: Sequence[int] = CHECKPOINTS, partial: str | None = None) -> dict[str, Any]:
+    """The share of seeds each rating orders correctly at each checkpoint (``partial``: a file the
+    result so far is written to after each seed)."""
     points = [c for c in checkpoints if c <= pulkas]
     right = {k: dict.fromkeys(points, 0) for k in ("play", "raw")}
     play_sum: dict[str, float] = dict.fromkeys(NAMES, 0.0)
     t0 = time.perf_counter()
+    res: dict[str, Any] = {}
     for s in range(seeds):
         pp = club(s, pulkas, levels, pool=pool, workers=workers)
         for name in NAMES:
@@ -76,10 +79,15 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
             first = pp[pp["pulka"] < f"{c:05d}"]
             right["play"][c] += ordered_right(first, "play")
             right["raw"][c] += ordered_right(first, "result")
-    return {"levels": list(levels), "seeds": seeds, "pulkas": pulkas, "pool": pool,
-            "seconds": round(time.perf_counter() - t0, 1),
-            "play_per_pulka": {n: round(v / (seeds * pulkas), 2) for n, v in play_sum.items()},
-            "share_correct": {k: {str(c): v[c] / seeds for c in points} for k, v in right.items()}}
+        done = s + 1
+        res = {"levels": list(levels), "seeds": done, "pulkas": pulkas, "pool": pool,
+               "seconds": round(time.perf_counter() - t0, 1),
+               "play_per_pulka": {n: round(v / (done * pulkas), 2) for n, v in play_sum.items()},
+               "share_correct": {k: {str(c): v[c] / done for c in points} for k, v in right.items()}}
+        if partial:
+            with open(partial, "w", encoding="utf-8") as f:
+                f.write(json.dumps(res, indent=1) + "\n")
+    return res
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--levels", default=",".join(LEVELS), help="four bot levels, strongest first")
     ap.add_argument("--json", default=None, help="write the result here too")
     a = ap.parse_args(argv)
-    res = curve(a.seeds, a.pulkas, a.levels.split(","), a.pool, a.workers)
+    res = curve(a.seeds, a.pulkas, a.levels.split(","), a.pool, a.workers, partial=a.json)
     text = json.dumps(res, indent=1)
     print(text)
     if a.json:
