@@ -880,10 +880,20 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
             links = write_viewers(loaded, pages, html.parent)
         _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
     try:
-        write(html, con, store=str(ws.root), pages=links, **filters)
+        write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, player), **filters)
     except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
         raise FileError(html, exc.strerror or str(exc)) from exc
     out.print(f"wrote {html}", markup=False)
+
+
+def _skill_frames(ws: Workspace, player: str | None) -> tuple[Any, Any] | None:
+    """The report's skill section: the skill table and rating history (None before ``analyze --all``)."""
+    summary = ws.skill()
+    if summary.empty:
+        return None
+    if player is not None:
+        summary = summary[summary["player"] == player]
+    return summary, ws.skill(history=True)
 
 
 # paragraphs as single lines: the help wraps them at the terminal's width

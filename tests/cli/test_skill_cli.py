@@ -67,3 +67,7 @@ def test_stats_skill_after_analyze_all(club: Path, narrow: None) -> None:
     assert len(hist) == 2 * 4 * 4 and set(hist["rating"]) == {"play", "raw"}
     unknown = runner.invoke(app, ["stats", "skill", "--player", "Nobody", "--store", str(club)])
     assert unknown.exit_code == 2 and "Nobody" in unknown.stderr
+    page = club / "report.html"
+    assert runner.invoke(app, ["report", "--html", str(page), "--store", str(club)]).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    assert '<h2 id="skill">' in text and text.count("<polyline") == 2 * 4

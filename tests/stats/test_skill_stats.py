@@ -86,3 +86,23 @@ def test_decisions_from_hand_built_rows() -> None:
     assert (ann["declarer_cards"], ann["declarer_lost"], ann["declarer_lost_per_100"]) == (20, 1, 5.0)
     assert (ann["misers_catchable"], ann["misers_caught"], ann["misers_caught_share"]) == (1, 1, 1.0)
     assert list(df["player"]) == ["Ann", "Bob"]   # by the play rating: Ann's play was the better
+
+
+def test_the_report_section_draws_the_split_and_both_histories() -> None:
+    from preflog.reports.skill import ANCHOR
+    from preflog.reports.skill import line_chart
+    from preflog.reports.skill import skill_parts
+
+    pp = _pulkas([{"Ann": 30.0, "Bob": 0.0, "Cid": -30.0}] * 3)
+    hist = pd.concat([rating_history(pp, "play").assign(rating="play"),
+                      rating_history(pp, "result").assign(rating="raw")], ignore_index=True)
+    summary = pd.DataFrame([{"player": n, "unit": "visty", "cards": -s, "play": s, "result": 0.0}
+                            for n, s in (("Ann", 90.0), ("Bob", 0.0), ("Cid", -90.0))])
+    parts = skill_parts(summary, hist)
+    assert parts[0] == ("h2", (ANCHOR, "Skill: luck, play and ratings"))
+    kinds = [k for k, _ in parts]
+    assert kinds == ["h2", "chart", "chart", "chart", "chart", "table"]
+    lines = [str(p) for k, p in parts if k == "chart" and "polyline" in str(p)]
+    assert len(lines) == 2 and all(s.count("<polyline") == 3 for s in lines)
+    assert skill_parts(summary.iloc[0:0], hist) == []
+    assert "&lt;b&gt;" in line_chart({"<b>": [(1.0, 2.0), (2.0, 3.0)]}, title="t")   # names are escaped
