@@ -17,6 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -48,11 +49,18 @@ def club_pulka(args: tuple[int, int, Sequence[str], str, int]) -> tuple[int, lis
 
 
 def club(seed: int, pulkas: int, levels: Sequence[str] = LEVELS, spec: str = "sochi", pool: int = 10,
-         workers: int = 1) -> pd.DataFrame:
-    """The per-pulka rows of one simulated club."""
+         workers: int = 1, cache: str | None = None) -> pd.DataFrame:
+    """The per-pulka rows of one simulated club (``cache``: a folder that keeps them, one CSV a club)."""
+    path = Path(cache) / f"club-{'-'.join(levels)}-{spec}-{pool}-{pulkas}-{seed}.csv" if cache else None
+    if path is not None and path.exists():
+        return pd.read_csv(path, dtype={"pulka": str})
     jobs = ((seed, i, tuple(levels), spec, pool) for i in range(pulkas))
     rows = [r for _i, rs in run_ordered(club_pulka, jobs, workers, 2, preload=[__name__]) for r in rs]
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(path, index=False)
+    return df
 
 
 def ordered_right(pp: pd.DataFrame, score: str) -> bool:
@@ -63,7 +71,8 @@ def ordered_right(pp: pd.DataFrame, score: str) -> bool:
 
 
 def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 10, workers: int = 1,
-          checkpoints: Sequence[int] = CHECKPOINTS, partial: str | None = None) -> dict[str, Any]:
+          checkpoints: Sequence[int] = CHECKPOINTS, partial: str | None = None,
+          cache: str | None = None) -> dict[str, Any]:
     """The share of seeds each rating orders correctly at each checkpoint (``partial``: a file the
     result so far is written to after each seed)."""
     points = [c for c in checkpoints if c <= pulkas]
@@ -72,7 +81,7 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
     t0 = time.perf_counter()
     res: dict[str, Any] = {}
     for s in range(seeds):
-        pp = club(s, pulkas, levels, pool=pool, workers=workers)
+        pp = club(s, pulkas, levels, pool=pool, workers=workers, cache=cache)
         for name in NAMES:
             play_sum[name] += float(pp[pp["player"] == name]["play"].sum())
         for c in points:
@@ -98,8 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--levels", default=",".join(LEVELS), help="four bot levels, strongest first")
     ap.add_argument("--json", default=None, help="write the result here too")
+    ap.add_argument("--cache", default=None, help="keep each club's per-pulka rows in this folder")
     a = ap.parse_args(argv)
-    res = curve(a.seeds, a.pulkas, a.levels.split(","), a.pool, a.workers, partial=a.json)
+    res = curve(a.seeds, a.pulkas, a.levels.split(","), a.pool, a.workers, partial=a.json, cache=a.cache)
     text = json.dumps(res, indent=1)
     print(text)
     if a.json:
