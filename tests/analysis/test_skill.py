@@ -95,3 +95,14 @@ def test_the_hand_worked_deal_of_docs_skill() -> None:
     assert (egor.cards, gleb.cards, boris.cards) == (Fraction(76, 3), Fraction(-152, 3), Fraction(76, 3))
     assert (egor.result, gleb.result, boris.result) == (Fraction(-28, 3), Fraction(44, 3), Fraction(-16, 3))
     assert (egor.play, gleb.play, boris.play) == (Fraction(-104, 3), Fraction(196, 3), Fraction(-92, 3))
+
+
+def test_the_spark_worker_function_packs_the_skill_table() -> None:
+    """``spark analyze`` runs analysis_row per pulka: its packed skill rows are skill_rows of the split."""
+    from preflog.analysis.skill import skill_rows
+    from preflog.spark.tables import analysis_row
+
+    events = simulate_pulka("sochi", 3, seed=4, pool=4, max_deals=8)
+    packed = analysis_row("p", [e.to_row() for e in events])
+    rows = packed.column("skill").to_pylist()[0]
+    assert rows == skill_rows(split_events("p", events)) and len(rows) >= 3 * 2
