@@ -89,12 +89,13 @@ def per_pulka(skill: pd.DataFrame) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- ratings
-def rating_history(pulkas: pd.DataFrame, score: str) -> pd.DataFrame:
+def rating_history(pulkas: pd.DataFrame, score: str, tau: float | None = None) -> pd.DataFrame:
     """OpenSkill Plackett-Luce ratings after each pulka, ranking its players by ``score`` (higher is
-    better; equal scores tie): one row per pulka and player with mu, sigma and ordinal."""
+    better; equal scores tie): one row per pulka and player with mu, sigma and ordinal. ``tau``: the
+    model's drift per game (None: OpenSkill's default, 25/300)."""
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
+    model = PlackettLuce() if tau is None else PlackettLuce(tau=tau)
     ratings: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     for i, (pulka, g) in enumerate(pulkas.groupby("pulka", sort=True)):
