@@ -617,8 +617,7 @@ class Workspace:
         df = skill_report(self.root)
         if player is not None:
             if player not in set(df["player"]):
-                known = ", ".join(sorted(set(df["player"]))) or "none: run preflog analyze --all"
-                raise WorkspaceError(f"no player {player!r} in the skill statistics (known: {known})")
+                raise NotStoredError("player", player, sorted(set(df["player"])))
             df = df[df["player"] == player].reset_index(drop=True)
         return df
 
@@ -662,7 +661,8 @@ class Workspace:
     @_file_errors_at_root
     def stats(self, report: str, *, progress: Report | None = None, **options: Any) -> pd.DataFrame:
         """A report of ``preflog stats`` as a pandas DataFrame: ``report`` is ``players``,
-        ``players_by_level``, ``contracts`` or ``variants``; ``options`` the filters (``player``,
+        ``players_by_level``, ``contracts``, ``variants`` or ``skill`` (:meth:`skill`: its option is
+        ``player``); ``options`` the filters (``player``,
         ``preset``, ``date_from``, ``date_to``, ``pulka``) and, for ``contracts``, ``by``. The projections
         are brought level with the events first (:meth:`connect`): ``progress`` (else the workspace's own)
         is told how far that is when it has pulkas to project (the first call after an import of another
