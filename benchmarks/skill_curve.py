@@ -24,6 +24,7 @@ import pandas as pd
 
 from preflog.analysis.skill import split_events
 from preflog.analysis.skill_stats import final_ratings
+from preflog.analysis.skill_stats import margin_history
 from preflog.analysis.skill_stats import rating_history
 from preflog.sim import simulate_pulka
 from preflog.sim.levels import parse_levels
@@ -63,9 +64,15 @@ def club(seed: int, pulkas: int, levels: Sequence[str] = LEVELS, spec: str = "so
     return df
 
 
-def ordered_right(pp: pd.DataFrame, score: str) -> bool:
-    """Whether the rating from ``score`` orders the players as ``NAMES`` (strongest first)."""
-    r = final_ratings(rating_history(pp, score))
+RATINGS = {"play": (rating_history, "play"), "raw": (rating_history, "result"),
+           "play_margin": (margin_history, "play"), "raw_margin": (margin_history, "result")}
+
+
+def ordered_right(pp: pd.DataFrame, rating: str) -> bool:
+    """Whether ``rating`` (a key of :data:`RATINGS`) orders the players as ``NAMES`` (strongest first, by
+    the ordinal mu − 3 sigma)."""
+    model, score = RATINGS[rating]
+    r = final_ratings(model(pp, score))
     ranked = sorted(r, key=lambda n: -r[n][2])
     return ranked == list(NAMES)
 
@@ -76,7 +83,7 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
     """The share of seeds each rating orders correctly at each checkpoint (``partial``: a file the
     result so far is written to after each seed)."""
     points = [c for c in checkpoints if c <= pulkas]
-    right = {k: dict.fromkeys(points, 0) for k in ("play", "raw")}
+    right = {k: dict.fromkeys(points, 0) for k in RATINGS}
     play_sum: dict[str, float] = dict.fromkeys(NAMES, 0.0)
     t0 = time.perf_counter()
     res: dict[str, Any] = {}
@@ -86,8 +93,8 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
             play_sum[name] += float(pp[pp["player"] == name]["play"].sum())
         for c in points:
             first = pp[pp["pulka"] < f"{c:05d}"]
-            right["play"][c] += ordered_right(first, "play")
-            right["raw"][c] += ordered_right(first, "result")
+            for k in RATINGS:
+                right[k][c] += ordered_right(first, k)
         done = s + 1
         res = {"levels": list(levels), "seeds": done, "pulkas": pulkas, "pool": pool,
                "seconds": round(time.perf_counter() - t0, 1),

@@ -112,6 +112,46 @@ def rating_history(pulkas: pd.DataFrame, score: str, tau: float | None = None) -
     return pd.DataFrame(rows, columns=["pulka", "index", "player", "mu", "sigma", "ordinal"])
 
 
+def margin_history(pulkas: pd.DataFrame, score: str) -> pd.DataFrame:
+    """A rating that uses the margins, not only the order: each player's skill ``theta`` is what his
+    score in a pulka is expected to be above the mean skill of its table; the scores are put in units of
+    their unit's standard deviation over all rows (so visty and points compare), and the skills get a
+    Gaussian prior (mean 0, sd 1) updated pulka by pulka, exactly (a Kalman filter over the players, the
+    table's scores as the observation, their noise sd 1). One row per pulka and player: ``mu`` (the
+    posterior mean, in standard deviations per pulka), ``sigma`` (its sd) and ``ordinal`` = mu − 3 sigma."""
+    import numpy as np
+
+    cols = ["pulka", "index", "player", "mu", "sigma", "ordinal"]
+    if pulkas.empty:
+        return pd.DataFrame(columns=cols)
+    sd = pulkas.groupby("unit")[score].transform(lambda x: float(x.std(ddof=0)) or 1.0)
+    z = pulkas.assign(z=pulkas[score] / sd)
+    names = sorted(set(z["player"]))
+    at = {n: i for i, n in enumerate(names)}
+    mu = np.zeros(len(names))
+    cov = np.eye(len(names))
+    rows: list[dict[str, Any]] = []
+    for i, (pulka, g) in enumerate(z.groupby("pulka", sort=True)):
+        seats = [at[n] for n in g["player"]]
+        m = len(seats)
+        if m < 2:
+            continue
+        h = np.zeros((m, len(names)))
+        for r, j in enumerate(seats):
+            h[r, seats] -= 1.0 / m
+            h[r, j] += 1.0
+        y = g["z"].to_numpy(dtype=float)
+        s = h @ cov @ h.T + np.eye(m)
+        k = cov @ h.T @ np.linalg.inv(s)
+        mu = mu + k @ (y - h @ mu)
+        cov = (np.eye(len(names)) - k @ h) @ cov
+        for n, j in zip(g["player"], seats, strict=True):
+            sig = float(np.sqrt(max(cov[j, j], 0.0)))
+            rows.append({"pulka": pulka, "index": i + 1, "player": n, "mu": float(mu[j]), "sigma": sig,
+                         "ordinal": float(mu[j]) - 3 * sig})
+    return pd.DataFrame(rows, columns=cols)
+
+
 def final_ratings(history: pd.DataFrame) -> dict[str, tuple[float, float, float]]:
     """Each player's last (mu, sigma, ordinal)."""
     last = history.groupby("player").tail(1)
@@ -119,17 +159,20 @@ def final_ratings(history: pd.DataFrame) -> dict[str, tuple[float, float, float]
 
 
 def history(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Both ratings' history, one row per pulka, player and rating (``play``, ``raw``)."""
+    """Every rating's history, one row per pulka, player and rating (``play``, ``raw``: OpenSkill;
+    ``play_margin``, ``raw_margin``: :func:`margin_history`)."""
     pp = per_pulka(tables["skill"])
-    play = rating_history(pp, "play").assign(rating="play")
-    raw = rating_history(pp, "result").assign(rating="raw")
-    return pd.concat([play, raw], ignore_index=True)
+    parts = [rating_history(pp, "play").assign(rating="play"), rating_history(pp, "result").assign(rating="raw"),
+             margin_history(pp, "play").assign(rating="play_margin"),
+             margin_history(pp, "result").assign(rating="raw_margin")]
+    return pd.concat([p for p in parts if not p.empty], ignore_index=True)
 
 
 # --------------------------------------------------------------------------- the report
 COLUMNS = (
     "player", "unit", "pulkas", "deals", "result", "cards", "play", "play_per_pulka",
     "rating", "rating_sigma", "rating_ordinal", "raw_rating", "raw_sigma", "raw_ordinal",
+    "margin_rating", "margin_sigma", "raw_margin_rating", "raw_margin_sigma",
     "contracts", "contracts_not_makeable", "not_makeable_share", "not_makeable_share_lo", "not_makeable_share_hi",
     "whists_judged", "whists_right", "whist_right_share", "whist_right_share_lo", "whist_right_share_hi",
     "whist_cost",
@@ -148,6 +191,8 @@ def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> p
     pp = per_pulka(skill)
     play_r = final_ratings(rating_history(pp, "play"))
     raw_r = final_ratings(rating_history(pp, "result"))
+    margin_r = final_ratings(margin_history(pp, "play"))
+    raw_margin_r = final_ratings(margin_history(pp, "result"))
     live = deals[deals["skipped"].isna()]
     rows: list[dict[str, Any]] = []
     for (name, unit), g in skill.groupby(["player", "unit"], sort=True):
@@ -162,6 +207,10 @@ def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> p
         r.update(rating=mu, rating_sigma=sigma, rating_ordinal=ordinal)
         mu, sigma, ordinal = raw_r.get(str(name), (None, None, None))
         r.update(raw_rating=mu, raw_sigma=sigma, raw_ordinal=ordinal)
+        mu, sigma, _o = margin_r.get(str(name), (None, None, None))
+        r.update(margin_rating=mu, margin_sigma=sigma)
+        mu, sigma, _o = raw_margin_r.get(str(name), (None, None, None))
+        r.update(raw_margin_rating=mu, raw_margin_sigma=sigma)
         # bidding: his trick contracts that were not makeable double dummy
         bid = live[(live["player"] == name) & (live["unit"] == unit) & (live["goal"] == "most")
                    & live["makeable"].notna()]
@@ -211,5 +260,5 @@ def skill_history(root: Path) -> pd.DataFrame:
     return history(read_tables(root))
 
 
-__all__ = ["COLUMNS", "bootstrap_per_100", "final_ratings", "history", "per_pulka", "rating_history",
+__all__ = ["COLUMNS", "bootstrap_per_100", "final_ratings", "history", "margin_history", "per_pulka", "rating_history",
            "read_table_files", "read_tables", "skill_frame", "skill_history", "skill_report", "wilson"]

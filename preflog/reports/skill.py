@@ -66,15 +66,17 @@ def skill_parts(summary: pd.DataFrame, history: pd.DataFrame) -> list[tuple[str,
         names = list(part["player"])
         parts.append(_chart(names, list(part["cards"]), title=f"Cards: the deals played double dummy ({unit})"))
         parts.append(_chart(names, list(part["play"]), title=f"Play: result less cards ({unit})"))
-    for rating, label in (("play", "Play rating"), ("raw", "Raw-result rating")):
+    for rating, label in (("play", "Play rating"), ("raw", "Raw-result rating"),
+                          ("play_margin", "Play rating with margins")):
         h = history[history["rating"] == rating]
         series = {str(p): [(float(i), float(o)) for i, o in zip(g["index"], g["ordinal"], strict=True)]
                   for p, g in h.groupby("player", sort=True)}
-        svg = line_chart(series, title=f"{label} after each pulka (OpenSkill ordinal, mu − 3 sigma)")
+        model = "mean, sd per pulka" if rating.endswith("margin") else "OpenSkill ordinal, mu − 3 sigma"
+        svg = line_chart(series, title=f"{label} after each pulka ({model})")
         if svg:
             parts.append(("chart", Markup(svg)))
     parts.append(("table", _table(summary, [
-        "player", "unit", "pulkas", "result", "cards", "play", "rating_ordinal", "raw_ordinal",
+        "player", "unit", "pulkas", "result", "cards", "play", "rating_ordinal", "raw_ordinal", "margin_rating",
         "not_makeable_share", "whist_right_share", "whist_cost", "declarer_lost_per_100", "defender_lost_per_100",
         "misers_caught_share"])))
     return parts

@@ -64,10 +64,10 @@ def test_stats_skill_after_analyze_all(club: Path, narrow: None) -> None:
     one = runner.invoke(app, ["stats", "skill", "--player", "East", "--json", "--store", str(club)])
     assert [row["player"] for row in json.loads(one.stdout)["rows"]] == ["East"]
     hist = Workspace(club).skill(history=True)
-    assert len(hist) == 2 * 4 * 4 and set(hist["rating"]) == {"play", "raw"}
+    assert len(hist) == 4 * 4 * 4 and set(hist["rating"]) == {"play", "raw", "play_margin", "raw_margin"}
     unknown = runner.invoke(app, ["stats", "skill", "--player", "Nobody", "--store", str(club)])
     assert unknown.exit_code == 2 and "Nobody" in unknown.stderr
     page = club / "report.html"
     assert runner.invoke(app, ["report", "--html", str(page), "--store", str(club)]).exit_code == 0
     text = page.read_text(encoding="utf-8")
-    assert '<h2 id="skill">' in text and text.count("<polyline") == 2 * 4
+    assert '<h2 id="skill">' in text and text.count("<polyline") == 3 * 4

@@ -8,6 +8,8 @@ import pytest
 
 from preflog.analysis.skill_stats import bootstrap_per_100
 from preflog.analysis.skill_stats import final_ratings
+from preflog.analysis.skill_stats import history
+from preflog.analysis.skill_stats import margin_history
 from preflog.analysis.skill_stats import rating_history
 from preflog.analysis.skill_stats import skill_frame
 from preflog.analysis.skill_stats import wilson
@@ -47,6 +49,24 @@ def test_the_player_who_always_wins_the_play_rates_highest_and_sigma_shrinks() -
     assert list(ann["sigma"]) == sorted(ann["sigma"], reverse=True) and len(ann) == 8
     raw = final_ratings(rating_history(pp, "result"))   # the results ran the other way
     assert raw["Cid"][2] > raw["Bob"][2] > raw["Ann"][2]
+
+
+def history_of(pp: pd.DataFrame) -> pd.DataFrame:
+    return history({"skill": pp.assign(cards=0.0, deal=1, seat=0)})
+
+
+def test_margin_rating_by_hand() -> None:
+    """Two players, one pulka, scores +1 and −1 (sd 1): prior N(0, 1) each; the observation of each is his
+    skill less the table's mean skill plus noise of sd 1. H = [[½, −½], [−½, ½]], S = H Hᵀ + I =
+    [[3/2, −½], [−½, 3/2]], K = Hᵀ S⁻¹ = [[¼, −¼], [−¼, ¼]]: mu = K y = (½, −½), the variance 1 − ¼ = ¾."""
+    pp = pd.DataFrame([{"pulka": "p", "player": "Ann", "unit": "visty", "play": 1.0},
+                       {"pulka": "p", "player": "Bob", "unit": "visty", "play": -1.0}])
+    h = margin_history(pp, "play")
+    assert list(h["mu"]) == pytest.approx([0.5, -0.5])
+    assert list(h["sigma"]) == pytest.approx([0.75 ** 0.5] * 2)
+    many = _pulkas([{"Ann": 30.0, "Bob": 0.0, "Cid": -30.0}] * 8)
+    r = final_ratings(margin_history(many, "play"))
+    assert r["Ann"][0] > r["Bob"][0] > r["Cid"][0] and r["Ann"][1] < 0.75 ** 0.5
 
 
 def _table(name: str, rows: list[dict]) -> pd.DataFrame:  # type: ignore[type-arg]
@@ -94,15 +114,14 @@ def test_the_report_section_draws_the_split_and_both_histories() -> None:
     from preflog.reports.skill import skill_parts
 
     pp = _pulkas([{"Ann": 30.0, "Bob": 0.0, "Cid": -30.0}] * 3)
-    hist = pd.concat([rating_history(pp, "play").assign(rating="play"),
-                      rating_history(pp, "result").assign(rating="raw")], ignore_index=True)
+    hist = history_of(pp)
     summary = pd.DataFrame([{"player": n, "unit": "visty", "cards": -s, "play": s, "result": 0.0}
                             for n, s in (("Ann", 90.0), ("Bob", 0.0), ("Cid", -90.0))])
     parts = skill_parts(summary, hist)
     assert parts[0] == ("h2", (ANCHOR, "Skill: luck, play and ratings"))
     kinds = [k for k, _ in parts]
-    assert kinds == ["h2", "chart", "chart", "chart", "chart", "table"]
+    assert kinds == ["h2", "chart", "chart", "chart", "chart", "chart", "table"]
     lines = [str(p) for k, p in parts if k == "chart" and "polyline" in str(p)]
-    assert len(lines) == 2 and all(s.count("<polyline") == 3 for s in lines)
+    assert len(lines) == 3 and all(s.count("<polyline") == 3 for s in lines)
     assert skill_parts(summary.iloc[0:0], hist) == []
     assert "&lt;b&gt;" in line_chart({"<b>": [(1.0, 2.0), (2.0, 3.0)]}, title="t")   # names are escaped
