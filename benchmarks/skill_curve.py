@@ -79,7 +79,7 @@ def ordered_right(pp: pd.DataFrame, rating: str) -> bool:
 
 def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 10, workers: int = 1,
           checkpoints: Sequence[int] = CHECKPOINTS, partial: str | None = None,
-          cache: str | None = None) -> dict[str, Any]:
+          cache: str | None = None, first: int = 0) -> dict[str, Any]:
     """The share of seeds each rating orders correctly at each checkpoint (``partial``: a file the
     result so far is written to after each seed)."""
     points = [c for c in checkpoints if c <= pulkas]
@@ -88,7 +88,7 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
     t0 = time.perf_counter()
     res: dict[str, Any] = {}
     for s in range(seeds):
-        pp = club(s, pulkas, levels, pool=pool, workers=workers, cache=cache)
+        pp = club(first + s, pulkas, levels, pool=pool, workers=workers, cache=cache)
         for name in NAMES:
             play_sum[name] += float(pp[pp["player"] == name]["play"].sum())
         for c in points:
@@ -109,6 +109,7 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=0, help="the clubs are seeds FIRST … FIRST+SEEDS-1")
     ap.add_argument("--pulkas", type=int, default=200)
     ap.add_argument("--pool", type=int, default=10)
     ap.add_argument("--workers", type=int, default=1)
@@ -116,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the result here too")
     ap.add_argument("--cache", default=None, help="keep each club's per-pulka rows in this folder")
     a = ap.parse_args(argv)
-    res = curve(a.seeds, a.pulkas, a.levels.split(","), a.pool, a.workers, partial=a.json, cache=a.cache)
+    res = curve(a.seeds, a.pulkas, a.levels.split(","), a.pool, a.workers, partial=a.json, cache=a.cache,
+                first=a.first_seed)
     text = json.dumps(res, indent=1)
     print(text)
     if a.json:
