@@ -21,6 +21,7 @@ The results of a pulka's deals sum to its final settlement, so cards + play does
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
@@ -44,8 +45,8 @@ from .deal import replay_captures
 from .result import number_json
 
 
-class Basis:
-    """Where a deal's *cards* value comes from."""
+class Basis(enum.StrEnum):
+    """Where a deal's *cards* value comes from (the ``basis`` column of the skill table)."""
 
     DOUBLE_DUMMY = "double_dummy"   # the deal played double dummy from its opening lead
     NO_PLAY = "no_play"             # no card play (all passed, not whisted, half-whist, conceded): as played
@@ -62,7 +63,7 @@ class SeatSplit:
     player: str
     result: Fraction
     cards: Fraction
-    basis: str
+    basis: Basis
 
     @property
     def play(self) -> Fraction:
@@ -165,7 +166,7 @@ def skill_rows(split: PulkaSplit) -> list[dict[str, Any]]:
     return [{"pulka": split.pulka, "deal": r.deal, "seat": r.seat, "player": r.player,
              "result": float(r.result), "cards": float(r.cards), "play": float(r.play),
              "result_text": str(number_json(r.result)), "cards_text": str(number_json(r.cards)),
-             "play_text": str(number_json(r.play)), "basis": r.basis, "unit": split.unit}
+             "play_text": str(number_json(r.play)), "basis": str(r.basis), "unit": split.unit}
             for r in split.rows]
 
 
