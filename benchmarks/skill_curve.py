@@ -92,9 +92,9 @@ def curve(seeds: int, pulkas: int, levels: Sequence[str] = LEVELS, pool: int = 1
         for name in NAMES:
             play_sum[name] += float(pp[pp["player"] == name]["play"].sum())
         for c in points:
-            first = pp[pp["pulka"] < f"{c:05d}"]
+            upto = pp[pp["pulka"] < f"{c:05d}"]
             for k in RATINGS:
-                right[k][c] += ordered_right(first, k)
+                right[k][c] += ordered_right(upto, k)
         done = s + 1
         res = {"levels": list(levels), "seeds": done, "pulkas": pulkas, "pool": pool,
                "seconds": round(time.perf_counter() - t0, 1),
