@@ -384,6 +384,24 @@ class Workspace:
         return report_rows(self.root)
 
     @_file_errors_at_root
+    def skill(self, player: str | None = None, history: bool = False) -> pd.DataFrame:
+        """``stats("skill")``: luck and play per player, the two ratings and the decisions with their
+        intervals, from the ``play_analysis`` tables (empty before ``analyze --all``; docs/skill.md).
+        ``history``: each rating after every pulka instead."""
+        from .analysis.skill_stats import skill_history
+        from .analysis.skill_stats import skill_report
+
+        self.store()   # a folder that holds no store is refused as everywhere
+        if history:
+            return skill_history(self.root)
+        df = skill_report(self.root)
+        if player is not None:
+            if player not in set(df["player"]):
+                raise NotStoredError("player", player, sorted(set(df["player"])))
+            df = df[df["player"] == player].reset_index(drop=True)
+        return df
+
+    @_file_errors_at_root
     def verify(self, deep: bool = False) -> list[IntegrityProblem]:
         """The event table's problems (:meth:`EventStore.verify`), then the projections' against it:
         each pulka projected from exactly the stored events, nothing pending, no projection file
@@ -423,13 +441,16 @@ class Workspace:
     @_file_errors_at_root
     def stats(self, report: str, *, progress: Report | None = None, **options: Any) -> pd.DataFrame:
         """A report of ``preflog stats`` as a pandas DataFrame: ``report`` is ``players``,
-        ``players_by_level``, ``contracts`` or ``variants``; ``options`` the filters (``player``,
+        ``players_by_level``, ``contracts``, ``variants`` or ``skill`` (:meth:`skill`: its option is
+        ``player``); ``options`` the filters (``player``,
         ``preset``, ``date_from``, ``date_to``, ``pulka``) and, for ``contracts``, ``by``. The projections
         are brought level with the events first (:meth:`connect`): ``progress`` (else the workspace's own)
         is told how far that is when it has pulkas to project (the first call after an import of another
         version, a deleted ``projections/`` folder)."""
         from . import reports
 
+        if report == "skill":
+            return self.skill(**options)
         con = self._report_connection(report, options, progress)
         try:
             return getattr(reports, report)(con, **options)
@@ -547,10 +568,10 @@ def with_id(events: Sequence[Event], pulka: str) -> list[Event]:
 
 def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, paper: bool, fmt: str,
                 output: Path | None, workspace: Workspace | None, workers: int, stdout: Any,
-                progress: Report | None = None) -> Simulated:
+                progress: Report | None = None, levels: Sequence[str] = ()) -> Simulated:
     """Bots play ``pulkas`` pulkas; each goes to a record file in ``output`` and/or into ``workspace``'s
     store, or (neither given) as records to ``stdout``. ``progress`` is told each pulka played
-    (``"simulating"``).
+    (``"simulating"``). ``levels``: a bot level per seat (:mod:`preflog.sim.levels`; default heuristic).
 
     Into a store they go as an import does (:meth:`EventStore.import_sealed`): a pulka whose content is
     stored already (the same seed and settings played again) is not stored twice but counted in
@@ -564,6 +585,13 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
     if fmt not in ("text", "json"):
         raise WorkspaceError(f"unknown record format {fmt!r} (text or json)")
     spec = {"rules_spec": rules, "players": players, "pool": pool, "paper": paper}
+    if levels:
+        from .sim.levels import parse_levels
+
+        parsed = parse_levels(levels)
+        if len(parsed) != players:
+            raise WorkspaceError(f"{len(parsed)} bot levels for {players} players (give one a seat)")
+        spec["levels"] = parsed
     if output is not None:
         with file_errors(output):
             output.mkdir(parents=True, exist_ok=True)

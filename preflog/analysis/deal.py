@@ -51,6 +51,7 @@ from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
 from ..scoring.base import Scorer
+from ..sim.levels import solver_position
 from ..solver import NATIVE
 from ..solver import Goal
 from ..solver import Position
@@ -65,7 +66,6 @@ from .result import ParResult
 from .result import PulkaAnalysis
 from .result import WhistJudgement
 
-_OPEN = 99   # a solver cap that never stops play
 _SCORING_ERRORS = (PreflogError, ValueError, ArithmeticError, KeyError)
 
 
@@ -243,23 +243,9 @@ class _Deal:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 
     # ------------------------------------------------------------------ positions and playouts
-    @staticmethod
-    def position(d: Deal, declarer: int, goal: Goal) -> Position:
-        """The solver's position of a deal in play (``declarer``: whose tricks count)."""
-        to_play = d.to_play
-        lead = d.trick_seats[0] if d.trick_cards else to_play
-        order = [lead]
-        s = d.next_seat(lead)
-        while s != lead and s != NO_SEAT and len(order) < d.n:
-            order.append(s)
-            s = d.next_seat(s)
-        hands = tuple(d.hands[i] if i in order else 0 for i in range(d.n))
-        dcap, scap = d.stop_caps
-        taken = d.tricks[declarer] if declarer != NO_SEAT else 0
-        side = d.completed - taken
-        return Position(hands, tuple(order), declarer, d.trump, to_play, tuple(d.trick_cards), goal,
-                        d.rules.must_trump, dcap - taken if dcap <= N_TRICKS else _OPEN,
-                        scap - side if scap <= N_TRICKS else _OPEN)
+    # the solver's position of a deal in play (``declarer``: whose tricks count): one home, shared with the
+    # double-dummy bot of the simulator
+    position = staticmethod(solver_position)
 
     def best_of(self, vals: dict[int, int], mover: int, declarer: int, goal: Goal) -> int:
         """The best value for ``mover``: his own side's aim (the declarer's, or the other side's)."""

@@ -20,7 +20,9 @@ Tables (docs/analysis.md):
   needed, makeable, tricks taken, made, skipped (the reason), unit;
 * ``seats`` — one row per deal and seat in play: role (declarer, defender, raspasy), the cards he answered
   for, the tricks they lost, their sheet cost, his whist call and whether it was right;
-* ``cards`` — one row per card that lost tricks: trick, seat, card, best cards, tricks lost, cost.
+* ``cards`` — one row per card that lost tricks: trick, seat, card, best cards, tricks lost, cost;
+* ``skill`` — one row per deal and seat: the deal's result, what the cards were worth double dummy and the
+  play (result − cards), exact and as floats (:mod:`preflog.analysis.skill`, docs/skill.md).
 """
 
 from __future__ import annotations
@@ -47,13 +49,16 @@ from .deal import analyze_events
 from .deal import solver_name
 from .result import ANALYSIS_VERSION
 from .result import PulkaAnalysis
+from .result import WhistJudgement
 from .result import number_json
+from .skill import skill_rows
+from .skill import split_events
 
-TABLE_VERSION = 1
+TABLE_VERSION = 2   # 2: the skill table, the seats' whist_cost
 """The layout of the tables; a stored manifest of another version is rebuilt."""
 FOLDER = "analysis"
 MANIFEST = "manifest.json"
-TABLES = ("deals", "seats", "cards")
+TABLES = ("deals", "seats", "cards", "skill")
 
 SCHEMAS: dict[str, pa.Schema] = {
     "deals": pa.schema([
@@ -65,17 +70,22 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("pulka", pa.string()), ("deal", pa.int32()), ("seat", pa.int32()), ("player", pa.string()),
         ("role", pa.string()), ("goal", pa.string()), ("cards", pa.int32()), ("lost", pa.int32()),
         ("cost", pa.float64()), ("cost_text", pa.string()), ("whist", pa.string()), ("whist_right", pa.bool_()),
-        ("unit", pa.string())]),
+        ("unit", pa.string()), ("whist_cost", pa.float64())]),
     "cards": pa.schema([
         ("pulka", pa.string()), ("deal", pa.int32()), ("seq", pa.int32()), ("trick", pa.int32()),
         ("seat", pa.int32()), ("player", pa.string()), ("card", pa.string()), ("best", pa.string()),
         ("lost", pa.int32()), ("role", pa.string()), ("cost", pa.float64()), ("cost_text", pa.string()),
         ("unit", pa.string())]),
+    "skill": pa.schema([
+        ("pulka", pa.string()), ("deal", pa.int32()), ("seat", pa.int32()), ("player", pa.string()),
+        ("result", pa.float64()), ("cards", pa.float64()), ("play", pa.float64()), ("result_text", pa.string()),
+        ("cards_text", pa.string()), ("play_text", pa.string()), ("basis", pa.string()), ("unit", pa.string())]),
 }
 
 
 def rows_of(a: PulkaAnalysis) -> dict[str, list[dict[str, Any]]]:
-    """The rows of the three tables for one pulka's analysis."""
+    """The rows of the deals, seats and cards tables for one pulka's analysis (the skill table's are
+    :func:`preflog.analysis.skill.skill_rows`; empty here)."""
     out: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
     for d in a.deals:
         out["deals"].append({
@@ -107,8 +117,15 @@ def rows_of(a: PulkaAnalysis) -> dict[str, list[dict[str, Any]]]:
                 "pulka": a.pulka, "deal": d.deal, "seat": s, "player": a.players[s] if s < len(a.players) else None,
                 "role": role, "goal": d.goal or None, "cards": d.cards.get(s, 0), "lost": lost.get(s, 0),
                 "cost": float(c), "cost_text": str(number_json(c)), "whist": w.call if w else None,
-                "whist_right": w.right if w else None, "unit": d.unit})
+                "whist_right": w.right if w else None, "unit": d.unit, "whist_cost": _whist_cost(w)})
     return out
+
+
+def _whist_cost(w: WhistJudgement | None) -> float | None:
+    """What a judged whist call cost against the other call (0 when it was right; None: not judged)."""
+    if w is None or w.right is None or w.value is None or w.alternative_value is None:
+        return None
+    return float(max(Fraction(0), w.alternative_value - w.value))
 
 
 # --------------------------------------------------------------------------- workers
@@ -119,7 +136,9 @@ def analyze_rows(job: tuple[str, list[Row]]) -> tuple[str, dict[str, list[dict[s
     """One stored pulka (its id and engine rows) → its table rows (a worker's job)."""
     pulka, rows = job
     events = [from_row(*r) for r in rows]
-    return pulka, rows_of(analyze_events(pulka, events, options=_OPTIONS))
+    out = rows_of(analyze_events(pulka, events, options=_OPTIONS))
+    out["skill"] = skill_rows(split_events(pulka, events))
+    return pulka, out
 
 
 def analyze_many(jobs: Iterator[tuple[str, list[Row]]], workers: int,

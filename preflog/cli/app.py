@@ -813,6 +813,24 @@ def stats_players(player: _Player = None, preset: _Preset = None, date_from: _Fr
     _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
 
 
+@stats_app.command("skill")
+@_guard
+def stats_skill(player: _Player = None, history: Annotated[bool, typer.Option(
+                    "--history", help="Each rating after every pulka instead.")] = False,
+                fmt: _Fmt = TableFormat.table, output: _Out = None, as_json: _Json = False,
+                store: StoreOpt = None) -> None:
+    """Luck and play per player: cards and play, the play and raw-result ratings, the decisions with
+    their intervals (from the play_analysis tables: run analyze --all first; docs/skill.md)."""
+    df = _ws(store).skill(player, history)
+    if df.empty:
+        err.print("no skill statistics yet: run preflog analyze --all first", highlight=False)
+    filters = {"player": player} if player is not None else {}
+    if as_json or fmt == TableFormat.json:
+        _emit_json("stats skill", df, filters, output)
+    else:
+        _emit(df, fmt, output, "skill_history" if history else "skill")
+
+
 @stats_app.command("contracts")
 @_guard
 def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
@@ -881,10 +899,20 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
             links = write_viewers(loaded, pages, html.parent)
         _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
     try:
-        write(html, con, store=str(ws.root), pages=links, **filters)
+        write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, player), **filters)
     except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
         raise FileError(html, exc.strerror or str(exc)) from exc
     out.print(f"wrote {html}", markup=False)
+
+
+def _skill_frames(ws: Workspace, player: str | None) -> tuple[Any, Any] | None:
+    """The report's skill section: the skill table and rating history (None before ``analyze --all``)."""
+    summary = ws.skill()
+    if summary.empty:
+        return None
+    if player is not None:
+        summary = summary[summary["player"] == player]
+    return summary, ws.skill(history=True)
 
 
 # paragraphs as single lines: the help wraps them at the terminal's width
@@ -936,6 +964,9 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store (also with "
                                                     "-o: both).")] = False,
              workers: Annotated[int, typer.Option(min=0, help="Processes (0 = all cores).")] = 0,
+             level: Annotated[list[str] | None, typer.Option(
+                 "--level", help="A bot level per seat, in seat order (repeat it: one a seat): dd, heuristic, "
+                                 "careless:P, overbid:T (docs/skill.md).")] = None,
              store: StoreOpt = None) -> None:
     """Bots play complete pulkas; write records or append them into the store."""
     ws = _ws(store) if to_store else None
@@ -943,7 +974,8 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
     on_screen = output is None and ws is None and sys.stdout.isatty()
     with (_watching(ws, on_screen) if ws is not None else _bars(on_screen)) as report:
         done = simulate_to(rules=rules, pulkas=pulkas, players=players, pool=pool, seed=seed, paper=paper, fmt=fmt,
-                           output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report)
+                           output=output, workspace=ws, workers=workers, stdout=sys.stdout, progress=report,
+                           levels=level or ())
     n, already = done.pulkas, len(done.already)
     said = f"simulated {views.plural(n, 'pulka')}"
     if already and ws is not None:  # the same run again: its pulkas are stored once, as import stores a file once

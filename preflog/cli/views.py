@@ -427,6 +427,14 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("recorded rules", "base_text", _EXACT), ("these rules", "alternative_text", _EXACT),
         ("difference", "diff_text", _EXACT),
     ),
+    "skill": (
+        ("player", "player", _TEXT), ("pulkas", "pulkas", _COUNT), ("cards", "cards", _NUM),
+        ("play", "play", _NUM), ("result", "result", _NUM), ("play rating", "rating_ordinal", _NUM),
+        ("raw rating", "raw_ordinal", _NUM), ("margin rating", "margin_rating", _NUM),
+        ("not makeable", "not_makeable_share", _RATE),
+        ("whist right", "whist_right_share", _RATE), ("decl. lost /100", "declarer_lost_per_100", _NUM),
+        ("def. lost /100", "defender_lost_per_100", _NUM), ("misers caught", "misers_caught_share", _RATE),
+    ),
     "variants": (
         ("preset", "preset", _TEXT), ("pulkas", "pulkas", _COUNT), ("deals", "deals", _COUNT),
         ("deals/pulka", "deals_per_pulka", _NUM), ("raspasy rate", "raspasy_rate", _RATE),
@@ -450,6 +458,7 @@ _KEY_COLUMNS = {
     "players": ("player", "deals_played", "declarer_success", "avg_visty", "total_visty", "avg_points", "total_points"),
     "contracts": ("contract_label", "family", "n", "made", "success"),
     "variants": ("preset", "pulkas", "deals", "declarer_success"),
+    "skill": ("player", "cards", "play", "rating_ordinal", "raw_ordinal"),
     "counterfactual": ("player", "alt_rules", "base_text", "alternative_text", "diff_text"),
 }
 

@@ -250,9 +250,10 @@ def _pulka_rows(con: duckdb.DuckDBPyConnection, f: _Filters, pages: Sequence[tup
 def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics", player: str | None = None,
            preset: str | None = None, date_from: str | None = None, date_to: str | None = None,
            pulka: str | Sequence[str] | None = None, store: str | None = None,
-           pages: Sequence[tuple[str, str]] = ()) -> str:
+           pages: Sequence[tuple[str, str]] = (), skill: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> str:
     """The whole report as one HTML string; ``store`` (its folder) is named in the header, ``pages`` are
-    ``(pulka id, link)`` pairs of deal viewer pages listed in a last section."""
+    ``(pulka id, link)`` pairs of deal viewer pages listed in a last section; ``skill``, the skill table and
+    rating history (:mod:`preflog.reports.skill`), adds its section before them."""
     f: _Filters = {"player": player, "preset": preset, "date_from": date_from, "date_to": date_to, "pulka": pulka}
     pl = queries.players(con, **f)
     ct = queries.contracts(con, by=("contract", "hand_game"), **f)
@@ -312,10 +313,24 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
         body.append(_chart(list(va["preset"]), deltas, title=chart_title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
     body.append(("table", _table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
                                       "declarer_success", "declarer_edge", "result_stddev"])))
+    body += _skill_section(skill, sections)
     body.append(("h2", ("pulkas", "Pulkas")))
     body.append(("pulkas", _pulka_rows(con, f, pages)))
     return page("report.html", script="report.js", title=title, store=store, facts=_facts(con, f),
                 sections=sections, parts=body, viewers=bool(pages))
+
+
+def _skill_section(skill: tuple[pd.DataFrame, pd.DataFrame] | None, sections: list[tuple[str, str]]
+                   ) -> list[tuple[str, Any]]:
+    """The skill section's parts (none without its frames), listed in the contents before the pulkas."""
+    from .skill import ANCHOR
+    from .skill import TITLE
+    from .skill import skill_parts
+
+    parts = skill_parts(*skill) if skill is not None else []
+    if parts:
+        sections.insert(3, (ANCHOR, TITLE))
+    return parts
 
 
 def _chart(*args: Any, **kwargs: Any) -> tuple[str, Markup]:
@@ -329,6 +344,7 @@ class ReportOptions(TypedDict, total=False):
     title: str
     store: str | None
     pages: Sequence[tuple[str, str]]
+    skill: tuple[pd.DataFrame, pd.DataFrame] | None
     player: str | None
     preset: str | None
     date_from: str | None

@@ -16,12 +16,17 @@ Play modes: ``TRICKS`` (a trick contract, declarer against two defenders), ``MIS
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..engine.deal import DONE
 from ..engine.deal import PLAY
 from ..engine.deal import Deal
 from ..model.cards import SUIT_MASKS
 from ..model.events import CardPlayed
 from ..model.events import Event
+
+if TYPE_CHECKING:
+    from .levels import Seats
 
 TRICKS, MISER, RASPASY = 0, 1, 2
 NO_SUIT = -1
@@ -104,7 +109,7 @@ def _highest_rank(cards: int) -> int:
 
 
 def play_out(deal: Deal, mode: int, trump: int, must_trump: bool, log: list[Event] | None,
-             first: int = NOBODY, out_seat: int = NOBODY) -> None:
+             first: int = NOBODY, out_seat: int = NOBODY, seats: Seats | None = None) -> None:
     """The bots play ``deal`` until the engine ends play; the cards go to ``log`` unless None.
 
     Each card is the heuristic's choice (:func:`choose_tricks`, :func:`choose_avoid`,
@@ -114,7 +119,8 @@ def play_out(deal: Deal, mode: int, trump: int, must_trump: bool, log: list[Even
     :data:`RASPASY`. ``first`` leads when the first card also starts play (the deal is not in its
     play phase yet: a Croatian defence still open, a Russian open/closed choice not made);
     ``out_seat`` is the Croatian passer who sits out: the bots never see his cards, and a lead
-    still counts him among the others.
+    still counts him among the others. ``seats``, if given, lets each seat's bot level
+    (:mod:`preflog.sim.levels`) replace the heuristic's card.
     """
     ring = tuple(s for s in deal.active if s != out_seat)   # who plays, in turn order
     others_of = {s: ring[i + 1:] + ring[:i] for i, s in enumerate(ring)}   # the others, in turn order after s
@@ -154,6 +160,8 @@ def play_out(deal: Deal, mode: int, trump: int, must_trump: bool, log: list[Even
         else:
             partner = others[0] if others[0] != declarer else others[1]
             c = choose_miser_defence(seat, view, trick, after, lead_suit, declarer, wc, ws, partner)
+        if seats is not None:
+            c = seats.card(deal, seat, c, mode == MISER, mode == RASPASY)
         if phase != PLAY or not play_card(seat, c):
             deal.play(seat, c)   # the card that starts play (or the finding that names the rule it breaks)
         if log is not None:

@@ -57,6 +57,7 @@ from .evaluate import miser_bad
 from .evaluate import miser_discard
 from .evaluate import patterns
 from .evaluate import tricks_of
+from .levels import Seats
 from .table import Table
 
 TALON_GAIN = 1.8          # expected tricks gained from the talon (12 cards, keep the best 10)
@@ -93,6 +94,7 @@ class CroatianBots:
         self.rng = rng
         self.must_trump = rules.must_trump
         self.scorer = scorer   # the 2♠ rule (``needs_contra``) depends on the declarer's refe
+        self.seats: Seats | None = None   # the seats' bot levels (None: today's heuristic bot everywhere)
 
     # ------------------------------------------------------------------ deal
     def play_deal(self, deal_no: int, dealer: int, min_level: int, paper: bool, out: list[Event]) -> DealOutcome:
@@ -125,10 +127,10 @@ class CroatianBots:
         return table.outcome()
 
     # --------------------------------------------------------------- auction
-    def _talon_limit(self, hand: int) -> int:
-        """Highest number this hand would bid with the talon (0: none)."""
+    def _talon_limit(self, hand: int, bonus: float = 0.0) -> int:
+        """Highest number this hand would bid with the talon (0: none); ``bonus``: an overbidding bot's."""
         ps = patterns(hand)
-        noise = self.rng.gauss(0.0, BID_NOISE)
+        noise = self.rng.gauss(0.0, BID_NOISE) + bonus
         limit = 0
         for number, strain in _STRAIN.items():
             if tricks_of(ps, strain) + TALON_GAIN + noise >= 6.0:
@@ -166,7 +168,7 @@ class CroatianBots:
         """Bid through the deal's auction, choosing among its legal calls; returns the finished auction."""
         a = table.deal.auction
         assert isinstance(a, CroatianAuction)
-        limit = {s: self._talon_limit(hands[s]) for s in a.order}
+        limit = {s: self._talon_limit(hands[s], self.seats.overbid(s) if self.seats else 0.0) for s in a.order}
         igra = {s: self._igra_call(hands[s]) for s in a.order}
         for _ in range(64):
             if a.done:
@@ -279,5 +281,5 @@ class CroatianBots:
         mode = P.MISER if contract == HR_BETTEL else P.TRICKS
         # the first card closes the defence phase: its leader is the one the deal expects
         P.play_out(deal, mode, hr_trump(contract), self.must_trump, table.cards, first=deal.to_move,
-                   out_seat=d.out_seat)
+                   out_seat=d.out_seat, seats=self.seats)
         table.played()

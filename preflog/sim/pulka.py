@@ -8,6 +8,7 @@ The pulka ends when the family scorer says so (``is_finished()``).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..engine.families import family_of
 from ..errors import PreflogError
@@ -16,6 +17,8 @@ from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.presets import resolve
+from .levels import BotLevel
+from .levels import Seats
 
 PLAYER_NAMES = ("North", "East", "South", "West")
 
@@ -25,7 +28,8 @@ class SimError(PreflogError, ValueError):
 
 
 def simulate_pulka(rules_spec: str, players: int, seed: int, pool: int = 20, max_deals: int = 200,
-                   paper: bool = False, outcomes: list[DealOutcome] | None = None) -> list[Event]:
+                   paper: bool = False, outcomes: list[DealOutcome] | None = None,
+                   levels: Sequence[BotLevel] | None = None, names: Sequence[str] | None = None) -> list[Event]:
     """A full legal pulka played by bots, deterministic for ``seed``.
 
     Starts with :class:`PulkaStarted`, then one block of events per deal, and ends with
@@ -33,6 +37,8 @@ def simulate_pulka(rules_spec: str, players: int, seed: int, pool: int = 20, max
     ``"max_deals"`` when ``max_deals`` deals were played first). ``paper=True`` records
     no cards: deals carry no hands, no auction and no card plays, played deals end in
     :class:`PaperResult`. ``outcomes``, if given, receives each deal's :class:`DealOutcome`.
+    ``levels`` gives each seat a bot level (:mod:`preflog.sim.levels`; default: today's heuristic bots,
+    the same events as without it), ``names`` the players' names (default North, East, South, West).
     """
     if players not in (3, 4):
         raise SimError(f"players must be 3 or 4, not {players!r}")
@@ -43,7 +49,14 @@ def simulate_pulka(rules_spec: str, players: int, seed: int, pool: int = 20, max
     rng = random.Random(seed)
     scorer = family.scorer(rules, players, pool)
     sim = family.bots()(rules, players, rng, scorer)
-    events: list[Event] = [PulkaStarted(players=PLAYER_NAMES[:players], rules=rules_spec, pool=pool,
+    if levels is not None:
+        if len(levels) != players:
+            raise SimError(f"{len(levels)} bot levels for {players} players")
+        sim.seats = Seats(levels, random.Random(seed ^ 0x5EED5EED))
+    if names is not None and len(names) != players:
+        raise SimError(f"{len(names)} names for {players} players")
+    seat_names = tuple(names) if names is not None else PLAYER_NAMES[:players]
+    events: list[Event] = [PulkaStarted(players=seat_names, rules=rules_spec, pool=pool,
                                         meta=(("generator", "preflog.sim"), ("seed", str(seed))))]
     dealer = rng.randrange(players)
     reason = "max_deals"

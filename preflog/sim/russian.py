@@ -52,6 +52,7 @@ from .evaluate import best_tricks
 from .evaluate import defence_tricks
 from .evaluate import miser_bad
 from .evaluate import miser_discard
+from .levels import Seats
 from .table import Table
 
 # Expected gain from the two talon cards when bidding (12 cards, keep the best 10).
@@ -78,6 +79,8 @@ def _mask(cards: list[int]) -> int:
 
 class RussianBots:
     """Plays Russian-family deals for one pulka (rules, table size and random stream fixed)."""
+
+    seats: Seats | None = None   # the seats' bot levels (None: every seat plays today's heuristic bot)
 
     def __init__(self, rules: Rules, n_players: int, rng: random.Random, scorer: Scorer | None = None) -> None:
         self.rules = rules
@@ -140,7 +143,7 @@ class RussianBots:
         miser_ok = {}
         for s in order:
             est, strain = best_tricks(hands[s])
-            x = est + TALON_GAIN + rng.gauss(0.0, BID_NOISE)
+            x = est + TALON_GAIN + rng.gauss(0.0, BID_NOISE) + (self.seats.overbid(s) if self.seats else 0.0)
             level = int(x)
             limit[s] = trick_bid(min(level, RU_MAX_LEVEL), strain + 1) if level >= RU_MIN_LEVEL else PASS
             # after two passes a marginal six beats playing raspasy
@@ -241,7 +244,7 @@ class RussianBots:
         """Play the deal's cards until the engine ends play (the deal is then done)."""
         deal = table.deal
         # a card while the lone whister's open/closed choice is pending is first hand's lead (closed play)
-        P.play_out(deal, mode, trump, self.must_trump, table.cards, first=deal.first_hand)
+        P.play_out(deal, mode, trump, self.must_trump, table.cards, first=deal.first_hand, seats=self.seats)
         table.played()
 
 

@@ -186,6 +186,7 @@ ANALYSIS_PACKED_SCHEMA = pa.schema([pa.field("pulka", pa.string())] + [
 
 ANALYSIS_SORT_KEYS: dict[str, tuple[str, ...]] = {
     "deals": ("pulka", "deal"), "seats": ("pulka", "deal", "seat"), "cards": ("pulka", "deal", "seq"),
+    "skill": ("pulka", "deal", "seat"),
 }
 
 
