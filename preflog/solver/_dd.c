@@ -188,6 +188,55 @@ static int quick_tricks(const Ctx *c, int i) {
     return total;
 }
 
+/* The misere bounds at a trick start, no trump. In one suit let the declarer's cards be d1 < d2 < ...
+ * < dk and the other seats' (together) e1 < e2 < ... < er; the suit is SAFE when dj < ej for every
+ * j <= min(k, r). Safe suits stay safe when the declarer keeps to this play:
+ *   (a) a card of the others goes (they follow, lead or discard): each ej can only rise, so dj < ej;
+ *   (b) following to a lead e = ej of a safe suit, he plays his highest card dp below e (there is one,
+ *       d1 < e1 <= e; p >= j as dj < ej). Afterwards his i-th card is di (i < p) or d(i+1) (i >= p),
+ *       theirs ei (i < j) or at least e(i+1) (i >= j): for i < j, di < ei; for j <= i < p,
+ *       di < dp < e = ej < e(i+1); for i >= p, d(i+1) < e(i+1). Still safe;
+ *   (c) discarding (void in the suit led), he drops the highest card of a suit: dj < ej still holds for
+ *       the cards left.
+ * Playing so, with every suit safe and another seat on lead, the declarer takes no trick: the leader
+ * leads a card e of a suit he holds, above all the cards the declarer can follow with (d1 < e1 <= e),
+ * so the trick goes to the other side (no trump), which leads again, all suits still safe. As the
+ * declarer of a misere wants the fewest tricks, the value is then 0 (hi = 0) whatever the caps.
+ * The declarer on lead, every suit safe, in a suit s the others hold, leads his highest card dp below
+ * e1: someone must follow above it, and his cards left, d(i+1) for i >= p, must stay below the others'
+ * ei for i <= r - 1 (they lose at least one card of s, so their i-th card can only rise): then the
+ * other side leads with every suit safe, value 0.
+ * The declarer on lead holding only suits nobody else holds wins whatever he leads (nobody can follow,
+ * no trump) and leads again from the same kind of hand: he takes every trick left up to his cap,
+ * value min(dc, n) (lo = that; it is also the most there is). */
+static inline int suit_safe(uint32_t ds, uint32_t es) {
+    while (ds && es) {
+        if (__builtin_ctz(ds) > __builtin_ctz(es)) return 0;
+        ds &= ds - 1;
+        es &= es - 1;
+    }
+    return 1;
+}
+
+static void misere_bounds(const Ctx *c, int i, int dcn, int *lo, int *hi) {
+    uint32_t d = c->h[c->decl], e = present_of(c) & ~d;
+    int shared = 0, lead = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t ds = d & SUITM[s], es = e & SUITM[s];
+        if (!ds || !es) continue;
+        if (!suit_safe(ds, es)) return;
+        shared = 1;
+        if (!lead && i == c->decl) {
+            uint32_t below = ds & ((1u << __builtin_ctz(es)) - 1); /* not empty: d1 < e1 */
+            lead = suit_safe(ds ^ (1u << top_bit(below)), es ^ (1u << top_bit(es)));
+        }
+    }
+    if (i != c->decl || lead)
+        *hi = 0;
+    else if (!shared && dcn > *lo)
+        *lo = dcn;
+}
+
 /* ------------------------------------------------------------------------------------ table */
 static inline void make_key(const Ctx *c, int leader, int n, int dcn, int scn, uint64_t *a, uint64_t *b) {
     uint32_t present = present_of(c), k[3] = {0, 0, 0};
@@ -343,6 +392,7 @@ static int node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards
             hi = n - run;
         }
     }
+    if (c->goal == FEWEST && !c->tmask) misere_bounds(c, i, dcn, &lo, &hi);
     if (c->goal == MOST) {
         int q = quick_tricks(c, i);
         if (i == c->decl) {

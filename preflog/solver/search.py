@@ -50,6 +50,17 @@ def _build_compress() -> list[int]:
 COMPRESS = _build_compress()
 
 
+def _suit_safe(ds: int, es: int) -> bool:
+    """Whether the declarer's cards ``ds`` of a suit lie each below the others' ``es`` counted from the
+    bottom: his j-th lowest below their j-th lowest, for as many cards as both hold."""
+    while ds and es:
+        if (ds & -ds) > (es & -es):
+            return False
+        ds &= ds - 1
+        es &= es - 1
+    return True
+
+
 def relative_key(hands: list[int]) -> int:
     """One int naming the hands up to played cards: each suit's remaining cards renumbered by rank
     (byte ``s * m + j`` holds seat ``j``'s cards of suit ``s``)."""
@@ -231,6 +242,45 @@ class Search:
             hi = min(hi, n - run)
         return lo, hi
 
+    def misere_bounds(self, i: int, dcn: int, lo: int, hi: int) -> tuple[int, int]:
+        """The bounds of a misère (no trump) at a trick start from *safe* suits.
+
+        In one suit let the declarer's cards be d1 < ... < dk and the other seats' (together)
+        e1 < ... < er; the suit is safe when dj < ej for every j <= min(k, r). A safe suit stays safe
+        when the others lose cards (each ej can only rise), when the declarer follows to a lead e of it
+        with his highest card below e (there is one as d1 < e1 <= e; after the trick his i-th card is
+        di or d(i+1), below theirs), and when he discards the highest card of a suit (void in the suit
+        led). So with every suit safe and another seat on lead, he follows below the leader's card or
+        discards in every trick, the other side wins it and leads again: the value is 0. On lead
+        himself, with every suit safe, he leads in a suit s the others hold his highest card dp below
+        e1 (someone must follow above it); if his cards left stay below theirs (d(i+1) < ei for
+        i < r: they lose at least one card of s), the other side leads next, value 0. Holding only
+        suits nobody else holds, on lead, he wins every trick left up to his cap (nobody can follow,
+        no trump): the value is min(dc, n)."""
+        h = self.h
+        d = h[self.decl]
+        present = 0
+        for x in h:
+            present |= x
+        e = present & ~d
+        shared = lead = False
+        for s in range(4):
+            ds = d & SUIT[s]
+            es = e & SUIT[s]
+            if not ds or not es:
+                continue
+            if not _suit_safe(ds, es):
+                return lo, hi
+            shared = True
+            if not lead and i == self.decl:
+                below = ds & ((es & -es) - 1)  # not empty: d1 < e1
+                lead = _suit_safe(ds ^ 1 << below.bit_length() - 1, es ^ 1 << es.bit_length() - 1)
+        if i != self.decl or lead:
+            return lo, 0
+        if not shared:
+            return max(lo, dcn), hi
+        return lo, hi
+
     # ------------------------------------------------------------------ the search
     def node(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int, k: int) -> bool:
         """Does the declarer take at least ``k`` tricks from here (``i`` to play, ``t`` cards of the trick
@@ -269,6 +319,8 @@ class Search:
                     return False
         if self.tmask:
             lo, hi = self.trump_run_bounds(n, dcn, sc, lo, hi)
+        if self.goal == FEWEST and not self.tmask:
+            lo, hi = self.misere_bounds(i, dcn, lo, hi)
         if self.goal == MOST:
             q = self.quick_tricks(i)
             if i == self.decl:
