@@ -12,8 +12,9 @@
  *   - move ordering: on the lead a top card nobody can ruff, then a low card to the partner's top
  *     card; following, the cheapest card that wins, or the lowest when the partner wins (reversed for
  *     the declarer of a misere); and the card that cut last time at this trick start first;
- *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), and a run of top
- *     trumps in one hand, each a sure trick for its side (both goals);
+ *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), a run of top
+ *     trumps in one hand, each a sure trick for its side (both goals), and a misere's safe suits
+ *     (he escapes) and sure tricks (he is caught) (misere_bounds);
  *   - the last trick counted directly.
  * preflog/solver/position.py's check() refuses a position that cannot arise in play before it comes here;
  * this file still checks every argument it indexes or shifts with (read_ctx), so that no call of the
@@ -87,6 +88,17 @@ static inline uint32_t present_of(const Ctx *c) {
     return p;
 }
 
+/* Whether a suit is safe for the declarer of a misere (see misere_bounds): his j-th lowest card of it
+ * (ds) below the others' j-th lowest (es), for as many cards as both hold. */
+static inline int suit_safe(uint32_t ds, uint32_t es) {
+    while (ds && es) {
+        if (__builtin_ctz(ds) > __builtin_ctz(es)) return 0;
+        ds &= ds - 1;
+        es &= es - 1;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------------------------ moves */
 static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint32_t present) {
     int rank = card & 7;
@@ -108,7 +120,10 @@ static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint3
             if (partner_top && !ruffable) return 20 + rank;
             return 100 - rank;
         }
-        return declarer ? rank : (top ? 0 : 100) + rank;
+        if (declarer) return rank;
+        uint32_t ds = c->h[c->decl] & SUITM[suit];
+        if (ds && !suit_safe(ds, present & ~c->h[c->decl] & SUITM[suit])) return rank; /* his weak suit, low */
+        return (top ? 20 : 100) + rank;
     }
     int wins = beats(c, card, best);
     if (c->goal == MOST) {
@@ -208,19 +223,26 @@ static int quick_tricks(const Ctx *c, int i) {
  * other side leads with every suit safe, value 0.
  * The declarer on lead holding only suits nobody else holds wins whatever he leads (nobody can follow,
  * no trump) and leads again from the same kind of hand: he takes every trick left up to his cap,
- * value min(dc, n) (lo = that; it is also the most there is). */
-static inline int suit_safe(uint32_t ds, uint32_t es) {
-    while (ds && es) {
-        if (__builtin_ctz(ds) > __builtin_ctz(es)) return 0;
-        ds &= ds - 1;
-        es &= es - 1;
-    }
-    return 1;
-}
-
+ * value min(dc, n) (lo = that; it is also the most there is).
+ * A sure trick (lo >= 1): another seat on lead holds a suit in which the declarer's lowest card is
+ * above all the others' cards: led at once, he must follow and wins (the leader's side may choose it;
+ * his cap is at least 1 at any node searched). Or the declarer on lead with, in each suit he holds, his
+ * lowest card above all the others' (or nobody else holding it): whatever he leads wins. */
 static void misere_bounds(const Ctx *c, int i, int dcn, int *lo, int *hi) {
     uint32_t d = c->h[c->decl], e = present_of(c) & ~d;
-    int shared = 0, lead = 0;
+    int shared = 0, lead = 0, low = 1;
+    if (*lo < 1) { /* a suit where his lowest card is above all the others': led, it wins him a trick */
+        for (int s = 0; s < 4; s++) {
+            uint32_t ds = d & SUITM[s], es = e & SUITM[s];
+            int high = ds && (!es || __builtin_ctz(ds) > top_bit(es));
+            if (i != c->decl && high && es && (c->h[i] & SUITM[s])) {
+                *lo = 1;
+                break;
+            }
+            if (ds && !high) low = 0;
+        }
+        if (i == c->decl && low) *lo = 1;
+    }
     for (int s = 0; s < 4; s++) {
         uint32_t ds = d & SUITM[s], es = e & SUITM[s];
         if (!ds || !es) continue;

@@ -18,7 +18,9 @@ narrows ``k`` by a run of such tests (downwards for a trick contract, upwards fo
 * **quick bounds**: in a trick contract the tricks the side on lead can cash at once (top cards it
   holds in a row, in suits where nobody can ruff before they run out), and for either goal a run of
   top trumps in one hand (each wins a trick whenever it is played) bound the value before any move
-  is searched;
+  is searched; in a misère, *safe* suits (the declarer's j-th lowest card of each suit below the
+  others' j-th lowest) prove that he escapes, a suit where his lowest card tops all the others' and
+  the leader holds it that he is caught (:meth:`Search.misere_bounds`);
 * the last trick is counted directly.
 """
 
@@ -173,7 +175,13 @@ class Search:
                 if partner_top and not ruffable:
                     return 20 + rank
                 return 100 - rank
-            return rank if declarer else (0 if top else 100) + rank
+            if declarer:
+                return rank
+            # a defender: the declarer's unsafe suit first, low; then a top card
+            ds = self.h[self.decl] & SUIT[suit]
+            if ds and not _suit_safe(ds, present & ~self.h[self.decl] & SUIT[suit]):
+                return rank
+            return (20 if top else 100) + rank
         wins = self._beats(c, best)
         mine_winning = (bi == self.decl) == declarer
         if self.goal == MOST:
@@ -256,13 +264,30 @@ class Search:
         e1 (someone must follow above it); if his cards left stay below theirs (d(i+1) < ei for
         i < r: they lose at least one card of s), the other side leads next, value 0. Holding only
         suits nobody else holds, on lead, he wins every trick left up to his cap (nobody can follow,
-        no trump): the value is min(dc, n)."""
+        no trump): the value is min(dc, n).
+
+        A sure trick (``lo >= 1``): another seat on lead holds a suit in which the declarer's lowest
+        card is above all the others' (led at once, he must follow and wins); or the declarer on lead
+        with his lowest card above all the others' in every suit he holds (whatever he leads wins)."""
         h = self.h
         d = h[self.decl]
         present = 0
         for x in h:
             present |= x
         e = present & ~d
+        if lo < 1:
+            all_high = True
+            for s in range(4):
+                ds = d & SUIT[s]
+                es = e & SUIT[s]
+                high = bool(ds) and (not es or (ds & -ds) > es)
+                if i != self.decl and high and es and h[i] & SUIT[s]:
+                    lo = 1
+                    break
+                if ds and not high:
+                    all_high = False
+            if i == self.decl and all_high:
+                lo = 1
         shared = lead = False
         for s in range(4):
             ds = d & SUIT[s]
