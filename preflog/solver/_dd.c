@@ -221,42 +221,35 @@ static int quick_tricks(const Ctx *c, int i) {
  * e1: someone must follow above it, and his cards left, d(i+1) for i >= p, must stay below the others'
  * ei for i <= r - 1 (they lose at least one card of s, so their i-th card can only rise): then the
  * other side leads with every suit safe, value 0.
- * The declarer on lead holding only suits nobody else holds wins whatever he leads (nobody can follow,
- * no trump) and leads again from the same kind of hand: he takes every trick left up to his cap,
- * value min(dc, n) (lo = that; it is also the most there is).
- * A sure trick (lo >= 1): another seat on lead holds a suit in which the declarer's lowest card is
- * above all the others' cards: led at once, he must follow and wins (the leader's side may choose it;
- * his cap is at least 1 at any node searched). Or the declarer on lead with, in each suit he holds, his
- * lowest card above all the others' (or nobody else holding it): whatever he leads wins. */
+ * Sure tricks: call a suit HIGH when the declarer holds it and his lowest card of it tops all the
+ * others' cards of it (or they hold none). Another seat on lead holding a high suit may lead it: the
+ * declarer must follow and wins (lo >= 1; his cap is at least 1 at any node searched). The declarer on
+ * lead with only high suits wins whatever he leads (no trump), and his suits stay high (his lowest of
+ * a suit can only rise, their cards only go): he takes every trick left up to his cap, lo = min(dc, n),
+ * which is also the most there is. */
 static void misere_bounds(const Ctx *c, int i, int dcn, int *lo, int *hi) {
     uint32_t d = c->h[c->decl], e = present_of(c) & ~d;
-    int shared = 0, lead = 0, low = 1;
-    if (*lo < 1) { /* a suit where his lowest card is above all the others': led, it wins him a trick */
-        for (int s = 0; s < 4; s++) {
-            uint32_t ds = d & SUITM[s], es = e & SUITM[s];
-            int high = ds && (!es || __builtin_ctz(ds) > top_bit(es));
-            if (i != c->decl && high && es && (c->h[i] & SUITM[s])) {
-                *lo = 1;
-                break;
-            }
-            if (ds && !high) low = 0;
-        }
-        if (i == c->decl && low) *lo = 1;
+    int lead = 0, all_high = 1, caught = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t ds = d & SUITM[s], es = e & SUITM[s];
+        int high = ds && (!es || __builtin_ctz(ds) > top_bit(es));
+        if (ds && !high) all_high = 0;
+        if (high && (c->h[i] & SUITM[s])) caught = 1; /* i not the declarer: es holds i's cards */
+    }
+    if (i == c->decl ? all_high : caught) {
+        int sure = i == c->decl ? dcn : 1;
+        if (sure > *lo) *lo = sure;
     }
     for (int s = 0; s < 4; s++) {
         uint32_t ds = d & SUITM[s], es = e & SUITM[s];
         if (!ds || !es) continue;
         if (!suit_safe(ds, es)) return;
-        shared = 1;
         if (!lead && i == c->decl) {
             uint32_t below = ds & ((1u << __builtin_ctz(es)) - 1); /* not empty: d1 < e1 */
             lead = suit_safe(ds ^ (1u << top_bit(below)), es ^ (1u << top_bit(es)));
         }
     }
-    if (i != c->decl || lead)
-        *hi = 0;
-    else if (!shared && dcn > *lo)
-        *lo = dcn;
+    if (i != c->decl || lead) *hi = 0;
 }
 
 /* ------------------------------------------------------------------------------------ table */

@@ -251,7 +251,7 @@ class Search:
         return lo, hi
 
     def misere_bounds(self, i: int, dcn: int, lo: int, hi: int) -> tuple[int, int]:
-        """The bounds of a misère (no trump) at a trick start from *safe* suits.
+        """The bounds of a misère (no trump) at a trick start: *safe* suits and sure tricks.
 
         In one suit let the declarer's cards be d1 < ... < dk and the other seats' (together)
         e1 < ... < er; the suit is safe when dj < ej for every j <= min(k, r). A safe suit stays safe
@@ -262,33 +262,33 @@ class Search:
         discards in every trick, the other side wins it and leads again: the value is 0. On lead
         himself, with every suit safe, he leads in a suit s the others hold his highest card dp below
         e1 (someone must follow above it); if his cards left stay below theirs (d(i+1) < ei for
-        i < r: they lose at least one card of s), the other side leads next, value 0. Holding only
-        suits nobody else holds, on lead, he wins every trick left up to his cap (nobody can follow,
-        no trump): the value is min(dc, n).
+        i < r: they lose at least one card of s), the other side leads next, value 0.
 
-        A sure trick (``lo >= 1``): another seat on lead holds a suit in which the declarer's lowest
-        card is above all the others' (led at once, he must follow and wins); or the declarer on lead
-        with his lowest card above all the others' in every suit he holds (whatever he leads wins)."""
+        Sure tricks: a suit is *high* when the declarer holds it and his lowest card of it tops all
+        the others' (or they hold none). Another seat on lead holding a high suit may lead it: he must
+        follow and wins (``lo >= 1``). The declarer on lead with only high suits wins whatever he
+        leads, and they stay high: he takes every trick left up to his cap (``lo = min(dc, n)``)."""
         h = self.h
         d = h[self.decl]
         present = 0
         for x in h:
             present |= x
         e = present & ~d
-        if lo < 1:
-            all_high = True
-            for s in range(4):
-                ds = d & SUIT[s]
-                es = e & SUIT[s]
-                high = bool(ds) and (not es or (ds & -ds) > es)
-                if i != self.decl and high and es and h[i] & SUIT[s]:
-                    lo = 1
-                    break
-                if ds and not high:
-                    all_high = False
-            if i == self.decl and all_high:
-                lo = 1
-        shared = lead = False
+        all_high, caught = True, False
+        for s in range(4):
+            ds = d & SUIT[s]
+            es = e & SUIT[s]
+            high = bool(ds) and (not es or (ds & -ds) > es)
+            if ds and not high:
+                all_high = False
+            if high and h[i] & SUIT[s]:
+                caught = True  # i is not the declarer: es holds i's cards
+        if i == self.decl:
+            if all_high:
+                lo = max(lo, dcn)
+        elif caught:
+            lo = max(lo, 1)
+        lead = False
         for s in range(4):
             ds = d & SUIT[s]
             es = e & SUIT[s]
@@ -296,14 +296,11 @@ class Search:
                 continue
             if not _suit_safe(ds, es):
                 return lo, hi
-            shared = True
             if not lead and i == self.decl:
                 below = ds & ((es & -es) - 1)  # not empty: d1 < e1
                 lead = _suit_safe(ds ^ 1 << below.bit_length() - 1, es ^ 1 << es.bit_length() - 1)
         if i != self.decl or lead:
             return lo, 0
-        if not shared:
-            return max(lo, dcn), hi
         return lo, hi
 
     # ------------------------------------------------------------------ the search

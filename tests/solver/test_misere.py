@@ -4,8 +4,9 @@ on random misère positions of 3 to 6 cards a hand, 2 and 3 seats, with and with
 
 A suit is *safe* for the declarer when, counting from the bottom, his j-th lowest card of it is below
 the other seats' j-th lowest (for as many cards as both hold). The claims: every suit safe and another
-seat on lead, the declarer of a misère takes no trick; on lead himself, holding only suits nobody else
-holds, he takes every trick left up to his cap."""
+seat on lead, the declarer of a misère takes no trick; on lead himself, his lowest card of each suit
+above all the others' cards of it, he takes every trick left up to his cap; a seat of the other side
+on lead holding a suit where his lowest card tops the others' gives him a trick."""
 
 from __future__ import annotations
 
@@ -90,22 +91,45 @@ def test_safety_is_needed(m: int) -> None:
 
 
 @pytest.mark.parametrize("m", [2, 3])
-def test_declarer_on_lead_in_suits_nobody_else_holds_takes_them_all(m: int) -> None:
-    """The claim of the lower bound: on lead with only suits the others are void in, he takes every
-    trick left up to his cap (the side's cap cannot stop him: the side takes none)."""
+def test_declarer_on_lead_with_only_high_suits_takes_them_all(m: int) -> None:
+    """The claim of the lower bound: on lead, his lowest card of each suit he holds above all the others'
+    cards of it (the top cards of one suit, or a suit nobody else holds), he takes every trick left up
+    to his cap (the side's cap cannot stop him: the side takes none)."""
     rng = random.Random(3 + m)
-    for _ in range(30):
+    for j in range(30):
         n = rng.randint(2, 3 if m == 3 else 4)  # the others discard freely: the minimax grows fast
         suits = rng.sample(range(4), 3 if m == 3 else 2)
         mine_suit, their_suits = suits[0], suits[1:]
-        mine = rng.sample(range(8 * mine_suit, 8 * mine_suit + 8), n)
-        pool = [c for s in their_suits for c in range(8 * s, 8 * s + 8)]
+        if j % 2:  # the top n cards of his suit, the others hold the lower ones
+            mine = list(range(8 * mine_suit + 8 - n, 8 * mine_suit + 8))
+            pool = list(range(8 * mine_suit, 8 * mine_suit + 8 - n))
+        else:  # a suit nobody else holds
+            mine = rng.sample(range(8 * mine_suit, 8 * mine_suit + 8), n)
+            pool = []
+        pool += [c for s in their_suits for c in range(8 * s, 8 * s + 8)]
         rng.shuffle(pool)
         hands = [sum(1 << c for c in mine)] + [sum(1 << c for c in pool[j * n:(j + 1) * n]) for j in range(m - 1)]
         cap = rng.choice((99, 1, 2, 3))
         pos = Position(hands=(*hands, 0) if m == 2 else tuple(hands), order=tuple(range(m)), declarer=0,
                        trump=-1, to_play=0, goal=Goal.FEWEST, declarer_cap=cap, side_cap=rng.choice((99, 1, 2)))
         assert minimax(pos) == min(n, cap), pos
+
+
+@pytest.mark.parametrize("m", [2, 3])
+def test_a_defender_on_lead_with_a_high_suit_catches_him(m: int) -> None:
+    """The claim of the sure trick: the leader holds a suit where the declarer's lowest card tops all
+    the others' cards: at least one trick."""
+    rng = random.Random(11 + m)
+    found = 0
+    while found < 25:
+        pos = random_misere(rng, m, rng.randint(3, 5 if m == 2 else 4), leader_is_declarer=False)
+        mine, leader = pos.hands[0], pos.hands[pos.to_play]
+        others = sum(pos.hands[1:])
+        if not any(mine & suit and leader & suit and min(_low_to_high(mine & suit)) > max(_low_to_high(others & suit))
+                   for suit in SUITS):
+            continue
+        found += 1
+        assert minimax(pos) >= 1, pos
 
 
 @pytest.mark.parametrize("native", SOLVERS)
