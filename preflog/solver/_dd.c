@@ -131,7 +131,15 @@ static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint3
         if (mine) return (wins ? 100 : 0) + rank;
         return (wins ? 0 : 100) + rank;
     }
-    if (declarer) return (wins ? 100 : 0) - rank;
+    if (declarer) {
+        if ((card >> 3) != led) { /* discarding: the top of a suit not safe for him first */
+            uint32_t ds = c->h[i] & SUITM[card >> 3];
+            return (suit_safe(ds, present & ~c->h[i] & SUITM[card >> 3]) ? 50 : 0) - rank;
+        }
+        return (wins ? 100 : 0) - rank;
+    }
+    if ((card >> 3) != led) /* a defender discarding: high cards of the declarer's suits first */
+        return (c->h[c->decl] & SUITM[card >> 3] ? 0 : 50) - rank;
     if (bi == c->decl) return (wins ? 100 : 0) - rank;
     return rank;
 }

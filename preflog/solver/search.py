@@ -189,8 +189,14 @@ class Search:
                 return (100 if wins else 0) + rank
             return (0 if wins else 100) + rank
         if declarer:  # misère: duck under with the highest card that loses
+            if c >> 3 != led:  # discarding: the top of a suit not safe for him first
+                ds = self.h[i] & SUIT[c >> 3]
+                return (50 if _suit_safe(ds, present & ~self.h[i] & SUIT[c >> 3]) else 0) - rank
             return (0 if not wins else 100) - rank
-        # a defender of the misère: let the declarer take the trick, shed high cards that do
+        # a defender of the misère discarding: high cards of the declarer's suits first
+        if c >> 3 != led:
+            return (0 if self.h[self.decl] & SUIT[c >> 3] else 50) - rank
+        # following: let the declarer take the trick, shed high cards that do
         if bi == self.decl:
             return (0 if not wins else 100) - rank
         return rank
