@@ -120,7 +120,11 @@ static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint3
             if (partner_top && !ruffable) return 20 + rank;
             return 100 - rank;
         }
-        if (declarer) return rank;
+        if (declarer) {
+            uint32_t es = present & ~c->h[i] & SUITM[suit];
+            if (es && card < __builtin_ctz(es)) return 0 - rank; /* a sure loser, the highest first */
+            return (es ? 50 : 100) + rank;
+        }
         uint32_t ds = c->h[c->decl] & SUITM[suit];
         if (ds && !suit_safe(ds, present & ~c->h[c->decl] & SUITM[suit])) return rank; /* his weak suit, low */
         return (top ? 20 : 100) + rank;

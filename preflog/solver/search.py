@@ -175,8 +175,11 @@ class Search:
                 if partner_top and not ruffable:
                     return 20 + rank
                 return 100 - rank
-            if declarer:
-                return rank
+            if declarer:  # a card below all the others' of its suit (a sure loser), highest first
+                es = present & ~self.h[i] & SUIT[suit]
+                if es and c < (es & -es).bit_length() - 1:
+                    return -rank
+                return (50 if es else 100) + rank
             # a defender: the declarer's unsafe suit first, low; then a top card
             ds = self.h[self.decl] & SUIT[suit]
             if ds and not _suit_safe(ds, present & ~self.h[self.decl] & SUIT[suit]):
