@@ -12,8 +12,9 @@
  *   - move ordering: on the lead a top card nobody can ruff, then a low card to the partner's top
  *     card; following, the cheapest card that wins, or the lowest when the partner wins (reversed for
  *     the declarer of a misere); and the card that cut last time at this trick start first;
- *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), and a run of top
- *     trumps in one hand, each a sure trick for its side (both goals);
+ *   - quick bounds: the tricks the side on lead can cash at once (trick contracts), a run of top
+ *     trumps in one hand, each a sure trick for its side (both goals), and a misere's safe suits
+ *     (he escapes) and sure tricks (he is caught) (misere_bounds);
  *   - the last trick counted directly.
  * preflog/solver/position.py's check() refuses a position that cannot arise in play before it comes here;
  * this file still checks every argument it indexes or shifts with (read_ctx), so that no call of the
@@ -87,6 +88,17 @@ static inline uint32_t present_of(const Ctx *c) {
     return p;
 }
 
+/* Whether a suit is safe for the declarer of a misere (see misere_bounds): his j-th lowest card of it
+ * (ds) below the others' j-th lowest (es), for as many cards as both hold. */
+static inline int suit_safe(uint32_t ds, uint32_t es) {
+    while (ds && es) {
+        if (__builtin_ctz(ds) > __builtin_ctz(es)) return 0;
+        ds &= ds - 1;
+        es &= es - 1;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------------------------ moves */
 static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint32_t present) {
     int rank = card & 7;
@@ -108,7 +120,14 @@ static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint3
             if (partner_top && !ruffable) return 20 + rank;
             return 100 - rank;
         }
-        return declarer ? rank : (top ? 0 : 100) + rank;
+        if (declarer) {
+            uint32_t es = present & ~c->h[i] & SUITM[suit];
+            if (es && card < __builtin_ctz(es)) return 0 - rank; /* a sure loser, the highest first */
+            return (es ? 50 : 100) + rank;
+        }
+        uint32_t ds = c->h[c->decl] & SUITM[suit];
+        if (ds && !suit_safe(ds, present & ~c->h[c->decl] & SUITM[suit])) return rank; /* his weak suit, low */
+        return (top ? 20 : 100) + rank;
     }
     int wins = beats(c, card, best);
     if (c->goal == MOST) {
@@ -116,7 +135,15 @@ static int score(const Ctx *c, int i, int card, int led, int best, int bi, uint3
         if (mine) return (wins ? 100 : 0) + rank;
         return (wins ? 0 : 100) + rank;
     }
-    if (declarer) return (wins ? 100 : 0) - rank;
+    if (declarer) {
+        if ((card >> 3) != led) { /* discarding: the top of a suit not safe for him first */
+            uint32_t ds = c->h[i] & SUITM[card >> 3];
+            return (suit_safe(ds, present & ~c->h[i] & SUITM[card >> 3]) ? 50 : 0) - rank;
+        }
+        return (wins ? 100 : 0) - rank;
+    }
+    if ((card >> 3) != led) /* a defender discarding: high cards of the declarer's suits first */
+        return (c->h[c->decl] & SUITM[card >> 3] ? 0 : 50) - rank;
     if (bi == c->decl) return (wins ? 100 : 0) - rank;
     return rank;
 }
@@ -186,6 +213,55 @@ static int quick_tricks(const Ctx *c, int i) {
         total += top;
     }
     return total;
+}
+
+/* The misere bounds at a trick start, no trump. In one suit let the declarer's cards be d1 < d2 < ...
+ * < dk and the other seats' (together) e1 < e2 < ... < er; the suit is SAFE when dj < ej for every
+ * j <= min(k, r). Safe suits stay safe when the declarer keeps to this play:
+ *   (a) a card of the others goes (they follow, lead or discard): each ej can only rise, so dj < ej;
+ *   (b) following to a lead e = ej of a safe suit, he plays his highest card dp below e (there is one,
+ *       d1 < e1 <= e; p >= j as dj < ej). Afterwards his i-th card is di (i < p) or d(i+1) (i >= p),
+ *       theirs ei (i < j) or at least e(i+1) (i >= j): for i < j, di < ei; for j <= i < p,
+ *       di < dp < e = ej < e(i+1); for i >= p, d(i+1) < e(i+1). Still safe;
+ *   (c) discarding (void in the suit led), he drops the highest card of a suit: dj < ej still holds for
+ *       the cards left.
+ * Playing so, with every suit safe and another seat on lead, the declarer takes no trick: the leader
+ * leads a card e of a suit he holds, above all the cards the declarer can follow with (d1 < e1 <= e),
+ * so the trick goes to the other side (no trump), which leads again, all suits still safe. As the
+ * declarer of a misere wants the fewest tricks, the value is then 0 (hi = 0) whatever the caps.
+ * The declarer on lead, every suit safe, in a suit s the others hold, leads his highest card dp below
+ * e1: someone must follow above it, and his cards left, d(i+1) for i >= p, must stay below the others'
+ * ei for i <= r - 1 (they lose at least one card of s, so their i-th card can only rise): then the
+ * other side leads with every suit safe, value 0.
+ * Sure tricks: call a suit HIGH when the declarer holds it and his lowest card of it tops all the
+ * others' cards of it (or they hold none). Another seat on lead holding a high suit may lead it: the
+ * declarer must follow and wins (lo >= 1; his cap is at least 1 at any node searched). The declarer on
+ * lead with only high suits wins whatever he leads (no trump), and his suits stay high (his lowest of
+ * a suit can only rise, their cards only go): he takes every trick left up to his cap, lo = min(dc, n),
+ * which is also the most there is. */
+static void misere_bounds(const Ctx *c, int i, int dcn, int *lo, int *hi) {
+    uint32_t d = c->h[c->decl], e = present_of(c) & ~d;
+    int lead = 0, all_high = 1, caught = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t ds = d & SUITM[s], es = e & SUITM[s];
+        int high = ds && (!es || __builtin_ctz(ds) > top_bit(es));
+        if (ds && !high) all_high = 0;
+        if (high && (c->h[i] & SUITM[s])) caught = 1; /* i not the declarer: es holds i's cards */
+    }
+    if (i == c->decl ? all_high : caught) {
+        int sure = i == c->decl ? dcn : 1;
+        if (sure > *lo) *lo = sure;
+    }
+    for (int s = 0; s < 4; s++) {
+        uint32_t ds = d & SUITM[s], es = e & SUITM[s];
+        if (!ds || !es) continue;
+        if (!suit_safe(ds, es)) return;
+        if (!lead && i == c->decl) {
+            uint32_t below = ds & ((1u << __builtin_ctz(es)) - 1); /* not empty: d1 < e1 */
+            lead = suit_safe(ds ^ (1u << top_bit(below)), es ^ (1u << top_bit(es)));
+        }
+    }
+    if (i != c->decl || lead) *hi = 0;
 }
 
 /* ------------------------------------------------------------------------------------ table */
@@ -343,6 +419,7 @@ static int node(Ctx *c, int i, int led, int best, int bi, int t, uint32_t tcards
             hi = n - run;
         }
     }
+    if (c->goal == FEWEST && !c->tmask) misere_bounds(c, i, dcn, &lo, &hi);
     if (c->goal == MOST) {
         int q = quick_tricks(c, i);
         if (i == c->decl) {

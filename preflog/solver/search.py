@@ -18,7 +18,9 @@ narrows ``k`` by a run of such tests (downwards for a trick contract, upwards fo
 * **quick bounds**: in a trick contract the tricks the side on lead can cash at once (top cards it
   holds in a row, in suits where nobody can ruff before they run out), and for either goal a run of
   top trumps in one hand (each wins a trick whenever it is played) bound the value before any move
-  is searched;
+  is searched; in a misère, *safe* suits (the declarer's j-th lowest card of each suit below the
+  others' j-th lowest) prove that he escapes, a suit where his lowest card tops all the others' and
+  the leader holds it that he is caught (:meth:`Search.misere_bounds`);
 * the last trick is counted directly.
 """
 
@@ -48,6 +50,17 @@ def _build_compress() -> list[int]:
 
 
 COMPRESS = _build_compress()
+
+
+def _suit_safe(ds: int, es: int) -> bool:
+    """Whether the declarer's cards ``ds`` of a suit lie each below the others' ``es`` counted from the
+    bottom: his j-th lowest below their j-th lowest, for as many cards as both hold."""
+    while ds and es:
+        if (ds & -ds) > (es & -es):
+            return False
+        ds &= ds - 1
+        es &= es - 1
+    return True
 
 
 def relative_key(hands: list[int]) -> int:
@@ -162,7 +175,16 @@ class Search:
                 if partner_top and not ruffable:
                     return 20 + rank
                 return 100 - rank
-            return rank if declarer else (0 if top else 100) + rank
+            if declarer:  # a card below all the others' of its suit (a sure loser), highest first
+                es = present & ~self.h[i] & SUIT[suit]
+                if es and c < (es & -es).bit_length() - 1:
+                    return -rank
+                return (50 if es else 100) + rank
+            # a defender: the declarer's unsafe suit first, low; then a top card
+            ds = self.h[self.decl] & SUIT[suit]
+            if ds and not _suit_safe(ds, present & ~self.h[self.decl] & SUIT[suit]):
+                return rank
+            return (20 if top else 100) + rank
         wins = self._beats(c, best)
         mine_winning = (bi == self.decl) == declarer
         if self.goal == MOST:
@@ -170,8 +192,14 @@ class Search:
                 return (100 if wins else 0) + rank
             return (0 if wins else 100) + rank
         if declarer:  # misère: duck under with the highest card that loses
+            if c >> 3 != led:  # discarding: the top of a suit not safe for him first
+                ds = self.h[i] & SUIT[c >> 3]
+                return (50 if _suit_safe(ds, present & ~self.h[i] & SUIT[c >> 3]) else 0) - rank
             return (0 if not wins else 100) - rank
-        # a defender of the misère: let the declarer take the trick, shed high cards that do
+        # a defender of the misère discarding: high cards of the declarer's suits first
+        if c >> 3 != led:
+            return (0 if self.h[self.decl] & SUIT[c >> 3] else 50) - rank
+        # following: let the declarer take the trick, shed high cards that do
         if bi == self.decl:
             return (0 if not wins else 100) - rank
         return rank
@@ -231,6 +259,59 @@ class Search:
             hi = min(hi, n - run)
         return lo, hi
 
+    def misere_bounds(self, i: int, dcn: int, lo: int, hi: int) -> tuple[int, int]:
+        """The bounds of a misère (no trump) at a trick start: *safe* suits and sure tricks.
+
+        In one suit let the declarer's cards be d1 < ... < dk and the other seats' (together)
+        e1 < ... < er; the suit is safe when dj < ej for every j <= min(k, r). A safe suit stays safe
+        when the others lose cards (each ej can only rise), when the declarer follows to a lead e of it
+        with his highest card below e (there is one as d1 < e1 <= e; after the trick his i-th card is
+        di or d(i+1), below theirs), and when he discards the highest card of a suit (void in the suit
+        led). So with every suit safe and another seat on lead, he follows below the leader's card or
+        discards in every trick, the other side wins it and leads again: the value is 0. On lead
+        himself, with every suit safe, he leads in a suit s the others hold his highest card dp below
+        e1 (someone must follow above it); if his cards left stay below theirs (d(i+1) < ei for
+        i < r: they lose at least one card of s), the other side leads next, value 0.
+
+        Sure tricks: a suit is *high* when the declarer holds it and his lowest card of it tops all
+        the others' (or they hold none). Another seat on lead holding a high suit may lead it: he must
+        follow and wins (``lo >= 1``). The declarer on lead with only high suits wins whatever he
+        leads, and they stay high: he takes every trick left up to his cap (``lo = min(dc, n)``)."""
+        h = self.h
+        d = h[self.decl]
+        present = 0
+        for x in h:
+            present |= x
+        e = present & ~d
+        all_high, caught = True, False
+        for s in range(4):
+            ds = d & SUIT[s]
+            es = e & SUIT[s]
+            high = bool(ds) and (not es or (ds & -ds) > es)
+            if ds and not high:
+                all_high = False
+            if high and h[i] & SUIT[s]:
+                caught = True  # i is not the declarer: es holds i's cards
+        if i == self.decl:
+            if all_high:
+                lo = max(lo, dcn)
+        elif caught:
+            lo = max(lo, 1)
+        lead = False
+        for s in range(4):
+            ds = d & SUIT[s]
+            es = e & SUIT[s]
+            if not ds or not es:
+                continue
+            if not _suit_safe(ds, es):
+                return lo, hi
+            if not lead and i == self.decl:
+                below = ds & ((es & -es) - 1)  # not empty: d1 < e1
+                lead = _suit_safe(ds ^ 1 << below.bit_length() - 1, es ^ 1 << es.bit_length() - 1)
+        if i != self.decl or lead:
+            return lo, 0
+        return lo, hi
+
     # ------------------------------------------------------------------ the search
     def node(self, i: int, led: int, best: int, bi: int, t: int, tcards: int, dc: int, sc: int, k: int) -> bool:
         """Does the declarer take at least ``k`` tricks from here (``i`` to play, ``t`` cards of the trick
@@ -269,6 +350,8 @@ class Search:
                     return False
         if self.tmask:
             lo, hi = self.trump_run_bounds(n, dcn, sc, lo, hi)
+        if self.goal == FEWEST and not self.tmask:
+            lo, hi = self.misere_bounds(i, dcn, lo, hi)
         if self.goal == MOST:
             q = self.quick_tricks(i)
             if i == self.decl:

@@ -40,4 +40,6 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
     for name in ("full", "no_table", "no_equivalence", "plain"):
         assert size[name]["nodes"] > 0
     assert size["ratio_plain_to_full"] == size["plain"]["nodes"] / size["full"]["nodes"] > 1
-    assert set(r["targets_met"]) == {"full_deal_solve_le_20ms", "full_deal_solve_le_2ms", "deal_analysis_le_0_5s"}
+    assert set(r["targets_met"]) == {"full_deal_solve_le_20ms", "full_deal_solve_le_2ms", "deal_analysis_le_0_5s",
+                                     "misere_solve_le_2ms_mean", "misere_solve_le_50ms_max"}
+    assert r["targets"]["misere_solve_mean_ms"] == 2.0 and r["targets"]["misere_solve_max_ms"] == 50.0

@@ -86,15 +86,17 @@ def minimax(pos: Position) -> int:
 
 
 @st.composite
-def positions(draw: st.DrawFn, max_tricks: int = 5) -> Position:
-    """A random deal of 1..max_tricks cards a hand to 2 or 3 of 3 or 4 seats (the rest of the pack
-    partly given to the seats out of play), a random contract, then a random legal play prefix that
-    may stop inside a trick."""
+def positions(draw: st.DrawFn, max_tricks: int = 5, min_tricks: int = 1, misere: bool = False,
+              max_prefix: int | None = None, seats: tuple[int, ...] = (3, 3, 2)) -> Position:
+    """A random deal of min_tricks..max_tricks cards a hand to 2 or 3 of 3 or 4 seats (the rest of the
+    pack partly given to the seats out of play), a random contract (with ``misere``: fewest tricks, no
+    trump), then a random legal play prefix (at most ``max_prefix`` cards) that may stop inside a
+    trick; ``seats`` are the numbers of seats in play to draw from."""
     n_seats = draw(st.sampled_from((3, 4)))
-    m = draw(st.sampled_from((3, 3, 2)))
+    m = draw(st.sampled_from(seats))
     order_seats = draw(st.permutations(range(n_seats)))
     order = tuple(order_seats[:m])
-    n = draw(st.integers(1, max_tricks))
+    n = draw(st.integers(min_tricks, max_tricks))
     deck = draw(st.permutations(range(32)))
     hands = [0] * n_seats
     for j, seat in enumerate(order):
@@ -103,15 +105,15 @@ def positions(draw: st.DrawFn, max_tricks: int = 5) -> Position:
     for seat in order_seats[m:]:  # a seat out of play holds a few cards of its own, never looked at
         for c in deck[m * n: m * n + draw(st.integers(0, 3))]:
             hands[seat] |= 1 << c
-    trump = draw(st.integers(-1, 3))
+    trump = -1 if misere else draw(st.integers(-1, 3))
     must_trump = draw(st.sampled_from((True, True, True, False)))
     declarer = draw(st.sampled_from(order))
-    goal = draw(st.sampled_from((Goal.MOST, Goal.FEWEST)))
+    goal = Goal.FEWEST if misere else draw(st.sampled_from((Goal.MOST, Goal.FEWEST)))
     dcap = draw(st.sampled_from((99, 99, 1, 2, 3)))
     scap = draw(st.sampled_from((99, 99, 1, 2, 3)))
     seat = draw(st.sampled_from(order))
     trick: list[int] = []
-    for _ in range(draw(st.integers(0, m * n - 1))):
+    for _ in range(draw(st.integers(0, m * n - 1 if max_prefix is None else min(max_prefix, m * n - 1)))):
         card = draw(st.sampled_from(_legal(hands[seat], trick, trump, must_trump)))
         hands[seat] &= ~(1 << card)
         trick.append(card)
