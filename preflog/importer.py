@@ -37,8 +37,8 @@ from .record.api import gc_paused
 from .record.api import parse_piece
 from .record.api import read_any
 from .record.api import record_pieces
-from .record.build import Record
 from .record.errors import RecordError
+from .record.reader import Record
 from .store.chain import DEAL_CODE
 from .store.chain import GENESIS
 from .store.chain import StoredRow
