@@ -25,23 +25,22 @@ from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
 from preflog.model.events import BidMade
 from preflog.model.events import CardPlayed
-from preflog.model.events import Claimed
 from preflog.model.events import ContraCalled
 from preflog.model.events import ContractDeclared
 from preflog.model.events import DealStarted
 from preflog.model.events import Discarded
 from preflog.model.events import Event
-from preflog.model.events import PaperResult
 from preflog.model.events import PlayModeChosen
 from preflog.model.events import PulkaEnded
 from preflog.model.events import PulkaStarted
 from preflog.model.events import ScoreRecorded
 from preflog.model.events import ScoreValue
 from preflog.model.events import TalonRevealed
-from preflog.model.events import TenChecked
 from preflog.model.events import WhistCalled
 from preflog.model.events import score_value
 from preflog.model.outcome import bidding_order
+from preflog.model.registry import REGISTRY
+from preflog.model.registry import Shape
 from preflog.rules import RulesError
 from preflog.rules import resolve
 from preflog.rules.config import Rules
@@ -85,7 +84,8 @@ from .writer import line_starts
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
-_COUNT_KINDS = {"claim": Claimed, "check": TenChecked, "tricks": PaperResult}
+# the events of the count lines (claim, check, tricks), by the line: the event registry's trick-count events
+_COUNT_KINDS: dict[str, type[Event]] = {s.syntax: s.cls for s in REGISTRY if s.shape == Shape.TRICKS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,7 +527,7 @@ class Reader(FastReading):
         elif kind == "trick":
             self.trick(step, st, out)
         elif kind in _COUNT_KINDS:
-            out.append(_COUNT_KINDS[kind](self.counts(step)))
+            out.append(_COUNT_KINDS[kind](self.counts(step)))  # type: ignore[call-arg]
         elif kind == "score":
             seat = self.seat(step.player, step.value)
             pulya, gora, visty = self.totals(step)

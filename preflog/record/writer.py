@@ -8,8 +8,10 @@ as it stands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from preflog.engine.families import family_of
 from preflog.model import bids as B
@@ -36,6 +38,8 @@ from preflog.model.events import TenChecked
 from preflog.model.events import WhistCalled
 from preflog.model.events import score_text
 from preflog.model.outcome import bidding_order
+from preflog.model.registry import Role
+from preflog.model.registry import spec_by_code
 from preflog.rules import RulesError
 from preflog.rules import resolve
 
@@ -96,7 +100,10 @@ class Writer:
         start: PulkaStarted | None = None
         for self.index, self.event in enumerate(events):
             ev = self.event
-            if isinstance(ev, PulkaStarted):
+            spec = spec_by_code(getattr(ev, "CODE", -1))
+            role = spec.role if spec is not None else None
+            if role == Role.PULKA_START:
+                assert isinstance(ev, PulkaStarted)
                 self.attach(start, lines, last=False)
                 pulka, deal, start = self.start(ev), None, ev
                 out.append(pulka)
@@ -106,13 +113,15 @@ class Writer:
                 continue
             elif pulka is None or pulka.end is not None:
                 raise self.bad("comes before a pulka_started event" if pulka is None else "comes after pulka_ended")
-            elif isinstance(ev, PulkaEnded):
+            elif role == Role.PULKA_END:
+                assert isinstance(ev, PulkaEnded)
                 if end_problem(ev.reason) is not None:
                     raise self.bad(f"the reason {end_problem(ev.reason)}")
                 pulka.end = Tok(ev.reason)
                 pulka.end_notes = Notes()
                 lines.append(pulka.end_notes)
-            elif isinstance(ev, DealStarted):
+            elif role == Role.DEAL_START:
+                assert isinstance(ev, DealStarted)
                 deal = self.deal(ev)
                 deal.notes = Notes()
                 pulka.deals.append(deal)
@@ -214,63 +223,79 @@ class Writer:
             deal.talon = Tok(self.cards_text(ev.talon))
         self.holdings = Holdings(ev.hands, ev.talon)
         self.dealer, self.current, self.passers, self.contras = ev.dealer, 0, set[int](), 0
-        self.trick: set[int] = set()
+        self.trick_seats: set[int] = set()
         return deal
 
     def step(self, ev: Event, prev: Event | None, deal: DealSyn) -> None:
+        """Write a deal event on the record line of its syntax (the event registry's ``syntax``): a bid, a
+        whist call or a card goes on the line of the one before it when that is of the same kind."""
         steps: list[Step] = deal.steps  # type: ignore[assignment]  # the writer makes Steps only
-        if isinstance(ev, BidMade):
-            hold = ev.bid != B.PASS and ev.bid == self.current and ev.bid not in self.bids.not_holds
-            pair = Pair(self.who(ev.player), Tok("hold" if hold else self.bid_text(ev.bid)))
-            if ev.bid != B.PASS:
-                self.current = ev.bid
-            if isinstance(prev, BidMade):
-                steps[-1].pairs.append(pair)
-            else:
-                steps.append(Step("auction", pairs=[pair]))
-        elif isinstance(ev, TalonRevealed):
-            self.holdings.talon = ev.cards
-            steps.append(Step("talon_shown", value=Tok(self.cards_text(ev.cards))))
-        elif isinstance(ev, Discarded):
-            who, text = self.who(ev.player), Tok(self.cards_text(ev.cards))
-            if self.holdings.discard(ev.player, ev.cards) >= 0:
-                raise self.bad("discards a card neither in the declarer's hand nor in the talon")
-            steps.append(Step("discard", player=who, value=text))
-        elif isinstance(ev, ContractDeclared):
-            if ev.contract not in self.bids.contracts:
-                raise self.bad(f"{ev.contract} is not a contract code")
-            steps.append(Step("contract", player=self.who(ev.player), value=Tok(self.bid_text(ev.contract))))
-        elif isinstance(ev, (WhistCalled, PlayModeChosen, ContraCalled)):
-            pair = Pair(self.who(ev.player), Tok(self.call_text(ev)))
-            if isinstance(prev, (WhistCalled, PlayModeChosen, ContraCalled)):
-                steps[-1].pairs.append(pair)
-            else:
-                steps.append(Step("calls", pairs=[pair]))
-        elif isinstance(ev, CardPlayed):
-            self.who(ev.player)
-            if self.holdings.hands is None:
-                raise self.bad("card play needs the hands in the deal_started event")
-            if not 0 <= ev.card < 32:
-                raise self.bad(f"{ev.card} is not a card")
-            if self.holdings.play(ev.card) != ev.player:
-                raise self.bad(f"{format_card(ev.card)} is not in the hand of seat {ev.player}")
-            if isinstance(prev, CardPlayed) and ev.player not in self.trick:
-                steps[-1].pairs.append(Pair(None, Tok(format_card(ev.card, self.style))))
-            else:
-                self.trick = set()
-                steps.append(Step("trick", pairs=[Pair(None, Tok(format_card(ev.card, self.style)))]))
-            self.trick.add(ev.player)
-        elif isinstance(ev, (Claimed, TenChecked, PaperResult)):
-            kind = {Claimed: "claim", TenChecked: "check", PaperResult: "tricks"}[type(ev)]
-            steps.append(Step(kind, pairs=self.counts(ev.tricks)))
-        elif isinstance(ev, ScoreRecorded):
-            if len(ev.visty) != self.n:
-                raise self.bad(f"{len(ev.visty)} visty entries for {self.n} players")
-            pairs = [Pair(self.who(s), Tok(self.score_text(v))) for s, v in enumerate(ev.visty) if s != ev.player or v]
-            steps.append(Step("score", player=self.who(ev.player), pairs=pairs,
-                              fields={"pulya": Tok(self.score_text(ev.pulya)), "gora": Tok(self.score_text(ev.gora))}))
-        else:
+        spec = spec_by_code(getattr(ev, "CODE", -1))
+        write = _LINES.get(spec.syntax) if spec is not None else None
+        if write is None:
             raise self.bad("is not an event a record can hold")
+        assert spec is not None
+        prev_spec = spec_by_code(getattr(prev, "CODE", -1))
+        write(self, ev, prev_spec is not None and prev_spec.syntax == spec.syntax, steps)
+
+    def auction(self, ev: BidMade, joined: bool, steps: list[Step]) -> None:
+        hold = ev.bid != B.PASS and ev.bid == self.current and ev.bid not in self.bids.not_holds
+        pair = Pair(self.who(ev.player), Tok("hold" if hold else self.bid_text(ev.bid)))
+        if ev.bid != B.PASS:
+            self.current = ev.bid
+        if joined:
+            steps[-1].pairs.append(pair)
+        else:
+            steps.append(Step("auction", pairs=[pair]))
+
+    def talon_shown(self, ev: TalonRevealed, joined: bool, steps: list[Step]) -> None:
+        self.holdings.talon = ev.cards
+        steps.append(Step("talon_shown", value=Tok(self.cards_text(ev.cards))))
+
+    def discard(self, ev: Discarded, joined: bool, steps: list[Step]) -> None:
+        who, text = self.who(ev.player), Tok(self.cards_text(ev.cards))
+        if self.holdings.discard(ev.player, ev.cards) >= 0:
+            raise self.bad("discards a card neither in the declarer's hand nor in the talon")
+        steps.append(Step("discard", player=who, value=text))
+
+    def contract(self, ev: ContractDeclared, joined: bool, steps: list[Step]) -> None:
+        if ev.contract not in self.bids.contracts:
+            raise self.bad(f"{ev.contract} is not a contract code")
+        steps.append(Step("contract", player=self.who(ev.player), value=Tok(self.bid_text(ev.contract))))
+
+    def calls(self, ev: WhistCalled | PlayModeChosen | ContraCalled, joined: bool, steps: list[Step]) -> None:
+        pair = Pair(self.who(ev.player), Tok(_CALL_WORDS[ev.KIND](self, ev)))
+        if joined:
+            steps[-1].pairs.append(pair)
+        else:
+            steps.append(Step("calls", pairs=[pair]))
+
+    def trick(self, ev: CardPlayed, joined: bool, steps: list[Step]) -> None:
+        self.who(ev.player)
+        if self.holdings.hands is None:
+            raise self.bad("card play needs the hands in the deal_started event")
+        if not 0 <= ev.card < 32:
+            raise self.bad(f"{ev.card} is not a card")
+        if self.holdings.play(ev.card) != ev.player:
+            raise self.bad(f"{format_card(ev.card)} is not in the hand of seat {ev.player}")
+        if joined and ev.player not in self.trick_seats:
+            steps[-1].pairs.append(Pair(None, Tok(format_card(ev.card, self.style))))
+        else:
+            self.trick_seats = set()
+            steps.append(Step("trick", pairs=[Pair(None, Tok(format_card(ev.card, self.style)))]))
+        self.trick_seats.add(ev.player)
+
+    def counts_line(self, ev: Claimed | TenChecked | PaperResult, joined: bool, steps: list[Step]) -> None:
+        spec = spec_by_code(ev.CODE)
+        assert spec is not None
+        steps.append(Step(spec.syntax, pairs=self.counts(ev.tricks)))
+
+    def score(self, ev: ScoreRecorded, joined: bool, steps: list[Step]) -> None:
+        if len(ev.visty) != self.n:
+            raise self.bad(f"{len(ev.visty)} visty entries for {self.n} players")
+        pairs = [Pair(self.who(s), Tok(self.score_text(v))) for s, v in enumerate(ev.visty) if s != ev.player or v]
+        steps.append(Step("score", player=self.who(ev.player), pairs=pairs,
+                          fields={"pulya": Tok(self.score_text(ev.pulya)), "gora": Tok(self.score_text(ev.gora))}))
 
     def score_text(self, v: object) -> str:
         if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
@@ -282,15 +307,16 @@ class Writer:
             raise self.bad(f"{tricks} is not one trick count per player")
         return [Pair(self.who(s), Tok(str(t))) for s, t in enumerate(tricks)]
 
-    def call_text(self, ev: Event) -> str:
-        if isinstance(ev, ContraCalled):
-            self.contras += 1
-            return CONTRA_WORDS[self.contras - 1] if self.contras <= len(CONTRA_WORDS) else "contra"
-        if isinstance(ev, PlayModeChosen):
-            if ev.mode not in C.MODE_NAMES:
-                raise self.bad(f"{ev.mode} is not a play mode")
-            return C.MODE_NAMES[ev.mode]
-        assert isinstance(ev, WhistCalled)
+    def contra_word(self, ev: ContraCalled) -> str:
+        self.contras += 1
+        return CONTRA_WORDS[self.contras - 1] if self.contras <= len(CONTRA_WORDS) else "contra"
+
+    def mode_word(self, ev: PlayModeChosen) -> str:
+        if ev.mode not in C.MODE_NAMES:
+            raise self.bad(f"{ev.mode} is not a play mode")
+        return C.MODE_NAMES[ev.mode]
+
+    def whist_word(self, ev: WhistCalled) -> str:
         if ev.call not in C.CALL_NAMES:
             raise self.bad(f"{ev.call} is not a whist call")
         if ev.call == C.CALL_PASS:
@@ -298,6 +324,18 @@ class Writer:
         elif ev.call == C.CALL_WHIST and ev.player in self.passers:
             return "return"  # a passer's whist is a return ("вернуть вист")
         return C.CALL_NAMES[ev.call]
+
+
+_LINES: dict[str, Callable[[Writer, Any, bool, list[Step]], None]] = {
+    "auction": Writer.auction, "talon_shown": Writer.talon_shown, "discard": Writer.discard,
+    "contract": Writer.contract, "calls": Writer.calls, "trick": Writer.trick, "claim": Writer.counts_line,
+    "check": Writer.counts_line, "tricks": Writer.counts_line, "score": Writer.score,
+}
+"""How a deal event is written, by the record line of its syntax (:attr:`EventSpec.syntax`)."""
+_CALL_WORDS: dict[str, Callable[[Writer, Any], str]] = {
+    WhistCalled.KIND: Writer.whist_word, PlayModeChosen.KIND: Writer.mode_word, ContraCalled.KIND: Writer.contra_word,
+}
+"""The word of each event written on a ``calls`` line, by its kind."""
 
 
 def line_starts(events: Sequence[Event]) -> list[int]:
