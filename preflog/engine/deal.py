@@ -512,6 +512,11 @@ class Deal(TrickPlay):
         raise IllegalAction(Code.BAD_CALL, f"{self.who(seat)} calls contra, which does not exist in the Russian game",
                             seat=seat)
 
+    def verify_call_contra(self, seat: int) -> None:
+        """:meth:`verify_contra` under the name of the action :meth:`call_contra` (``verify_x`` of action
+        ``x``, as :data:`VERIFY` and :meth:`verify` look it up)."""
+        self.verify_contra(seat)
+
     def can_contra(self, seat: int) -> bool:
         return _can(self.verify_contra, seat)
 
