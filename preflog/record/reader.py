@@ -108,7 +108,6 @@ class Record:
         return dict(self.pulka.meta).get("id")
 
 
-# ------------------------------------------------------------------------------------- reading
 class Reader(FastReading):
     def __init__(self, source: str) -> None:
         self.source = source

@@ -25,7 +25,6 @@ CONTRA_ALIASES = frozenset(CONTRA_WORDS) | {
 # Tag names the text reader takes as pulka fields, in every spelling it accepts: never meta keys.
 RESERVED_TAGS = frozenset({"players", "rules", "option", "options", "pool", "whistprice", "whist_price",
                            "whist-price"})
-_INT = re.compile(r"[+-]?[0-9]+")
 HAND_CARDS = 10   # cards dealt to each playing seat (both families)
 TALON_CARDS = 2   # cards in the talon, and so in a discard
 _META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
