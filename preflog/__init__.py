@@ -40,7 +40,7 @@ _EXPORTS: dict[str, str] = {
     "ImportItem": "preflog.workspace", "ImportCounts": "preflog.workspace",
     "sheet_json": "preflog.views.json", "audit_json": "preflog.views.json",
     # records
-    "Record": "preflog.record.build",
+    "Record": "preflog.record.reader",
     **dict.fromkeys(("read_text", "read_json", "read_file", "read_records", "read_json_records",
                      "read_file_records", "read_any", "record_files", "write_text", "write_json", "write_file"),
                     "preflog.record.api"),
@@ -169,9 +169,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .record.api import write_file
     from .record.api import write_json
     from .record.api import write_text
-    from .record.build import Record
     from .record.errors import RecordError
     from .record.errors import RecordWriteError
+    from .record.reader import Record
     from .reports.counterfactual import CounterfactualError
     from .rules.config import Rules
     from .rules.config import RulesError

@@ -47,8 +47,8 @@ from .record.api import parse_piece
 from .record.api import read_any
 from .record.api import record_files
 from .record.api import record_pieces
-from .record.build import Record
 from .record.errors import RecordError
+from .record.reader import Record
 from .store.base import EventStore
 from .store.base import Heads
 from .store.base import free_id

@@ -39,16 +39,15 @@ from ..model.calls import CALL_PASS
 from ..model.calls import CALL_WHIST
 from ..model.cards import cards_of
 from ..model.events import CardPlayed
-from ..model.events import Claimed
-from ..model.events import ContraCalled
-from ..model.events import DealStarted
-from ..model.events import Discarded
 from ..model.events import Event
-from ..model.events import TenChecked
 from ..model.events import WhistCalled
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
+from ..model.registry import ROLES
+from ..model.registry import STAGES
+from ..model.registry import Role
+from ..model.registry import Stage
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from ..sim.levels import solver_position
@@ -125,25 +124,25 @@ def replay_captures(events: Sequence[Event], wanted: Callable[[int], bool]
         d = p.deal if p is not None else None
         if cur is not None and d is not None and not d.done and not aud.skipping and p is not None \
                 and p.deal_no == cur.deal:
-            t = type(ev)
+            stage = STAGES[ev.CODE]   # where in the deal the event stands (the event registry)
             before_play = not cur.cards and cur.finish is None
-            if t is Discarded:
+            if stage == Stage.DISCARD:
                 if cur.at_discard is None:
                     cur.at_discard = _copy(d)
-            elif t is WhistCalled or t is ContraCalled:
+            elif stage == Stage.DEFENCE:
                 if before_play:
                     if cur.at_whist is None:
                         cur.at_whist = _copy(d)
                     cur.defence.append(ev)
-            elif t is CardPlayed or t is Claimed or t is TenChecked:
+            elif stage == Stage.PLAY or stage == Stage.FINISH:
                 if cur.at_lead is None:
                     cur.at_lead = _copy(d)
-                if t is CardPlayed:
+                if stage == Stage.PLAY:
                     cur.cards.append((seq, ev.player, ev.card))  # type: ignore[attr-defined]
                 elif cur.finish is None:
                     cur.finish = (seq, ev)
         aud.step(i, ev.to_row(), ev)
-        if type(ev) is DealStarted:
+        if ROLES[ev.CODE] == Role.DEAL_START:
             p = aud.pulka
             cur = None
             if p is not None and aud.summary is not None and aud.summary.deal == p.deal_no and wanted(p.deal_no):

@@ -8,7 +8,8 @@ Every player action has ``verify_x`` (raises :class:`IllegalAction` naming the r
 ``x`` (verify, then apply; returns the applied event) and ``push_x`` (apply without the checks).
 :meth:`Deal.apply` applies an event checked, :meth:`Deal.push` unchecked (for actions taken from
 :meth:`Deal.legal_actions`), the way python-chess has ``push_san`` beside ``push``. Both go through
-tables keyed by ``Event.CODE`` (:data:`STEPS`, :data:`PUSH`), which replay uses for rows too. Cards
+tables keyed by ``Event.CODE`` (:data:`STEPS`, :data:`PUSH`), built from the event registry
+(:mod:`preflog.model.registry`: each deal event's action and row shape), which replay uses for rows too. Cards
 are played by the trick kernel (:mod:`preflog.engine.tricks`).
 
 The families subclass :class:`Deal`: :class:`~preflog.engine.russian.deal.RussianDeal` and
@@ -53,6 +54,8 @@ from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
 from ..model.outcome import bidding_order
+from ..model.registry import Shape
+from ..model.registry import deal_steps
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from .auction import AuctionBase
@@ -509,6 +512,11 @@ class Deal(TrickPlay):
         raise IllegalAction(Code.BAD_CALL, f"{self.who(seat)} calls contra, which does not exist in the Russian game",
                             seat=seat)
 
+    def verify_call_contra(self, seat: int) -> None:
+        """:meth:`verify_contra` under the name of the action :meth:`call_contra` (``verify_x`` of action
+        ``x``, as :data:`VERIFY` and :meth:`verify` look it up)."""
+        self.verify_contra(seat)
+
     def can_contra(self, seat: int) -> bool:
         return _can(self.verify_contra, seat)
 
@@ -722,20 +730,16 @@ def _tricks(row: Row, ev: Event | None) -> tuple[tuple[int, ...]]:
     return ((ev if ev is not None else from_row(*row)).tricks,)  # type: ignore[attr-defined]
 
 
-_ACTIONS: dict[int, tuple[str, Callable[[Row, Event | None], tuple[object, ...]]]] = {
-    BidMade.CODE: ("bid", _player_value),
-    TalonRevealed.CODE: ("reveal_talon", _value),
-    Discarded.CODE: ("discard", _player_value),
-    ContractDeclared.CODE: ("declare", _player_value),
-    WhistCalled.CODE: ("whist", _player_value),
-    PlayModeChosen.CODE: ("choose_mode", _player_value),
-    ContraCalled.CODE: ("call_contra", _player),
-    CardPlayed.CODE: ("play", _player_card),
-    Claimed.CODE: ("claim", _tricks),
-    TenChecked.CODE: ("ten_check", _tricks),
-    PaperResult.CODE: ("paper_result", _tricks),
+_ARGS: dict[Shape, Callable[[Row, Event | None], tuple[object, ...]]] = {
+    Shape.PLAYER_VALUE: _player_value, Shape.VALUE: _value, Shape.PLAYER: _player, Shape.PLAYER_CARD: _player_card,
+    Shape.TRICKS: _tricks,
 }
-"""Each deal event's action (``x``: checked, ``verify_x``, ``push_x``: unchecked) and its arguments from a row."""
+"""A deal action's arguments from the row, by the event's row shape (:class:`~preflog.model.registry.Shape`)."""
+
+_ACTIONS: dict[int, tuple[str, Callable[[Row, Event | None], tuple[object, ...]]]] = {
+    s.code: (s.step, _ARGS[s.shape]) for s in deal_steps()}
+"""Each deal event's action (``x``: checked, ``verify_x``, ``push_x``: unchecked) and its arguments from a row,
+as the event registry (:mod:`preflog.model.registry`) gives them."""
 
 _Step = Callable[[Deal, Row, "Event | None"], object]
 
@@ -746,6 +750,12 @@ def _table(prefix: str) -> dict[int, _Step]:
     return {code: step(prefix + verb, args) for code, (verb, args) in _ACTIONS.items()}
 
 
+_CHECKED = _table("")
+"""The checked action of every deal event, by code, looked up by name: what :data:`STEPS` calls for an
+event without a written-out path here."""
+
+# The deal events a row carries whole, by their registry codes: apply_row's written-out chain (the replay's
+# hot path, native calls in the compiled kernel); any other one goes through _CHECKED.
 _BID: Final = BidMade.CODE
 _TALON: Final = TalonRevealed.CODE
 _DISCARD: Final = Discarded.CODE
@@ -759,7 +769,8 @@ _CARD: Final = CardPlayed.CODE
 def apply_row(d: Deal, code: int, player: int, card: int, value: int) -> None:
     """Apply a deal event given by its row's fields, checked (:class:`IllegalAction` names the rule): the
     one dispatch of the events a row carries whole (:data:`ROW_CODES`). :data:`STEPS` calls it for those
-    codes; the replay kernel calls it with column values, building no row and no event."""
+    codes; the replay kernel calls it with column values, building no row and no event. The events of the
+    chain below are applied by direct calls; any other row event of the registry by its action's name."""
     if code == _BID:
         d._apply_bid(player, value)
     elif code == _CARD:
@@ -776,6 +787,8 @@ def apply_row(d: Deal, code: int, player: int, card: int, value: int) -> None:
         d._apply_choose_mode(player, value)
     elif code == _CONTRA:
         d.call_contra(player)
+    elif code in ROW_CODES:
+        _CHECKED[code](d, (code, player, card, value, None), None)
     else:
         raise KeyError(f"event code {code} is not a deal event carried by its row")
 
@@ -784,23 +797,12 @@ def _row_step(d: Deal, r: Row, e: Event | None) -> None:
     apply_row(d, r[0], r[1], r[2], r[3])
 
 
-STEPS: Final[dict[int, _Step]] = {   # (written out: replay's hot path, no getattr per event, no event built)
-    BidMade.CODE: _row_step,
-    TalonRevealed.CODE: _row_step,
-    Discarded.CODE: _row_step,
-    ContractDeclared.CODE: _row_step,
-    WhistCalled.CODE: _row_step,
-    PlayModeChosen.CODE: _row_step,
-    ContraCalled.CODE: _row_step,
-    CardPlayed.CODE: _row_step,
-    Claimed.CODE: lambda d, r, e: d.claim(*_tricks(r, e)),
-    TenChecked.CODE: lambda d, r, e: d.ten_check(*_tricks(r, e)),
-    PaperResult.CODE: lambda d, r, e: d.paper_result(*_tricks(r, e)),
-}
+ROW_CODES: Final[frozenset[int]] = frozenset(s.code for s in deal_steps() if s.by_row)
+"""The deal events applied from their row alone (no payload to decode): the registry's row shapes."""
+STEPS: Final[dict[int, _Step]] = {code: _row_step if code in ROW_CODES else _CHECKED[code] for code in _ACTIONS}
 """Checked application of a deal event, by ``Event.CODE``: ``STEPS[code](deal, row, event)`` with the row
 ``(code, player, card, value, payload)`` and the event when the caller has it (else it is decoded). What a
 step returns is no part of it (the hottest ones return None: no event object is looked up for replay)."""
-assert STEPS.keys() == _ACTIONS.keys()
 VERIFY = _table("verify_")
 """The checks alone (``verify_x``), by ``Event.CODE``."""
 PUSH = _table("push_")
@@ -808,9 +810,6 @@ PUSH = _table("push_")
 
 DEAL_CODES: Final[frozenset[int]] = frozenset(STEPS)
 """``Event.CODE`` of every event a :class:`Deal` applies."""
-ROW_CODES: Final[frozenset[int]] = frozenset(code for code, (_, args) in _ACTIONS.items() if args is not _tricks)
-"""The deal events applied from their row alone (no payload to decode)."""
-assert ROW_CODES == {_BID, _CARD, _WHIST, _DISCARD, _DECLARE, _TALON, _MODE, _CONTRA}, "apply_row dispatches them all"
 ROW_CODE_BITS: Final[int] = sum(1 << code for code in ROW_CODES)
 """:data:`ROW_CODES` as a bit mask (bit ``code`` set): the replay kernel tests a code with a shift, not a
 set lookup (every code is below 63)."""

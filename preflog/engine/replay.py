@@ -37,13 +37,13 @@ from ..model.events import DealCorrected
 from ..model.events import DealStarted
 from ..model.events import Event
 from ..model.events import EventError
-from ..model.events import PulkaEnded
-from ..model.events import PulkaStarted
 from ..model.events import Row
 from ..model.events import ScoreRecorded
 from ..model.events import from_row
 from ..model.layout import unpack_layout
 from ..model.outcome import DealOutcome
+from ..model.registry import ROLES
+from ..model.registry import Role
 from ..rules.config import Rules
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Number
@@ -69,6 +69,11 @@ from .standings import settlement_by_player
 _CARD: Final = CardPlayed.CODE
 _DEAL: Final = DealStarted.CODE
 _DEAL_KIND: Final = DealStarted.KIND
+_PULKA_START: Final = int(Role.PULKA_START)
+_DEAL_START: Final = int(Role.DEAL_START)
+_SCORE_LINE: Final = int(Role.SCORE_LINE)
+_PULKA_END: Final = int(Role.PULKA_END)
+_CORRECTION: Final = int(Role.CORRECTION)
 
 
 @dataclass(init=False)
@@ -333,8 +338,10 @@ class Auditor:
                    row, deal=0)
 
     def _other(self, seq: int, ev: Event, row: Row | None) -> None:
-        t = type(ev)
-        if t is PulkaStarted:
+        """An event that is no deal step, by its role in the event registry (:data:`ROLES`)."""
+        code = ev.CODE
+        role = ROLES[code] if 0 <= code < len(ROLES) else -1
+        if role == _PULKA_START:
             if self.pulka is not None or self.fatal:
                 self._find(Code.DUPLICATE_PULKA_START, seq, "a second PulkaStarted in one log", ev, row)
                 return
@@ -345,18 +352,18 @@ class Auditor:
                 self.fatal = True
                 self._find(exc.code, seq, exc.message, ev, row, deal=0)
             return
-        if t is DealStarted:
+        if role == _DEAL_START:
             self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)  # type: ignore[attr-defined]
             return
         p = self._running(seq, ev.KIND, ev, row)
         if p is None:
             return
-        if t is ScoreRecorded:
+        if role == _SCORE_LINE:
             self._score_line(seq, ev, row)  # type: ignore[arg-type]
-        elif t is DealCorrected:   # one that applies never reaches the replay (see run)
+        elif role == _CORRECTION:   # one that applies never reaches the replay (see run)
             self._find(Code.BAD_CORRECTION, seq, f"a correction of deal {ev.deal} that cannot apply: it comes "  # type: ignore[attr-defined]
                        "right after a deal header, names a deal the sheet has, before the end", ev, row)
-        elif t is PulkaEnded:
+        elif role == _PULKA_END:
             self._close_open_deal(seq, ev, row)
             try:
                 p.verify_end(ev)  # type: ignore[arg-type]

@@ -21,9 +21,9 @@ from .api import write_file
 from .api import write_json
 from .api import write_json_obj
 from .api import write_text
-from .build import Record
 from .errors import RecordError
 from .errors import RecordWriteError
+from .reader import Record
 
 __all__ = ["RECORD_SUFFIXES", "Record", "RecordError", "RecordWriteError", "iter_records", "read_any", "read_file",
            "read_file_records", "read_json", "read_json_records", "read_records", "read_text", "record_files",

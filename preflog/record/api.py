@@ -21,20 +21,20 @@ from preflog.errors import FileError
 from preflog.errors import PreflogError
 from preflog.model.events import Event
 
-from .build import Record
-from .build import build_records
-from .build import unbuild
 from .errors import Loc
 from .errors import RecordError
 from .errors import excerpt
 from .jsonfmt import parse_json
 from .jsonfmt import render_obj
+from .reader import Record
+from .reader import build_records
 from .stream import byte_chunks
 from .stream import decoded_chunks
 from .stream import json_documents
 from .stream import text_blocks
 from .textfmt import parse_text
 from .textfmt import render_text
+from .writer import unbuild
 
 
 @contextmanager

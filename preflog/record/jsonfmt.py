@@ -16,7 +16,7 @@ Steps are one-key objects: ``auction`` (pairs, or the string ``"all pass"``),
 ``check`` / ``tricks`` (``{player: n}`` or a list of n in seat order) and ``score``
 (``{"player", "pulya", "gora", "visty": {player: n}}``; a score that is not whole is a string,
 ``"12.5"`` or ``"1/3"``, so it stays exact). Spellings are those of the
-text form, so both read through :mod:`preflog.record.build`.
+text form, so both read through :mod:`preflog.record.reader`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import math
 import re
 from typing import Any
 
-from .build import option_text
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
@@ -36,6 +35,7 @@ from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
 from .syntax import plain_steps
+from .validate import option_text
 
 FORMAT = "preflog-record"
 VERSION = 1
@@ -259,7 +259,7 @@ def _option_value(text: str) -> Any:
 
 
 def render_obj(pulkas: list[PulkaSyn]) -> dict[str, Any]:
-    """The canonical JSON object of a syntax tree made by :func:`~preflog.record.build.unbuild`."""
+    """The canonical JSON object of a syntax tree made by :func:`~preflog.record.writer.unbuild`."""
     out = []
     for p in pulkas:
         d: dict[str, Any] = {"players": [t.text for t in p.players or ()],

@@ -1,8 +1,8 @@
 """The syntax tree shared by the text and JSON forms of a record.
 
 Both forms parse into these plain objects (strings with locations, nothing resolved);
-:mod:`preflog.record.build` turns them into events, checking spelling and references,
-and turns events back into them for writing. So the two forms cannot drift apart.
+:mod:`preflog.record.reader` turns them into events, checking spelling and references,
+and :mod:`preflog.record.writer` turns events back into them. So the two forms cannot drift apart.
 
 Step kinds and what they carry (``pairs`` are ``(player, value)``; ``player`` may be
 ``None`` where the form allows it):

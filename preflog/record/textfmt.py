@@ -1,7 +1,7 @@
 """The text form of a record: a lenient parser and a strict canonical renderer.
 
 The parser only splits lines into a :mod:`~preflog.record.syntax` tree with the
-line and column of every piece; :mod:`~preflog.record.build` resolves it. Comments
+line and column of every piece; :mod:`~preflog.record.reader` resolves it. Comments
 (``; to end of line`` and ``{ … }``, which may span lines) are blanked out first so
 that columns stay true, and kept with their lines (the builder makes them the pulka's notes;
 the renderer writes notes back). See docs/record-format.md for the grammar.
@@ -18,8 +18,6 @@ from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
 
 from . import scanner
-from .build import LETTERS
-from .build import trailing_ok
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
@@ -38,6 +36,8 @@ from .syntax import Step
 from .syntax import TrickLine
 from .syntax import TrickRun
 from .syntax import plain_steps
+from .validate import LETTERS
+from .validate import trailing_ok
 
 # Possessive quantifiers (*+) and no lazy group before optional space: every line pattern matches or
 # fails in one pass, so a long line of spaces cannot make the reader quadratic.
@@ -541,7 +541,7 @@ def _quote(value: str) -> str:
 
 
 def render_text(pulkas: list[PulkaSyn]) -> str:
-    """The canonical text of a syntax tree made by :func:`~preflog.record.build.unbuild`."""
+    """The canonical text of a syntax tree made by :func:`~preflog.record.writer.unbuild`."""
     blocks: list[str] = []
     for p in pulkas:
         lines = [*_noted(f"[Players {_quote(', '.join(t.text for t in p.players or ()))}]", p.tag_notes),

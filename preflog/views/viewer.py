@@ -32,27 +32,16 @@ from typing import Any
 from ..engine.families import family_of
 from ..engine.replay import Auditor
 from ..model.calls import CALL_NAMES
-from ..model.calls import MODE_NAMES
-from ..model.cards import format_cards
-from ..model.events import BidMade
 from ..model.events import CardPlayed
-from ..model.events import Claimed
-from ..model.events import ContraCalled
-from ..model.events import ContractDeclared
-from ..model.events import DealStarted
-from ..model.events import Discarded
 from ..model.events import Event
-from ..model.events import PaperResult
-from ..model.events import PlayModeChosen
-from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
-from ..model.events import ScoreRecorded
-from ..model.events import TalonRevealed
-from ..model.events import TenChecked
-from ..model.events import WhistCalled
+from ..model.events import ScoreValue
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
+from ..model.registry import ROLES
+from ..model.registry import Role
+from ..model.registry import spec_of
 from ..render.sheet_svg import name_forms
 from ..render.sheet_svg import render_svg
 from ..render.words import Words
@@ -73,49 +62,47 @@ if TYPE_CHECKING:
     from ..scoring.base import Scorer
 
 
-def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> str:
-    """One line of the record for an event, with the players named."""
-    def who(seat: int) -> str:
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+class _Speller:
+    """How the viewer names things in an event's line (:class:`~preflog.model.registry.Speller`): the
+    players by name, bids by the family's codec, the family's words."""
 
-    rules = pulka.rules if pulka is not None else None
-    if isinstance(ev, PulkaStarted):
-        head = f"Pulka: {', '.join(ev.players)} · {ev.rules}"
-        if _words(rules).centre_is_start:  # the columns' start counts, not the [Pool] tag
-            scorer = pulka.scorer if pulka is not None else None
+    def __init__(self, players: tuple[str, ...], pulka: PulkaState | None) -> None:
+        self.players = players
+        self.pulka = pulka
+        self.rules = pulka.rules if pulka is not None else None
+
+    def seat(self, seat: int) -> str:
+        return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
+
+    def bid(self, code: int) -> str:
+        return family_of(self.rules).bids.format(code, "unicode") if self.rules is not None else str(code)
+
+    def contract(self, code: int) -> str:
+        return _contract(self.rules, code)
+
+    def number(self, value: ScoreValue) -> str:
+        return str(frac(value))
+
+    def pool(self, ev: PulkaStarted) -> str:
+        if _words(self.rules).centre_is_start:  # the columns' start counts, not the [Pool] tag
+            scorer = self.pulka.scorer if self.pulka is not None else None
             start = frac(scorer.sheet.pulya[0]) if scorer is not None and scorer.sheet.pulya else ""
-            return f"{head} · columns start at {start}"
-        return f"{head} · pool {ev.pool}"
-    if isinstance(ev, DealStarted):
-        return f"Deal: dealer {who(ev.dealer)}" + (" (paper level)" if ev.hands is None else "")
-    if isinstance(ev, BidMade):
-        bids = family_of(rules).bids if rules is not None else None
-        return f"{who(ev.player)} bids {bids.format(ev.bid, 'unicode') if bids else ev.bid}"
-    if isinstance(ev, TalonRevealed):
-        return f"Talon: {format_cards(ev.cards, 'unicode')}"
-    if isinstance(ev, Discarded):
-        return f"{who(ev.player)} discards {format_cards(ev.cards, 'unicode')}"
-    if isinstance(ev, ContractDeclared):
-        return f"{who(ev.player)} declares {_contract(rules, ev.contract)}"
-    if isinstance(ev, WhistCalled):
-        return f"{who(ev.player)}: {CALL_NAMES.get(ev.call, str(ev.call))}"
-    if isinstance(ev, PlayModeChosen):
-        return f"{who(ev.player)} plays {MODE_NAMES.get(ev.mode, str(ev.mode))}"
-    if isinstance(ev, ContraCalled):
-        return f"{who(ev.player)}: contra"
-    if isinstance(ev, CardPlayed):
-        return f"{who(ev.player)} plays {format_cards(1 << ev.card, 'unicode')}"
-    if isinstance(ev, Claimed | TenChecked | PaperResult):
-        word = {Claimed: "Claim", TenChecked: "Ten checked", PaperResult: "Tricks"}[type(ev)]
-        return f"{word}: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(ev.tricks))
-    if isinstance(ev, ScoreRecorded):
-        w = _words(rules)
-        visty = " ".join(f"{who(j)}={frac(v)}" for j, v in enumerate(ev.visty) if j != ev.player)
-        gora = f" {w.gora_table} {frac(ev.gora)}" if w.gora_table else ""
-        return f"Score written by {who(ev.player)}: {w.pool_table} {frac(ev.pulya)}{gora} {w.written_short} {visty}"
-    if isinstance(ev, PulkaEnded):
-        return f"Pulka ended ({ev.reason})"
-    return ev.KIND
+            return f"columns start at {start}"
+        return f"pool {ev.pool}"
+
+    def sheet_words(self) -> tuple[str, str, str]:
+        w = _words(self.rules)
+        return w.pool_table, w.gora_table or "", w.written_short
+
+
+def _describe(ev: Event, players: tuple[str, ...], pulka: PulkaState | None) -> str:
+    """One line of the record for an event, with the players named: the event's human text in the
+    registry (:mod:`preflog.model.registry`), spelled for this pulka."""
+    try:
+        spec = spec_of(ev)
+    except KeyError:
+        return ev.KIND
+    return spec.text(ev, _Speller(players, pulka))
 
 
 def _contract(rules: Rules | None, code: int, hand: bool = False) -> str:
@@ -229,19 +216,21 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
         p = a.pulka
         players = p.players if p is not None else ()
         d = p.deal if p is not None else None
-        if isinstance(ev, DealStarted):
+        role = ROLES[ev.CODE] if 0 <= ev.CODE < len(ROLES) else -1
+        if role == Role.DEAL_START:
             deal_index += 1
             last_trick, winner = [], -1
         step: dict[str, Any] = {"seq": seq, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
         if i in notes:
             step["notes"] = notes[i]
-        if marks and seq in marks and isinstance(ev, CardPlayed):
+        card = ev.card if isinstance(ev, CardPlayed) else -1
+        if marks and seq in marks and card >= 0:
             step["mark"] = marks[seq]
-            step["card"] = ev.card
-        if isinstance(ev, CardPlayed):
-            step["play"] = [ev.player, ev.card]
-        if isinstance(ev, CardPlayed) and d is not None and d is d_before and not d.trick_cards and before:
-            last_trick = [[s, c] for s, c in before] + [[ev.player, ev.card]]
+            step["card"] = card
+        if card >= 0:
+            step["play"] = [ev.player, card]  # type: ignore[attr-defined]
+        if card >= 0 and d is not None and d is d_before and not d.trick_cards and before:
+            last_trick = [[s, c] for s, c in before] + [[ev.player, card]]  # type: ignore[attr-defined]
             winner = next((s for s in range(len(d.tricks)) if d.tricks[s] > tricks_before[s]), -1)
         if d is not None:
             history = getattr(d.auction, "history", [])

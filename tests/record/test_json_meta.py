@@ -20,8 +20,8 @@ from preflog.record import read_records
 from preflog.record import read_text
 from preflog.record import write_json
 from preflog.record import write_text
-from preflog.record.build import RESERVED_TAGS
 from preflog.record.textfmt import _TAG_FIELDS
+from preflog.record.validate import RESERVED_TAGS
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

@@ -25,7 +25,7 @@ from preflog.record import read_records
 from preflog.record import stream
 from preflog.record import write_json
 from preflog.record import write_text
-from preflog.record.build import build_records
+from preflog.record.reader import build_records
 from preflog.record.textfmt import parse_text
 from preflog.sim import simulate_many
 
@@ -200,20 +200,20 @@ def reference(text: str) -> tuple[str, object]:
     match, records and errors alike."""
     import re as _re
 
-    from preflog.record import build
+    from preflog.record import fast
     from preflog.record import textfmt
 
     saved = (textfmt._FAST_TRICK, textfmt._CANONICAL_KEYS, textfmt._Parser.letter_pairs, textfmt.LETTERS,
-             build._fast_mask)
+             fast.fast_mask)
     textfmt._FAST_TRICK = _re.compile(r"(?!)")
     textfmt._CANONICAL_KEYS = {}
     textfmt._Parser.letter_pairs = lambda self, value: None  # type: ignore[method-assign]
-    build._fast_mask = lambda text: None
+    fast.fast_mask = lambda text: None
     try:
         return noted_outcome(text)
     finally:
         (textfmt._FAST_TRICK, textfmt._CANONICAL_KEYS, textfmt._Parser.letter_pairs, textfmt.LETTERS,
-         build._fast_mask) = saved
+         fast.fast_mask) = saved
 
 
 def noted_outcome(text: str) -> tuple[str, object]:
