@@ -93,7 +93,8 @@ FORMATS = ("parquet", "delta")
 READS = ("files", "delta")
 PLANS = ("auto", "groups", "shuffle")
 # Our defaults, each applied only where neither spark-submit, spark-defaults.conf nor --conf set it.
-DEFAULTS = (("spark.ui.enabled", "false"), ("spark.sql.session.timeZone", "UTC"), ("spark.sql.execution.arrow.pyspark.enabled", "true"))
+DEFAULTS = (("spark.ui.enabled", "false"), ("spark.sql.session.timeZone", "UTC"),
+            ("spark.sql.execution.arrow.pyspark.enabled", "true"))
 
 
 # --- the session -----------------------------------------------------------------------------------------
@@ -196,7 +197,8 @@ def stage_metrics(spark: SparkSession) -> list[dict[str, Any]]:
 _JARS = {"delta": "the Delta Lake jars (delta-spark_2.13 and delta-storage, by spark.jars or spark.jars.packages; "
                   "docs/spark.md)"}
 _SCHEME = re.compile(r'No FileSystem for scheme "?([A-Za-z0-9+.-]+)"?')
-_READ_FILE = re.compile(r"(?:reading file|File does not exist:?|FileNotFoundException:?)\s+(\S+?)[.,]?(?:\s|$)")
+_READ_FILE = re.compile(r"(?:reading file|File does not exist:?|FileNotFoundException:?|Path does not exist:)\s+"
+                        r"(\S+?)[.,]?(?:\s|$)")
 
 
 def explain(exc: BaseException, master: str | None = None, version: int | None = None) -> str:
@@ -212,28 +214,30 @@ def explain(exc: BaseException, master: str | None = None, version: int | None =
                     "(delta.deletedFileRetentionDuration)")
         return f"{uri}: unreadable Parquet file ({reason})"
     if "DATA_SOURCE_NOT_FOUND" in text or "Failed to find data source" in text:
-        m = re.search(r"data source:?\s*`?([A-Za-z0-9_.]+)`?", text)
+        m = re.search(r"data source:?\s*`?([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)", text)
         name = m.group(1) if m else "?"
         return f"the session has no {name!r} data source: it needs {_JARS.get(name, 'its jars')}"
     m = _SCHEME.search(text)
-    if m:
-        scheme = m.group(1)
+    if m or "S3AFileSystem not found" in text:
+        scheme = m.group(1) if m else "s3a"
         jar = "the hadoop-aws jars (S3A)" if scheme.startswith("s3") else f"a Hadoop file system for {scheme}://"
         return f"Spark cannot reach {scheme}:// paths: it needs {jar} on the session (docs/spark.md)"
     if "Could not parse Master URL" in text or "Master must either be yarn" in text:
         return f"{master or '?'}: not a Spark master URL (local[*], spark://HOST:PORT, yarn, k8s://…)"
     if "All masters are unresponsive" in text or "Master removed our application" in text:
         return f"{master or '?'}: the Spark master did not take the application"
-    if "FAILED_READ_FILE" in text or "FileNotFoundException" in text or "File does not exist" in text:
+    if any(k in text for k in ("FAILED_READ_FILE", "FileNotFoundException", "File does not exist", "PATH_NOT_FOUND")):
         m = _READ_FILE.search(text)
         where = m.group(1) if m else "a file of the event table"
+        where = where[len("file:"):] if where.startswith("file:/") else where
         if "FILE_NOT_EXIST" in text or "FileNotFound" in text or "does not exist" in text:
             return (f"{where}: a file of {pinned} of the event table is gone (a vacuum during the job?): pin a "
                     "version with --table-version, or raise the table's retention "
                     "(delta.deletedFileRetentionDuration)")
         return f"{where}: unreadable Parquet file"
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-    return f"the Spark job failed: {type(exc).__name__}: {lines[0] if lines else ''} (--debug for the traceback)"
+    lines = [ln.strip(" :") for ln in text.splitlines() if ln.strip(" :") and not ln.startswith("\tat ")]
+    cause = lines[1] if len(lines) > 1 and "An error occurred while calling" in lines[0] else lines[0]
+    return f"the Spark job failed: {cause} (--debug for the traceback)"
 
 
 def debugging(debug: bool = False) -> bool:

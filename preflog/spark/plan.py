@@ -175,8 +175,9 @@ def file_groups(snap: Snapshot, slots: int, per_task: int = EVENTS_PER_PARTITION
     Every file has its pulka range ``[lo, hi]`` in the log; a pulka of a file lies in its range, so the
     files whose ranges overlap, joined transitively, hold every row of each of their pulkas. The groups go
     to ``max(slots, events / per_task)`` tasks, largest first into the emptiest. None when a file has no
-    exact range, or when the largest group holds more than half the events of a table that should make
-    more than one task (the pulkas are scattered over the files: one task would do most of the work).
+    exact range, or when the largest group holds more than half the events (and more than one task's
+    share) of a table that should make more than one task (the pulkas are scattered over the files: one
+    task would do most of the work).
     """
     if not snap.files:
         return []
@@ -195,7 +196,7 @@ def file_groups(snap: Snapshot, slots: int, per_task: int = EVENTS_PER_PARTITION
             reach = f.hi
     sizes = [sum(f.rows for f in g) for g in groups]
     n_tasks = max(1, min(len(groups), max(slots, math.ceil(snap.events / per_task))))
-    if n_tasks > 1 and max(sizes) * 2 > snap.events:
+    if n_tasks > 1 and max(sizes) > max(per_task, snap.events / 2):
         return None
     bins: list[list[DataFile]] = [[] for _ in range(n_tasks)]
     load = [0] * n_tasks
