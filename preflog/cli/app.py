@@ -1130,7 +1130,7 @@ def spark_report(out_dir: _SparkOut, master: _Master = None, conf: _Conf = None,
 def spark_entry_script() -> None:
     """The path of the script for spark-submit: it takes the arguments of `preflog spark …`
     (spark-submit --master spark://HOST:7077 SCRIPT audit OUT --store DIR)."""
-    from ..spark import entry
+    from . import spark_submit as entry
 
     out.print(str(Path(entry.__file__).resolve()), markup=False, highlight=False, soft_wrap=True)
 

@@ -332,8 +332,15 @@ class Pin:
 
     @classmethod
     def of(cls, snap: Snapshot) -> Pin:
-        from .. import __version__
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version
+
         from ..model.events import RULES_VERSION
+
+        try:
+            __version__ = version("preflog")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            __version__ = "unknown"
 
         return cls(snap.path, snap.version, len(snap.files), snap.events, __version__,
                    list(range(1, RULES_VERSION + 1)))

@@ -83,7 +83,7 @@ def test_master_from_the_environment_and_local_star_without_one(store: Path, tmp
 def test_the_entry_script_under_spark_submit(store: Path, tmp_path: Path) -> None:
     script = subprocess.run([sys.executable, "-m", "preflog", "spark", "entry-script"], capture_output=True,
                             text=True, check=True).stdout.strip()
-    assert Path(script).is_file() and script.endswith("preflog/spark/entry.py")
+    assert Path(script).is_file() and script.endswith("preflog/cli/spark_submit.py")
     submit = spark_home() / "bin" / "spark-submit"
     out = tmp_path / "out"
     proc = subprocess.run([str(submit), "--master", "local[1]", script, "audit", str(out), "--store", str(store)],
