@@ -195,9 +195,10 @@ def file_groups(snap: Snapshot, slots: int, per_task: int = EVENTS_PER_PARTITION
             groups.append([f])
             reach = f.hi
     sizes = [sum(f.rows for f in g) for g in groups]
-    n_tasks = max(1, min(len(groups), max(slots, math.ceil(snap.events / per_task))))
-    if n_tasks > 1 and max(sizes) > max(per_task, snap.events / 2):
+    wanted = max(slots, math.ceil(snap.events / per_task))
+    if wanted > 1 and max(sizes) > max(per_task, snap.events / 2):
         return None
+    n_tasks = max(1, min(len(groups), wanted))
     bins: list[list[DataFile]] = [[] for _ in range(n_tasks)]
     load = [0] * n_tasks
     for size, g in sorted(zip(sizes, groups, strict=True), key=lambda sg: -sg[0]):
@@ -346,18 +347,27 @@ class Pin:
                    list(range(1, RULES_VERSION + 1)))
 
 
-def _out_fs(out: str) -> tuple[Any, str]:
+def _out_fs(out: str) -> tuple[Any, str] | None:
+    """The file system and path of ``OUT/_preflog.json``: local, or ``s3://``/``s3a://``/``gs://`` through
+    ``pyarrow.fs``; None for a location pyarrow does not reach (HDFS, …: no record is kept there)."""
     from pyarrow import fs
 
     if "://" in out and not out.startswith("file://"):
-        filesystem, where = fs.FileSystem.from_uri(out.rstrip("/") + "/" + MANIFEST)
+        scheme = out.split("://", 1)[0]
+        if scheme not in ("s3", "s3a", "gs"):
+            return None
+        uri = ("s3" + out[len("s3a"):] if scheme == "s3a" else out).rstrip("/") + "/" + MANIFEST
+        filesystem, where = fs.FileSystem.from_uri(uri)
         return filesystem, str(where)
     return fs.LocalFileSystem(), str(_local(out).rstrip("/")) + "/" + MANIFEST
 
 
 def read_manifest(out: str) -> dict[str, dict[str, Any]]:
     """``OUT/_preflog.json``: table name → the :class:`Pin` of the run that wrote it ({} when none)."""
-    filesystem, where = _out_fs(out)
+    located = _out_fs(out)
+    if located is None:
+        return {}
+    filesystem, where = located
     try:
         with filesystem.open_input_stream(where) as f:
             doc = json.loads(f.read().decode("utf-8"))
@@ -371,7 +381,10 @@ def read_manifest(out: str) -> dict[str, dict[str, Any]]:
 
 def write_manifest(out: str, pin: Pin, tables: Sequence[str]) -> None:
     """Record ``pin`` for ``tables`` in ``OUT/_preflog.json`` (the other tables' records kept)."""
-    filesystem, where = _out_fs(out)
+    located = _out_fs(out)
+    if located is None:
+        return
+    filesystem, where = located
     doc = read_manifest(out)
     for t in tables:
         doc[t] = asdict(pin)
