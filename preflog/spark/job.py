@@ -178,8 +178,13 @@ def executors(spark: SparkSession) -> Executors:
 def stage_metrics(spark: SparkSession) -> list[dict[str, Any]]:
     """Each completed stage of the application: name, tasks, wall (submission → completion), the tasks' run
     and CPU time, and the bytes read, shuffled and written (Spark's status store, as the REST API's ``/stages``)."""
-    store = spark.sparkContext._jsc.sc().statusStore()
-    stages = store.stageList(None)
+    sc = spark.sparkContext
+    store = sc._jsc.sc().statusStore()
+    jvm, gateway = sc._jvm, sc._gateway
+    assert jvm is not None and gateway is not None
+    # every Scala parameter spelled out (py4j sees no defaults): all statuses, no details, no quantiles
+    stages = store.stageList(jvm.java.util.ArrayList(), False, False, gateway.new_array(jvm.double, 0),
+                             jvm.java.util.ArrayList())
     out = []
     for i in range(stages.size()):
         s = stages.apply(i)
