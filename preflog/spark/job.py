@@ -148,7 +148,8 @@ def session(master: str | None = None, conf: Iterable[tuple[str, str]] = (), app
         spark = active
         for key, value in conf:
             spark.conf.set(key, value)
-    spark.sparkContext.setLogLevel("ERROR")
+    # Spark's own log of a failed task would surround the one line a failure gives; --debug keeps it
+    spark.sparkContext.setLogLevel("ERROR" if debugging() else "OFF")
     return spark
 
 
