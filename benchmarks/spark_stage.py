@@ -77,3 +77,50 @@ def measure(store_root: str, events: int, masters: tuple[str, ...] = ("local[1]"
         return {m: _one(store_root, events, m, work / f"out-{i}") for i, m in enumerate(masters)}
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _plan_run(store_root: str, events: int, master: str, out_dir: Path, plans: tuple[str, ...]) -> dict[str, Any]:
+    """One session on ``master``: start-up apart, then the audit (``preflog spark audit``'s tables) by each plan
+    (twice; the second, warm, reported) with Spark's own stage metrics of that run."""
+    from pyspark.sql import SparkSession
+
+    from preflog.spark import job
+    from preflog.spark.plan import snapshot
+    from preflog.spark.tables import AUDIT_TABLES
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        active.stop()
+    t0 = time.perf_counter()
+    spark = job.session(master)
+    warm = spark.createDataFrame([(str(i % 8), i) for i in range(64)], "pulka string, seq int")
+    warm.groupBy("pulka").applyInArrow(_empty, "pulka string").write.format("noop").mode("overwrite").save()
+    startup = time.perf_counter() - t0
+    snap = snapshot(store_root)
+    out: dict[str, Any] = {"startup_s": round(startup, 3)}
+    for plan in plans:
+        for _ in range(2):
+            before = {s["stage"] for s in job.stage_metrics(spark)}
+            t = _timed(lambda plan=plan: job.run(spark, store_root, str(out_dir / plan), AUDIT_TABLES,
+                                                  plan=plan, snap=snap))
+        stages = [s for s in job.stage_metrics(spark) if s["stage"] not in before]
+        ex = job.executors(spark)
+        out[plan] = {"seconds": round(t, 3), "events_per_s": round(events / t, 1), "stages": stages,
+                     "executors": ex.executors, "cores": ex.cores}
+        print(f"  spark {master} {plan}: {t:.1f} s after start-up ({events / t:,.0f} events/s)", flush=True)
+        for s in stages:
+            print(f"    stage {s['stage']} {s['name'][:40]:40} {s['tasks']:3} tasks  wall {s['wall_s'] or 0:6.1f} s"
+                  f"  task run {s['run_s']:6.1f} s  cpu {s['cpu_s']:6.1f} s", flush=True)
+    spark.stop()
+    print(f"  spark {master}: start-up {startup:.1f} s", flush=True)
+    return out
+
+
+def measure_plans(store_root: str, events: int, masters: tuple[str, ...] = ("local[1]", "local[2]"),
+                  plans: tuple[str, ...] = ("groups", "shuffle")) -> dict[str, Any]:
+    """Start-up, then the audit by each plan, for each master (a ``spark://`` URL runs on that cluster)."""
+    work = Path(tempfile.mkdtemp(prefix="preflog-spark-plans-"))
+    try:
+        return {m: _plan_run(store_root, events, m, work / f"out-{i}", plans) for i, m in enumerate(masters)}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -3,32 +3,51 @@
 Needs the ``spark`` extra (``pip install "preflog[spark]"``); this module imports pyspark at the top,
 so nothing else in preflog imports it but lazily. The pipeline:
 
-1. :func:`read_events` — the event table as a DataFrame: the active Parquet files of the table's current
-   snapshot as listed by the ``deltalake`` package (plain pyspark, no jars, nothing downloaded), or
-   ``format("delta")`` when the user configured the Delta Lake jars (``read="delta"``);
-2. :func:`packed_frame` — ``groupBy("pulka").applyInArrow(audit_group)``: each pulka's rows go to a Python
-   worker as one Arrow table and come back as one row holding every table's rows of that pulka
-   (:mod:`preflog.spark.tables`); nothing is collected to the driver, a task holds one pulka at a time;
+1. :func:`preflog.spark.plan.snapshot` — one version of the event table from its Delta log (the latest,
+   ``--table-version`` or ``--as-of``): its live files with their row counts and pulka ranges;
+2. the audit, one row per pulka holding every table's rows of that pulka (:mod:`preflog.spark.tables`),
+   by one of two plans:
+
+   * ``groups`` — the driver cuts the files into groups that each hold whole pulkas
+     (:func:`~preflog.spark.plan.file_groups`) and makes a small DataFrame of tasks;
+     ``mapInArrow(audit_files)`` has each Python worker read its task's files with pyarrow, audit them and
+     return the result rows: no JVM Parquet read, no shuffle;
+   * ``shuffle`` — for tables whose pulkas are scattered over the files (or ``--read delta``): Spark reads the
+     files and ``groupBy("pulka").applyInArrow(audit_group)`` hands each pulka to a worker;
+
 3. :func:`run` — the packed rows persisted once, then each table exploded and written (Parquet, or Delta
-   with the jars) to ``<out>/<table>``;
+   with the jars) to ``<out>/<table>``, and ``<out>/_preflog.json`` records the version read;
 4. :func:`reports` — the players / contracts / variants reports as Spark SQL over ``<out>``'s projections,
    the DuckDB report SQL translated by :mod:`preflog.spark.sql`.
+
+Every failure of a run is one line (:class:`SparkJobError`, exit 2 at the command line): :func:`failures`
+turns Spark's errors into a line naming the file, jar or URL.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
+import socket
 import sys
+import traceback
+from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from pyspark import SparkConf
+from pyspark import SparkContext
 from pyspark import StorageLevel
 from pyspark.sql import DataFrame
 from pyspark.sql import SparkSession
@@ -41,6 +60,19 @@ from ..analysis.table import BuildResult
 from ..analysis.table import report_rows_of
 from ..errors import PreflogError
 from ..projections.build import SCHEMAS as PROJECTION_SCHEMAS
+from .plan import EVENTS_PER_PARTITION
+from .plan import Pin
+from .plan import Snapshot
+from .plan import SparkJobError
+from .plan import analyze_files
+from .plan import audit_files
+from .plan import event_table_path
+from .plan import file_groups
+from .plan import file_problem_in
+from .plan import mixed_versions
+from .plan import read_manifest
+from .plan import snapshot
+from .plan import write_manifest
 from .sql import REPORTS
 from .sql import spark_report_sql
 from .tables import ANALYSIS_PACKED_SCHEMA
@@ -55,93 +87,210 @@ from .tables import TABLES
 from .tables import analysis_group
 from .tables import audit_group
 
-# Events per shuffle partition: a task's input is ~10⁵–10⁶ events (a few tens of MB as Arrow).
-EVENTS_PER_PARTITION = 250_000
+__all__ = ["EVENTS_PER_PARTITION", "FORMATS", "PLANS", "READS", "SparkJobError", "event_table_path", "snapshot"]
+
 FORMATS = ("parquet", "delta")
 READS = ("files", "delta")
+PLANS = ("auto", "groups", "shuffle")
+# Our defaults, each applied only where neither spark-submit, spark-defaults.conf nor --conf set it.
+DEFAULTS = (("spark.ui.enabled", "false"), ("spark.sql.session.timeZone", "UTC"),
+            ("spark.sql.execution.arrow.pyspark.enabled", "true"))
 
 
-class SparkJobError(PreflogError):
-    """The Spark job cannot run as asked (no event table, an unknown format, an old table layout)."""
+# --- the session -----------------------------------------------------------------------------------------
+def check_master(master: str) -> None:
+    """A ``spark://`` master must answer on its port before a session waits a minute for it."""
+    if not master.startswith("spark://"):
+        return
+    reasons = []
+    for hostport in master[len("spark://"):].split(","):
+        host, _, port = hostport.rpartition(":")
+        if not host or not port.isdigit():
+            raise SparkJobError(f"{master}: not a Spark master URL (expected spark://HOST:PORT)")
+        try:
+            socket.create_connection((host, int(port)), timeout=5).close()
+            return
+        except OSError as exc:
+            reasons.append(f"{hostport}: {exc.strerror or exc}")
+    raise SparkJobError(f"{master}: no Spark master answers ({'; '.join(reasons)})")
 
 
-def session(master: str = "local[*]", conf: Iterable[tuple[str, str]] = (), app_name: str = "preflog"
+def session(master: str | None = None, conf: Iterable[tuple[str, str]] = (), app_name: str = "preflog"
             ) -> SparkSession:
-    """A SparkSession on ``master`` with ``conf`` applied. The Python workers run ``$PYSPARK_PYTHON``,
-    by default this interpreter (so a virtualenv's preflog is importable in local mode)."""
+    """A SparkSession. Its master is ``master`` when given; else the one ``spark-submit``,
+    ``spark-defaults.conf`` or ``$MASTER`` (``$SPARK_MASTER``) set, and ``local[*]`` only when none did.
+    ``conf`` adds settings; our own defaults (:data:`DEFAULTS`) apply only where nothing set them. The Python
+    workers run ``$PYSPARK_PYTHON``, by default this interpreter (a virtualenv's preflog is importable in
+    local mode)."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    builder = (SparkSession.builder.master(master).appName(app_name)
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.sql.execution.arrow.pyspark.enabled", "true"))
-    for key, value in conf:
-        builder = builder.config(key, value)
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    if master is None and "MASTER" not in os.environ and os.environ.get("SPARK_MASTER"):
+        os.environ["MASTER"] = os.environ["SPARK_MASTER"]  # spark-submit reads $MASTER
+    if master is not None:
+        check_master(master)
+    active = SparkSession.getActiveSession()
+    if active is None:
+        SparkContext._ensure_initialized()  # the JVM, started by spark-submit with its settings and defaults
+        settings = SparkConf()
+        if master is not None:
+            settings.setMaster(master)
+        elif not settings.contains("spark.master"):
+            settings.setMaster("local[*]")
+        check_master(settings.get("spark.master") or "")
+        settings.setIfMissing("spark.app.name", app_name)
+        for key, value in DEFAULTS:
+            settings.setIfMissing(key, value)
+        settings.set("spark.ui.showConsoleProgress", "false")  # pyspark's launcher turns the bar on
+        for key, value in conf:
+            settings.set(key, value)
+        spark = SparkSession.builder.config(conf=settings).getOrCreate()
+    else:  # inside spark-submit's own session (the entry script) or a caller's
+        spark = active
+        for key, value in conf:
+            spark.conf.set(key, value)
+    # Spark's own log of a failed task would surround the one line a failure gives; --debug keeps it
+    spark.sparkContext.setLogLevel("ERROR" if debugging() else "OFF")
     return spark
 
 
-def event_table_path(source: str) -> str:
-    """The Delta event table of a store folder (``<store>/events``) or a table path/URI as given."""
-    if "://" not in source and (Path(source) / "events" / "_delta_log").is_dir():
-        return str((Path(source) / "events").resolve())
-    if "://" not in source:
-        return str(Path(source).resolve())
-    return source
+@dataclass(frozen=True, slots=True)
+class Executors:
+    """The executors that ran tasks in this application, and their cores (Spark's own status store)."""
+
+    master: str
+    executors: int
+    cores: int
+
+
+def executors(spark: SparkSession) -> Executors:
+    """From the application's status store (what the REST API's ``/executors`` shows): the executors that
+    completed a task, and their cores (in local mode the one executor is the driver)."""
+    sc = spark.sparkContext
+    listed = sc._jsc.sc().statusStore().executorList(False)
+    n = cores = 0
+    for i in range(listed.size()):
+        e = listed.apply(i)
+        if int(e.completedTasks()) > 0:
+            n += 1
+            cores += int(e.totalCores())
+    return Executors(str(sc.master), n, cores)
+
+
+def stage_metrics(spark: SparkSession) -> list[dict[str, Any]]:
+    """Each completed stage of the application: name, tasks, wall (submission → completion), the tasks' run
+    and CPU time, and the bytes read, shuffled and written (Spark's status store, as the REST API's ``/stages``)."""
+    sc = spark.sparkContext
+    store = sc._jsc.sc().statusStore()
+    jvm, gateway = sc._jvm, sc._gateway
+    assert jvm is not None and gateway is not None
+    # every Scala parameter spelled out (py4j sees no defaults): all statuses, no details, no quantiles
+    stages = store.stageList(jvm.java.util.ArrayList(), False, False, gateway.new_array(jvm.double, 0),
+                             jvm.java.util.ArrayList())
+    out = []
+    for i in range(stages.size()):
+        s = stages.apply(i)
+        sub, done = s.submissionTime(), s.completionTime()
+        wall = (done.get().getTime() - sub.get().getTime()) / 1000 if sub.isDefined() and done.isDefined() else None
+        out.append({"stage": int(s.stageId()), "name": str(s.name()), "tasks": int(s.numTasks()),
+                    "wall_s": wall, "run_s": int(s.executorRunTime()) / 1000,
+                    "cpu_s": int(s.executorCpuTime()) / 1e9, "input_bytes": int(s.inputBytes()),
+                    "shuffle_read_bytes": int(s.shuffleReadBytes()),
+                    "shuffle_write_bytes": int(s.shuffleWriteBytes()), "output_bytes": int(s.outputBytes())})
+    return sorted(out, key=lambda r: r["stage"])
+
+
+# --- failures as one line ----------------------------------------------------------------------------------
+_JARS = {"delta": "the Delta Lake jars (delta-spark_2.13 and delta-storage, by spark.jars or spark.jars.packages; "
+                  "docs/spark.md)"}
+_SCHEME = re.compile(r'No FileSystem for scheme "?([A-Za-z0-9+.-]+)"?')
+_READ_FILE = re.compile(r"(?:reading file|File does not exist:?|FileNotFoundException:?|Path does not exist:)\s+"
+                        r"(\S+?)[.,]?(?:\s|$)")
+
+
+def explain(exc: BaseException, master: str | None = None, version: int | None = None) -> str:
+    """One line for a failure of a Spark run (a Python, Py4J or Spark error), naming the file, jar or URL."""
+    text = f"{type(exc).__name__}: {exc}"
+    found = file_problem_in(text)
+    pinned = f"version {version}" if version is not None else "the snapshot the job read"
+    if found is not None:
+        kind, uri, reason = found
+        if kind == "gone":
+            return (f"{uri}: a file of {pinned} of the event table is gone (a vacuum during the job?): pin a "
+                    "version with --table-version, or raise the table's retention "
+                    "(delta.deletedFileRetentionDuration)")
+        return f"{uri}: unreadable Parquet file ({reason})"
+    if "DATA_SOURCE_NOT_FOUND" in text or "Failed to find data source" in text:
+        m = re.search(r"data source:?\s*`?([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)", text)
+        name = m.group(1) if m else "?"
+        return f"the session has no {name!r} data source: it needs {_JARS.get(name, 'its jars')}"
+    m = _SCHEME.search(text)
+    if m or "S3AFileSystem not found" in text:
+        scheme = m.group(1) if m else "s3a"
+        jar = "the hadoop-aws jars (S3A)" if scheme.startswith("s3") else f"a Hadoop file system for {scheme}://"
+        return f"Spark cannot reach {scheme}:// paths: it needs {jar} on the session (docs/spark.md)"
+    if "Could not parse Master URL" in text or "Master must either be yarn" in text:
+        return f"{master or '?'}: not a Spark master URL (local[*], spark://HOST:PORT, yarn, k8s://…)"
+    if "All masters are unresponsive" in text or "Master removed our application" in text:
+        return f"{master or '?'}: the Spark master did not take the application"
+    if any(k in text for k in ("FAILED_READ_FILE", "FileNotFoundException", "File does not exist", "PATH_NOT_FOUND")):
+        m = _READ_FILE.search(text)
+        where = m.group(1) if m else "a file of the event table"
+        where = where[len("file:"):] if where.startswith("file:/") else where
+        if "FILE_NOT_EXIST" in text or "FileNotFound" in text or "does not exist" in text:
+            return (f"{where}: a file of {pinned} of the event table is gone (a vacuum during the job?): pin a "
+                    "version with --table-version, or raise the table's retention "
+                    "(delta.deletedFileRetentionDuration)")
+        return f"{where}: unreadable Parquet file"
+    lines = [ln.strip(" :") for ln in text.splitlines() if ln.strip(" :") and not ln.startswith("\tat ")]
+    cause = lines[1] if len(lines) > 1 and "An error occurred while calling" in lines[0] else lines[0]
+    return f"the Spark job failed: {cause} (--debug for the traceback)"
+
+
+def debugging(debug: bool = False) -> bool:
+    return debug or os.environ.get("PREFLOG_DEBUG", "") not in ("", "0")
+
+
+@contextmanager
+def failures(master: str | None = None, version: int | None = None, debug: bool = False) -> Iterator[None]:
+    """Any failure inside becomes a :class:`SparkJobError` of one line (with ``debug`` or ``PREFLOG_DEBUG=1``
+    the traceback is printed first); preflog's own errors pass as they are."""
+    try:
+        yield
+    except PreflogError:
+        if debugging(debug):
+            traceback.print_exc()
+        raise
+    except Exception as exc:
+        if debugging(debug):
+            traceback.print_exc()
+        raise SparkJobError(explain(exc, master, version)) from None
+
+
+# --- reading and planning -----------------------------------------------------------------------------
+def read_events(spark: SparkSession, source: str, read: str = "files", snap: Snapshot | None = None,
+                version: int | None = None, as_of: str | None = None) -> DataFrame:
+    """The event rows (columns :data:`~preflog.spark.tables.EVENT_COLUMNS`) of a store or Delta table, read by
+    Spark (the shuffle plan): the snapshot's files as Parquet, or ``format("delta")`` with the jars."""
+    if read not in READS:
+        raise SparkJobError(f"unknown read {read!r} ({' or '.join(READS)})")
+    if read == "delta":  # the Delta Lake jars must be on the session (see docs/spark.md)
+        reader = spark.read.format("delta")
+        if version is not None:
+            reader = reader.option("versionAsOf", version)
+        elif as_of is not None:
+            reader = reader.option("timestampAsOf", as_of)
+        return reader.load(event_table_path(source)).select(*EVENT_COLUMNS)
+    snap = snap or snapshot(source, version, as_of)
+    if not snap.files:
+        from ..store.schema import EVENTS_V1
+
+        return spark.createDataFrame([], from_arrow_schema(EVENTS_V1)).select(*EVENT_COLUMNS)
+    return spark.read.parquet(*(_spark_uri(u) for u in snap.uris)).select(*EVENT_COLUMNS)
 
 
 def _spark_uri(uri: str) -> str:
     """A file URI from deltalake as Spark's Hadoop file systems name it (``s3://`` → ``s3a://``)."""
     return "s3a://" + uri[len("s3://"):] if uri.startswith("s3://") else uri
-
-
-@dataclass(frozen=True, slots=True)
-class EventSource:
-    """The event table's live files (``files`` read) and its size from the Delta log."""
-
-    path: str
-    files: tuple[str, ...]
-    events: int
-
-
-def snapshot(source: str) -> EventSource:
-    """The current snapshot of the Delta event table, read from its log only (never the data)."""
-    from deltalake import DeltaTable
-
-    from ..store.schema import TABLE_SCHEMA_VERSION
-    from ..store.schema import VERSION_KEY
-
-    path = event_table_path(source)
-    if "://" not in path and not (Path(path) / "_delta_log").is_dir():
-        raise SparkJobError(f"{path}: no Delta event table (neither it nor its events/ folder has a _delta_log)")
-    try:
-        dt = DeltaTable(path)
-    except Exception as exc:  # deltalake raises several types for a missing table
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise SparkJobError(f"{path}: no Delta event table ({reason})") from None
-    version = int(dt.metadata().configuration.get(VERSION_KEY, "0"))
-    if version != TABLE_SCHEMA_VERSION:
-        raise SparkJobError(f"{path}: event table layout v{version}, the Spark job reads v{TABLE_SCHEMA_VERSION} "
-                            "(open it once with preflog on one machine to migrate it)")
-    actions = pa.table(dt.get_add_actions(flatten=True))
-    events = int(pa.compute.sum(actions.column("num_records")).as_py() or 0) if actions.num_rows else 0
-    return EventSource(path, tuple(_spark_uri(u) for u in dt.file_uris()), events)
-
-
-def read_events(spark: SparkSession, source: str, read: str = "files") -> DataFrame:
-    """The event rows (columns :data:`~preflog.spark.tables.EVENT_COLUMNS`) of a store or Delta table."""
-    if read not in READS:
-        raise SparkJobError(f"unknown read {read!r} ({' or '.join(READS)})")
-    if read == "delta":  # the Delta Lake jars must be on the session (see docs/spark.md)
-        return spark.read.format("delta").load(event_table_path(source)).select(*EVENT_COLUMNS)
-    snap = snapshot(source)
-    if not snap.files:
-        from ..store.schema import EVENTS_V1
-
-        return spark.createDataFrame([], from_arrow_schema(EVENTS_V1)).select(*EVENT_COLUMNS)
-    return spark.read.parquet(*snap.files).select(*EVENT_COLUMNS)
 
 
 def partitions_for(events: int, spark: SparkSession) -> int:
@@ -154,6 +303,46 @@ def packed_frame(events: DataFrame) -> DataFrame:
     return events.groupBy("pulka").applyInArrow(audit_group, schema=from_arrow_schema(PACKED_SCHEMA))
 
 
+def _task_frame(spark: SparkSession, snap: Snapshot, per_task: int | None) -> DataFrame | None:
+    """The grouped plan's input: one row (one partition) per task, naming its files; None when the
+    table's pulkas are scattered over its files (:func:`~preflog.spark.plan.file_groups`)."""
+    slots = int(spark.sparkContext.defaultParallelism)
+    tasks = file_groups(snap, slots, per_task or EVENTS_PER_PARTITION)
+    if tasks is None:
+        return None
+    storage = json.dumps(snap.storage) if snap.storage else None
+    rows = [(i, list(t.files), storage) for i, t in enumerate(tasks)]
+    schema = "task int, files array<string>, storage string"
+    if not rows:
+        return spark.createDataFrame([], schema)
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), schema)
+
+
+def packed_rows(spark: SparkSession, source: str, read: str, plan: str, snap: Snapshot | None,
+                partitions: int | None, worker: Callable[..., Any], grouped: Callable[..., Any],
+                schema: pa.Schema, version: int | None = None, as_of: str | None = None
+                ) -> tuple[DataFrame, str]:
+    """The packed rows of every pulka (``schema``) by the grouped plan where it applies (``plan`` auto or
+    groups), else by Spark's read and shuffle; with the plan that ran."""
+    if plan not in PLANS:
+        raise SparkJobError(f"unknown plan {plan!r} ({', '.join(PLANS)})")
+    if read == "files" and plan != "shuffle":
+        assert snap is not None
+        tasks = _task_frame(spark, snap, None)
+        if tasks is not None:
+            return tasks.mapInArrow(grouped, from_arrow_schema(schema)), "groups"
+        if plan == "groups":
+            raise SparkJobError(f"{snap.path}: --plan groups, but the table's pulkas are scattered over its files "
+                                "(compact it, or use --plan shuffle)")
+    events = read_events(spark, source, read, snap, version, as_of)
+    if partitions is None:  # the Delta log's row counts; through the jars, a count (Parquet metadata)
+        partitions = partitions_for(snap.events if snap is not None else events.count(), spark)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    # our partition count stands: adaptive execution would merge partitions up to 64 MB (~2 M events)
+    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+    return events.groupBy("pulka").applyInArrow(worker, schema=from_arrow_schema(schema)), "shuffle"
+
+
 def table_frame(packed: DataFrame, table: str, schema: pa.Schema | None = None,
                 keys: Sequence[str] | None = None) -> DataFrame:
     """One table's rows out of the packed rows, in the table's column order, sorted within partitions
@@ -163,82 +352,33 @@ def table_frame(packed: DataFrame, table: str, schema: pa.Schema | None = None,
             .sortWithinPartitions(*(keys or SORT_KEYS[table])))
 
 
-def _shuffle(spark: SparkSession, events: DataFrame, source: str, read: str, partitions: int | None) -> None:
-    """Shuffle partitions for grouping ``events`` by pulka: ``partitions``, else from the event count."""
-    if partitions is None:  # the Delta log's row counts; through the jars, a count (Parquet metadata)
-        partitions = partitions_for(snapshot(source).events if read == "files" else events.count(), spark)
-    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-    # our partition count stands: adaptive execution would merge partitions up to 64 MB (~2 M events)
-    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
-
-
-def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "files",
-                    partitions: int | None = None) -> dict[str, str]:
-    """``preflog spark analyze``: the double-dummy analysis of every pulka of ``source`` (the function
-    ``preflog analyze --all`` runs per pulka, on Spark's workers), its ``deals``, ``seats`` and ``cards``
-    tables written as Parquet under ``out/analysis/``; returns table → path."""
-    events = read_events(spark, source, read)
-    _shuffle(spark, events, source, read, partitions)
-    packed = (events.groupBy("pulka").applyInArrow(analysis_group, schema=from_arrow_schema(ANALYSIS_PACKED_SCHEMA))
-              .persist(StorageLevel.MEMORY_AND_DISK))
-    paths: dict[str, str] = {}
-    try:
-        for table in ANALYSIS_TABLES:
-            path = _join(_join(out, "analysis"), table)
-            frame = table_frame(packed, table, ANALYSIS_SCHEMAS[table], ANALYSIS_SORT_KEYS[table])
-            frame.write.mode("overwrite").parquet(path)
-            paths[table] = path
-    finally:
-        packed.unpersist()
-    return paths
-
-
-def analysis_files(out: str) -> dict[str, list[Path]]:
-    """The Parquet files of each analysis table a run wrote under the local folder ``out``."""
-    return {t: sorted((Path(out) / "analysis" / t).glob("*.parquet")) for t in ANALYSIS_TABLES}
-
-
-def run_analysis(source: str, out: str, *, master: str = "local[*]", conf: Sequence[str] = (),
-                 read: str = "files") -> tuple[BuildResult, list[dict[str, Any]]]:
-    """``preflog spark analyze``: the analysis tables of ``source`` under ``out/analysis/``, then the
-    per-player report over them (DuckDB, as ``preflog analyze --all`` reports: the tables are small), with
-    what the run analysed (pulkas and deals)."""
-    pairs = parse_conf(conf)
-    if read == "files":
-        snapshot(source)
-    if "://" in out:
-        raise SparkJobError(f"{out}: spark analyze writes to a local folder (its report reads the tables back)")
-    spark = session(master, pairs)
-    given = dict(pairs).get("spark.sql.shuffle.partitions")
-    if given is not None and not given.isdigit():
-        raise SparkJobError(f"--conf spark.sql.shuffle.partitions={given}: expected a whole number")
-    analysis_tables(spark, source, out, read, int(given) if given else None)
-    files = analysis_files(out)
-    deals = pa.concat_tables([pq.read_table(f, columns=["pulka"]) for f in files["deals"]]) if files["deals"] \
-        else pa.table({"pulka": pa.array([], pa.string())})
-    built = BuildResult(len(pc.unique(deals.column("pulka"))), 0, 0, deals.num_rows)
-    return built, report_rows_of(files)
-
-
+# --- the runs -------------------------------------------------------------------------------------------
 def _check_format(fmt: str) -> None:
     if fmt not in FORMATS:
         raise SparkJobError(f"unknown output format {fmt!r} ({' or '.join(FORMATS)})")
 
 
+def _join(out: str, name: str) -> str:
+    return f"{out.rstrip('/')}/{name}" if "://" in out else str(Path(out) / name)
+
+
 def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABLES, fmt: str = "parquet",
-        read: str = "files", partitions: int | None = None) -> dict[str, str]:
+        read: str = "files", partitions: int | None = None, plan: str = "auto",
+        snap: Snapshot | None = None, version: int | None = None, as_of: str | None = None) -> dict[str, str]:
     """Audit (and project) every pulka of ``source`` and write ``tables`` under ``out``; returns table → path.
 
     The audit runs once: its packed rows are persisted (memory, spilling to disk) while the tables are
-    written, then dropped.
+    written, then dropped. ``OUT/_preflog.json`` records the table version read for each table written.
     """
     _check_format(fmt)
     unknown = [t for t in tables if t not in TABLES]
     if unknown:
         raise SparkJobError(f"unknown tables {', '.join(unknown)} (known: {', '.join(TABLES)})")
-    events = read_events(spark, source, read)
-    _shuffle(spark, events, source, read, partitions)
-    packed = packed_frame(events).persist(StorageLevel.MEMORY_AND_DISK)
+    if read == "files" and snap is None:
+        snap = snapshot(source, version, as_of)
+    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, audit_group, audit_files,
+                              PACKED_SCHEMA, version, as_of)
+    packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}
     try:
         for table in tables:
@@ -247,13 +387,73 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
             paths[table] = path
     finally:
         packed.unpersist()
+    _record(spark, out, snap, source, version, ran, tables)
     return paths
 
 
-def _join(out: str, name: str) -> str:
-    return f"{out.rstrip('/')}/{name}" if "://" in out else str(Path(out) / name)
+def _record(spark: SparkSession, out: str, snap: Snapshot | None, source: str, version: int | None, ran: str,
+            tables: Sequence[str]) -> Pin:
+    if snap is None:  # --read delta: the jars read the table; the version asked (-1: the latest)
+        snap = Snapshot(event_table_path(source), -1 if version is None else version, (), 0)
+    ex = executors(spark)
+    pin = replace(Pin.of(snap), master=ex.master, executors=ex.executors, cores=ex.cores, plan=ran)
+    write_manifest(out, pin, tables)
+    return pin
 
 
+@dataclass(frozen=True, slots=True)
+class Summary:
+    pulkas: int
+    events: int
+    findings: int
+    errors: int
+    pin: Pin | None = None
+
+
+def summary(spark: SparkSession, out: str, fmt: str = "parquet") -> Summary:
+    """Totals of a written ``audits`` table (one aggregate row comes to the driver)."""
+    row = (spark.read.format(fmt).load(_join(out, "audits"))
+           .agg(F.count("*").alias("p"), F.sum("events").alias("e"), F.sum("findings").alias("f"),
+                F.count("error").alias("x")).collect()[0])
+    return Summary(int(row["p"]), int(row["e"] or 0), int(row["f"] or 0), int(row["x"]))
+
+
+def parse_conf(items: Sequence[str]) -> list[tuple[str, str]]:
+    """``key=value`` texts (``--conf``) as pairs."""
+    pairs = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SparkJobError(f"--conf {item!r}: expected KEY=VALUE (e.g. spark.executor.memory=4g)")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+def _partitions(pairs: Sequence[tuple[str, str]]) -> int | None:
+    given = dict(pairs).get("spark.sql.shuffle.partitions")  # the user's choice wins over ours
+    if given is not None and not given.isdigit():
+        raise SparkJobError(f"--conf spark.sql.shuffle.partitions={given}: expected a whole number")
+    return int(given) if given else None
+
+
+def run_job(source: str, out: str, *, project: bool, master: str | None = None, conf: Sequence[str] = (),
+            fmt: str = "parquet", read: str = "files", plan: str = "auto", version: int | None = None,
+            as_of: str | None = None, debug: bool = False) -> Summary:
+    """``preflog spark audit|project``: the audit tables (and the projections with ``project``) of ``source``
+    written under ``out``; the table is checked before a session starts."""
+    with failures(master, version, debug):
+        _check_format(fmt)
+        pairs = parse_conf(conf)
+        partitions = _partitions(pairs)
+        snap = snapshot(source, version, as_of) if read == "files" else None
+        spark = session(master, pairs)
+        tables = TABLES if project else AUDIT_TABLES
+        run(spark, source, out, tables, fmt, read, partitions, plan, snap, version, as_of)
+        pin = read_manifest(out).get(tables[0])
+        return replace(summary(spark, out, fmt), pin=Pin(**pin) if pin else None)
+
+
+# --- the reports ----------------------------------------------------------------------------------------
 def load_projections(spark: SparkSession, out: str, fmt: str = "parquet") -> None:
     """Register ``<out>``'s projection tables as the temp views ``deals``, ``player_deals``, ``pulka_results``."""
     _check_format(fmt)
@@ -282,59 +482,78 @@ def reports(spark: SparkSession, out: str, names: Sequence[str] = REPORTS, fmt: 
     return frames
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
-    pulkas: int
-    events: int
-    findings: int
-    errors: int
-
-
-def summary(spark: SparkSession, out: str, fmt: str = "parquet") -> Summary:
-    """Totals of a written ``audits`` table (one aggregate row comes to the driver)."""
-    row = (spark.read.format(fmt).load(_join(out, "audits"))
-           .agg(F.count("*").alias("p"), F.sum("events").alias("e"), F.sum("findings").alias("f"),
-                F.count("error").alias("x")).collect()[0])
-    return Summary(int(row["p"]), int(row["e"] or 0), int(row["f"] or 0), int(row["x"]))
-
-
-def parse_conf(items: Sequence[str]) -> list[tuple[str, str]]:
-    """``key=value`` texts (``--conf``) as pairs."""
-    pairs = []
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise SparkJobError(f"--conf {item!r}: expected KEY=VALUE (e.g. spark.executor.memory=4g)")
-        pairs.append((key.strip(), value.strip()))
-    return pairs
-
-
-def run_job(source: str, out: str, *, project: bool, master: str = "local[*]", conf: Sequence[str] = (),
-            fmt: str = "parquet", read: str = "files") -> Summary:
-    """``preflog spark audit|project``: the audit tables (and the projections with ``project``) of ``source``
-    written under ``out``; the table is checked before a session starts."""
-    _check_format(fmt)
-    pairs = parse_conf(conf)
-    if read == "files":
-        snapshot(source)
-    spark = session(master, pairs)
-    given = dict(pairs).get("spark.sql.shuffle.partitions")  # the user's choice wins over ours
-    if given is not None and not given.isdigit():
-        raise SparkJobError(f"--conf spark.sql.shuffle.partitions={given}: expected a whole number")
-    run(spark, source, out, TABLES if project else AUDIT_TABLES, fmt, read, int(given) if given else None)
-    return summary(spark, out, fmt)
-
-
-def run_reports(out: str, *, master: str = "local[*]", conf: Sequence[str] = (), fmt: str = "parquet"
-                ) -> dict[str, str]:
+def run_reports(out: str, *, master: str | None = None, conf: Sequence[str] = (), fmt: str = "parquet",
+                debug: bool = False) -> dict[str, str]:
     """``preflog spark report``: every report over ``out``'s projections, written to ``out/reports/<name>``;
-    returns report → path."""
-    _check_format(fmt)
-    pairs = parse_conf(conf)
-    for table in PROJECTION_TABLES:
-        path = _join(out, table)
-        if "://" not in path and not Path(path).exists():
-            raise SparkJobError(f"{path}: no {table} table (run `preflog spark project` first)")
-    spark = session(master, pairs)
-    reports(spark, out, REPORTS, fmt)
-    return {n: _join(_join(out, "reports"), n) for n in REPORTS}
+    returns report → path. Refuses projections written from two versions of the event table."""
+    with failures(master, None, debug):
+        _check_format(fmt)
+        pairs = parse_conf(conf)
+        for table in PROJECTION_TABLES:
+            path = _join(out, table)
+            if "://" not in path and not Path(path).exists():
+                raise SparkJobError(f"{path}: no {table} table (run `preflog spark project` first)")
+        records = read_manifest(out)
+        mixed = mixed_versions(records, PROJECTION_TABLES)
+        if mixed:
+            raise SparkJobError(f"{out}: the projections mix two versions of the event table ({mixed}): run "
+                                "`preflog spark project` on it again")
+        spark = session(master, pairs)
+        reports(spark, out, REPORTS, fmt)
+        pin = records.get(PROJECTION_TABLES[0])
+        if pin is not None:
+            ex = executors(spark)
+            write_manifest(out, replace(Pin(**pin), master=ex.master, executors=ex.executors, cores=ex.cores),
+                           [f"reports/{n}" for n in REPORTS])
+        return {n: _join(_join(out, "reports"), n) for n in REPORTS}
+
+
+# --- the play analysis ------------------------------------------------------------------------------------
+def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "files",
+                    partitions: int | None = None, plan: str = "auto", snap: Snapshot | None = None,
+                    version: int | None = None, as_of: str | None = None) -> dict[str, str]:
+    """``preflog spark analyze``: the double-dummy analysis of every pulka of ``source`` (the function
+    ``preflog analyze --all`` runs per pulka, on Spark's workers), its ``deals``, ``seats`` and ``cards``
+    tables written as Parquet under ``out/analysis/``; returns table → path."""
+    if read == "files" and snap is None:
+        snap = snapshot(source, version, as_of)
+    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, analysis_group, analyze_files,
+                              ANALYSIS_PACKED_SCHEMA, version, as_of)
+    packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
+    paths: dict[str, str] = {}
+    try:
+        for table in ANALYSIS_TABLES:
+            path = _join(_join(out, "analysis"), table)
+            frame = table_frame(packed, table, ANALYSIS_SCHEMAS[table], ANALYSIS_SORT_KEYS[table])
+            frame.write.mode("overwrite").parquet(path)
+            paths[table] = path
+    finally:
+        packed.unpersist()
+    _record(spark, out, snap, source, version, ran, [f"analysis/{t}" for t in ANALYSIS_TABLES])
+    return paths
+
+
+def analysis_files(out: str) -> dict[str, list[Path]]:
+    """The Parquet files of each analysis table a run wrote under the local folder ``out``."""
+    return {t: sorted((Path(out) / "analysis" / t).glob("*.parquet")) for t in ANALYSIS_TABLES}
+
+
+def run_analysis(source: str, out: str, *, master: str | None = None, conf: Sequence[str] = (),
+                 read: str = "files", plan: str = "auto", version: int | None = None, as_of: str | None = None,
+                 debug: bool = False) -> tuple[BuildResult, list[dict[str, Any]]]:
+    """``preflog spark analyze``: the analysis tables of ``source`` under ``out/analysis/``, then the
+    per-player report over them (DuckDB, as ``preflog analyze --all`` reports: the tables are small), with
+    what the run analysed (pulkas and deals)."""
+    with failures(master, version, debug):
+        pairs = parse_conf(conf)
+        partitions = _partitions(pairs)
+        snap = snapshot(source, version, as_of) if read == "files" else None
+        if "://" in out:
+            raise SparkJobError(f"{out}: spark analyze writes to a local folder (its report reads the tables back)")
+        spark = session(master, pairs)
+        analysis_tables(spark, source, out, read, partitions, plan, snap, version, as_of)
+        files = analysis_files(out)
+        deals = pa.concat_tables([pq.read_table(f, columns=["pulka"]) for f in files["deals"]]) if files["deals"] \
+            else pa.table({"pulka": pa.array([], pa.string())})
+        built = BuildResult(len(pc.unique(deals.column("pulka"))), 0, 0, deals.num_rows)
+        return built, report_rows_of(files)

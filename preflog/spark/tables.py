@@ -171,6 +171,12 @@ def rows_of_table(events: pa.Table) -> list[Row]:
                     strict=True))
 
 
+def rows_of_sorted(events: pa.Table) -> list[Row]:
+    """One pulka's event rows, already sorted by seq, as engine rows."""
+    return list(zip(*(events.column(c).to_pylist() for c in ("code", "player", "card", "value", "payload")),
+                    strict=True))
+
+
 def audit_group(events: pa.Table) -> pa.Table:
     """The worker function of ``groupBy("pulka").applyInArrow``: one pulka's events → its packed row."""
     if events.num_rows == 0:
