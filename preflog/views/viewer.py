@@ -59,6 +59,7 @@ from ..model.events import WhistCalled
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
+from ..render.numbers import mixed
 from ..render.sheet_svg import name_forms
 from ..render.sheet_svg import render_svg
 from ..render.words import Words
@@ -199,13 +200,15 @@ def _short_names(players: Sequence[str], most: int = 12) -> list[str]:
 
 
 def _sheet(sheet: Sheet) -> dict[str, Any]:
-    return {"p": [str(frac(v)) for v in sheet.pulya], "g": [str(frac(v)) for v in sheet.gora],
-            "v": [[str(frac(v)) for v in row] for row in sheet.visty]}
+    """The sheet so far as the page writes it: each value a mixed number (``30⅔``, ``−1⅓``)."""
+    return {"p": [mixed(frac(v)) for v in sheet.pulya], "g": [mixed(frac(v)) for v in sheet.gora],
+            "v": [[mixed(frac(v)) for v in row] for row in sheet.visty]}
 
 
 def _score(score: DealScore) -> dict[str, Any]:
-    return {"p": [str(frac(v)) for v in score.pulya], "g": [str(frac(v)) for v in score.gora],
-            "v": [[str(frac(v)) for v in row] for row in score.visty], "note": score.note}
+    """A deal's score lines as the page writes them (mixed numbers, as :func:`_sheet`)."""
+    return {"p": [mixed(frac(v)) for v in score.pulya], "g": [mixed(frac(v)) for v in score.gora],
+            "v": [[mixed(frac(v)) for v in row] for row in score.visty], "note": score.note}
 
 
 @dataclass(slots=True)
