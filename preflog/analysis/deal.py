@@ -32,6 +32,7 @@ from ..engine.families import family_of
 from ..engine.findings import IllegalAction
 from ..engine.replay import Auditor
 from ..engine.replay import DealSummary
+from ..engine.replay import corrected_walk
 from ..engine.tricks import N_TRICKS
 from ..errors import PreflogError
 from ..model.calls import CALL_NAMES
@@ -114,12 +115,15 @@ def _copy_scorer(s: Scorer) -> Scorer:
 
 def replay_captures(events: Sequence[Event], wanted: Callable[[int], bool]
                     ) -> tuple[Auditor, dict[int, _Capture]]:
-    """Replay a pulka with the auditor, keeping what the analysis needs of every ``wanted`` deal."""
+    """Replay a pulka with the auditor (the corrected log, as :func:`~preflog.engine.replay.replay` walks it),
+    keeping what the analysis needs of every ``wanted`` deal."""
     aud = Auditor()
     caps: dict[int, _Capture] = {}
     cur: _Capture | None = None
-    for i, ev in enumerate(events):
-        seq = i + 1   # the store's numbering (1 = PulkaStarted), as findings have it
+    positions = corrected_walk(aud, events)   # the corrected log: a struck or replaced deal is not analysed
+    for i, k in enumerate(positions):
+        ev = events[k]
+        seq = k + 1   # the store's numbering (1 = PulkaStarted), as findings have it
         p = aud.pulka
         d = p.deal if p is not None else None
         if cur is not None and d is not None and not d.done and not aud.skipping and p is not None \
@@ -148,7 +152,7 @@ def replay_captures(events: Sequence[Event], wanted: Callable[[int], bool]
             if p is not None and aud.summary is not None and aud.summary.deal == p.deal_no and wanted(p.deal_no):
                 cur = _Capture(p.deal_no, _copy_scorer(p.scorer) if p.scorer is not None else None)
                 caps[p.deal_no] = cur
-    aud.close_log(len(events))
+    aud.close_log(len(positions))
     return aud, caps
 
 

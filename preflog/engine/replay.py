@@ -518,17 +518,28 @@ def audit_columns(rows: RowColumns, strict: bool = False) -> AuditResult:
     return Auditor(strict).run(rows)
 
 
+def corrected_walk(a: Auditor, events: Sequence[Event]) -> list[int]:
+    """The 0-based positions in ``events`` of the events that count once corrections apply
+    (:func:`.corrections.applied`), in the order a walk steps them: step ``i`` gives ``a`` the event at
+    ``positions[i]`` (``a.step(i, …)``; ``a.close_log(len(positions))`` at the end), and ``a`` reports every
+    finding at its seq in the log as stored. What :meth:`Auditor.run` and :func:`replay` walk; views that
+    step the auditor themselves (the viewer, the analysis) walk the same."""
+    positions = list(range(len(events)))
+    if any(type(ev) is DealCorrected for ev in events):
+        positions, corrected = applied([ev.to_row() for ev in events])
+        if corrected:
+            a.positions, a.stored = positions, len(events)
+            a.n_events += len(events) - len(positions)
+    return positions
+
+
 def replay(events: Iterable[Event]) -> Iterator[ReplayStep]:
     """Apply events one by one and yield the state after each; raises :class:`AuditFailed` when one is illegal.
     A log with corrections is replayed corrected (:mod:`.corrections`): the steps are those of the events
     that count, each with its seq in the log as given."""
     a = Auditor(strict=True)
     evs = list(events)
-    positions = list(range(len(evs)))
-    if any(type(ev) is DealCorrected for ev in evs):
-        positions, corrected = applied([ev.to_row() for ev in evs])
-        if corrected:
-            a.positions, a.stored = positions, len(evs)
+    positions = corrected_walk(a, evs)
     for i, k in enumerate(positions):
         ev = evs[k]
         a.step(i, ev.to_row(), ev)
@@ -553,5 +564,5 @@ def rows_of(events: Iterable[Event]) -> list[Row]:
     return [ev.to_row() for ev in events]
 
 
-__all__ = ["AuditResult", "Auditor", "DealSummary", "ReplayStep", "audit", "audit_columns", "audit_rows", "replay",
-           "rows_of", "state_at"]
+__all__ = ["AuditResult", "Auditor", "DealSummary", "ReplayStep", "audit", "audit_columns", "audit_rows",
+           "corrected_walk", "replay", "rows_of", "state_at"]

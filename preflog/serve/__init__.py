@@ -14,15 +14,21 @@ import threading
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import PreflogError
 from .app import create_app
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.applications import Starlette
 
 
 class ServeError(PreflogError):
     """The app cannot be served as asked (the port is taken, the address is not this machine's)."""
 
-__all__ = ["ServeError", "check_pin", "create_app", "is_loopback", "join_address", "lan_address", "run"]
+__all__ = ["ServeError", "check_pin", "create_app", "is_loopback", "join_address", "lan_address", "run",
+           "uvicorn_server"]
 
 
 def is_loopback(host: str) -> bool:
@@ -76,12 +82,30 @@ def check_pin(pin: str) -> str:
     return pin
 
 
+def uvicorn_server(app: Starlette, host: str, port: int) -> uvicorn.Server:
+    """The uvicorn server of ``app``: on shutdown (Ctrl-C, or ``should_exit``) it first ends the app's update
+    streams (:class:`.app.Streams`), which uvicorn would otherwise wait for; a response still running
+    after :data:`GRACE` seconds is cancelled."""
+    import uvicorn
+
+    streams = app.state.server.streams
+
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            streams.close()
+            await super().shutdown(sockets)
+
+    return _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE))
+
+
+GRACE = 5
+"""Seconds uvicorn waits at shutdown for the responses still running."""
+
+
 def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True,
         say: Callable[[str], None] = print, public_read: bool = False, pin: str | None = None) -> None:
     """Serve ``store`` until interrupted. Another host than loopback gets a table token (or ``pin``): writes
     need it, and reads unless ``public_read``."""
-    import uvicorn
-
     if pin is not None:
         check_pin(pin)
         if is_loopback(host):
@@ -103,4 +127,4 @@ def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bo
             say(f"or open {join_address(shared, port, None)} and type the PIN {pin}")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(local,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn_server(app, host, port).run()

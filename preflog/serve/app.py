@@ -5,7 +5,9 @@ Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` 
 - ``GET /`` the pulka list (``?player=`` filters, ``?page=`` pages), ``GET /new`` the start form;
 - ``GET /pulka/{id}`` a pulka's page: its drawn sheet, settlement, audit findings and, while it runs, the
   entry of the next deal; ``GET /pulka/{id}/viewer`` the deal viewer; ``GET /pulka/{id}/record`` its record;
-- ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``POST /api/pulkas`` starts a pulka,
+- ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``GET /api/pulka/{id}/stream`` server-sent events:
+  the log's length now and each time it grows (the page then fetches the state; :class:`Streams` bounds
+  them), ``POST /api/pulkas`` starts a pulka,
   ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka.
 
 A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
@@ -19,12 +21,14 @@ state, and nothing is written.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hmac
 import json
 import os
 import secrets
 import threading
+from collections.abc import AsyncIterator
 from collections.abc import Callable
 from collections.abc import Sequence
 from collections.abc import Sized
@@ -41,6 +45,7 @@ from starlette.responses import HTMLResponse
 from starlette.responses import JSONResponse
 from starlette.responses import PlainTextResponse
 from starlette.responses import Response
+from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
 from ..engine.families import family_of
@@ -118,6 +123,66 @@ class Settings:
     """The table token is a PIN the players type (digits): the join page asks for it."""
 
 
+STREAMS = 32
+"""Update streams (``/api/pulka/{id}/stream``) open at once; one more is 503 and its page polls instead."""
+HEARTBEAT = 15.0
+"""Seconds between the comment lines that keep a quiet stream open (and find a client gone)."""
+LOOK = 1.0
+"""Seconds between a stream's looks for an append by another process (this process's own wake it at once)."""
+
+
+class Streams:
+    """The open update streams: at most :data:`STREAMS`; :meth:`wake` tells them the log of a pulka grew
+    (from any thread); :meth:`close` ends them all (the server is shutting down: uvicorn waits for every
+    open response before it exits)."""
+
+    def __init__(self, most: int = STREAMS) -> None:
+        self.most = most
+        self.closing = False
+        self._lock = threading.Lock()
+        self._open: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Event]] = {}
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def check(self) -> None:
+        """:class:`Refused` 503 when no stream can open now (all taken, or the server is shutting down)."""
+        if self.closing:
+            raise Refused(503, "the server is shutting down")
+        if len(self._open) >= self.most:
+            raise Refused(503, f"{self.most} update streams are open: this page asks every few seconds instead")
+
+    def open(self) -> tuple[int, asyncio.Event]:
+        """A slot and the event that wakes it (in the running loop); :class:`Refused` 503 when none is free."""
+        with self._lock:
+            self.check()
+            self._next += 1
+            event = asyncio.Event()
+            self._open[self._next] = (asyncio.get_running_loop(), event)
+            return self._next, event
+
+    def release(self, slot: int) -> None:
+        with self._lock:
+            self._open.pop(slot, None)
+
+    def wake(self) -> None:
+        """Wake every stream (it looks at its pulka's length; callable from any thread)."""
+        with self._lock:
+            waiting = list(self._open.values())
+        for loop, event in waiting:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:   # its loop is closed: the stream is gone
+                pass
+
+    def close(self) -> None:
+        """End every stream and refuse new ones."""
+        with self._lock:
+            self.closing = True
+        self.wake()
+
+
 WRONG_TOKENS = 10
 """Wrong tokens (or PINs) one client may give in :data:`WRONG_WINDOW` seconds; more: 429 until it passes."""
 WRONG_WINDOW = 60.0
@@ -137,6 +202,7 @@ class Server:
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
+        self.streams = Streams()
 
     def guess(self, client: str, right: bool) -> None:
         """Count a token a client gave: a wrong one more than :data:`WRONG_TOKENS` times a minute is 429
@@ -203,6 +269,7 @@ class Server:
         store = self.store()
         if store is not None:
             self._keep(pid, events, self._mark(store))
+        self.streams.wake()
 
     def standing(self, pid: str, events: Sequence[Event]) -> tuple[Table, AuditResult]:
         """:func:`~.entry.standing` of pulka ``pid``'s ``events``, kept by (id, length, last event): the
@@ -762,6 +829,50 @@ async def api_state(request: Request) -> Response:
     return JSONResponse(state, headers=_HEADERS)
 
 
+async def api_stream(request: Request) -> Response:
+    """``GET /api/pulka/{id}/stream``: server-sent events (``text/event-stream``), the ``length`` of the
+    pulka's log now and whenever it grows (this process's entries at once, another process's within
+    :data:`LOOK` seconds), a comment every :data:`HEARTBEAT` seconds; read rules as ``/api/pulka/{id}``
+    (the page's cookie carries the table token); 503 when :data:`STREAMS` are open already."""
+    from starlette.concurrency import run_in_threadpool
+
+    server = _server(request)
+    streams = server.streams
+    pid = request.path_params["pid"]
+    await run_in_threadpool(server.events, pid)   # an unknown pulka is 404 before any stream opens
+    streams.check()
+
+    async def lengths() -> AsyncIterator[str]:
+        try:   # the slot is taken once the body is sent (a response never sent holds none)
+            slot, event = streams.open()
+        except Refused:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+            last, said = -1, loop.time()
+            yield "retry: 2000\n\n"
+            while not streams.closing:
+                try:
+                    length = len(await run_in_threadpool(server.events, pid))
+                except Refused:
+                    return
+                if length != last:
+                    last, said = length, loop.time()
+                    yield f"event: length\ndata: {length}\n\n"
+                elif loop.time() - said >= HEARTBEAT:
+                    said = loop.time()
+                    yield ": still here\n\n"
+                event.clear()
+                try:
+                    await asyncio.wait_for(event.wait(), LOOK)
+                except TimeoutError:
+                    pass
+        finally:
+            streams.release(slot)
+
+    return StreamingResponse(lengths(), media_type="text/event-stream", headers={**_HEADERS, "X-Accel-Buffering": "no"})
+
+
 async def api_start(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
@@ -830,6 +941,7 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/pulka/{pid}/analysis", _guarded(analysis)),
         Route("/stats", _guarded(stats)),
         Route("/api/pulka/{pid}", _guarded(api_state)),
+        Route("/api/pulka/{pid}/stream", _guarded(api_stream)),
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
         Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),

@@ -105,7 +105,8 @@
   var entry = {};
 
   function reset() {
-    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, tricks: {}, fix: null};
+    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, tricks: {}, fix: null,
+             seq: state.seq};  // the log as this entry saw it: another entry made meanwhile is a conflict (409)
   }
   // the seats dealt in, clockwise from first hand, for the entry's dealer (the server's seating)
   function seatsIn() {
@@ -258,8 +259,8 @@
     if (needsTricks()) {
       deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
     }
-    if (entry.fix) { return {expected_seq: state.seq, deal: entry.fix, entry: deal}; }
-    return {expected_seq: state.seq, deal: deal};
+    if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal}; }
+    return {expected_seq: entry.seq, deal: deal};
   }
 
   function show(newState) {
@@ -302,7 +303,7 @@
     strikeArmed = false;
     $("strike").textContent = "Strike this deal out";
     post("/api/pulka/" + encodeURIComponent(state.id) + "/correct",
-         {expected_seq: state.seq, deal: n, entry: null}).then(function (r) {
+         {expected_seq: entry.seq, deal: n, entry: null}).then(function (r) {
       if (r.status === 201) {
         show(r.body);
         say("Deal " + n + " struck out", true);
@@ -333,14 +334,38 @@
     });
   });
 
-  // Other phones at the table: look for new entries every few seconds (redraw only when the log grew).
-  window.setInterval(function () {
-    fetch("/api/pulka/" + encodeURIComponent(state.id), {credentials: "same-origin"}).then(function (r) {
+  // Other phones at the table: the server says when the log grew (server-sent events, the log's length);
+  // the page then fetches the state and redraws. Where no stream can be had (no EventSource, or the server
+  // refused one: 503 when too many are open) it asks every few seconds instead.
+  function refresh() {
+    return fetch("/api/pulka/" + encodeURIComponent(state.id), {credentials: "same-origin"}).then(function (r) {
       return r.ok ? r.json() : null;
     }).then(function (s) {
-      if (s && s.seq !== state.seq) { show(s); say("The sheet was updated from another device", true); }
+      if (!s || s.seq === state.seq) { return; }
+      if (entry.kind !== null || entry.fix !== null) {
+        state = s;   // a deal is being entered here: the sheet redraws, the taps stay (entering it is then 409)
+        drawSheet();
+      } else {
+        show(s);
+      }
+      say("The sheet was updated from another device", true);
     }, function () {});
-  }, data.poll_ms);
+  }
+  var polling = null;
+  function poll() {
+    if (polling === null) { polling = window.setInterval(refresh, data.poll_ms); }
+  }
+  if (window.EventSource) {
+    var stream = new EventSource("/api/pulka/" + encodeURIComponent(state.id) + "/stream");
+    stream.addEventListener("length", function (e) {
+      if (parseInt(e.data, 10) !== state.seq) { refresh(); }
+    });
+    stream.addEventListener("error", function () {
+      if (stream.readyState === EventSource.CLOSED) { poll(); }  // refused: it will not reconnect
+    });
+  } else {
+    poll();
+  }
 
   reset();
   drawEntry();

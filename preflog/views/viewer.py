@@ -25,14 +25,20 @@ import os
 import re
 from collections.abc import Mapping
 from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
+from ..engine.corrections import DealFate
+from ..engine.corrections import effective_positions
 from ..engine.families import family_of
 from ..engine.replay import Auditor
+from ..engine.replay import corrected_walk
 from ..model.calls import CALL_NAMES
 from ..model.events import CardPlayed
+from ..model.events import DealCorrected
 from ..model.events import Event
 from ..model.events import PulkaStarted
 from ..model.events import ScoreValue
@@ -42,6 +48,7 @@ from ..model.outcome import DealOutcome
 from ..model.registry import ROLES
 from ..model.registry import Role
 from ..model.registry import spec_of
+from ..render.numbers import mixed
 from ..render.sheet_svg import name_forms
 from ..render.sheet_svg import render_svg
 from ..render.words import Words
@@ -81,12 +88,12 @@ class _Speller:
         return _contract(self.rules, code)
 
     def number(self, value: ScoreValue) -> str:
-        return str(frac(value))
+        return mixed(value)
 
     def pool(self, ev: PulkaStarted) -> str:
         if _words(self.rules).centre_is_start:  # the columns' start counts, not the [Pool] tag
             scorer = self.pulka.scorer if self.pulka is not None else None
-            start = frac(scorer.sheet.pulya[0]) if scorer is not None and scorer.sheet.pulya else ""
+            start = mixed(scorer.sheet.pulya[0]) if scorer is not None and scorer.sheet.pulya else ""
             return f"columns start at {start}"
         return f"pool {ev.pool}"
 
@@ -180,13 +187,53 @@ def _short_names(players: Sequence[str], most: int = 12) -> list[str]:
 
 
 def _sheet(sheet: Sheet) -> dict[str, Any]:
-    return {"p": [str(frac(v)) for v in sheet.pulya], "g": [str(frac(v)) for v in sheet.gora],
-            "v": [[str(frac(v)) for v in row] for row in sheet.visty]}
+    """The sheet so far as the page writes it: each value a mixed number (``30⅔``, ``−1⅓``)."""
+    return {"p": [mixed(frac(v)) for v in sheet.pulya], "g": [mixed(frac(v)) for v in sheet.gora],
+            "v": [[mixed(frac(v)) for v in row] for row in sheet.visty]}
 
 
 def _score(score: DealScore) -> dict[str, Any]:
-    return {"p": [str(frac(v)) for v in score.pulya], "g": [str(frac(v)) for v in score.gora],
-            "v": [[str(frac(v)) for v in row] for row in score.visty], "note": score.note}
+    """A deal's score lines as the page writes them (mixed numbers, as :func:`_sheet`)."""
+    return {"p": [mixed(frac(v)) for v in score.pulya], "g": [mixed(frac(v)) for v in score.gora],
+            "v": [[mixed(frac(v)) for v in row] for row in score.visty], "note": score.note}
+
+
+@dataclass(slots=True)
+class _History:
+    """The corrections of a log as the viewer tells them (:func:`_corrections`)."""
+
+    lines: list[str] = field(default_factory=list)
+    """One line per correction that applied, in the order entered."""
+    replaced: dict[int, str] = field(default_factory=dict)
+    """The position of a replacement deal's DealStarted → ``corrected at …`` (its result line says so)."""
+
+
+def _corrections(events: Sequence[Event], notes: dict[int, list[str]]) -> _History:
+    """The corrections of ``events`` that applied (:func:`preflog.engine.corrections.effective_positions`
+    says which deal block each took off the sheet): a line each for the page, and a note on the
+    replacement deal's header saying when it was corrected and which entry it replaced."""
+    if not any(type(ev) is DealCorrected for ev in events):
+        return _History()
+    fates: dict[int, DealFate] = {}
+    effective_positions([ev.to_row() for ev in events], fates)
+    gone = {fate.removed_by: pos for pos, fate in fates.items() if fate.removed_by is not None}
+    out = _History()
+    for pos in sorted(fates):
+        fate = fates[pos]
+        if fate.correction is None:
+            continue
+        own = events[fate.correction]
+        when = f" at {own.at}" if isinstance(own, DealCorrected) and own.at else ""
+        entered = gone.get(fate.correction)
+        was = f" (entered at event {entered + 1})" if entered is not None else ""
+        if fate.struck:
+            out.lines.append(f"event {fate.correction + 1}{when}: deal {fate.number}{was} struck out")
+            continue
+        out.lines.append(f"event {fate.correction + 1}{when}: deal {fate.number}{was} replaced by the deal "
+                         f"at event {pos + 1}")
+        out.replaced[pos] = f"corrected{when}"
+        notes.setdefault(pos, []).append(f"corrected{when}: this deal replaces deal {fate.number}{was}")
+    return out
 
 
 def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[str, Any]:
@@ -207,11 +254,15 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
     if isinstance(first, PulkaStarted):
         for at, _, text in first.notes:
             notes.setdefault(at, []).append(text)
-    for i, ev in enumerate(loaded.events):
+    events = loaded.events
+    corrections = _corrections(events, notes)
+    positions = corrected_walk(a, events)   # the sheet as corrected; the history in ``corrections``
+    for i, k in enumerate(positions):
+        ev = events[k]
         d_before = a.pulka.deal if a.pulka is not None else None
         before = list(zip(d_before.trick_seats, d_before.trick_cards, strict=False)) if d_before else []
         tricks_before = list(d_before.tricks) if d_before else []
-        seq = i + 1   # the store's numbering
+        seq = k + 1   # the store's numbering
         a.step(i, ev.to_row(), ev)
         p = a.pulka
         players = p.players if p is not None else ()
@@ -221,8 +272,8 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             deal_index += 1
             last_trick, winner = [], -1
         step: dict[str, Any] = {"seq": seq, "kind": ev.KIND, "text": _describe(ev, players, p), "deal": deal_index}
-        if i in notes:
-            step["notes"] = notes[i]
+        if k in notes:
+            step["notes"] = notes[k]
         card = ev.card if isinstance(ev, CardPlayed) else -1
         if marks and seq in marks and card >= 0:
             step["mark"] = marks[seq]
@@ -260,18 +311,20 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
                 last_sheet = key
             step["sheet"] = len(sheets) - 1
         steps.append(step)
-    a.close_log(len(loaded.events))
+    a.close_log(len(positions))
     result = a.result()
     scorer = a.pulka.scorer if a.pulka is not None else None
     for summary in result.deals:  # a deal the next one closed (won without play) has its line too
         results[summary.deal] = "stopped at an illegal event (see the audit findings)" if summary.broken \
             else _result_line(summary.outcome, summary.score, scorer, result.rules, short)
+        if summary.seq - 1 in corrections.replaced:
+            results[summary.deal] += f" ({corrections.replaced[summary.seq - 1]})"
     final = sheet_json(Audited(loaded, result))
     findings = [{"code": f.code, "deal": f.deal, "seq": f.seq, "message": f.message} for f in result.findings]
+    at_seq = {step["seq"]: step for step in steps}   # the store's numbering (a struck event has no step)
     for k, found in enumerate(result.findings):
-        seq = found.seq  # the store's numbering: steps[seq - 1] is that event
-        if 1 <= seq <= len(steps):
-            steps[seq - 1].setdefault("findings", []).append(k)
+        if found.seq in at_seq:
+            at_seq[found.seq].setdefault("findings", []).append(k)
     w = _words(result.rules)
     words = {"pool": w.pool_table, "gora": w.gora_table, "visty": w.visty_table, "allPass": w.all_pass}
     return {"id": loaded.id, "players": list(result.players), "short": _short_names(result.players),
@@ -279,7 +332,7 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             "words": words, "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "results": {str(k): v for k, v in results.items()}, "paper": _paper(final),
-            "svg": render_svg(final)}
+            "corrections": corrections.lines, "svg": render_svg(final)}
 
 
 def viewer_html(loaded: Loaded, marks: Mapping[int, str] | None = None,

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from preflog.serve import create_app
+from preflog.serve import uvicorn_server
 from preflog.workspace import Workspace
 
 from .conftest import SHOTS
@@ -21,13 +22,10 @@ from .conftest import SHOTS
 @contextmanager
 def _serving(store: Path, poll_ms: int = 5000) -> Iterator[str]:
     """The app over ``store`` on a free local port (uvicorn in a thread), its address."""
-    import uvicorn
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store, poll_ms=poll_ms), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn_server(create_app(store, poll_ms=poll_ms), "127.0.0.1", port)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(100):
@@ -39,6 +37,7 @@ def _serving(store: Path, poll_ms: int = 5000) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(5)
+        assert not thread.is_alive(), "uvicorn did not exit (an update stream kept it waiting)"
 
 
 @pytest.fixture()
@@ -178,13 +177,16 @@ def test_the_other_phones_see_a_new_deal(browser: Any, tmp_path: Path) -> None:
 
     first, second = _phone(browser), _phone(browser)
     try:
-        with _serving(tmp_path / "store", poll_ms=300) as base:
+        with _serving(tmp_path / "store", poll_ms=600_000) as base:  # no polling: the server-sent events tell b
             a, b = first.new_page(), second.new_page()
             b.goto(_start(a, base))
             _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
             a.tap("#enter")
             expect(b.locator("#dealno")).to_have_text("2", timeout=5000)
             expect(b.locator("#msg")).to_contain_text("updated from another device")
+            _raspasy(a, (("Запад", "2"), ("Восток", "8"), ("Юг", "0")))
+            a.tap("#enter")
+            expect(b.locator("#dealno")).to_have_text("3", timeout=5000)   # and again, on the same stream
     finally:
         first.close()
         second.close()

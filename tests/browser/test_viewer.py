@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from preflog.cli.app import app
 from preflog.engine.families import family_named
+from preflog.render.numbers import mixed
 from preflog.views.json import sheet_json
 from preflog.views.viewer import viewer_html
 from preflog.workspace import Workspace
@@ -61,13 +62,13 @@ def assert_sheet_shows_totals(page: Any, sheet: dict[str, Any]) -> None:
     shown = shown_sheet(page)
     has_gora = family_named(sheet["family"]).sheet.gora is not None  # a Croatian sheet has no gora column
     for p in sheet["players"]:
-        assert shown[(p, "pulya")] == str(sheet["totals"]["pulya"][p])
+        assert shown[(p, "pulya")] == mixed(sheet["totals"]["pulya"][p])   # written as on paper: 30⅔, −1⅓
         if has_gora:
-            assert shown[(p, "gora")] == str(sheet["totals"]["gora"][p])
+            assert shown[(p, "gora")] == mixed(sheet["totals"]["gora"][p])
         else:
             assert (p, "gora") not in shown
         for q, v in sheet["totals"]["visty"][p].items():
-            assert shown[(p, "on " + q)] == str(v)
+            assert shown[(p, "on " + q)] == mixed(v)
 
 
 def shown_sheet(page: Any) -> dict[tuple[str, str], str]:

@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from preflog.cli.app import app
 from preflog.record.api import write_text
+from preflog.render.numbers import mixed
 from preflog.views.json import sheet_json
 from preflog.views.viewer import viewer_html
 from preflog.workspace import Workspace
@@ -460,9 +461,9 @@ def test_a_viewer_of_110_deals_stays_under_1_5_mb(browser: Any, tmp_path: Path) 
         shown = {(p, a): v for p, a, v in cells}
         totals = sheet_json(audited)["totals"]
         for p in players:
-            assert shown[(p, "pulya")] == str(totals["pulya"][p])
+            assert shown[(p, "pulya")] == mixed(totals["pulya"][p])
             for q, v in totals["visty"][p].items():
-                assert shown[(p, "on " + q)] == str(v)
+                assert shown[(p, "on " + q)] == mixed(v)
         assert page.locator("#deals a").count() == 110
         assert not opened.errors and not opened.leaked
     finally:

@@ -15,11 +15,12 @@ runner = CliRunner()
 
 @pytest.fixture()
 def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """uvicorn.run recorded instead of run (it would serve until interrupted)."""
+    """The uvicorn server's run recorded instead of run (it would serve until interrupted)."""
     import uvicorn
 
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a: calls.append(
+        {"app": self.config.app, "host": self.config.host, "port": self.config.port}))
     return calls
 
 
