@@ -27,15 +27,19 @@ class DealKind(StrEnum):
 
 NO_SEAT: Final = -1
 
-# the kinds as module constants, bound once: the compiled kernel reads them as C statics, where an
-# enum member looked up on its class would cost an attribute lookup each time
-KIND_GAME: Final = DealKind.GAME
-KIND_MISER: Final = DealKind.MISER
-KIND_RASPASY: Final = DealKind.RASPASY
-KIND_ALL_PASS: Final = DealKind.ALL_PASS
-KIND_NOT_WHISTED: Final = DealKind.NOT_WHISTED
-KIND_HALF_WHIST: Final = DealKind.HALF_WHIST
-KIND_CONCEDED: Final = DealKind.CONCEDED
+# the kinds as module constants, bound once and typed ``str`` (a DealKind is a str; ``DealOutcome.kind`` is
+# typed str): the compiled kernel reads them as C statics, where an enum member looked up on its class would
+# cost an attribute lookup each time, and compares ``o.kind`` with them as strings (an identity test first),
+# where an enum-typed constant would cost a generic comparison; ``kind in (...)`` of a tuple display compiles
+# to a chain of such comparisons, cheaper than hashing into a frozenset. The one home of these aliases:
+# every compiled module imports them from here.
+KIND_GAME: Final[str] = DealKind.GAME
+KIND_MISER: Final[str] = DealKind.MISER
+KIND_RASPASY: Final[str] = DealKind.RASPASY
+KIND_ALL_PASS: Final[str] = DealKind.ALL_PASS
+KIND_NOT_WHISTED: Final[str] = DealKind.NOT_WHISTED
+KIND_HALF_WHIST: Final[str] = DealKind.HALF_WHIST
+KIND_CONCEDED: Final[str] = DealKind.CONCEDED
 
 
 def playing_seats(n: int, dealer: int) -> tuple[int, ...]:
