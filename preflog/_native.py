@@ -42,6 +42,7 @@ MODULES: tuple[str, ...] = (
     "preflog.model.bidcodes",
     "preflog.model.layout",
     "preflog.model.outcome",
+    "preflog.rules.settings",
     "preflog.scoring.sheet",
     "preflog.scoring.settlement",
     "preflog.engine.tricks",

@@ -21,6 +21,7 @@ the settings of its pulka's rules gets the same object back: built once per rule
 
 from __future__ import annotations
 
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 from typing import Final
@@ -132,9 +133,10 @@ NOT_IN_SETTINGS: Final[dict[str, str]] = {
 """The options of a family that its settings leave out, and why (no deal or scorer reads them per deal)."""
 
 
-def _code(member: Any) -> int:
+def _code(member: Enum) -> int:
     """The int of an enum member (:data:`CODES`)."""
-    return CODES[type(member)][list(type(member)).index(member)]
+    kind = type(member)
+    return CODES[kind][[m for m in kind].index(member)]
 
 
 class TableSettings:
