@@ -136,7 +136,6 @@ class CroatianScorer(Scorer):
         self.refe: list[int] = [0] * n_players     # queued refes per player
         self.refe_rounds = 0                       # all-pass rounds that granted refes
         self.refe_limit = _refe_limit(self.settings.refe_max, self.start)
-        self._quota: dict[int, int] = self.settings.whist_obligation  # the side's quota per contract number
         self.hat_marks: list[HatMark] = []
         self.deals: list[DealScore] = []
         self._finished = False
@@ -211,7 +210,7 @@ class CroatianScorer(Scorer):
         whisters = [d for d in defenders if calls[d] in (CALL_WHIST, CALL_INVITE)] if calls else list(defenders)
         if not whisters:
             return {}
-        side_quota = self._quota.get(o.contract)
+        side_quota = self.settings.whist_obligation.get(o.contract)  # the side's quota per contract number
         if side_quota is None:
             return {}
         own_quota = side_quota // 2
@@ -349,7 +348,7 @@ class CroatianScorer(Scorer):
         for d in defenders:
             if d not in whisters and contra[d]:
                 raise ScoringError(f"{where}: seat {d} did not whist and cannot contra")
-        if o.contract not in self._quota:
+        if o.contract not in self.settings.whist_obligation:
             raise ScoringError(f"{where}: whist_obligation names no quota for contract {o.contract}")
         tricks = o.tricks
         if len(whisters) >= 2:
