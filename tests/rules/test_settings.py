@@ -104,7 +104,7 @@ def test_words_become_ints_and_bools() -> None:
 
 def test_the_ints_of_a_closed_set_are_its_members_in_order() -> None:
     for enum, codes in CODES.items():
-        assert codes == tuple(range(len(enum))), enum
+        assert codes == tuple(range(len(enum.__members__))), enum
 
 
 def test_settings_are_built_once_per_rules_object_and_copy_as_themselves() -> None:
@@ -147,6 +147,14 @@ def test_the_compiled_kernel_reads_options_only_through_settings() -> None:
     assert not found, "\n".join(found)
 
 
-def test_table_settings_name_the_shared_options() -> None:
-    assert issubclass(type(russian_settings(SOCHI)), TableSettings)
-    assert issubclass(type(croatian_settings(CROATIAN)), TableSettings)
+def test_each_family_names_its_settings_and_its_deal_and_scorer_read_them() -> None:
+    """The family object names the builder; the deal, its auction and the scorer of a pulka share the one
+    settings object of its rules."""
+    from preflog.engine.families import family_of
+    for rules, build in FAMILIES.values():
+        family = family_of(rules)
+        s = family.settings(rules)
+        assert s is build(rules) and isinstance(s, TableSettings)
+        deal = family.open_deal(rules, 3, 0, None, None)
+        assert deal.settings is s and deal.auction._hold is s   # type: ignore[attr-defined]
+        assert family.scorer(rules, 3, 10).settings is s        # type: ignore[attr-defined]
