@@ -1,9 +1,10 @@
 """Which implementation of the replay/audit kernel runs: compiled or pure Python.
 
-The modules in :data:`MODULES` (the trick kernel, the deal machines and auctions, the pulka, the auditor,
-the scorers, and the projection row builder) are compiled with mypyc when the package is built (setup.py);
-the ``.py`` files stay the source and the pure-Python reference. :func:`select` runs once, when ``preflog``
-is first imported, before any of those modules loads, and decides for the whole process:
+The modules in :data:`MODULES` (the trick kernel, the per-family settings, the deal machines and
+auctions, the pulka, the auditor, the scorers, and the projection row builder) are compiled with mypyc
+when the package is built (setup.py); the ``.py`` files stay the source and the pure-Python reference.
+:func:`select` runs once, when ``preflog`` is first imported, before any of those modules loads, and
+decides for the whole process:
 
 * ``PREFLOG_PURE=1`` in the environment: the pure-Python modules, whatever is built;
 * the compiled modules when every one of them is built and its source is the one it was built from (the
@@ -42,6 +43,7 @@ MODULES: tuple[str, ...] = (
     "preflog.model.bidcodes",
     "preflog.model.layout",
     "preflog.model.outcome",
+    "preflog.rules.settings",
     "preflog.scoring.sheet",
     "preflog.scoring.settlement",
     "preflog.engine.tricks",
@@ -63,7 +65,8 @@ MODULES: tuple[str, ...] = (
 values that cross process boundaries as classes of their own (cards, bids, calls, findings, events) stay
 interpreted: a compiled class has no ``__dict__`` (an error's fields would not pickle). The per-deal values
 (``DealOutcome``, ``DealScore``, ``Sheet``, ``Settlement``) are compiled: their ``__init__`` is written out
-(a dataclass's generated one would run interpreted), they pickle through ``__reduce__``, and
+(a dataclass's generated one would run interpreted; :mod:`preflog.model.writeout` writes it from the fields),
+they pickle through ``__reduce__``, and
 ``DealOutcome.kind`` is typed ``str`` (a compiled class checks argument types at run time, and a plain
 string of a ``DealKind`` value is a kind too)."""
 

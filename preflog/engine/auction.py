@@ -18,6 +18,9 @@ from typing import Self
 from ..model.copying import copy_fields
 from ..model.outcome import NO_SEAT
 from ..rules.config import Rules
+from ..rules.settings import HOLD_FIRST_HAND
+from ..rules.settings import HOLD_SENIOR
+from ..rules.settings import TableSettings
 from .codes import Code
 from .findings import IllegalAction
 from .findings import seat_name
@@ -29,12 +32,15 @@ class AuctionBase(ABC):
     CANDIDATES: ClassVar[tuple[int, ...]] = ()
     """Every call code of the family, in the order :meth:`legal_bids` lists them."""
 
-    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "_said", "names", "_forbidden")
+    __slots__ = ("rules", "order", "min_level", "_n", "_turn", "_said", "names", "_hold", "_forbidden")
+    _hold: TableSettings
+    """The family's settings of the rules (rules/settings.py; set by the family before this __init__)."""
     _forbidden: frozenset[int]
-    """The calls ``hold_forbidden_on`` names, as the family's codes (set by the family before this __init__)."""
+    """The calls ``hold_forbidden_on`` names, as the family's codes."""
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
         self.rules = rules
+        self._forbidden = self._hold.forbidden_holds()
         self.names: Sequence[str] | None = None          # the players' names, for findings (set by the deal)
         self._said: list[int] = []   # every call so far as seat, code, seat, code, … (flat: no tuple per call)
         self.restart(order, min_level)
@@ -142,10 +148,10 @@ class AuctionBase(ABC):
 
     def _verify_hold(self, seat: int, pos: int, bid: int) -> None:
         """Raise ``HOLD_NOT_ALLOWED`` unless ``seat`` (at ``pos``) may hold ``bid``: the options first
-        (``hold_enabled``, ``hold_forbidden_on``, read into ``_forbidden`` by the family), then the family's
-        own conditions and who may hold (:meth:`_family_hold_refusal`)."""
+        (``hold_enabled``, ``hold_forbidden_on`` as the family's codes), then the family's own conditions
+        and who may hold (:meth:`_family_hold_refusal`)."""
         text = self._call_text(bid)
-        if not self.rules.hold_enabled:
+        if not self._hold.hold_enabled:
             why = "holds are off (hold_enabled)"
         elif bid in self._forbidden:
             why = f"{text} may never be held (hold_forbidden_on)"
@@ -164,12 +170,12 @@ class AuctionBase(ABC):
 
     def _hold_refusal(self, seat: int, pos: int, high_pos: int, passed: Sequence[bool]) -> str:
         """Why the ``hold_who`` / ``hold_requires_intermediate_pass`` options forbid this hold ("" if they don't)."""
-        rules = self.rules
-        if rules.hold_who == "senior" and pos > high_pos:
+        s = self._hold
+        if s.hold_who == HOLD_SENIOR and pos > high_pos:
             return f"{self.who(seat)} is junior to {self.who(self.order[high_pos])} (only the senior bidder may hold)"
-        if rules.hold_who == "first_hand" and pos != 0:
+        if s.hold_who == HOLD_FIRST_HAND and pos != 0:
             return "only first hand may hold"
-        if rules.hold_requires_intermediate_pass and not all(
+        if s.hold_requires_intermediate_pass and not all(
                 passed[i] for i in range(self._n) if i != pos and i != high_pos):
             return "the player between the two bidders has not passed"
         return ""

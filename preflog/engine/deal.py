@@ -51,7 +51,6 @@ from ..model.events import from_row
 from ..model.layout import bit_count
 from ..model.layout import card_count
 from ..model.outcome import NO_SEAT
-from ..model.outcome import DealKind
 from ..model.outcome import DealOutcome
 from ..model.outcome import bidding_order
 from ..model.registry import Shape
@@ -663,7 +662,7 @@ class Deal(TrickPlay):
     def _paper_totals(self, tricks: tuple[int, ...]) -> None: ...
 
     @abstractmethod
-    def _finish(self, kind: DealKind) -> None:
+    def _finish(self, kind: str) -> None:
         """Set :attr:`outcome` and end the deal."""
 
     # ------------------------------------------------------------------ events

@@ -27,6 +27,9 @@ from ..model.bids import CROATIAN_BIDS
 from ..model.bids import RUSSIAN_BIDS
 from ..model.bids import BidCodec
 from ..rules.config import Rules
+from ..rules.settings import TableSettings
+from ..rules.settings import croatian_settings
+from ..rules.settings import russian_settings
 from ..scoring.base import Scorer
 from ..scoring.croatian import CroatianScorer
 from ..scoring.russian import RussianScorer
@@ -210,6 +213,9 @@ class Family:
     """How the family writes calls and contracts."""
     scorer: Callable[[Rules, int, int], Scorer]
     """``scorer(rules, n_players, pool)``: a fresh scorer for a pulka."""
+    settings: Callable[[Rules], TableSettings]
+    """``settings(rules)``: the options the family's deal and scorer read, resolved once per rules object
+    (:mod:`preflog.rules.settings`)."""
     sheet: SheetTerms
     """How the family's score sheet reads and settles on paper."""
     bots_path: str
@@ -232,9 +238,9 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, RUSSIAN_SHEET,
+    Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, russian_settings, RUSSIAN_SHEET,
            "preflog.sim.russian:RussianBots", live_entry=True),
-    Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, CROATIAN_SHEET,
+    Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, croatian_settings, CROATIAN_SHEET,
            "preflog.sim.croatian:CroatianBots"),
 )
 """Every game family preflog knows."""

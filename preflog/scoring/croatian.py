@@ -70,6 +70,8 @@ from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
+from ..rules.settings import CroatianSettings
+from ..rules.settings import croatian_settings
 from .base import Scorer
 from .settlement import round_zero_sum
 from .settlement import settle
@@ -124,16 +126,16 @@ class CroatianScorer(Scorer):
 
     def __init__(self, rules: Rules, n_players: int = 3, pool: int = 0, *, start: int | None = None) -> None:
         self.rules = rules
+        self.settings: CroatianSettings = croatian_settings(rules)
         self.n = n_players
-        self.start = rules.start if start is None else start
+        self.start = self.settings.start if start is None else start
         if self.start <= 0:
             raise ValueError(f"Croatian start must be positive, not {self.start}")
         self.sheet = Sheet(n_players)
         self.sheet.pulya = [-self.start] * n_players
         self.refe: list[int] = [0] * n_players     # queued refes per player
         self.refe_rounds = 0                       # all-pass rounds that granted refes
-        self.refe_limit = _refe_limit(rules, self.start)
-        self._quota: dict[int, int] = dict(rules.whist_obligation)  # the side's quota per contract number
+        self.refe_limit = _refe_limit(self.settings.refe_max, self.start)
         self.hat_marks: list[HatMark] = []
         self.deals: list[DealScore] = []
         self._finished = False
@@ -166,7 +168,7 @@ class CroatianScorer(Scorer):
     def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
         """Whether the 2♠ rule applies: 2 with the talon, declarer without refe → a defender must contra
         for the deal to be played (else ``_CONCEDED``)."""
-        return self.rules.contra_enabled and contract == 2 and not hand_game and self.refe[declarer] == 0
+        return self.settings.contra_enabled and contract == 2 and not hand_game and self.refe[declarer] == 0
 
     def min_bid_level(self) -> int:
         return 0
@@ -208,7 +210,7 @@ class CroatianScorer(Scorer):
         whisters = [d for d in defenders if calls[d] in (CALL_WHIST, CALL_INVITE)] if calls else list(defenders)
         if not whisters:
             return {}
-        side_quota = self._quota.get(o.contract)
+        side_quota = self.settings.whist_obligation.get(o.contract)  # the side's quota per contract number
         if side_quota is None:
             return {}
         own_quota = side_quota // 2
@@ -219,14 +221,14 @@ class CroatianScorer(Scorer):
         contra = o.contra or (0,) * o.n_players
         invited = o.invited != NO_SEAT or (len(defenders) > 1 and (bool(calls) and calls[w] == CALL_INVITE
                                                                    or contra[w] > 0))
-        if invited or self.rules.lone_whister_quota == "side":
+        if invited or self.settings.lone_quota_side:
             return {w: Liability(side_quota, side_short)}
         return {w: Liability(own_quota, max(0, own_quota - t[w]))}
 
     def value_rates(self) -> ValueRates:
         """Gora at ``gora_point_visty`` (unused: always 0) and the contract column at ``pool_point_visty``
         (docs/rules.md §C6: the settlement reads each deal's column change against the mean)."""
-        return ValueRates(self.rules.gora_point_visty, self.rules.pool_point_visty)
+        return ValueRates(self.settings.gora_point_visty, self.settings.pool_point_visty)
 
     # -- scoring -------------------------------------------------------
     def score(self, outcome: DealOutcome) -> DealScore:
@@ -245,7 +247,7 @@ class CroatianScorer(Scorer):
         return ds
 
     def _grant_refe(self, ds: DealScore, why: str) -> DealScore:
-        if self.rules.refe_blocked_under_hat and any(self.under_hat):
+        if self.settings.refe_blocked_under_hat and any(self.under_hat):
             return _noted(ds, f"{why}: no refe (a player is under the hat)")
         if self.refe_rounds >= self.refe_limit:
             return _noted(ds, f"{why}: no refe (limit {self.refe_limit} reached)")
@@ -255,7 +257,7 @@ class CroatianScorer(Scorer):
         return _noted(ds, f"{why}: refe for everybody ({self.refe_rounds}/{self.refe_limit})")
 
     def _score_contract(self, o: DealOutcome, where: str) -> DealScore:
-        n, rules = self.n, self.rules
+        n, settings = self.n, self.settings
         decl, contract = o.declarer, o.contract
         if not 0 <= decl < n:
             raise ScoringError(f"{where}: no declarer for a {o.kind} deal")
@@ -265,7 +267,7 @@ class CroatianScorer(Scorer):
         contra = list(o.contra) if o.contra else [0] * n
         if len(contra) != n or any(c < 0 for c in contra) or contra[decl]:
             raise ScoringError(f"{where}: contra must give one step count ≥ 0 per seat, 0 for the declarer")
-        if not rules.contra_enabled and any(contra):
+        if not settings.contra_enabled and any(contra):
             raise ScoringError(f"{where}: contra is off in these rules (contra_enabled)")
         refe = 2 if self.refe[decl] else 1
         v = deal_value(contract, o.hand_game)
@@ -277,8 +279,8 @@ class CroatianScorer(Scorer):
         if two_spades and o.kind == _GAME:
             raise ScoringError(f"{where}: 2♠ with the talon and no refe was played without a contra; "
                                "it is won without play (docs/rules.md §C3) — record it as conceded")
-        if two_spades and (o.kind == _CONCEDED or rules.two_spades_without_contra == "nobody_scores_refe"):
-            if rules.two_spades_without_contra == "nobody_scores_refe":
+        if two_spades and (o.kind == _CONCEDED or settings.two_spades_nobody_scores):
+            if settings.two_spades_nobody_scores:
                 return self._grant_refe(DealScore.zero(n), "2♠ not contra'd: nobody scores")
             o_kind: str = _NOT_WHISTED  # won without play
             notes.append("2♠ not contra'd: won without play")
@@ -305,12 +307,12 @@ class CroatianScorer(Scorer):
             if contract == HR_BETTEL:
                 made = tricks[decl] == 0
                 if not made:
-                    per = 5 * v * (tricks[decl] if rules.bettel_fail_mode == "per_trick" else 1)
+                    per = 5 * v * (tricks[decl] if settings.bettel_per_trick else 1)
                     for d in defenders:
                         visty[d][decl] += per * m[d]
                 self._contra_penalties(pulya, defenders, contra, m, v, made, set())
             else:
-                cap = rules.defender_trick_cap
+                cap = settings.defender_trick_cap
                 if side > cap:
                     raise ScoringError(f"{where}: the defenders took {side} tricks; play stops at their "
                                        f"{cap}th (defender_trick_cap)")
@@ -325,7 +327,7 @@ class CroatianScorer(Scorer):
                 self._contra_penalties(pulya, defenders, contra, m, v, made, penalised)
             pulya[decl] += v * m_decl if made else -v * m_decl
 
-        if self.refe[decl] and (made or rules.refe_consumed_on_fail):
+        if self.refe[decl] and (made or settings.refe_consumed_on_fail):
             self.refe[decl] -= 1
             notes.append("refe used")
         if refe > 1 or max(contra):
@@ -346,7 +348,7 @@ class CroatianScorer(Scorer):
         for d in defenders:
             if d not in whisters and contra[d]:
                 raise ScoringError(f"{where}: seat {d} did not whist and cannot contra")
-        if o.contract not in self._quota:
+        if o.contract not in self.settings.whist_obligation:
             raise ScoringError(f"{where}: whist_obligation names no quota for contract {o.contract}")
         tricks = o.tricks
         if len(whisters) >= 2:
@@ -369,7 +371,7 @@ class CroatianScorer(Scorer):
     def _contra_penalties(self, pulya: list[Fraction], defenders: list[int], contra: list[int], m: dict[int, int],
                           v: int, made: bool, penalised: set[int]) -> None:
         """A contra-er pays V·m_d when the contract is made (once: not on top of a whist penalty)."""
-        if not (made and self.rules.contra_fail_penalty):
+        if not (made and self.settings.contra_fail_penalty):
             return
         for d in defenders:
             if contra[d] >= 1 and d not in penalised:
@@ -380,7 +382,7 @@ class CroatianScorer(Scorer):
         """Apply the end-of-pulka rule: cut an overshooting made contract to reach exactly zero."""
         total = sum(self.sheet.pulya, Fraction(0))
         new_total = total + sum(pulya, Fraction(0))
-        if new_total > 0 and made and self.rules.overshoot_mode == "proportional" and pulya[decl] > 0:
+        if new_total > 0 and made and self.settings.overshoot_proportional and pulya[decl] > 0:
             full = pulya[decl]
             pulya[decl] = full - new_total
             ratio = pulya[decl] / full
@@ -412,8 +414,8 @@ class CroatianScorer(Scorer):
         return Settlement(exact=s.exact, method1=round_zero_sum(s.exact), method2=s.method2)
 
 
-def _refe_limit(rules: Rules, start: int) -> int:
-    table = dict(rules.refe_max)
+def _refe_limit(refe_max: tuple[tuple[int, int], ...], start: int) -> int:
+    table = dict(refe_max)
     if not table:
         return 0
     if start in table:

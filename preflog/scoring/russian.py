@@ -49,20 +49,34 @@ from ..model.bidcodes import strain_of
 from ..model.bids import format_ru_bid
 from ..model.calls import CALL_WHIST
 from ..model.copying import copy_fields
-from ..model.outcome import KIND_CONCEDED
-from ..model.outcome import KIND_GAME
-from ..model.outcome import KIND_HALF_WHIST
-from ..model.outcome import KIND_MISER
-from ..model.outcome import KIND_NOT_WHISTED
-from ..model.outcome import KIND_RASPASY
+from ..model.outcome import KIND_CONCEDED as _CONCEDED
+from ..model.outcome import KIND_GAME as _GAME
+from ..model.outcome import KIND_HALF_WHIST as _HALF_WHIST
+from ..model.outcome import KIND_MISER as _MISER
+from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
+from ..model.outcome import KIND_RASPASY as _RASPASY
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..model.outcome import playing_seats
-from ..rules.choices import HelpOverflow
-from ..rules.choices import HelpTie
-from ..rules.choices import PulkaEnd
-from ..rules.choices import ShortfallSplit
 from ..rules.config import Rules
+from ..rules.settings import AMNESTY_NONE
+from ..rules.settings import AMNESTY_WITH_DEALER
+from ..rules.settings import EXIT_ANY_GAME
+from ..rules.settings import EXIT_MADE_GAME
+from ..rules.settings import EXIT_MADE_PLAYED_GAME
+from ..rules.settings import EXIT_PLAYED_GAME
+from ..rules.settings import OVERFLOW_OWN_GORA
+from ..rules.settings import OVERFLOW_OWN_GORA_TO_ZERO
+from ..rules.settings import RASPASY_GORA
+from ..rules.settings import RASPASY_VISTY
+from ..rules.settings import RASPASY_VISTY_ABOVE_MIN
+from ..rules.settings import SPLIT_CAPPED
+from ..rules.settings import SPLIT_PERSONAL_ALWAYS
+from ..rules.settings import SPLIT_PROPORTIONAL
+from ..rules.settings import ZERO_PREMIUM_NONE
+from ..rules.settings import ZERO_PREMIUM_ONE
+from ..rules.settings import RussianSettings
+from ..rules.settings import russian_settings
 from .base import Scorer
 from .settlement import settle
 from .sheet import ZERO_ROWS
@@ -98,17 +112,7 @@ def _div(x: Number, k: int) -> Number:
 def raspasy_price(rules: Rules, k: int) -> int:
     """Price of a raspasy trick in the *k*-th (1-based) consecutive raspasy of a series (docs/rules.md §B1);
     a ``raspasy_prices`` table gives the prices outright, its last one repeating."""
-    table = rules.raspasy_prices
-    if table:
-        return table[min(k, len(table)) - 1]
-    prog = rules.raspasy_progression
-    if prog == "arithmetic":
-        mult = min(k, rules.raspasy_cap)
-    elif prog == "geometric":
-        mult = min(2 ** (k - 1), rules.raspasy_cap)
-    else:
-        mult = 1
-    return rules.raspasy_base * mult
+    return russian_settings(rules).raspasy_price(k)
 
 
 class _Entries:
@@ -247,21 +251,7 @@ def _defenders_of(o: DealOutcome) -> tuple[int, ...]:
     return found or tuple(s for s in _seats_of(o) if s != o.declarer)
 
 
-# the deal kinds typed ``str`` (a ``DealKind`` is a str): the compiled scorer compares ``o.kind`` with them as
-# strings (an identity test first), where an enum constant would cost a generic comparison; ``kind in (...)``
-# of a tuple display compiles to a chain of such comparisons, cheaper than hashing into a frozenset
-_GAME: Final[str] = KIND_GAME
-_MISER: Final[str] = KIND_MISER
-_RASPASY: Final[str] = KIND_RASPASY
-_NOT_WHISTED: Final[str] = KIND_NOT_WHISTED
-_HALF_WHIST: Final[str] = KIND_HALF_WHIST
-_CONCEDED: Final[str] = KIND_CONCEDED
-_CAPPED: Final = ShortfallSplit.CAPPED
-_PROPORTIONAL: Final = ShortfallSplit.PROPORTIONAL
-_ALWAYS: Final = ShortfallSplit.PERSONAL_ALWAYS
 _STRAIN_NAMES = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
-_INT_OPTIONS = ("miser_value", "whist_mult", "remiz_mult", "whister_fail_mult", "consolation_mult",
-                "miser_fail_per_trick", "raspasy_base", "raspasy_cap", "raspasy_visty_per_trick", "pool_point_visty")
 
 
 class RussianScorer(Scorer):
@@ -277,51 +267,13 @@ class RussianScorer(Scorer):
         self.sheet = Sheet(n_players)
         self._entries = _Entries(n_players)   # the deal being scored (reset per deal)
         self.series = 0  # consecutive raspasy in the current series (docs/rules.md §B1)
-        self._end_on_total = rules.pulka_end == PulkaEnd.TOTAL
-        # the options read on every deal, read once here into typed attributes (Rules is frozen): the compiled
+        # the options, resolved once per rules object into ints and bools (rules/settings.py): the compiled
         # scorer reads them natively, where an attribute of the rules object is a generic lookup each time
-        self._help = bool(rules.american_help) and not self._end_on_total
-        split = rules.whist_shortfall_split
-        self._capped = split == _CAPPED
-        self._proportional = split == _PROPORTIONAL
-        self._always_charged = split == _ALWAYS
-        self._gora_first = bool(rules.gora_first)
-        self._whist_mult: int = rules.whist_mult
-        self._remiz_mult: int = rules.remiz_mult
-        self._consolation_mult: int = rules.consolation_mult
-        self._whister_fail_mult: Number = rules.whister_fail_mult
-        self._consolation_passer = bool(rules.consolation_passer)
-        self._consolation_dealer = bool(rules.consolation_dealer)
-        self._consolation_half_to_returner = bool(rules.consolation_half_to_returner)
-        self._dealer_writes_consolation = rules.dealer_whist_consolation == "dealer"
-        self._split_with_passer_on_remiz = bool(rules.split_with_passer_on_remiz)
-        self._whisters_share_penalty = bool(rules.whisters_share_penalty)
-        self._high_level_split = rules.high_level_liability == "split"
-        self._lone_quota_side = rules.lone_whister_quota == "side"
-        self._ten_check_visty = bool(rules.ten_check_visty)
-        self._help_lowest = rules.help_tie == HelpTie.LOWEST_SEAT
-        self._help_price: int = rules.pool_point_visty if rules.help_point_visty is None else rules.help_point_visty
-        self._overflow_own_gora = rules.help_overflow == HelpOverflow.OWN_GORA
-        self._overflow_dropped = rules.help_overflow == HelpOverflow.OWN_GORA_TO_ZERO
+        self.settings: RussianSettings = russian_settings(rules)
         self._prices: list[int] = []   # the raspasy prices worked out so far (1st, 2nd, ... of a series)
-        self._raspasy_mode: str = rules.raspasy_mode   # (the closed sets are str enums: compared as str)
-        self._raspasy_zero_premium: str = rules.raspasy_zero_premium
-        self._raspasy_amnesty: str = rules.raspasy_amnesty
-        self._raspasy_visty_per_trick: int = rules.raspasy_visty_per_trick
         self.deals = 0
-        # per-pulka tables (Rules is frozen): game values and whist obligations by level; a malformed
-        # table is left to fail deal by deal, as Rules.value / Rules.obligation do
-        try:
-            self._values: dict[int, int] | None = dict(rules.game_values)
-            self._obligations: dict[int, int] | None = dict(rules.whist_obligation)
-            self._half_tricks: dict[int, int | Fraction] | None = dict(rules.half_whist_tricks)
-        except (TypeError, ValueError):
-            self._values = self._obligations = self._half_tricks = None
         # while every option and every sheet total is an int, a deal's cells are ints: no normalising
-        self._ints = self._values is not None and type(pool) is int and all(
-            type(getattr(rules, k)) is int for k in _INT_OPTIONS) and all(type(x) is int for x in self._values.values())
-        if self._half_tricks is not None and any(type(x) is not int for x in self._half_tricks.values()):
-            self._ints = False  # a fractional half-whist credit (7:3/2) may leave a fraction of a vist
+        self._ints = self.settings.whole and type(pool) is int
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         """A copy to score what-ifs on (the play analysis); the rules object is shared when ``memo`` says so."""
@@ -365,8 +317,9 @@ class RussianScorer(Scorer):
             raise StartSheetError(f"a starting sheet for {start.n} players at a {n}-player table")
         # house rules widen the range: pulka_end=total leaves pulyas unbounded, help_overflow=own_gora
         # may take a gora below 0
-        bounded = self.rules.pulka_end == PulkaEnd.EVERY_PULYA
-        below_zero = self.rules.help_overflow == HelpOverflow.OWN_GORA and self.rules.american_help
+        st = self.settings
+        bounded = not st.end_on_total
+        below_zero = st.help_overflow == OVERFLOW_OWN_GORA and st.american_help
         for i in range(n):
             p, g = start.pulya[i], start.gora[i]
             if p < 0 or (bounded and p > self.pool):
@@ -393,13 +346,13 @@ class RussianScorer(Scorer):
     def min_bid_level(self) -> int:
         """Lowest opening level after the current raspasy series (``min_bid_after_raspasy``); 0 = none."""
         level = 0
-        for length, lvl in self.rules.min_bid_after_raspasy:
+        for length, lvl in self.settings.min_bid_after_raspasy:
             if self.series >= length:
                 level = max(level, lvl)
         return level
 
     def is_finished(self) -> bool:
-        if self._end_on_total:  # house rule: the pulyas together, no raspasy series open
+        if self.settings.end_on_total:  # house rule: the pulyas together, no raspasy series open
             return self.series == 0 and sum(self.sheet.pulya) >= self.n * self.pool
         pool = self.pool
         for p in self.sheet.pulya:  # every pulya closed (asked once per deal)
@@ -419,19 +372,19 @@ class RussianScorer(Scorer):
         """:func:`raspasy_price` of the *k*-th raspasy of a series, each price worked out once per pulka."""
         prices = self._prices
         while len(prices) < k:
-            prices.append(raspasy_price(self.rules, len(prices) + 1))
+            prices.append(self.settings.raspasy_price(len(prices) + 1))
         return prices[k - 1]
 
     # ------------------------------------------------------------------ terms (scoring/terms.py)
     def contract_terms(self, contract: int, hand_game: bool = False) -> ContractTerms:
         """Miser, or a trick contract: its level, strain and price V (``game_values``; miser ``miser_value``)."""
         if contract == MISER_BID:
-            return ContractTerms("miser", 0, "miser", True, self.rules.miser_value)
+            return ContractTerms("miser", 0, "miser", True, self.settings.miser_value)
         if not is_trick_contract(contract):
             raise ScoringError(f"contract code {contract} is not a Russian contract")
         level = level_of(contract)
         return ContractTerms(format_ru_bid(contract), level, _STRAIN_NAMES[strain_of(contract)], False,
-                             dict(self.rules.game_values).get(level))
+                             self.settings.game_values.get(level))
 
     def deal_result(self, outcome: DealOutcome) -> DealResult | None:
         """Made and undertricks as :meth:`score` counts them; None without a declarer (raspasy).
@@ -484,23 +437,23 @@ class RussianScorer(Scorer):
         for s in defenders:
             side += t[s]
         short = max(0, need - side)
-        capped = self._capped
+        capped = self.settings.shortfall_split == SPLIT_CAPPED
         # personal deficits in full (not capped): when the side is short, or always (whist_shortfall_split)
-        charged = short > 0 or self._always_charged
+        charged = short > 0 or self.settings.shortfall_split == SPLIT_PERSONAL_ALWAYS
         if len(whisters) == 1:
             wh = whisters[0]
-            if self._lone_quota_side:
+            if self.settings.lone_quota_side:
                 return {wh: (need, short)}
             personal = need // 2 if need >= 2 else need
             return {wh: (personal, _owed(personal, t[wh], short, capped, charged))}
-        if self._proportional:
+        if self.settings.shortfall_split == SPLIT_PROPORTIONAL:
             # the side's shortfall, shared by personal deficits against need/2 each (_whist_liability)
             quota = need // 2 if need >= 2 else need
             return {s: (quota, short if 2 * t[s] < need else 0) for s in whisters}
         if need >= 2:
             quota = need // 2  # 6: 2 + 2, 7: 1 + 1
             return {s: (quota, _owed(quota, t[s], short, capped, charged)) for s in whisters}
-        if self._high_level_split:
+        if self.settings.high_level_split:
             return {s: (need, short if capped else _owed(need, t[s], short, capped, charged)) for s in whisters}
         order = [s for s in o.whist_order if s in whisters]
         if len(order) == 2:
@@ -513,12 +466,11 @@ class RussianScorer(Scorer):
 
     def _need(self, o: DealOutcome) -> int:
         """Tricks the defending side must take on the deal's contract (``whist_obligation``; 0: none)."""
-        table = self._obligations if self._obligations is not None else dict(self.rules.whist_obligation)
-        return table.get(level_of(o.contract), 0)  # (level 0: not a trick contract)
+        return self.settings.whist_obligation.get(level_of(o.contract), 0)  # (level 0: not a trick contract)
 
     def value_rates(self) -> ValueRates:
         """Gora at ``gora_point_visty``; the pulya counts only at settlement (closed pools), so 0 here."""
-        return ValueRates(self.rules.gora_point_visty, 0)
+        return ValueRates(self.settings.gora_point_visty, 0)
 
     # ------------------------------------------------------------------ checks
     def _validate(self, o: DealOutcome) -> None:
@@ -553,7 +505,7 @@ class RussianScorer(Scorer):
     def _write_pulya(self, seat: int, points: Number, e: _Entries) -> None:
         """Write pulya points, with American help once the pulya is closed (docs/rules.md §B1, seed 003);
         no help when the pulka ends on the sum of the pulyas (``pulka_end="total"``: pulyas unbounded)."""
-        if not self._help:
+        if not self.settings.help:
             e.pulya[seat] += points
             return
         room = self.pool - (self.sheet.pulya[seat] + e.pulya[seat])
@@ -573,9 +525,9 @@ class RussianScorer(Scorer):
         # or the lowest seat first (help_tie lowest_seat); the tie keys differ, so the seat itself (last in
         # each tuple) is never compared
         n = self.n
-        lowest = self._help_lowest
+        lowest = self.settings.help_lowest_seat
         others = sorted([(-pul[j], j if lowest else (j - seat) % n, j) for j in range(n) if j != seat])
-        price = self._help_price
+        price = self.settings.help_price
         for _larger, _tie, j in others:
             room = self.pool - pul[j]
             if rest <= 0 or room <= 0:
@@ -589,12 +541,12 @@ class RussianScorer(Scorer):
             return
         # nobody can take it: off the writer's own gora (help_overflow), then onto every opponent's gora
         own_gora = self.sheet.gora[seat] + e.gora[seat]
-        off = rest if self._overflow_own_gora else min(rest, max(0, own_gora))
+        off = rest if self.settings.help_overflow == OVERFLOW_OWN_GORA else min(rest, max(0, own_gora))
         e.gora[seat] -= off
         rest -= off
         if off:
             e.notes.append(f"help {off} off own gora")
-        if rest > 0 and self._overflow_dropped:
+        if rest > 0 and self.settings.help_overflow == OVERFLOW_OWN_GORA_TO_ZERO:
             e.notes.append(f"help {rest} dropped")
         elif rest > 0:
             for j in range(self.n):
@@ -606,35 +558,35 @@ class RussianScorer(Scorer):
     def _miser(self, o: DealOutcome, e: _Entries) -> bool:
         taken = o.tricks[o.declarer]
         if taken == 0:
-            self._write_made(o.declarer, self.rules.miser_value, e)
+            self._write_made(o.declarer, self.settings.miser_value, e)
             return True
-        e.gora[o.declarer] += self.rules.miser_fail_per_trick * taken  # no visty on miser
+        e.gora[o.declarer] += self.settings.miser_fail_per_trick * taken  # no visty on miser
         return False
 
     def _game(self, o: DealOutcome, e: _Entries) -> bool:
-        r = self.rules
+        st = self.settings
         d = o.declarer
         level = o.contract // 10  # a trick contract (checked by _validate): level_of without the ladder test
-        v = self._values[level] if self._values is not None else r.value(level)
-        w = self._whist_mult * v
+        v = st.game_values[level]
+        w = st.whist_mult * v
         if o.kind == _NOT_WHISTED:
             self._write_made(d, v, e)
             return True
         if o.kind == _HALF_WHIST:
-            hw_tricks = self._half_tricks if self._half_tricks is not None else dict(r.half_whist_tricks)
-            if level not in r.half_whist_levels or level not in hw_tricks:
+            hw_tricks = st.half_whist_tricks
+            if level not in st.half_whist_levels or level not in hw_tricks:
                 raise ScoringError(f"deal {o.deal}: half-whist is not allowed at level {level} "
-                                   f"(half_whist_levels {r.half_whist_levels})")
+                                   f"(half_whist_levels {st.half_whist_levels})")
             if not 0 <= o.half_whister < self.n or o.half_whister == d:
                 raise ScoringError(f"deal {o.deal}: half-whist deal without a valid half_whister seat")
             self._write_made(d, v, e)
             e.add_visty(o.half_whister, d, hw_tricks[level] * w)
             return True
         if o.kind == _CONCEDED and not o.tricks:
-            if not r.allow_concede_down3:
+            if not st.allow_concede_down3:
                 raise ScoringError(f"deal {o.deal}: the declarer conceded without tricks, but conceding down "
                                    "three is not allowed in these rules (allow_concede_down3)")
-            e.gora[d] += r.remiz_mult * v * CONCEDED_UNDERTRICKS  # house "без трёх": defenders write nothing
+            e.gora[d] += st.remiz_mult * v * CONCEDED_UNDERTRICKS  # house "без трёх": defenders write nothing
             e.notes.append("conceded down 3")
             return False
 
@@ -643,12 +595,12 @@ class RussianScorer(Scorer):
         if under == 0:
             self._write_made(d, v, e)
         else:
-            e.gora[d] += self._remiz_mult * v * under
-        if o.checked and not self._ten_check_visty:
+            e.gora[d] += self.settings.remiz_mult * v * under
+        if o.checked and not self.settings.ten_check_visty:
             return under == 0  # house rule: a checked ten writes no visty, only pulya or gora
-        cons = self._consolation_mult * v * under
+        cons = self.settings.consolation_mult * v * under
         defenders = _defenders_of(o)
-        if o.n_players == 4 and self._consolation_dealer and cons:
+        if o.n_players == 4 and self.settings.consolation_dealer and cons:
             e.add_visty(o.dealer, d, cons)
 
         if o.checked:
@@ -681,10 +633,10 @@ class RussianScorer(Scorer):
         whisted after two passes (no half-whister) writes both passers' consolations himself under
         ``dealer_whist_consolation="dealer"``."""
         e.add_visty(o.dealer, o.declarer, w * sum(o.tricks[s] for s in defenders))
-        dealer_writes = self._dealer_writes_consolation and o.half_whister == NO_SEAT
+        dealer_writes = self.settings.dealer_writes_consolation and o.half_whister == NO_SEAT
         for s in defenders:
-            amt: Number = cons if self._consolation_passer else 0
-            if dealer_writes or (s == o.half_whister and self._consolation_half_to_returner):
+            amt: Number = cons if self.settings.consolation_passer else 0
+            if dealer_writes or (s == o.half_whister and self.settings.consolation_half_to_returner):
                 e.add_visty(o.dealer, o.declarer, amt)
                 amt = 0
             e.add_visty(s, o.declarer, amt)
@@ -694,12 +646,12 @@ class RussianScorer(Scorer):
         """Greedy ("жлобский") whist: the lone whister writes for the whole side, open or closed."""
         p = defenders[1] if defenders[0] == wh else defenders[0]  # the other defender (there are two)
         w_amt = w * (o.tricks[wh] + o.tricks[p]) + cons
-        p_amt = cons if self._consolation_passer else 0
+        p_amt = cons if self.settings.consolation_passer else 0
         returned_half = o.half_whister == p and o.returner != NO_SEAT
-        if returned_half and self._consolation_half_to_returner:
+        if returned_half and self.settings.consolation_half_to_returner:
             w_amt += p_amt  # the returner writes the half-whister's consolation too
             p_amt = 0
-        elif under > 0 and self._split_with_passer_on_remiz:
+        elif under > 0 and self.settings.split_with_passer_on_remiz:
             # gentleman's whist: all visty of the side split in half (docs/rules.md §B2)
             half = e.div(w_amt + p_amt, 2)
             e.add_visty(wh, o.declarer, half)
@@ -718,12 +670,13 @@ class RussianScorer(Scorer):
         side = 0
         for s in defenders:
             side += t[s]
-        if side >= need and not self._always_charged:
+        if side >= need and self.settings.shortfall_split != SPLIT_PERSONAL_ALWAYS:
             return   # the side took what it must: nobody is short (most deals; no allocation to build)
         alloc = self._allocate(o, need, defenders)
-        rate = self._whister_fail_mult * v
-        if len(alloc) == 2 and (self._proportional or self._whisters_share_penalty
-                                or need < 2 and self._high_level_split):
+        rate = self.settings.whister_fail_mult * v
+        st = self.settings
+        if len(alloc) == 2 and (st.shortfall_split == SPLIT_PROPORTIONAL or st.whisters_share_penalty
+                                or need < 2 and st.high_level_split):
             self._shared_penalty(o, e, alloc, need, side, rate)
             return
         for s, (_quota, short) in alloc.items():   # each whister for his own shortfall
@@ -737,13 +690,13 @@ class RussianScorer(Scorer):
         pen: dict[int, Number] = {s: short for s, (_quota, short) in alloc.items()}
         if not any(pen.values()):
             return
-        if self._proportional:
+        if self.settings.shortfall_split == SPLIT_PROPORTIONAL:
             deficit = {s: max(Fraction(0), Fraction(need, 2) - t[s]) for s in pen}
             total_deficit = sum(deficit.values())
             pen = {s: _norm((need - side) * deficit[s] / total_deficit) for s in pen}
-        elif need < 2 and self._high_level_split:
+        elif need < 2 and self.settings.high_level_split:
             pen = {s: e.div(p, 2) for s, p in pen.items()}   # 8-10: both answer for the side, half each
-        if self._whisters_share_penalty:
+        if self.settings.whisters_share_penalty:
             total = sum(pen.values())
             pen = {s: e.div(total, 2) for s in pen}
         for s, p in pen.items():
@@ -752,31 +705,31 @@ class RussianScorer(Scorer):
     def _raspasy(self, o: DealOutcome, e: _Entries, price: int) -> None:
         t = o.tricks
         players = _seats_of(o)
-        mode = self._raspasy_mode
-        zero = self._raspasy_zero_premium
-        premium = 0 if zero == "none" else 1 if zero == "one" else price
-        if o.n_players == 4 and mode == "gora" and self._raspasy_amnesty == "with_dealer":
+        mode = self.settings.raspasy_mode
+        zero = self.settings.raspasy_zero_premium
+        premium = 0 if zero == ZERO_PREMIUM_NONE else 1 if zero == ZERO_PREMIUM_ONE else price
+        if o.n_players == 4 and mode == RASPASY_GORA and self.settings.raspasy_amnesty == AMNESTY_WITH_DEALER:
             players = tuple(range(4))  # house rule: the dealer's talon tricks count as a player's
         elif o.n_players == 4 and t[o.dealer]:
             e.gora[o.dealer] += price * t[o.dealer]  # talon tricks won by the dealer's cards
-        if mode == "visty":
+        if mode == RASPASY_VISTY:
             fewest = min(t[s] for s in players)
             low = [s for s in players if t[s] == fewest]
             for j in players:
                 if t[j] > fewest:
-                    amount = self._raspasy_visty_per_trick * t[j]
+                    amount = self.settings.raspasy_visty_per_trick * t[j]
                     for i in low:  # a tie for fewest writes in equal parts
                         e.add_visty(i, j, e.div(amount, len(low)))
-        elif mode == "visty_above_min":
+        elif mode == RASPASY_VISTY_ABOVE_MIN:
             # house rule: each player with fewest writes (t - fewest) x k on every other, ties not split
             fewest = min(t[s] for s in players)
             for i in players:
                 if t[i] == fewest:
                     for j in players:
                         if t[j] > fewest:
-                            e.add_visty(i, j, self._raspasy_visty_per_trick * (t[j] - fewest))
+                            e.add_visty(i, j, self.settings.raspasy_visty_per_trick * (t[j] - fewest))
         else:
-            amnesty = min(t[s] for s in players) if self._raspasy_amnesty != "none" else 0
+            amnesty = min(t[s] for s in players) if self.settings.raspasy_amnesty != AMNESTY_NONE else 0
             for s in players:
                 e.gora[s] += price * (t[s] - amnesty)
             if amnesty:
@@ -791,7 +744,7 @@ class RussianScorer(Scorer):
     def _write_made(self, seat: int, points: Number, e: _Entries) -> None:
         """A made contract's points: with ``gora_first`` (Rostov "mountain first") off the declarer's own
         gora first, down to 0, the rest to his pulya (with American help as usual)."""
-        if self._gora_first:
+        if self.settings.gora_first:
             off = min(points, max(0, self.sheet.gora[seat] + e.gora[seat]))
             if off:
                 e.gora[seat] -= off
@@ -804,24 +757,24 @@ class RussianScorer(Scorer):
     def _ends_series(self, o: DealOutcome, made: bool) -> bool:
         """Whether a deal other than raspasy ends the raspasy series (``raspasy_exit``,
         ``raspasy_exit_level``, ``raspasy_exit_miser``)."""
-        r = self.rules
-        exit_rule = r.raspasy_exit
+        st = self.settings
+        exit_rule = st.raspasy_exit
         if o.kind == _MISER:  # (always played)
-            return r.raspasy_exit_miser and (exit_rule == "any_game" or exit_rule == "played_game" or made)
-        if o.contract // 10 < r.raspasy_exit_level:
+            return st.raspasy_exit_miser and (exit_rule == EXIT_ANY_GAME or exit_rule == EXIT_PLAYED_GAME or made)
+        if o.contract // 10 < st.raspasy_exit_level:
             return False
-        if exit_rule == "any_game":
+        if exit_rule == EXIT_ANY_GAME:
             return True
         played = o.kind == _GAME or (o.kind == _CONCEDED and bool(o.tricks))  # not: both passed, a half-whist stood
-        if exit_rule == "played_game":
+        if exit_rule == EXIT_PLAYED_GAME:
             return played
         if not made:
             return False
-        if exit_rule == "made_game":
+        if exit_rule == EXIT_MADE_GAME:
             return True
         if not played:
             return False
-        if exit_rule == "made_played_game":
+        if exit_rule == EXIT_MADE_PLAYED_GAME:
             return True
         # whisted_game: somebody whisted (not the ten check) and no whister is short
         whisted = not o.checked and (o.returner == o.dealer != NO_SEAT and o.n_players == 4

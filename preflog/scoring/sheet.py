@@ -33,6 +33,7 @@ class DealScore:
     visty: tuple[tuple[Number, ...], ...]
     note: str = ""  # e.g. "help 4 to C", "refe", "hat"
 
+    # <written out from the fields above by `python -m preflog.model.writeout`: do not edit>
     def __init__(self, pulya: tuple[Number, ...], gora: tuple[Number, ...], visty: tuple[tuple[Number, ...], ...],
                  note: str = "") -> None:
         self.pulya = pulya
@@ -42,6 +43,7 @@ class DealScore:
 
     def __reduce__(self) -> tuple[type[DealScore], tuple[object, ...]]:
         return (DealScore, (self.pulya, self.gora, self.visty, self.note))
+    # </written out>
 
     @staticmethod
     def zero(n: int) -> DealScore:
@@ -122,6 +124,7 @@ class Settlement:
     method2: tuple[int, ...]
     money: tuple[Fraction, ...] = ()
 
+    # <written out from the fields above by `python -m preflog.model.writeout`: do not edit>
     def __init__(self, exact: tuple[Fraction, ...], method1: tuple[int, ...], method2: tuple[int, ...],
                  money: tuple[Fraction, ...] = ()) -> None:
         self.exact = exact
@@ -131,6 +134,7 @@ class Settlement:
 
     def __reduce__(self) -> tuple[type[Settlement], tuple[object, ...]]:
         return (Settlement, (self.exact, self.method1, self.method2, self.money))
+    # </written out>
 
 
 __all__ = ["ZERO_ROWS", "DealScore", "Number", "Settlement", "Sheet", "StartSheetError"]

@@ -29,6 +29,7 @@ from ..model.events import PaperResult
 from ..model.events import PulkaStarted
 from ..model.events import TenChecked
 from ..model.events import WhistCalled
+from ..rules.choices import RaspasyTalonMode
 from ..rules.presets import resolve
 
 
@@ -61,7 +62,7 @@ def check_pulka(events: list[Event]) -> list[CheckedDeal]:
         if deals:
             deals[-1].append((i, ev))
     for no, block in enumerate(deals, 1):
-        out.append(_check_deal(no, block, n, rules.must_trump, rules.raspasy_talon_mode == "open"))
+        out.append(_check_deal(no, block, n, rules.must_trump, rules.raspasy_talon_mode == RaspasyTalonMode.OPEN))
     return out
 
 

@@ -44,6 +44,7 @@ from ..model.events import WhistCalled
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..model.outcome import bidding_order
+from ..rules.choices import OpenPlayChoice
 from ..rules.config import Rules
 from ..scoring.base import Scorer
 from . import cardplay as P
@@ -217,7 +218,7 @@ class RussianBots:
             table.event(WhistCalled(seat, self._whist_call(deal, seat, d1, level, est)))
         if deal.done:  # nobody whisted, or a half-whist stood
             return
-        if deal.phase == MODE and self.rules.open_play_choice == "lone_whister":
+        if deal.phase == MODE and self.rules.open_play_choice == OpenPlayChoice.LONE_WHISTER:
             open_play = rng.random() < OPEN_PLAY_P
             table.event(PlayModeChosen(deal.to_move, C.PLAY_OPEN if open_play else C.PLAY_CLOSED))
         self.play(table, P.TRICKS, trump)

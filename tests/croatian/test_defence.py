@@ -19,6 +19,7 @@ from preflog.model.calls import CALL_WHIST
 from preflog.model.outcome import NO_SEAT
 from preflog.model.outcome import DealKind
 from preflog.rules.presets import resolve
+from preflog.rules.settings import croatian_settings
 
 A, B, C = 0, 1, 2
 RULES = resolve("croatian")
@@ -122,11 +123,12 @@ def test_two_spades_needs_contra() -> None:
     (RULES.replace(first_lead="eldest"), B, 4, A, B),  # a player who is out never leads, whatever the option
 ])
 def test_first_leader(rules, declarer: int, contract: int, out: int, leader: int) -> None:
-    assert first_leader(rules, C, declarer, contract, out) == leader
+    assert first_leader(croatian_settings(rules), C, declarer, contract, out) == leader
 
 
 def test_play_over() -> None:
     """Play stops at the defenders' 5th trick; flat Bettel at the declarer's first trick; else after 10."""
-    assert play_over(RULES, 4, 4, 5) and not play_over(RULES, 4, 5, 4) and play_over(RULES, 4, 6, 4)
-    assert play_over(RULES, 6, 1, 0) and not play_over(RULES, 6, 0, 9)
-    assert not play_over(RULES.replace(bettel_fail_mode="per_trick"), 6, 1, 0)
+    s = croatian_settings(RULES)
+    assert play_over(s, 4, 4, 5) and not play_over(s, 4, 5, 4) and play_over(s, 4, 6, 4)
+    assert play_over(s, 6, 1, 0) and not play_over(s, 6, 0, 9)
+    assert not play_over(croatian_settings(RULES.replace(bettel_fail_mode="per_trick")), 6, 1, 0)

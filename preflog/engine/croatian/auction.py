@@ -40,8 +40,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ...model.bidcodes import HR_BETTEL
-from ...model.bidcodes import HR_SANAC
 from ...model.bidcodes import IGRA
 from ...model.bidcodes import IGRA_BETTEL
 from ...model.bidcodes import IGRA_SANAC
@@ -53,6 +51,7 @@ from ...model.bids import format_hr_bid
 from ...model.bids import parse_hr_bid
 from ...model.outcome import NO_SEAT
 from ...rules.config import Rules
+from ...rules.settings import croatian_settings
 from ..auction import AuctionBase
 from ..codes import Code
 from ..findings import IllegalAction
@@ -77,19 +76,6 @@ def parse_hr_call(text: str, current: int = 0) -> int:
     return parse_hr_bid(text)
 
 
-def _forbidden_holds(rules: Rules) -> frozenset[int]:
-    """``hold_forbidden_on`` names mapped to Croatian numbers ('miser'/'bettel' → 6, '6s' → 2)."""
-    names = {"miser": HR_BETTEL, "мизер": HR_BETTEL, "bettel": HR_BETTEL, "sanac": HR_SANAC, "6s": 2}
-    out: set[int] = set()
-    for name in rules.hold_forbidden_on:
-        key = str(name).strip().lower()
-        if key in names:
-            out.add(names[key])
-        elif key.isdigit() and 2 <= int(key) <= 7:
-            out.add(int(key))
-    return frozenset(out)
-
-
 class CroatianAuction(AuctionBase):
     """The Croatian auction (see the module doc)."""
 
@@ -98,7 +84,7 @@ class CroatianAuction(AuctionBase):
                  "_phase", "_winner_pos")
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
-        self._forbidden = _forbidden_holds(rules)
+        self._hold = croatian_settings(rules)   # (the auction's rules for its life)
         self._spoken: list[bool] = []
         self._out: list[bool] = []
         self._numbered: list[bool] = []
@@ -200,7 +186,7 @@ class CroatianAuction(AuctionBase):
         if bid < self._high:
             raise IllegalAction(Code.BID_NOT_ABOVE_LAST, f"{name} is below the current number {self._high}")
         step = max(self._high + 1, 2)
-        if bid != step and not self.rules.allow_jump_bids:
+        if bid != step and not self._hold.allow_jump_bids:
             raise IllegalAction(Code.JUMP_BID, f"{name} skips numbers; the next number is {step} (no jumps)")
 
     def _call_text(self, bid: int) -> str:

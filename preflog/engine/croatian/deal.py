@@ -32,9 +32,10 @@ from ...model.outcome import KIND_ALL_PASS as _ALL_PASS
 from ...model.outcome import KIND_GAME as _GAME
 from ...model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ...model.outcome import NO_SEAT
-from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
 from ...rules.config import Rules
+from ...rules.settings import CroatianSettings
+from ...rules.settings import croatian_settings
 from ...scoring.base import Scorer
 from ..auction import AuctionBase
 from ..codes import Code
@@ -74,6 +75,10 @@ class CroatianDeal(Deal):
     defence: CroatianDefence | None
     out_seat: int
     stopped_early: bool
+    settings: CroatianSettings
+
+    def _read_rules(self, rules: Rules) -> None:
+        self.settings = croatian_settings(rules)
 
     def _start_family(self) -> None:
         self.hand_game = False
@@ -135,7 +140,7 @@ class CroatianDeal(Deal):
     def _leader(self) -> int:
         d = self.defence
         assert d is not None
-        return first_leader(self.rules, self.dealer, self.declarer, self.contract, d.out_seat, self.n)
+        return first_leader(self.settings, self.dealer, self.declarer, self.contract, d.out_seat, self.n)
 
     # ------------------------------------------------------------------ auction and contract
     def _auction_over(self) -> None:
@@ -183,7 +188,7 @@ class CroatianDeal(Deal):
         self._finish(self._close_defence())
         return True
 
-    def _close_defence(self) -> DealKind:
+    def _close_defence(self) -> str:
         d = self.defence
         assert d is not None
         kind = d.close()
@@ -207,8 +212,8 @@ class CroatianDeal(Deal):
         if out != NO_SEAT:  # two-handed play: the uninvited passer's cards lie face down
             a, b = (s for s in self._defenders + (self.declarer,) if s != out)
             self.two_handed(a, b)
-        decl_cap, side_cap = stop_caps(self.rules, self.contract)
-        self.start_tricks(self._leader(), hr_trump(self.contract), self.rules.must_trump,  # -1 for Bettel, Sanac
+        decl_cap, side_cap = stop_caps(self.settings, self.contract)
+        self.start_tricks(self._leader(), hr_trump(self.contract), self.settings.must_trump,  # -1 for Bettel, Sanac
                           stop_seat=self.declarer, declarer_cap=decl_cap, side_cap=side_cap)
 
     def _verify_play_before_play(self, seat: int, card: int) -> None:
@@ -253,15 +258,15 @@ class CroatianDeal(Deal):
         total = sum(tricks)
         decl = tricks[self.declarer]
         side = total - decl
-        rules = self.rules
+        settings = self.settings
         if self.contract == HR_BETTEL:
-            if rules.bettel_fail_mode == "flat" and decl > 1:
+            if not settings.bettel_per_trick and decl > 1:
                 raise IllegalAction(Code.TRICKS_PAST_STOP, f"{what} gives the Bettel declarer {decl} tricks; play "
                                     "stops at his first (bettel_fail_mode=flat)")
-        elif side > rules.defender_trick_cap:
+        elif side > settings.defender_trick_cap:
             raise IllegalAction(Code.TRICKS_PAST_STOP, f"{what} gives the defenders {side} tricks; play stops at their "
-                                f"{rules.defender_trick_cap}th (defender_trick_cap)")
-        if total > N_TRICKS or (total < N_TRICKS and not play_over(rules, self.contract, decl, side)):
+                                f"{settings.defender_trick_cap}th (defender_trick_cap)")
+        if total > N_TRICKS or (total < N_TRICKS and not play_over(settings, self.contract, decl, side)):
             raise IllegalAction(code, f"{what} {list(tricks)} sums to {total}: expected 10 tricks, or fewer only "
                                 "when play stops early (the defenders' 5th trick, a Bettel declarer's first)")
 
@@ -301,7 +306,7 @@ class CroatianDeal(Deal):
         self._finish(_GAME)
 
     # ------------------------------------------------------------------ outcome
-    def _finish(self, kind: DealKind) -> None:
+    def _finish(self, kind: str) -> None:
         d = self.defence
         n = self.n
         self.outcome = DealOutcome(

@@ -20,8 +20,12 @@ from ...model.outcome import KIND_CONCEDED as _CONCEDED
 from ...model.outcome import KIND_GAME as _GAME
 from ...model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ...model.outcome import NO_SEAT
-from ...model.outcome import DealKind
 from ...rules.config import Rules
+from ...rules.settings import FIRST_LEAD_LEFT_WHISTER
+from ...rules.settings import SANAC_NOT_DECLARER
+from ...rules.settings import SANAC_RIGHT_OF_DECLARER
+from ...rules.settings import CroatianSettings
+from ...rules.settings import croatian_settings
 from ..codes import Code
 from ..findings import IllegalAction
 from ..findings import seat_name
@@ -103,14 +107,14 @@ class CroatianDefence:
         return next(d for d in self.defenders if d not in self.whisters)
 
     @property
-    def kind(self) -> DealKind:
+    def kind(self) -> str:
         if not self.whisters:
             return _NOT_WHISTED
         if self.needs_contra and not any(self._contra):
             return _CONCEDED
         return _GAME
 
-    def close(self) -> DealKind:
+    def close(self) -> str:
         """End the phase (first card, or no play); returns :attr:`kind`."""
         if not self.calls_done:
             raise IllegalAction(Code.DEFENCE_OVER, "play starts before both defenders have called whist or pass")
@@ -150,7 +154,7 @@ class CroatianDefence:
     def verify_contra(self, seat: int) -> None:
         if self._closed:
             raise IllegalAction(Code.DEFENCE_OVER, f"{self.who(seat)} contras after the defence phase has ended")
-        if not self.rules.contra_enabled:
+        if not croatian_settings(self.rules).contra_enabled:
             raise IllegalAction(Code.CONTRA_DISABLED, "contra is off in these rules (contra_enabled)")
         if not self.calls_done or not self.whisters:
             raise IllegalAction(Code.CONTRA_NOT_ALLOWED, "contra comes after both whist calls, and only when someone "
@@ -178,7 +182,7 @@ class CroatianDefence:
             self._invited = next(d for d in self.defenders if d != seat)  # contra = automatic invitation
 
 
-def first_leader(rules: Rules, dealer: int, declarer: int, contract: int, out_seat: int = NO_SEAT,
+def first_leader(settings: CroatianSettings, dealer: int, declarer: int, contract: int, out_seat: int = NO_SEAT,
                  n_players: int = 3) -> int:
     """Who leads to the first trick (docs/rules.md §A10, §D), per ``first_lead`` / ``bettel_lead`` / ``sanac_lead``.
 
@@ -193,30 +197,30 @@ def first_leader(rules: Rules, dealer: int, declarer: int, contract: int, out_se
         return seat
 
     right = (declarer - 1) % n
-    if contract == HR_BETTEL and rules.bettel_lead == "right_of_declarer":
+    if contract == HR_BETTEL and settings.bettel_lead_right:
         return skip_out(right)
-    if contract == HR_SANAC and rules.sanac_lead == "right_of_declarer":
+    if contract == HR_SANAC and settings.sanac_lead == SANAC_RIGHT_OF_DECLARER:
         return skip_out(right)
-    if rules.first_lead == "left_whister":
+    if settings.first_lead == FIRST_LEAD_LEFT_WHISTER:
         leader = skip_out((declarer + 1) % n)
     else:  # eldest, eldest_skip_out: first hand, or the next clockwise when he is out (Fundak)
         leader = skip_out((dealer + 1) % n)
-    if contract == HR_SANAC and rules.sanac_lead == "not_declarer" and leader == declarer:
+    if contract == HR_SANAC and settings.sanac_lead == SANAC_NOT_DECLARER and leader == declarer:
         leader = skip_out((leader + 1) % n)
     return leader
 
 
-def stop_caps(rules: Rules, contract: int) -> tuple[int, int]:
+def stop_caps(settings: CroatianSettings, contract: int) -> tuple[int, int]:
     """(declarer's tricks, defenders' tricks) at which play stops before 10 tricks; 11 = never.
 
     Trick contracts and Sanac stop at the defenders' ``defender_trick_cap``-th (5th) trick; Bettel under
     ``bettel_fail_mode=flat`` at the declarer's first trick (the result is fixed then)."""
     if contract == HR_BETTEL:
-        return (1 if rules.bettel_fail_mode == "flat" else 11), 11
-    return 11, rules.defender_trick_cap
+        return (11 if settings.bettel_per_trick else 1), 11
+    return 11, settings.defender_trick_cap
 
 
-def play_over(rules: Rules, contract: int, declarer_tricks: int, defender_tricks: int) -> bool:
+def play_over(settings: CroatianSettings, contract: int, declarer_tricks: int, defender_tricks: int) -> bool:
     """Whether play stops now (:func:`stop_caps`, or after 10 tricks)."""
-    decl_cap, side_cap = stop_caps(rules, contract)
+    decl_cap, side_cap = stop_caps(settings, contract)
     return declarer_tricks + defender_tricks >= 10 or declarer_tricks >= decl_cap or defender_tricks >= side_cap

@@ -25,9 +25,10 @@ from ...model.bidcodes import is_ru_bid
 from ...model.bidcodes import is_trick_contract
 from ...model.bidcodes import ru_next_trick_bid
 from ...model.bids import format_ru_bid
-from ...model.bids import parse_ru_bid
 from ...model.outcome import NO_SEAT
 from ...rules.config import Rules
+from ...rules.settings import RussianSettings
+from ...rules.settings import russian_settings
 from ..auction import AuctionBase
 from ..codes import Code
 from ..findings import IllegalAction
@@ -36,29 +37,16 @@ _TRICK_BIDS: Final = tuple(b for b in RU_LADDER if b != MISER)
 _CANDIDATES: Final = (PASS, TAKE_TALON) + RU_LADDER
 
 
-def _forbidden_holds(rules: Rules) -> frozenset[int]:
-    names = tuple(rules.hold_forbidden_on)
-    out = _FORBIDDEN.get(names)
-    if out is None:   # parsed once per distinct option value, not once per deal
-        out = frozenset(MISER if str(name).lower() in ("miser", "мизер") else parse_ru_bid(str(name))
-                        for name in names)
-        _FORBIDDEN[names] = out
-    return out
-
-
-_FORBIDDEN: dict[tuple[str, ...], frozenset[int]] = {}
-
-
 class RussianAuction(AuctionBase):
     """The Russian auction on the 26-step ladder (see the module doc)."""
 
     CANDIDATES = _CANDIDATES
     __slots__ = ("_passed", "_calls", "_high", "_high_pos", "_high_hold", "_done", "_miser_pos",
-                 "_miser_overcalled", "_take", "_left", "_jumps")
+                 "_miser_overcalled", "_take", "_left", "_s")
+    _s: RussianSettings
 
     def __init__(self, rules: Rules, order: Sequence[int], min_level: int = 0) -> None:
-        self._forbidden = _forbidden_holds(rules)
-        self._jumps = rules.allow_jump_bids   # (read once: the rules are the auction's for its life)
+        self._s = self._hold = russian_settings(rules)   # (the auction's rules for its life)
         self._passed: list[bool] = []
         self._calls: list[int] = []
         super().__init__(rules, order, min_level)
@@ -114,11 +102,11 @@ class RussianAuction(AuctionBase):
         if self._high == PASS:
             return self._min_open()
         if self._high == MISER:
-            return self.rules.miser_beaten_by_level * 10 + 1
+            return self._s.miser_beaten_by_level * 10 + 1
         return ru_next_trick_bid(self._high)
 
     def _third_hand_free(self, pos: int) -> bool:
-        return (self.rules.third_hand_mode == "take_talon_no_miser" and self._high == PASS
+        return (self._s.third_hand_takes_talon and self._high == PASS
                 and pos == self._n - 1 and all(self._passed[:pos]))
 
     # -- the action ----------------------------------------------------
@@ -135,13 +123,13 @@ class RussianAuction(AuctionBase):
             pos = self._verify_seat(seat, bid)
             if bid == PASS:
                 return
-        rules = self.rules
+        s = self._s
         if bid == TAKE_TALON:
             if not self._third_hand_free(pos):
                 raise IllegalAction(Code.TAKE_TALON_NOT_ALLOWED, "only the third hand after two passes may take the "
                                     "talon without a bid (third_hand_mode=take_talon_no_miser)")
             return
-        if pos == self._miser_pos and self._miser_overcalled and not rules.miser_bidder_may_continue:
+        if pos == self._miser_pos and self._miser_overcalled and not s.miser_bidder_may_continue:
             raise IllegalAction(Code.MISER_BIDDER_MUST_PASS, f"{self.who(seat)} bid miser and was overcalled; he "
                                 "may only "
                                 "pass (miser_bidder_may_continue is off)")
@@ -149,7 +137,7 @@ class RussianAuction(AuctionBase):
             if self._third_hand_free(pos):
                 raise IllegalAction(Code.MISER_BY_THIRD_HAND, "the third hand after two passes may take the talon but "
                                     "not bid miser (third_hand_mode=take_talon_no_miser)")
-            if rules.miser_first_call_only and self._calls[pos]:
+            if s.miser_first_call_only and self._calls[pos]:
                 raise IllegalAction(Code.MISER_NOT_FIRST_CALL, f"{self.who(seat)} has already bid; miser is only "
                                     "allowed "
                                     "as a player's first call (мизер кабальный)")
@@ -169,10 +157,10 @@ class RussianAuction(AuctionBase):
         if bid < self._high:
             raise IllegalAction(Code.BID_NOT_ABOVE_LAST, f"{format_ru_bid(bid)} is below the current bid "
                                 f"{format_ru_bid(self._high)}")
-        if self._high == MISER and bid // 10 < rules.miser_beaten_by_level:
+        if self._high == MISER and bid // 10 < s.miser_beaten_by_level:
             raise IllegalAction(Code.MISER_NOT_BEATEN, f"{format_ru_bid(bid)} does not beat miser; it takes a "
-                                f"{rules.miser_beaten_by_level}-level bid (miser_beaten_by_level)")
-        if not self._jumps:
+                                f"{s.miser_beaten_by_level}-level bid (miser_beaten_by_level)")
+        if not s.allow_jump_bids:
             step = self._next_trick_step()
             if bid != step:
                 raise IllegalAction(Code.JUMP_BID, f"{format_ru_bid(bid)} skips ladder steps; the next step is "

@@ -48,10 +48,11 @@ from ...model.outcome import KIND_MISER as _MISER
 from ...model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ...model.outcome import KIND_RASPASY as _RASPASY
 from ...model.outcome import NO_SEAT
-from ...model.outcome import DealKind
 from ...model.outcome import DealOutcome
-from ...rules.choices import HalfWhistBy
 from ...rules.config import Rules
+from ...rules.settings import OPEN_NEVER
+from ...rules.settings import RussianSettings
+from ...rules.settings import russian_settings
 from ...scoring.base import Scorer
 from ..auction import AuctionBase
 from ..codes import Code
@@ -66,8 +67,6 @@ from ..deal import Deal
 from ..findings import IllegalAction
 from ..tricks import N_TRICKS
 from .auction import RussianAuction
-
-_EITHER: Final = HalfWhistBy.EITHER
 
 # whist sub-steps
 _W_D1: Final = 0
@@ -88,18 +87,10 @@ class RussianDeal(Deal):
     checked: bool
     _wstep: int
     _lone: int
-    _must_trump: bool
-    _last_winner_leads: bool
-    _open_raspasy: bool
-    _ten_checked: bool
-    _mode_choice: bool
+    settings: RussianSettings
 
     def _read_rules(self, rules: Rules) -> None:
-        self._must_trump = rules.must_trump
-        self._last_winner_leads = rules.raspasy_third_lead == "last_winner"   # (at a 3-player table)
-        self._open_raspasy = rules.raspasy_talon_mode == "open"
-        self._ten_checked = rules.ten_mode == "checked"
-        self._mode_choice = rules.open_play_choice != "never"
+        self.settings = russian_settings(rules)
 
     def _start_family(self) -> None:
         self.half_whister = NO_SEAT
@@ -157,14 +148,14 @@ class RussianDeal(Deal):
         if self.paper:
             self.phase = RESULT
             return
-        self._start_play(talon_tricks=2 if self._open_raspasy else 0)
+        self._start_play(talon_tricks=2 if self.settings.raspasy_open_talon else 0)
 
     def _contract_declared(self) -> None:
         contract = self.contract
         if contract == MISER:
             self._after_whist_resolved()
             return
-        if level_of(contract) == 10 and self._ten_checked:
+        if level_of(contract) == 10 and self.settings.ten_checked:
             self.checked = True
             d1, d2 = self._defenders
             self.calls[d1] = self.calls[d2] = CALL_WHIST
@@ -206,15 +197,15 @@ class RussianDeal(Deal):
         if call == CALL_HALF:
             lvl = level_of(self.contract)
             second = self._wstep == _W_D2 and self.calls[self._defenders[0]] == CALL_PASS
-            first = self._wstep == _W_D1 and self.rules.half_whist_by == _EITHER
+            first = self._wstep == _W_D1 and self.settings.half_whist_by_either
             if not (second or first):
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, "half-whist is only for the second defender after "
                                     "the first has passed" + (" or for the first defender"
-                                                              if self.rules.half_whist_by == _EITHER
+                                                              if self.settings.half_whist_by_either
                                                               else " (half_whist_by=second)"), seat=seat)
-            if lvl not in self.rules.half_whist_levels:
+            if lvl not in self.settings.half_whist_levels:
                 raise IllegalAction(Code.HALF_WHIST_NOT_ALLOWED, f"half-whist is not allowed on a {lvl}-level game "
-                                    f"(half_whist_levels {list(self.rules.half_whist_levels)})", seat=seat)
+                                    f"(half_whist_levels {list(self.settings.half_whist_levels)})", seat=seat)
 
     def _verify_concede(self, seat: int) -> None:
         """House rule «без трёх» (``allow_concede_down3``): after declaring a trick contract and before the
@@ -231,7 +222,7 @@ class RussianDeal(Deal):
         if self.completed or self.trick_cards:
             raise IllegalAction(Code.CONCEDE_NOT_ALLOWED, "the concession down three comes before play; play "
                                 "has begun", seat=seat)
-        if not self.rules.allow_concede_down3:
+        if not self.settings.allow_concede_down3:
             raise IllegalAction(Code.CONCEDE_NOT_ALLOWED, "conceding down three («без трёх») is not allowed in "
                                 "these rules (allow_concede_down3 false)", seat=seat)
 
@@ -267,7 +258,7 @@ class RussianDeal(Deal):
                 return
             if call == CALL_WHIST:
                 self.whist_order.append(d2)
-            elif self.n == 4 and self.rules.dealer_whists_after_passes and self.calls[d1] == CALL_PASS:
+            elif self.n == 4 and self.settings.dealer_whists_after_passes and self.calls[d1] == CALL_PASS:
                 self._wstep = _W_DEALER  # both passed: the sitting-out dealer may whist for the side
                 return
             self._resolve_whist()
@@ -315,7 +306,7 @@ class RussianDeal(Deal):
         self._after_whist_resolved()
 
     def _after_whist_resolved(self) -> None:
-        if self._lone != NO_SEAT and self._mode_choice:
+        if self._lone != NO_SEAT and self.settings.open_play_choice != OPEN_NEVER:
             self.phase = MODE
         elif self.paper:
             self.phase = RESULT
@@ -350,9 +341,9 @@ class RussianDeal(Deal):
         contract = self.contract
         n = self.n
         self.start_tricks(
-            self.first_hand, ru_trump(contract) if contract and contract != MISER else -1, self._must_trump,
+            self.first_hand, ru_trump(contract) if contract and contract != MISER else -1, self.settings.must_trump,
             talon_tricks=talon_tricks, talon_owner=self.dealer if n == 4 else NO_SEAT,
-            third_lead_winner=n == 3 and self._last_winner_leads)
+            third_lead_winner=n == 3 and self.settings.raspasy_last_winner_leads)
 
     def _verify_play_before_play(self, seat: int, card: int) -> None:
         # a card while open/closed is pending: closed play is implied; check it as the first card
@@ -424,7 +415,7 @@ class RussianDeal(Deal):
             kind = _GAME
         self._finish(kind)
 
-    def _finish(self, kind: DealKind) -> None:
+    def _finish(self, kind: str) -> None:
         calls = list(self.calls)
         if self.declarer != NO_SEAT:
             calls[self.declarer] = -1
