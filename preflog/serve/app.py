@@ -492,6 +492,18 @@ class Server:
                           state=self.state(pid, events))
         return expected, events
 
+    def _append(self, pid: str, events: list[Event], new: list[Event], expected: int) -> dict[str, Any]:
+        """Append ``new`` after the ``expected`` events the page saw (409 with the sheet as it stands when
+        another entry came first: the store's optimistic concurrency); returns the new state. Called holding
+        the lock, once the audit accepted ``new``."""
+        try:
+            self.ws.store().append(pid, new, expected)
+        except ConcurrencyError:
+            raise Refused(409, "another entry was made first: here is the sheet as it stands now",
+                          state=self.state(pid)) from None
+        self._appended(pid, [*events, *new])
+        return self.state(pid, [*events, *new])
+
     def enter(self, pid: str, data: Any) -> dict[str, Any]:
         """Append one deal to pulka ``pid``; returns the new state."""
         with self.lock:
@@ -508,14 +520,7 @@ class Server:
             found = refusals(after, len(events))
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            store = self.ws.store()
-            try:
-                store.append(pid, new, expected)
-            except ConcurrencyError:
-                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                              state=self.state(pid)) from None
-            self._appended(pid, [*events, *new])
-            return self.state(pid, [*events, *new])
+            return self._append(pid, events, new, expected)
 
     def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
@@ -568,13 +573,7 @@ class Server:
             found = refusals(after, len(events), before)
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            try:
-                self.ws.store().append(pid, new, expected)
-            except ConcurrencyError:
-                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                              state=self.state(pid)) from None
-            self._appended(pid, [*events, *new])
-            return self.state(pid, [*events, *new])
+            return self._append(pid, events, new, expected)
 
     def end(self, pid: str, data: Any) -> dict[str, Any]:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
@@ -589,13 +588,7 @@ class Server:
                     break
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            try:
-                self.ws.store().append(pid, new, expected)
-            except ConcurrencyError:
-                raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                              state=self.state(pid)) from None
-            self._appended(pid, [*events, *new])
-            return self.state(pid, [*events, *new])
+            return self._append(pid, events, new, expected)
 
 
 def _live(rules: Rules | None) -> bool:
