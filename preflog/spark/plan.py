@@ -33,6 +33,7 @@ from urllib.parse import unquote
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..errors import FileError
 from ..errors import PreflogError
 from ..model.events import Row
 from .tables import EVENT_COLUMNS
@@ -213,11 +214,15 @@ MARK = "preflog-file-problem"
 _MARK_RE = re.compile(MARK + r"\[(gone|damaged)\]\[([^\]]*)\]\[([^\n]*?)\]" + MARK)
 
 
-class FileProblem(RuntimeError):
-    """A worker could not read a file of the plan (its text is found in Spark's error by the driver)."""
+class FileProblem(FileError):
+    """A worker could not read a file of the plan (its text, marked, is found in Spark's error by the
+    driver): ``kind`` is ``gone`` or ``damaged``, ``path`` the file, ``reason`` why."""
 
     def __init__(self, kind: str, uri: str, reason: str) -> None:
-        super().__init__(f"{MARK}[{kind}][{uri}][{reason.replace(']', ')')}]{MARK}")
+        PreflogError.__init__(self, f"{MARK}[{kind}][{uri}][{reason.replace(']', ')')}]{MARK}")
+        self.kind = kind
+        self.path = uri
+        self.reason = reason
 
 
 def file_problem_in(text: str) -> tuple[str, str, str] | None:
