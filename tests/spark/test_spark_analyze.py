@@ -24,7 +24,8 @@ def _sorted(t: pa.Table, keys: tuple[str, ...]) -> list[dict[str, object]]:
     return t.sort_by([(k, "ascending") for k in keys]).to_pylist()
 
 
-KEYS = {"deals": ("pulka", "deal"), "seats": ("pulka", "deal", "seat"), "cards": ("pulka", "deal", "seq")}
+KEYS = {"deals": ("pulka", "deal"), "seats": ("pulka", "deal", "seat"), "cards": ("pulka", "deal", "seq"),
+        "skill": ("pulka", "deal", "seat")}
 
 
 @pytest.mark.slow

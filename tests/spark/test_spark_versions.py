@@ -25,6 +25,7 @@ from preflog.analysis.table import table_files
 from preflog.cli.app import app
 from preflog.model.events import Row
 from preflog.sim import simulate_many
+from preflog.spark.tables import ANALYSIS_SORT_KEYS
 from preflog.spark.tables import SORT_KEYS
 from preflog.spark.tables import TABLES
 from preflog.workspace import Workspace
@@ -139,7 +140,7 @@ def test_a_path_with_a_space_and_croatian_and_slovenian_analysis(spark: object, 
     res = runner.invoke(app, ["spark", "analyze", str(out), "--store", str(ws.root), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["rows"] == ws.analysis_report()
-    keys = {"deals": ("pulka", "deal"), "seats": ("pulka", "deal", "seat"), "cards": ("pulka", "deal", "seq")}
+    keys = ANALYSIS_SORT_KEYS   # the analysis tables' row keys (each row one deal, seat or card)
     for t in ANALYSIS_TABLES:
         got = pq.read_table(out / "analysis" / t).cast(local[t].schema)
         assert got.sort_by([(k, "ascending") for k in keys[t]]).to_pylist() == \
