@@ -15,9 +15,7 @@ HEAD = """[Players "Anna, Boris, Vera"]
 
 # A holds five top trumps, the club ace and four small diamonds; B three small trumps, the four diamond
 # honours and three heart honours, and no club; C the other seven clubs and three hearts.
-DOWN_ONE = HEAD.format(id="down-one") + """
-Deal 1: dealer C
-A: As Ks Qs Js 10s Ac 10d 9d 8d 7d
+DOWN_ONE_DEAL = """A: As Ks Qs Js 10s Ac 10d 9d 8d 7d
 B: 9s 8s 7s Ad Kd Qd Jd Ah Kh Qh
 C: Kc Qc Jc 10c 9c 8c 7c Jh 10h 9h
 Talon: 8h 7h
@@ -36,12 +34,12 @@ Whist: B whist, C whist
 9: Qs Kh Qc
 10: Js Qh Kc
 """
+"""The deal below its header: the hands, the bidding and the ten tricks (other records build on it)."""
+DOWN_ONE = HEAD.format(id="down-one") + "\nDeal 1: dealer C\n" + DOWN_ONE_DEAL
 
 # A has a miser hand with one hole: a single 8 of spades, the 7 below it with Boris (who holds every other
 # spade) and Vera void in spades.
-MISER = HEAD.format(id="miser") + """
-Deal 1: dealer A
-A: 8s 9c 8c 7c 9d 8d 7d 9h 8h 7h
+MISER_DEAL = """A: 8s 9c 8c 7c 9d 8d 7d 9h 8h 7h
 B: As Ks Qs Js 10s 9s 7s Ah Kh Qh
 C: Kc Qc Jc 10c Kd Qd Jd 10d Jh 10h
 Talon: Ac Ad
@@ -51,6 +49,7 @@ Contract: A miser
 1: 9s 10h 8s
 Claim: A 0, B 5, C 4
 """
+MISER = HEAD.format(id="miser") + "\nDeal 1: dealer A\n" + MISER_DEAL
 
 # A has nine top tricks at spades; Boris whists alone against them and Vera passes.
 WRONG_WHIST = HEAD.format(id="wrong-whist") + """

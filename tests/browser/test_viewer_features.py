@@ -26,6 +26,8 @@ from preflog.views.json import sheet_json
 from preflog.views.viewer import viewer_html
 from preflog.workspace import Workspace
 
+from ..analysis.records import DOWN_ONE_DEAL
+from ..analysis.records import MISER_DEAL
 from ..randomplay import random_pulka
 from .dom import overlaps
 from .names import LONG
@@ -273,36 +275,9 @@ ANALYSED = f"""[Players "{', '.join(RUSSIAN_3)}"]
 [Id "analysed-long"]
 
 Deal 1: dealer C
-A: As Ks Qs Js 10s Ac 10d 9d 8d 7d
-B: 9s 8s 7s Ad Kd Qd Jd Ah Kh Qh
-C: Kc Qc Jc 10c 9c 8c 7c Jh 10h 9h
-Talon: 8h 7h
-Auction: A 6s, B pass, C pass
-Discard: A 8h 7h
-Contract: A 6s
-Whist: B whist, C whist
-1: Ac 7s 7c
-2: Ad 9h 7d
-3: Kd 10h 8d
-4: Qd Jh 9d
-5: Jd 8c 10d
-6: Ah 9c 10s
-7: As 8s 10c
-8: Ks 9s Jc
-9: Qs Kh Qc
-10: Js Qh Kc
-
+{DOWN_ONE_DEAL}
 Deal 2: dealer A
-A: 8s 9c 8c 7c 9d 8d 7d 9h 8h 7h
-B: As Ks Qs Js 10s 9s 7s Ah Kh Qh
-C: Kc Qc Jc 10c Kd Qd Jd 10d Jh 10h
-Talon: Ac Ad
-Auction: B pass, C pass, A miser
-Discard: A Ac Ad
-Contract: A miser
-1: 9s 10h 8s
-Claim: A 0, B 5, C 4
-
+{MISER_DEAL}
 Deal 3: dealer B
 Contract: A 6s
 Whist: B whist, C whist

@@ -26,34 +26,14 @@ from preflog.record.api import read_text
 from preflog.views.viewer import viewer_data
 from preflog.workspace import Workspace
 
+from ..analysis.records import DOWN_ONE_DEAL
+from ..analysis.records import HEAD
+
 runner = CliRunner()
 
-HEAD = """[Players "Anna, Boris, Vera"]
-[Rules "sochi"]
-[Pool "50"]
-[WhistPrice "1/2"]
-[Id "{id}"]
-"""
 
-PLAYED = """A: As Ks Qs Js 10s Ac 10d 9d 8d 7d
-B: 9s 8s 7s Ad Kd Qd Jd Ah Kh Qh
-C: Kc Qc Jc 10c 9c 8c 7c Jh 10h 9h
-Talon: 8h 7h
-{correction}Auction: A 6s, B pass, C pass
-Discard: A 8h 7h
-Contract: A 6s
-Whist: B whist, C whist
-1: Ac 7s 7c
-2: Ad 9h 7d
-3: Kd 10h 8d
-4: Qd Jh 9d
-5: Jd 8c 10d
-6: Ah 9c 10s
-7: As 8s 10c
-8: Ks 9s Jc
-9: Qs Kh Qc
-10: Js Qh Kc
-"""
+# DOWN_ONE's deal, a correction line ({correction}) where it stands: after the hands, before the auction
+PLAYED = DOWN_ONE_DEAL.replace("Auction:", "{correction}Auction:", 1)
 
 RASPASY = """Deal 2: dealer A
 Tricks: A 4, B 3, C 3
