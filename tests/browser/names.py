@@ -63,6 +63,23 @@ def long_record(case: str, tmp: Path) -> Path:
     return out
 
 
+def long_report(tmp: Path) -> Path:
+    """``preflog report --html`` (with ``--pages``) over a store of every :data:`LONG` case, written in ``tmp``."""
+    from typer.testing import CliRunner
+
+    from preflog.cli.app import app
+
+    store = tmp / "st"
+    runner = CliRunner()
+    for case in LONG:
+        res = runner.invoke(app, ["import", str(long_record(case, tmp)), "--store", str(store)])
+        assert res.exit_code == 0, res.output
+    out = tmp / "report.html"
+    res = runner.invoke(app, ["report", "--html", str(out), "--pages", str(tmp / "pulkas"), "--store", str(store)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
 def long_audited(case: str, tmp: Path) -> Audited:
     audited = Workspace(tmp / f"store-{case}").audit(str(long_record(case, tmp)))
     assert len(audited) == 1

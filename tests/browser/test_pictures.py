@@ -41,6 +41,7 @@ from .names import LONG
 from .names import LONGEST
 from .names import long_audited
 from .names import long_record
+from .names import long_report
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS_IMAGES = ROOT / "docs" / "images"
@@ -254,16 +255,7 @@ def test_the_viewer(browser: Any, tmp_path: Path, case: str, viewport: str) -> N
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("report")
-    store = tmp / "st"
-    runner = CliRunner()
-    for case in CASES:
-        res = runner.invoke(app, ["import", str(long_record(case, tmp)), "--store", str(store)])
-        assert res.exit_code == 0, res.output
-    out = tmp / "report.html"
-    res = runner.invoke(app, ["report", "--html", str(out), "--pages", str(tmp / "pulkas"), "--store", str(store)])
-    assert res.exit_code == 0, res.output
-    return out
+    return long_report(tmp_path_factory.mktemp("report"))
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

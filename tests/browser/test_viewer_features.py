@@ -33,7 +33,7 @@ from .dom import overlaps
 from .names import LONG
 from .names import RUSSIAN_3
 from .names import long_audited
-from .names import long_record
+from .names import long_report
 from .test_pictures import VIEWPORTS
 from .test_pictures import Opened
 from .test_pictures import check_page
@@ -357,16 +357,7 @@ def test_the_analysis_page(browser: Any, analysed: tuple[Path, dict[str, Any]], 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("report-features")
-    store = tmp / "st"
-    runner = CliRunner()
-    for case in CASES:
-        res = runner.invoke(app, ["import", str(long_record(case, tmp)), "--store", str(store)])
-        assert res.exit_code == 0, res.output
-    out = tmp / "report.html"
-    res = runner.invoke(app, ["report", "--html", str(out), "--pages", str(tmp / "pulkas"), "--store", str(store)])
-    assert res.exit_code == 0, res.output
-    return out
+    return long_report(tmp_path_factory.mktemp("report-features"))
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
