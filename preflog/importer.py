@@ -34,6 +34,8 @@ from typing import Any
 from typing import NamedTuple
 from typing import Protocol
 
+from .engine.corrections import CORRECTED
+from .engine.corrections import sheet_deals
 from .errors import FileError
 from .model.events import Event
 from .model.events import PulkaStarted
@@ -311,7 +313,8 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
         start = 0
         for i, rec in enumerate(records):
             events, h, rows = rec.events, heads[i], per_pulka[i]
-            deals = rows.code.count(DEAL_CODE)
+            deals = (rows.code.count(DEAL_CODE) if CORRECTED not in rows.code   # as the sheet counts them
+                     else sheet_deals([e.to_row() for e in events]))
             findings = 0
             # a hash stored before, or met earlier in this file, is a duplicate whatever the parent
             # decides about the files in between: no audit needed

@@ -345,6 +345,17 @@ def _summary_matches(sm: dict[str, Any] | None, filters: dict[str, Any]) -> bool
             and (filters["date_to"] is None or (date is not None and date <= filters["date_to"])))
 
 
+def _corrected_deals(con: Any) -> dict[str, int]:
+    """The sheet's deal count of each pulka whose log holds a correction (:func:`sheet_deals`)."""
+    from ..engine.corrections import CORRECTED
+    from ..engine.corrections import sheet_deals
+
+    rows = con.execute(
+        "SELECT pulka, list((code, player, card, value, payload) ORDER BY seq) FROM events WHERE pulka IN "
+        f"(SELECT DISTINCT pulka FROM events WHERE code = {CORRECTED}) GROUP BY pulka").fetchall()
+    return {p: sheet_deals([tuple(r) for r in log]) for p, log in rows}
+
+
 def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
     """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
     if not (ws.root / "projections").is_dir():
@@ -353,9 +364,10 @@ def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
     rows = con.execute(
         "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
         "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
-    # deals as import counts them: every deal started (the events' deal number), also one the audit stopped
-    # in, which the projections leave out
+    # deals as import counts them: every deal on the sheet (the events' deal number), also one the audit
+    # stopped in, which the projections leave out; a corrected pulka's as its corrections leave the sheet
     started = dict(con.execute("SELECT pulka, max(deal) FROM events GROUP BY pulka").fetchall())
+    started.update(_corrected_deals(con))
     return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
                    "deals": started.get(r[0], r[4]), "settled": r[5]} for r in rows}
 

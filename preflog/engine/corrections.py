@@ -107,4 +107,19 @@ def applied(rows: Sequence[Row]) -> tuple[list[int], bool]:
     return positions, positions != list(range(len(rows)))
 
 
-__all__ = ["CORRECTED", "DealFate", "applied", "effective_positions"]
+def sheet_deals(rows: Sequence[Row]) -> int:
+    """How many deals the sheet holds once the corrections apply: a replaced deal counts once, a struck deal
+    and a strike's own marking DealStarted not at all (``import`` and ``ls`` count deals so).
+
+    >>> from preflog.model.events import DealStarted, DealCorrected, PaperResult, PulkaStarted
+    >>> log = [PulkaStarted(("A", "B", "C")), DealStarted(2), PaperResult((4, 3, 3)),
+    ...        DealStarted(0), PaperResult((1, 2, 7)), DealStarted(1), DealCorrected(1, struck=True)]
+    >>> sheet_deals([ev.to_row() for ev in log])
+    1
+    """
+    if not any(row[0] == CORRECTED for row in rows):
+        return sum(1 for row in rows if row[0] == _DEAL)
+    return sum(1 for i in effective_positions(rows) if rows[i][0] == _DEAL)
+
+
+__all__ = ["CORRECTED", "DealFate", "applied", "effective_positions", "sheet_deals"]

@@ -184,3 +184,14 @@ def test_export_writes_the_log_as_entered_and_it_imports_again(store: Path, tmp_
     other = tmp_path / "other"
     run(other, "import", str(tmp_path / "again.json"))
     assert as_json(other, "sheet", "corrected")["pulkas"][0]["totals"] == TOTALS
+
+
+def test_ls_and_import_count_the_deals_on_the_sheet(store: Path, tmp_path: Path) -> None:
+    # five deal blocks were entered; the sheet holds two (deal 3 replaced deal 1, deal 5 struck deal 4)
+    assert len(_block(CORRECTED, 5)) == 2                    # (the record has five blocks)
+    listed = {p["id"]: p["deals"] for p in as_json(store, "ls")["pulkas"]}
+    assert listed == {"corrected": 2, "plain": 2}
+    (tmp_path / "c.pref").write_text(CORRECTED.replace('"corrected"', '"again"'), encoding="utf-8")
+    res = runner.invoke(app, ["import", str(tmp_path / "c.pref"), "--store", str(tmp_path / "s"), "--json"])
+    assert res.exit_code == 0, res.output
+    assert [i["deals"] for i in json.loads(res.stdout)["items"]] == [2]
