@@ -252,10 +252,16 @@ function toggleHelp(show) {
   helpBox.hidden = !on;
   document.getElementById(on ? "helpClose" : "helpBtn").focus();
 }
-document.getElementById("helpClose").addEventListener("click", () => toggleHelp(false));
+const helpClose = document.getElementById("helpClose");
+helpClose.addEventListener("click", () => toggleHelp(false));
+helpBox.addEventListener("click", e => { if (e.target === helpBox) toggleHelp(false); });   // the backdrop
 document.addEventListener("keydown", e => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === "Escape" && !helpBox.hidden) { e.preventDefault(); toggleHelp(false); return; }
+  if (!helpBox.hidden) {   // a modal dialog: its one control keeps the focus, the keys behind it rest
+    if (e.key === "Escape" || e.key === "?") { e.preventDefault(); toggleHelp(false); }
+    else if (e.key === "Tab") { e.preventDefault(); helpClose.focus(); }
+    return;
+  }
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "SELECT" && e.key.startsWith("Arrow")) return;   // the seat chooser keeps its own keys
   const a = KEYS[e.key]; if (a) { e.preventDefault(); acts[a](); }

@@ -217,8 +217,15 @@ def test_the_viewer_players_expect(browser: Any, tmp_path: Path, case: str, view
         help_box = page.locator("#help")
         assert help_box.is_visible() and "PageDown" in help_box.inner_text()
         check_page(page, viewport)
+        # a modal dialog: Tab keeps the focus on its Close button, the keys behind it do nothing
+        before = pos(page)
+        for key in ("Tab", "Tab", "Shift+Tab", "ArrowRight", "End"):
+            page.keyboard.press(key)
+            assert page.evaluate("() => document.activeElement.id") == "helpClose", key
+        assert pos(page) == before and help_box.is_visible()
         page.keyboard.press("Escape")
         assert not help_box.is_visible()
+        assert page.evaluate("() => document.activeElement.id") == "helpBtn"
         # the paper sheet after the last deal: every zone's last entry is sheet --json's total; the last
         # deal's entries are marked, and an entry leads to the deal that wrote it
         page.keyboard.press("End")
