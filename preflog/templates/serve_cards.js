@@ -39,8 +39,7 @@
   }
   // a call as the family writes it, its strain letter shown as a suit symbol (6s -> 6♠)
   function bidText(t) {
-    var m = /^([0-9]+)([scdh])$/.exec(t);
-    return m ? m[1] + SUITS[m[2]] : t;
+    return t.replace(/^([0-9]+)([scdh])(?![A-Za-z])/, function (_, n, s) { return n + SUITS[s]; });
   }
   function cardText(c) { return deck[c].rank + deck[c].suit; }
   function name(s) { return state.players[s]; }
@@ -75,11 +74,16 @@
     return k;
   }
 
+  var busy = false;   // a step is with the server: taps wait for its answer (they act on what it says)
   function ask() {
     var mine = ++asked;
+    busy = true;
+    $("cards").setAttribute("aria-busy", "true");
     var body = {draft: {dealer: draft.dealer, hands: draft.hands, talon: draft.talon, steps: draft.steps}};
     return post("/api/pulka/" + encodeURIComponent(state.id) + "/cards/draft", body).then(function (r) {
       if (mine !== asked) { return; }
+      busy = false;
+      $("cards").setAttribute("aria-busy", "false");
       if (r.status === 200) {
         view = r.body;
         say("", true);
@@ -88,7 +92,11 @@
         say(r.body.error, false);
       }
       draw();
-    }, function () { say("The server did not answer", false); });
+    }, function () {
+      busy = false;
+      $("cards").setAttribute("aria-busy", "false");
+      say("The server did not answer", false);
+    });
   }
 
   function tapCard(c) {
@@ -102,6 +110,7 @@
       ask();
       return;
     }
+    if (busy || !view) { return; }
     if (view.phase === "discard") {
       var i = picked.indexOf(c);
       if (i >= 0) { picked.splice(i, 1); draw(); return; }
@@ -208,7 +217,11 @@
     box.textContent = "";
     if (stage !== "play" || !view) { return; }
     view.options.forEach(function (o) {
-      box.appendChild(button(bidText(o.label), function () { draft.steps.push(o.step); ask(); }));
+      box.appendChild(button(bidText(o.label), function () {
+        if (busy) { return; }
+        draft.steps.push(o.step);
+        ask();
+      }));
     });
   }
 
@@ -240,6 +253,7 @@
       box.appendChild(row);
     });
     box.appendChild(button("Claim", function () {
+      if (busy) { return; }
       draft.steps.push(["claim", state.players.map(function (_, s) { return claim[s] || 0; })]);
       claim = {};
       ask();
@@ -282,6 +296,7 @@
     ask();
   });
   $("c-undo").addEventListener("click", function () {
+    if (busy) { return; }
     if (stage === "play" && picked.length) { picked = []; draw(); return; }
     if (stage === "play" && draft.steps.length) { draft.steps.pop(); ask(); return; }
     if (stage === "play") { stage = "hands"; draw(); return; }
