@@ -20,9 +20,11 @@ is entered too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
@@ -48,6 +50,7 @@ from ..model.events import DealStarted
 from ..model.events import Discarded
 from ..model.events import Event
 from ..model.events import PlayModeChosen
+from ..model.events import PulkaStarted
 from ..model.events import WhistCalled
 from ..model.outcome import NO_SEAT
 from ..model.outcome import bidding_order
@@ -217,6 +220,7 @@ def replayed(events: Sequence[Event], new: Sequence[Event]) -> Auditor:
     ``new`` opens is left open: no end of the log closes it); :class:`DraftRefused` at the first of ``new``
     that brings a finding."""
     a = Auditor()
+    a.reuse_deals = True   # one deal object for the pulka, as a whole-log audit: only the last one is looked at
     positions = corrected_walk(a, list(events))
     for i, k in enumerate(positions):
         ev = events[k]
@@ -294,8 +298,20 @@ def draft_view(events: Sequence[Event], data: Any, n: int, dealer: int | None) -
 
 
 def _block(events: Sequence[Event], new: Sequence[Event]) -> str:
-    blocks = deal_blocks([*events, *new])
-    return blocks[-1] if blocks else ""
+    """The block of the deal ``new`` as the record writes it after ``events``: written after the pulka's
+    start alone (the earlier deals are no part of it, and a long card-level pulka costs a while to write),
+    numbered as the whole record numbers it."""
+    started = next((ev for ev in events if isinstance(ev, PulkaStarted)), None)
+    if started is None:
+        return ""
+    blocks = deal_blocks([replace(started, notes=(), start=()), *new])
+    if not blocks:
+        return ""
+    number = 1 + sum(isinstance(ev, DealStarted) for ev in events)
+    return _HEADER.sub(f"Deal {number}: ", blocks[-1], count=1)
+
+
+_HEADER = re.compile(r"^Deal [0-9]+: ")
 
 
 def card_events(events: Sequence[Event], data: Any, n: int, dealer: int | None) -> list[Event]:
