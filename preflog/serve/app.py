@@ -8,7 +8,9 @@ Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` 
 - ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``GET /api/pulka/{id}/stream`` server-sent events:
   the log's length now and each time it grows (the page then fetches the state; :class:`Streams` bounds
   them), ``POST /api/pulkas`` starts a pulka,
-  ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka.
+  ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka;
+  ``POST /api/pulka/{id}/cards/draft`` answers a card-level draft of the next deal with what may come next
+  and ``POST /api/pulka/{id}/cards`` appends the finished one (:mod:`.cards`).
 
 A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
 no request path reaches the file system. Every write carries the page's CSRF token (double submit: the
