@@ -221,3 +221,31 @@ def test_an_unfinished_deal_or_a_bad_shape_is_refused_and_nothing_is_stored(clie
     r = client.post(f"/api/pulka/{pid}/cards", json={"expected_seq": 0, "draft": draft}, headers=_csrf(client))
     assert r.status_code == 409 and r.json()["state"]["seq"] == 1
     assert client.get(f"/api/pulka/{pid}").json()["seq"] == 1
+
+
+def test_four_players_raspasy_at_card_level_leads_from_the_talon(client: TestClient) -> None:
+    """At four players the dealer sits out with no hand; in raspasy (Sochi) the talon's cards lead the
+    first two tricks (the record writes them in parentheses; they are nobody's play and no event)."""
+    r = client.post("/api/pulkas", json={"players": [*NAMES, "Глеб"], "rules": "sochi", "pool": 14,
+                                         "whist_price": "1"}, headers=_csrf(client))
+    pid = r.json()["id"]
+    phone = Phone(client, pid, [_cards(HANDS[0]), _cards(HANDS[1]), [], []], _cards(TALON))
+    assert phone.view["dealer"] == 3 and phone.view["dealt"] == [0, 1, 2]
+    assert phone.view["complete"] and phone.view["hands"][3] == []     # Vera's hand is what is left
+    phone.draft["hands"], phone.draft["talon"] = phone.view["hands"], phone.view["talon"]
+    for _ in range(3):
+        phone.option("pass")
+    # the 8♥ of the talon leads: Anna must follow hearts with her only one
+    assert phone.view["phase"] == "play" and phone.view["cards"] == _cards("7h")
+    phone.play("7h Kh 10h")
+    assert phone.view["taken"] == [0, 1, 0, 0] and phone.view["claim"] and phone.view["remaining"] == 9
+    phone.draft["steps"].append(["claim", [3, 3, 3, 0]])
+    assert phone.ask()["done"]
+    r = client.post(f"/api/pulka/{pid}/cards", json={"expected_seq": 1, "draft": phone.draft}, headers=_csrf(client))
+    assert r.status_code == 201, r.text
+    assert r.json()["findings"] == []
+    record = ('[Players "Анна, Борис, Вера, Глеб"]\n[Rules "sochi"]\n[Pool "14"]\n\nDeal 1: dealer D\n'
+              + "".join(f"{s}: {h}\n" for s, h in zip("ABC", HANDS, strict=True))
+              + "Talon: 9h 8h\nAuction: all pass\n1: (8h) 7h Kh 10h\nClaim: A 3, B 3, C 3, D 0\n")
+    stored = client.app.state.server.ws.store().read(pid)  # type: ignore[attr-defined]
+    assert stored[1:] == _deal_events(record)
