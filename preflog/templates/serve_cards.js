@@ -201,11 +201,13 @@
       (view.phase === "discard" ? "tap the two cards discarded" :
        view.phase === "play" ? "tap the card played" : "tap the call") + " (" + view.expected + ")";
     $("c-help").textContent = help;
-    var line = document.createElement("div");
-    line.id = "c-trick";
-    line.textContent = "Trick " + (view.completed + (view.done ? 0 : 1)) + ": " +
-      (view.trick.map(function (p) { return name(p[0]) + " " + cardText(p[1]); }).join(", ") || "—");
-    box.appendChild(line);
+    if (view.phase === "play") {
+      var line = document.createElement("div");
+      line.id = "c-trick";
+      line.textContent = "Trick " + (view.completed + 1) + ": " +
+        (view.trick.map(function (p) { return name(p[0]) + " " + cardText(p[1]); }).join(", ") || "—");
+      box.appendChild(line);
+    }
     var taken = document.createElement("div");
     taken.id = "c-taken";
     taken.textContent = "Tricks: " + view.dealt.map(function (s) { return name(s) + " " + view.taken[s]; }).join(", ");

@@ -11,12 +11,13 @@ from preflog.record.api import read_records
 from preflog.workspace import Workspace
 
 from .conftest import SHOTS
+from .names import RUSSIAN_3
 from .test_serve import _phone
 from .test_serve import _start
 from .test_serve import served  # noqa: F401  (the fixture)
 
-NAMES = ("Анна", "Борис", "Вера")
-RECORD = """[Players "Анна, Борис, Вера"]
+NAMES = RUSSIAN_3   # long names, Cyrillic and Latin
+RECORD = """[Players "Александр Петров, Мария Иванова-Кузнецова, Maximilian von Hohenberg-Schwarzenau"]
 [Rules "sochi"]
 [Pool "14"]
 
@@ -47,6 +48,13 @@ def _settled(page: Any) -> None:
     page.wait_for_selector('#cards[aria-busy="false"]')
 
 
+def _widest(page: Any) -> float:
+    """The right edge of the card panel's widest element, in CSS pixels."""
+    right: float = page.evaluate("Math.max(...Array.from(document.querySelectorAll('#cards, #cards *'))"
+                                 ".map(e => e.getBoundingClientRect().right))")
+    return right
+
+
 def _option(page: Any, label: str) -> None:
     page.locator("#c-options").get_by_role("button", name=label, exact=True).tap()
     _settled(page)
@@ -66,10 +74,10 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         page.tap("#cards-open")
         expect(page.locator("#cards")).to_be_visible()
         # Vera deals: Anna's hand first, then Boris's (the panel moves on at the tenth card), then the talon
-        expect(page.locator('#c-seats button[aria-pressed="true"]')).to_have_text("Анна 0/10")
+        expect(page.locator('#c-seats button[aria-pressed="true"]')).to_have_text("Александр Петров 0/10")
         for text in ANNA.split():
             _card(page, text).tap()
-        expect(page.locator('#c-seats button[aria-pressed="true"]')).to_have_text("Борис 0/10")
+        expect(page.locator('#c-seats button[aria-pressed="true"]')).to_have_text("Мария Иванова-Кузнецова 0/10")
         expect(_card(page, "A♠")).to_be_disabled()   # Anna's: not Boris's to take
         for text in BORIS.split():
             _card(page, text).tap()
@@ -79,13 +87,14 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         _settled(page)
         # the last hand is what is left: Vera's ten cards, filled in by the server
         expect(page.locator("#c-done")).to_be_enabled()
-        page.locator("#c-seats").get_by_role("button", name="Вера 0/10").tap()
+        page.locator("#c-seats").get_by_role("button", name="Maximilian von Hohenberg-Schwarzenau 0/10").tap()
         for text in VERA.split():
             expect(_card(page, text)).to_have_attribute("aria-pressed", "true")
         # every card a 44 px target inside the 390 px screen
         boxes = [b.bounding_box() for b in page.locator("#c-grid button").all()]
         assert len(boxes) == 32 and min(b["height"] for b in boxes) >= 44 and min(b["width"] for b in boxes) >= 44
         assert max(b["x"] + b["width"] for b in boxes) <= 390
+        assert _widest(page) <= 390   # nothing of the panel wider than the phone, long names included
         page.tap("#c-done")
         _settled(page)
 
@@ -107,7 +116,8 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         for text in ("7♠", "K♠", "8♠", "9♣"):
             _card(page, text).tap()
             _settled(page)
-        expect(page.locator("#c-taken")).to_have_text("Tricks: Анна 2, Борис 0, Вера 0")
+        expect(page.locator("#c-taken")).to_have_text("Tricks: Александр Петров 2, Мария Иванова-Кузнецова 0, "
+                                                         "Maximilian von Hohenberg-Schwarzenau 0")
         # the rest claimed: Anna 7 of the 8 left, Boris 1 (the A♥)
         page.locator('#c-claim [data-claim="0"]').get_by_role("button", name="7", exact=True).tap()
         page.locator('#c-claim [data-claim="1"]').get_by_role("button", name="1", exact=True).tap()
@@ -115,6 +125,7 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         page.locator("#c-claim").get_by_role("button", name="Claim", exact=True).tap()
         _settled(page)
         expect(page.locator("#c-text")).to_contain_text("Claim: A 7, B 1, C 0")
+        assert _widest(page) <= 390
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "serve-cards-phone.png"), full_page=True)
         page.tap("#c-save")
