@@ -120,6 +120,9 @@ class Draft:
         if not isinstance(hands_in, list) or len(hands_in) != n:
             raise EntryError(f"hands are {n} lists of cards, one per seat")
         hands = tuple(_mask(h, f"the hand of seat {s}", HAND) for s, h in enumerate(hands_in))
+        out = [s for s in range(n) if hands[s] and s not in bidding_order(n, given)]
+        if out:
+            raise EntryError(f"seat {out[0]} deals and sits out this deal: it is dealt no cards")
         talon = _mask(data.get("talon") or [], "the talon", TALON)
         steps_in = data.get("steps") or []
         if not isinstance(steps_in, list) or len(steps_in) > MOST_STEPS:
@@ -132,7 +135,7 @@ class Draft:
         filled with the cards nobody holds; None while more than that is missing (or a card is given twice:
         the engine names it)."""
         dealt = bidding_order(n, self.dealer)
-        hands = [h if s in dealt else 0 for s, h in enumerate(self.hands)]
+        hands = list(self.hands)
         known = 0
         for h in [*hands, self.talon]:
             if known & h:

@@ -319,8 +319,9 @@
         m.textContent = "Deal " + n + " entered card by card";
         m.className = "msg ok";
       } else {
-        if (r.status === 409 && r.body.state) {
+        if (r.status === 409 && r.body.state) {   // another phone entered this deal: start afresh
           document.dispatchEvent(new CustomEvent("preflog:show", {detail: r.body.state}));
+          open();
         }
         say(r.body.error, false);
         draw();

@@ -211,7 +211,9 @@ def test_an_unfinished_deal_or_a_bad_shape_is_refused_and_nothing_is_stored(clie
     r = client.post(f"/api/pulka/{pid}/cards", json={"expected_seq": 1, "draft": draft}, headers=_csrf(client))
     assert r.status_code == 400 and "not finished" in r.json()["error"]
     for bad in ({"hands": [[40], [], []], "talon": []}, {"hands": [[1, 1], [], []], "talon": []},
-                {"hands": [[], []], "talon": []}, {"hands": [[], [], []], "talon": [], "steps": [["fly", 0, 1]]}):
+                {"hands": [[], []], "talon": []}, {"hands": [[], [], []], "talon": [], "steps": [["fly", 0, 1]]},
+                {"hands": [[], [], []], "talon": [], "steps": [["bid", 0, 61]]},    # steps before the hands
+                {"hands": [[], [], []], "talon": [], "dealer": 3}):
         r = client.post(f"/api/pulka/{pid}/cards/draft", json={"draft": bad}, headers=_csrf(client))
         assert r.status_code == 400, bad
     # a write like the others: without the page's CSRF token nothing is even looked at
@@ -232,6 +234,9 @@ def test_four_players_raspasy_at_card_level_leads_from_the_talon(client: TestCli
     phone = Phone(client, pid, [_cards(HANDS[0]), _cards(HANDS[1]), [], []], _cards(TALON))
     assert phone.view["dealer"] == 3 and phone.view["dealt"] == [0, 1, 2]
     assert phone.view["complete"] and phone.view["hands"][3] == []     # Vera's hand is what is left
+    gleb = {"hands": [[], [], [], _cards("7s")], "talon": []}
+    r = client.post(f"/api/pulka/{pid}/cards/draft", json={"draft": gleb}, headers=_csrf(client))
+    assert r.status_code == 400 and "sits out" in r.json()["error"]     # the dealer is dealt nothing
     phone.draft["hands"], phone.draft["talon"] = phone.view["hands"], phone.view["talon"]
     for _ in range(3):
         phone.option("pass")
