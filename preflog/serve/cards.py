@@ -284,7 +284,7 @@ def draft_view(events: Sequence[Event], data: Any, n: int, dealer: int | None) -
         cards = list(cards_of(d.hands[d.declarer] | (d.talon or 0)))
     elif not done:
         options = [{"label": _label(d, ev), "step": _as_step(ev)} for ev in d.legal_actions()]
-    claim = not done and d.phase in (Phase.PLAY, Phase.MODE)
+    claim = not done and d.phase in (Phase.PLAY, Phase.MODE) and not d.trick_cards   # between tricks, as written
     view.update({
         "phase": d.phase_name,
         "expected": "" if done else d.expected(),

@@ -126,6 +126,7 @@
 
   function drawDealer() {
     var box = $("c-dealer");
+    $("c-dealer-row").className = stage === "hands" ? "row" : "hidden";
     box.textContent = "";
     state.dealers.forEach(function (s) {
       var b = button(name(s), function () { draft.dealer = s; ask(); });
@@ -199,7 +200,7 @@
     var help = view.done ? "The deal is complete: enter it." :
       (view.to_move !== null ? name(view.to_move) + ": " : "") +
       (view.phase === "discard" ? "tap the two cards discarded" :
-       view.phase === "play" ? "tap the card played" : "tap the call") + " (" + view.expected + ")";
+       view.phase === "play" ? "tap the card played" : "tap the call");
     $("c-help").textContent = help;
     if (view.phase === "play") {
       var line = document.createElement("div");
@@ -227,14 +228,19 @@
     });
   }
 
-  var claim = {};
+  var claim = {}, claiming = false;
   function drawClaim() {
     var box = $("c-claim");
     box.textContent = "";
-    if (stage !== "play" || !view || !view.claim) { return; }
-    var head = document.createElement("b");
-    head.textContent = "Or claim the " + view.remaining + " tricks left";
-    box.appendChild(head);
+    if (stage !== "play" || !view || !view.claim) { claiming = false; return; }
+    var open = button("Claim the " + view.remaining + " tricks left", function () {
+      claiming = !claiming;
+      drawClaim();
+    });
+    open.id = "c-claim-open";
+    open.setAttribute("aria-expanded", claiming ? "true" : "false");
+    box.appendChild(open);
+    if (!claiming) { return; }
     view.dealt.forEach(function (s) {
       var row = document.createElement("div");
       row.className = "row";
@@ -258,6 +264,7 @@
       if (busy) { return; }
       draft.steps.push(["claim", state.players.map(function (_, s) { return claim[s] || 0; })]);
       claim = {};
+      claiming = false;
       ask();
     }));
   }

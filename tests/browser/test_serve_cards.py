@@ -113,12 +113,15 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
             _settled(page)
         # Vera must follow spades with her 7♠: her clubs are not offered
         expect(_card(page, "7♣")).to_be_disabled()
+        SHOTS.mkdir(exist_ok=True)   # the panel in play (docs/serve.md)
+        page.locator("#cards").screenshot(path=str(SHOTS / "serve-cards-play.png"))
         for text in ("7♠", "K♠", "8♠", "9♣"):
             _card(page, text).tap()
             _settled(page)
         expect(page.locator("#c-taken")).to_have_text("Tricks: Александр Петров 2, Мария Иванова-Кузнецова 0, "
                                                          "Maximilian von Hohenberg-Schwarzenau 0")
         # the rest claimed: Anna 7 of the 8 left, Boris 1 (the A♥)
+        page.tap("#c-claim-open")
         page.locator('#c-claim [data-claim="0"]').get_by_role("button", name="7", exact=True).tap()
         page.locator('#c-claim [data-claim="1"]').get_by_role("button", name="1", exact=True).tap()
         page.locator('#c-claim [data-claim="2"]').get_by_role("button", name="0", exact=True).tap()

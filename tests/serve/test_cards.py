@@ -166,7 +166,9 @@ def test_a_card_the_rules_forbid_is_refused_with_the_audits_sentence(client: Tes
     pid = _start(client)
     phone = Phone(client, pid, [_cards(h) for h in HANDS], _cards(TALON))
     _bid_and_call(phone)
+    assert phone.view["claim"]       # before the first card the tricks may be claimed …
     phone.play("As")
+    assert not phone.view["claim"]   # … but not in the middle of a trick (a record claims between tricks)
     assert parse_card("Qc") not in phone.view["cards"]   # Boris holds spades: only they are offered
     # Boris plays the Q♣ on the A♠ anyway (a page that offered it): the revoke the audit finds in the record
     revoke = HEAD + "1: As Qc 7s\n"
