@@ -8,7 +8,9 @@ Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` 
 - ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``GET /api/pulka/{id}/stream`` server-sent events:
   the log's length now and each time it grows (the page then fetches the state; :class:`Streams` bounds
   them), ``POST /api/pulkas`` starts a pulka,
-  ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka.
+  ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka;
+  ``POST /api/pulka/{id}/cards/draft`` answers a card-level draft of the next deal with what may come next
+  and ``POST /api/pulka/{id}/cards`` appends the finished one (:mod:`.cards`).
 
 A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
 no request path reaches the file system. Every write carries the page's CSRF token (double submit: the
@@ -73,6 +75,10 @@ from ..views.viewer import viewer_html
 from ..workspace import Audited
 from ..workspace import Loaded
 from ..workspace import Workspace
+from .cards import DraftRefused
+from .cards import card_events
+from .cards import deck
+from .cards import draft_view
 from .entry import DealEntry
 from .entry import EntryError
 from .entry import Table
@@ -522,6 +528,44 @@ class Server:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
             return self._append(pid, events, new, expected)
 
+    def card_draft(self, pid: str, data: Any) -> dict[str, Any]:
+        """What the page shows of its card-level draft ``data["draft"]`` of pulka ``pid``'s next deal
+        (:func:`~.cards.draft_view`): 400 for a draft of the wrong shape, 422 with the audit's sentence for a
+        step the engine refuses. Nothing is written."""
+        with self.lock:
+            events = self.events(pid)
+            table, _ = self.standing(pid, events)
+        if not _live(table.rules):
+            raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
+        try:
+            return draft_view(events, data.get("draft") if isinstance(data, dict) else None, len(table.players),
+                              table.dealer)
+        except EntryError as exc:
+            raise Refused(400, str(exc)) from None
+        except DraftRefused as exc:
+            raise Refused(422, exc.finding.message, step=exc.step, findings=[finding_json(exc.finding)]) from None
+
+    def enter_cards(self, pid: str, data: Any) -> dict[str, Any]:
+        """Append one card-level deal (``data["draft"]``, finished) to pulka ``pid``, as :meth:`enter` does a
+        paper-level one; returns the new state."""
+        with self.lock:
+            expected, events = self._as_seen(pid, data)
+            table, _ = self.standing(pid, events)
+            if not _live(table.rules):
+                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
+            try:
+                new = card_events(events, data.get("draft"), len(table.players), table.dealer)
+            except EntryError as exc:
+                raise Refused(400, str(exc)) from None
+            except DraftRefused as exc:
+                raise Refused(422, exc.finding.message, step=exc.step,
+                              findings=[finding_json(exc.finding)]) from None
+            _, after = self.standing(pid, [*events, *new])
+            found = refusals(after, len(events))
+            if found:
+                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
+            return self._append(pid, events, new, expected)
+
     def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
         each pulka's id and status, or the error, located in the file as ``NAME:LINE:COL``. The body is
@@ -774,8 +818,9 @@ async def pulka_page(request: Request) -> Response:
     pid = request.path_params["pid"]
     state = await run_in_threadpool(server.state, pid)
     svg = Markup(state.pop("svg"))
-    text = page("serve_pulka.html", script="serve.js", same_origin=True, title=f"preflog · {pid}", pid=pid, svg=svg,
-                data=_page_data(request, state=state))
+    text = page("serve_pulka.html", script=("serve.js", "serve_cards.js"), same_origin=True,
+                title=f"preflog · {pid}", pid=pid, svg=svg,
+                data=_page_data(request, state=state, deck=deck()))
     return _html(request, text)
 
 
@@ -909,6 +954,26 @@ async def api_import(request: Request) -> Response:
                         status_code=422 if failed else 201, headers=_HEADERS)
 
 
+async def api_card_draft(request: Request) -> Response:
+    """``POST /api/pulka/{id}/cards/draft``: the card-level draft's next options (writes nothing; asked as
+    an entry is, with the CSRF token)."""
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    view = await run_in_threadpool(_server(request).card_draft, request.path_params["pid"], data)
+    return JSONResponse(view, headers=_HEADERS)
+
+
+async def api_enter_cards(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    _check_write(request)
+    data = await _body(request)
+    state = await run_in_threadpool(_server(request).enter_cards, request.path_params["pid"], data)
+    return JSONResponse(state, status_code=201, headers=_HEADERS)
+
+
 async def api_end(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
@@ -938,6 +1003,8 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
         Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
         Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
+        Route("/api/pulka/{pid}/cards/draft", _guarded(api_card_draft), methods=["POST"]),
+        Route("/api/pulka/{pid}/cards", _guarded(api_enter_cards), methods=["POST"]),
         Route("/api/pulka/{pid}/correct", _guarded(api_correct), methods=["POST"]),
         Route("/api/import", _guarded(api_import), methods=["POST"]),
     ]

@@ -74,10 +74,13 @@ def source(name: str) -> str:
     return text
 
 
-def page(name: str, *, script: str | None = None, same_origin: bool = False, **context: Any) -> str:
+def page(name: str, *, script: str | tuple[str, ...] | None = None, same_origin: bool = False,
+         **context: Any) -> str:
     """Render the page template ``name`` with ``context`` (autoescaped). ``script``: the name of the
-    page's own script in this folder, embedded as it is and allowed by the page's policy by its hash.
+    page's own script in this folder (or several, joined into one script in their order), embedded as it
+    is and allowed by the page's policy by its hash.
     ``same_origin``: the page may fetch from and submit forms to its own origin (:func:`policy`)."""
-    code = source(script) if script is not None else None
+    names = (script,) if isinstance(script, str) else script
+    code = "\n".join(source(s) for s in names) if names else None
     csp = policy(code, same_origin=same_origin) if code is not None else policy(same_origin=same_origin)
     return ENV.get_template(name).render(csp=csp, script=Markup(code) if code is not None else None, **context)

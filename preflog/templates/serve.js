@@ -268,7 +268,9 @@
     reset();
     drawSheet();
     drawEntry();
+    document.dispatchEvent(new CustomEvent("preflog:state", {detail: state}));  // the card-level entry's
   }
+  document.addEventListener("preflog:show", function (e) { show(e.detail); });  // a card-level deal entered
 
   Array.prototype.forEach.call($("kind").children, function (b) {
     b.addEventListener("click", function () { entry.kind = b.getAttribute("data-kind"); drawEntry(); });
