@@ -412,5 +412,5 @@ def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] 
     return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
-__all__ = ["EntryContract", "EntryTerms", "FAMILIES", "Family", "Lang", "SheetLayout", "SheetTerms", "SheetWords", "family_named", "family_of",
-           "open_deal"]
+__all__ = ["EntryContract", "EntryTerms", "FAMILIES", "Family", "Lang", "SheetLayout", "SheetTerms", "SheetWords",
+           "family_named", "family_of", "open_deal"]

@@ -7,10 +7,11 @@ the tricks taken. What the family's sheets write is the family's own (:class:`~p
 EntryTerms`: its contracts, games from hand, which contracts the defenders call on and with which words).
 :func:`deal_events` writes it as ``DealStarted``, ``BidMade`` (a game from hand, an all-pass),
 ``ContractDeclared``, ``WhistCalled``, ``ContraCalled`` … and ``PaperResult``, exactly the events the
-record's ``Auction:``, ``Contract:``, ``Whist:`` and ``Tricks:`` lines read to. The app runs :func:`preflog.engine.replay.audit` on the log with the new deal
-appended, and the findings the new deal caused (:func:`refusals`) refuse it: an impossible entry is refused
-with the audit's own sentence (no rule is checked here a second time). Only the *shape* of the entry (seats at the
-table, whole numbers, a contract the family's codec can read) is checked before that.
+record's ``Auction:``, ``Contract:``, ``Whist:`` and ``Tricks:`` lines read to. The app runs
+:func:`preflog.engine.replay.audit` on the log with the new deal appended, and the findings the new deal
+caused (:func:`refusals`) refuse it: an impossible entry is refused with the audit's own sentence (no rule
+is checked here a second time). Only the *shape* of the entry (seats at the table, whole numbers, a
+contract and calls the family's entry offers) is checked before that.
 """
 
 from __future__ import annotations
