@@ -268,7 +268,7 @@
     var grid = document.createElement("div");
     grid.className = "grid";
     var next = words[Math.min(entry.contra.length, words.length - 1)];
-    [entry.declarer].concat(defenders()).forEach(function (s) {
+    defenders().concat([entry.declarer]).forEach(function (s) {
       var b = button(next + " " + state.players[s], function () { entry.contra.push(s); drawEntry(); });
       b.setAttribute("data-seat", String(s));
       grid.appendChild(b);
