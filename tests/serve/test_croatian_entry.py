@@ -227,6 +227,9 @@ def test_the_page_gets_the_familys_contracts_and_words(client: TestClient) -> No
     assert s["terms"]["contra"] == ["kontra", "rekontra", "subkontra", "mortkontra"]
     page = client.get(f"/pulka/{pid}").text
     assert '"igra-bettel"' in page and '"zovem"' in page   # in the page's JSON data, read by serve.js
+    r = client.post("/api/pulkas", json={"players": ["A", "B", "C", "D"], "rules": "croatian", "pool": 30},
+                    headers=_csrf(client))
+    assert r.status_code == 400 and r.json()["error"] == "4 players; the rules allow tables of 3"
 
 
 def test_every_word_the_entry_shows_is_a_word_of_the_one_call_table() -> None:
