@@ -243,3 +243,22 @@ def test_every_word_the_entry_shows_is_a_word_of_the_one_call_table() -> None:
             assert family.entry_contract(c.text) == c
             if c.hand_call is None:
                 assert family.bids.parse(c.text) == c.contract
+
+
+def test_a_croatian_deal_corrected_is_scored_again_and_kept_in_the_history(client: TestClient) -> None:
+    pid = _start(client, "croatian")
+    s = _enter_all(client, pid, SAMPLE[:2])
+    # deal 2 was really played from hand: «igra 5», V = 2 × (5 + 1) = 12: Branko −30 → −18, and Cvita's three
+    # tricks write 3 × 12 = 36 on him (30 before)
+    r = client.post(f"/api/pulka/{pid}/correct", headers=_csrf(client), json={
+        "expected_seq": s["seq"], "deal": 2, "entry": _game(B, "igra 5", {C: "whist", A: "pass"}, [0, 7, 3])})
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["findings"] == [] and s["deals"] == 2
+    assert s["totals"]["pulya"]["Branko"] == -18 and s["totals"]["visty"]["Cvita"]["Branko"] == 36
+    assert [(h["number"], h["kind"], h["removed_by"] is not None) for h in s["history"]] == [
+        (1, "entered", False), (2, "entered", True), (2, "correction", False)]
+    fixed = s["history"][2]
+    assert fixed["text"].endswith(f"Corrects: deal 2 at {fixed['at']}\nAuction: A pass, B igra, C pass\n"
+                                  "Contract: B 5\nWhist: C whist, A pass\nTricks: A 0, B 7, C 3")
+    _stored_audits_clean_and_round_trips(client, pid, 2)
