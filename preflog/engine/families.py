@@ -290,8 +290,6 @@ class EntryTerms:
     """A deal everybody passed is written as its auction (``Auction: all pass``), not as its tricks alone."""
     hand_call: Callable[[int], int] | None = None
     """A contract code → the call that plays it from hand, for a family with hand games («igra»)."""
-    hand_word: str = ""
-    """The word of a hand game on the page ("igra")."""
     contra_words: tuple[str, ...] = ()
     """The contra chain's words in order (kontra, rekontra …), empty where the family has none."""
 
@@ -305,7 +303,7 @@ RUSSIAN_ENTRY = EntryTerms(_russian_calls, {CALL_WHIST: "whist", CALL_PASS: "pas
                            _turn_order, all_pass_tricks=True, all_pass_auction=False)
 CROATIAN_ENTRY = EntryTerms(_croatian_calls, {CALL_WHIST: "igram", CALL_PASS: "pass", CALL_INVITE: "zovem"},
                             _croatian_order, all_pass_tricks=False, all_pass_auction=True,
-                            hand_call=_croatian_hand_call, hand_word="igra",
+                            hand_call=_croatian_hand_call,
                             contra_words=("kontra", "rekontra", "subkontra", "mortkontra"))
 
 
@@ -339,7 +337,8 @@ class Family:
         return self.entry is not None
 
     def entry_contracts(self) -> list[EntryContract]:
-        """The contracts a live entry offers, in ladder order (the family's games from hand after them)."""
+        """The contracts a live entry offers, in ladder order (the family's games from hand after them, each
+        named by its call: "igra-bettel", or "igra 4" where the call does not name the contract)."""
         terms = self.entry
         if terms is None:
             return []
@@ -347,7 +346,7 @@ class Family:
         if terms.hand_call is not None:
             for c in self.bids.contracts:
                 call = terms.hand_call(c)
-                text = self.bids.format(call) if call != IGRA else f"{terms.hand_word} {self.bids.format(c)}"
+                text = self.bids.format(call) if call != IGRA else f"{self.bids.format(call)} {self.bids.format(c)}"
                 out.append(EntryContract(text, c, call, terms.calls(c)))
         return out
 
