@@ -357,11 +357,13 @@ class Family:
         for c in self.entry_contracts():
             if call_words(c.text) == wanted:
                 return c
-        code = self.bids.parse(text)
-        for c in self.entry_contracts():
-            if c.contract == code and c.hand_call is None:
-                return c
-        raise BidError(f"not a contract of the live entry: {text!r} (expected {self.bids.contracts_text})")
+        code = self.bids.parse(text)   # another spelling: "betl", "sans", "igra bettel" …
+        found = [c for c in self.entry_contracts() if c.contract == code and c.hand_call is None]
+        found = found or [c for c in self.entry_contracts() if c.hand_call == code]
+        if len(found) == 1:   # (a bare "igra" names no contract)
+            return found[0]
+        raise BidError(f"not a contract of the live entry: {text!r} (expected one of "
+                       f"{', '.join(c.text for c in self.entry_contracts())})")
 
     def bots(self) -> Any:
         """The family's bot class (``rules, n_players, rng`` → ``play_deal(...)``)."""

@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from preflog.engine.families import FAMILIES
+from preflog.engine.families import family_of
 from preflog.model.calls import parse_call
 from preflog.record.api import read_records
 from preflog.record.validate import CONTRA_ALIASES
@@ -240,7 +241,7 @@ def test_every_word_the_entry_shows_is_a_word_of_the_one_call_table() -> None:
             assert parse_call(word) == code
         assert all(w in CONTRA_ALIASES for w in family.entry.contra_words)
         for c in family.entry_contracts():
-            assert family.entry_contract(c.text) == c
+            assert family.entry_contract(c.text) == c == family.entry_contract(c.text.upper())
             if c.hand_call is None:
                 assert family.bids.parse(c.text) == c.contract
 
@@ -262,3 +263,12 @@ def test_a_croatian_deal_corrected_is_scored_again_and_kept_in_the_history(clien
     assert fixed["text"].endswith(f"Corrects: deal 2 at {fixed['at']}\nAuction: A pass, B igra, C pass\n"
                                   "Contract: B 5\nWhist: C whist, A pass\nTricks: A 0, B 7, C 3")
     _stored_audits_clean_and_round_trips(client, pid, 2)
+
+
+def test_a_croatian_contract_may_be_named_as_the_sheets_spell_it() -> None:
+    croatian = family_of("croatian")
+    spelled = {"betl": "bettel", "sans": "sanac", "igra bettel": "igra-bettel", "berac": "igra-bettel",
+               "Igra-Sanac": "igra-sanac", "IGRA  5": "igra 5", "4": "4"}
+    assert {t: croatian.entry_contract(t).text for t in spelled} == spelled
+    with pytest.raises(ValueError, match="not a contract of the live entry: 'igra' .*igra 2, igra 3"):
+        croatian.entry_contract("igra")   # a game from hand names its contract
