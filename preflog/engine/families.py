@@ -23,9 +23,23 @@ from enum import StrEnum
 from importlib import import_module
 from typing import Any
 
+from ..model.bidcodes import HR_BETTEL
+from ..model.bidcodes import HR_SANAC
+from ..model.bidcodes import IGRA
+from ..model.bidcodes import IGRA_BETTEL
+from ..model.bidcodes import IGRA_SANAC
+from ..model.bidcodes import is_trick_contract
 from ..model.bids import CROATIAN_BIDS
 from ..model.bids import RUSSIAN_BIDS
 from ..model.bids import BidCodec
+from ..model.bids import BidError
+from ..model.bids import call_words
+from ..model.calls import CALL_HALF
+from ..model.calls import CALL_INVITE
+from ..model.calls import CALL_NAMES
+from ..model.calls import CALL_PASS
+from ..model.calls import CALL_WHIST
+from ..model.calls import parse_call
 from ..rules.config import Rules
 from ..rules.settings import TableSettings
 from ..rules.settings import croatian_settings
@@ -202,6 +216,98 @@ CROATIAN_SHEET = SheetTerms(
 
 
 @dataclass(frozen=True)
+class EntryContract:
+    """One contract a live entry offers (``preflog serve``), as the family's sheet writes it."""
+
+    text: str
+    """What the page shows and sends back ("6s", "4", "igra 4", "igra-bettel")."""
+    contract: int
+    """The contract code (:attr:`Family.bids` ``contracts``)."""
+    hand_call: int | None
+    """The auction call that makes it a game from hand (Croatian «igra»: ``IGRA``, ``IGRA_BETTEL``,
+    ``IGRA_SANAC``), written as the declarer's call with everybody else passing; None: a contract written
+    without an auction (with the talon, or any Russian contract)."""
+    calls: tuple[int, ...]
+    """The defenders' calls on it (call codes, in the order the page shows them); none: nobody defends
+    by calling (a misère)."""
+
+
+def _russian_calls(contract: int) -> tuple[int, ...]:
+    """Russian defenders call on a trick game (whist, pass, half-whist), never on a misère."""
+    return (CALL_WHIST, CALL_PASS, CALL_HALF) if is_trick_contract(contract) else ()
+
+
+def _croatian_calls(contract: int) -> tuple[int, ...]:
+    """Croatian defenders call on every contract (whist, pass, or the invitation; the audit refuses a
+    pass on a Bettel)."""
+    return (CALL_WHIST, CALL_PASS, CALL_INVITE)
+
+
+def _croatian_hand_call(contract: int) -> int:
+    """The auction call that plays ``contract`` from hand: «igra», or Bettel / Sanac named at once."""
+    return {HR_BETTEL: IGRA_BETTEL, HR_SANAC: IGRA_SANAC}.get(contract, IGRA)
+
+
+def _turn_order(calls: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The defenders' calls as spoken: one each, in turn (the Russian family)."""
+    return list(calls)
+
+
+def _croatian_order(calls: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The Croatian defenders' calls as spoken: one each, in turn; a defender who invites after his
+    partner passed says so in his turn, one who spoke first whists in his turn and invites after the
+    round (docs/croatian.md §2)."""
+    out: list[tuple[int, int]] = []
+    later: list[tuple[int, int]] = []
+    passed = False
+    for seat, call in calls:
+        if call == CALL_INVITE and not passed:
+            out.append((seat, CALL_WHIST))
+            later.append((seat, CALL_INVITE))
+        else:
+            out.append((seat, call))
+        passed = passed or call == CALL_PASS
+    return out + later
+
+
+@dataclass(frozen=True)
+class EntryTerms:
+    """How ``preflog serve`` takes a family's deal at paper level, as its sheets write it: the contracts
+    offered, which of them the defenders call on and with which calls, the words of those calls, what
+    a deal everybody passed is, and the contra chain where the family has one. The audit still decides
+    what is legal: these terms only say what the entry asks for."""
+
+    calls: Callable[[int], tuple[int, ...]]
+    """The defended-contract check: the defenders' calls on a contract code (empty: nobody calls)."""
+    call_words: Mapping[int, str]
+    """The word the page shows for each call code: a word of the one table of call words
+    (:func:`preflog.model.calls.parse_call` reads it back as that code)."""
+    spoken: Callable[[Sequence[tuple[int, int]]], list[tuple[int, int]]]
+    """Each defender's call ``(seat, code)`` in turn → the ``WhistCalled`` calls as spoken."""
+    all_pass_tricks: bool
+    """A deal everybody passed is played for tricks (raspasy) rather than scored without play (refe)."""
+    all_pass_auction: bool
+    """A deal everybody passed is written as its auction (``Auction: all pass``), not as its tricks alone."""
+    hand_call: Callable[[int], int] | None = None
+    """A contract code → the call that plays it from hand, for a family with hand games («igra»)."""
+    contra_words: tuple[str, ...] = ()
+    """The contra chain's words in order (kontra, rekontra …), empty where the family has none."""
+
+    def __post_init__(self) -> None:
+        for code, word in self.call_words.items():
+            if parse_call(word) != code:   # the one table of call words reads every word shown
+                raise ValueError(f"{word!r} is not the call {CALL_NAMES.get(code, code)} in the call table")
+
+
+RUSSIAN_ENTRY = EntryTerms(_russian_calls, {CALL_WHIST: "whist", CALL_PASS: "pass", CALL_HALF: "half"},
+                           _turn_order, all_pass_tricks=True, all_pass_auction=False)
+CROATIAN_ENTRY = EntryTerms(_croatian_calls, {CALL_WHIST: "igram", CALL_PASS: "pass", CALL_INVITE: "zovem"},
+                            _croatian_order, all_pass_tricks=False, all_pass_auction=True,
+                            hand_call=_croatian_hand_call,
+                            contra_words=("kontra", "rekontra", "subkontra", "mortkontra"))
+
+
+@dataclass(frozen=True)
 class Family:
     """One game family."""
 
@@ -221,8 +327,43 @@ class Family:
     bots_path: str
     """``module:class`` of the family's bots. The simulator sits above the engine, so the family names
     it instead of importing it (see :meth:`bots`)."""
-    live_entry: bool = False
-    """Whether ``preflog serve`` takes this family's deals at the table (paper level, a few taps each)."""
+    entry: EntryTerms | None = None
+    """How ``preflog serve`` takes this family's deals at the table (paper level, a few taps each); None:
+    it does not."""
+
+    @property
+    def live_entry(self) -> bool:
+        """Whether ``preflog serve`` takes this family's deals at the table."""
+        return self.entry is not None
+
+    def entry_contracts(self) -> list[EntryContract]:
+        """The contracts a live entry offers, in ladder order (the family's games from hand after them, each
+        named by its call: "igra-bettel", or "igra 4" where the call does not name the contract)."""
+        terms = self.entry
+        if terms is None:
+            return []
+        out = [EntryContract(self.bids.format(c), c, None, terms.calls(c)) for c in self.bids.contracts]
+        if terms.hand_call is not None:
+            for c in self.bids.contracts:
+                call = terms.hand_call(c)
+                text = self.bids.format(call) if call != IGRA else f"{self.bids.format(call)} {self.bids.format(c)}"
+                out.append(EntryContract(text, c, call, terms.calls(c)))
+        return out
+
+    def entry_contract(self, text: str) -> EntryContract:
+        """The contract a live entry named by ``text`` (as :meth:`entry_contracts` write it, or any spelling
+        of the bid codec for a contract played without an auction); :class:`BidError` otherwise."""
+        wanted = call_words(text)
+        for c in self.entry_contracts():
+            if call_words(c.text) == wanted:
+                return c
+        code = self.bids.parse(text)   # another spelling: "betl", "sans", "igra bettel" …
+        found = [c for c in self.entry_contracts() if c.contract == code and c.hand_call is None]
+        found = found or [c for c in self.entry_contracts() if c.hand_call == code]
+        if len(found) == 1:   # (a bare "igra" names no contract)
+            return found[0]
+        raise BidError(f"not a contract of the live entry: {text!r} (expected one of "
+                       f"{', '.join(c.text for c in self.entry_contracts())})")
 
     def bots(self) -> Any:
         """The family's bot class (``rules, n_players, rng`` → ``play_deal(...)``)."""
@@ -239,9 +380,9 @@ class Family:
 
 FAMILIES: tuple[Family, ...] = (
     Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, russian_settings, RUSSIAN_SHEET,
-           "preflog.sim.russian:RussianBots", live_entry=True),
+           "preflog.sim.russian:RussianBots", RUSSIAN_ENTRY),
     Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, croatian_settings, CROATIAN_SHEET,
-           "preflog.sim.croatian:CroatianBots"),
+           "preflog.sim.croatian:CroatianBots", CROATIAN_ENTRY),
 )
 """Every game family preflog knows."""
 
@@ -272,5 +413,5 @@ def open_deal(rules: Rules, n_players: int, dealer: int, hands: tuple[int, ...] 
     return family_of(rules).open_deal(rules, n_players, dealer, hands, talon, deal, scorer, names)
 
 
-__all__ = ["FAMILIES", "Family", "Lang", "SheetLayout", "SheetTerms", "SheetWords", "family_named", "family_of",
-           "open_deal"]
+__all__ = ["EntryContract", "EntryTerms", "FAMILIES", "Family", "Lang", "SheetLayout", "SheetTerms", "SheetWords",
+           "family_named", "family_of", "open_deal"]

@@ -99,7 +99,8 @@ CSRF_COOKIE = "preflog_csrf"
 TABLE_COOKIE = "preflog_table"
 LIVE_PRESETS = tuple(name for name, rules in PRESETS.items() if family_of(rules).live_entry)
 """The presets a pulka can be started with here: those of the families whose deals live entry takes
-(:attr:`~preflog.engine.families.Family.live_entry`: the Russian family's so far)."""
+(:attr:`~preflog.engine.families.Family.entry`: the Russian family's, and the Croatian one's in its own
+terms)."""
 MOST_NAME = 40
 KEPT_PULKAS = 64
 """Pulkas whose events and audit the server keeps between requests (then it starts afresh)."""
@@ -406,6 +407,7 @@ class Server:
             "dealers": list(table.dealers),
             "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
             "contracts": table.contracts(),
+            "terms": table.terms(sheet["rules"]),
             "last_deal": blocks[-1] if blocks else "",
             "sheet_dealers": [d.dealer for d in result.deals],
             "seats_of": [list(table.seats_in(d)) for d in range(len(table.players))],

@@ -1,13 +1,17 @@
 """Live entry at paper level: what a person taps for one deal, turned into the events the record's paper
 level writes (docs/record-format.md, "Deal blocks"), and checked by the engine's own audit.
 
-A deal is entered as on the paper sheet: a contract and its declarer (or raspasy), each defender's
-whist or pass, and the tricks taken. :func:`deal_events` writes it as ``DealStarted``,
-``ContractDeclared``, ``WhistCalled`` … and ``PaperResult``, exactly the events a ``Tricks:`` line and
-its neighbours read to. The app runs :func:`preflog.engine.replay.audit` on the log with the new deal
-appended, and the findings the new deal caused (:func:`refusals`) refuse it: an impossible entry is refused
-with the audit's own sentence (no rule is checked here a second time). Only the *shape* of the entry (seats at the
-table, whole numbers, a contract the family's codec can read) is checked before that.
+A deal is entered as on the paper sheet: a contract and its declarer (or a deal everybody passed:
+raspasy, or the Croatian refe), each defender's call, the contra chain where the family has one, and
+the tricks taken. What the family's sheets write is the family's own (:class:`~preflog.engine.families.
+EntryTerms`: its contracts, games from hand, which contracts the defenders call on and with which words).
+:func:`deal_events` writes it as ``DealStarted``, ``BidMade`` (a game from hand, an all-pass),
+``ContractDeclared``, ``WhistCalled``, ``ContraCalled`` … and ``PaperResult``, exactly the events the
+record's ``Auction:``, ``Contract:``, ``Whist:`` and ``Tricks:`` lines read to. The app runs
+:func:`preflog.engine.replay.audit` on the log with the new deal appended, and the findings the new deal
+caused (:func:`refusals`) refuse it: an impossible entry is refused with the audit's own sentence (no rule
+is checked here a second time). Only the *shape* of the entry (seats at the table, whole numbers, a
+contract and calls the family's entry offers) is checked before that.
 """
 
 from __future__ import annotations
@@ -21,17 +25,19 @@ from typing import Any
 
 from ..engine.corrections import DealFate
 from ..engine.corrections import effective_positions
+from ..engine.families import EntryContract
 from ..engine.families import family_of
 from ..engine.findings import Finding
 from ..engine.replay import Auditor
 from ..engine.replay import AuditResult
 from ..errors import PreflogError
-from ..model.bidcodes import is_trick_contract
+from ..model.bidcodes import PASS
 from ..model.bids import BidError
-from ..model.calls import CALL_HALF
-from ..model.calls import CALL_PASS
-from ..model.calls import CALL_WHIST
+from ..model.calls import CALL_NAMES
+from ..model.calls import parse_call
 from ..model.columns import RowColumns
+from ..model.events import BidMade
+from ..model.events import ContraCalled
 from ..model.events import ContractDeclared
 from ..model.events import DealCorrected
 from ..model.events import DealStarted
@@ -49,18 +55,29 @@ class EntryError(PreflogError):
     """An entry that is not a deal at all (a seat not at the table, a word where a number goes)."""
 
 
+MOST_CONTRA = 8  # contra calls in one deal's chain (each doubles the stake once more)
+
+
 class DealKindEntered(StrEnum):
-    CONTRACT = "contract"  # a contract (a trick game or a misère) and its declarer
-    RASPASY = "raspasy"    # everybody passed: tricks per player
+    CONTRACT = "contract"  # a contract (a trick game, a misère, a Croatian game) and its declarer
+    RASPASY = "raspasy"    # everybody passed: raspasy (tricks per player) or refe (no play), as the family says
+
+
+_KIND_WORDS = {"refe": DealKindEntered.RASPASY, "all_pass": DealKindEntered.RASPASY}
+"""Other names of a deal everybody passed, as the page of another family may send it."""
 
 
 class CallEntered(StrEnum):
+    """A defender's call, by its name in the one table of call words (:data:`preflog.model.calls.CALL_NAMES`)."""
+
     WHIST = "whist"
     PASS = "pass"
     HALF = "half"  # a half-whist, written as on the sheet: no tricks follow (a return is not entered yet)
+    INVITE = "invite"  # Croatian: a lone whister invites his partner («zovem»)
 
-
-_CALL_CODES = {CallEntered.WHIST: CALL_WHIST, CallEntered.PASS: CALL_PASS, CallEntered.HALF: CALL_HALF}
+    @property
+    def code(self) -> int:
+        return parse_call(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +89,8 @@ class DealEntry:
     calls: tuple[tuple[int, CallEntered], ...] = ()
     """Each defender's call, by seat; they are written in the order the defenders call, after the declarer."""
     tricks: tuple[int, ...] | None = None
+    contra: tuple[int, ...] = ()
+    """The contra chain, by the seat of each call in order (kontra, rekontra …), where the family has one."""
 
     @classmethod
     def from_json(cls, data: Any, n: int) -> DealEntry:
@@ -79,9 +98,9 @@ class DealEntry:
         if not isinstance(data, Mapping):
             raise EntryError("an entry is a JSON object")
         try:
-            kind = DealKindEntered(str(data.get("kind")))
+            kind = _KIND_WORDS.get(str(data.get("kind"))) or DealKindEntered(str(data.get("kind")))
         except ValueError:
-            raise EntryError("kind is 'contract' or 'raspasy'") from None
+            raise EntryError("kind is 'contract', or 'raspasy' (or 'refe') for a deal everybody passed") from None
         dealer = _seat(data.get("dealer"), n, "dealer", optional=True)
         tricks_in = data.get("tricks")
         tricks: tuple[int, ...] | None = None
@@ -91,13 +110,15 @@ class DealEntry:
                 raise EntryError(f"tricks are {n} whole numbers from 0 to {MOST_TRICKS}, one per player")
             tricks = tuple(tricks_in)
         if kind is DealKindEntered.RASPASY:
-            if tricks is None:
-                raise EntryError("raspasy needs the tricks each player took")
             return cls(kind, dealer, tricks=tricks)
         declarer = _seat(data.get("declarer"), n, "declarer")
         contract = data.get("contract")
         if not isinstance(contract, str) or not contract or len(contract) > 20:
-            raise EntryError("a contract is needed (e.g. 6s, 7NT, miser)")
+            raise EntryError("a contract is needed (e.g. 6s, 7NT, miser; Croatian 4, igra 4, bettel)")
+        contra_in = data.get("contra") or []
+        if not isinstance(contra_in, list) or len(contra_in) > MOST_CONTRA:
+            raise EntryError(f"contra is a list of at most {MOST_CONTRA} seats, one per call in order")
+        contra = tuple(_seat(s, n, "a contra call's seat") or 0 for s in contra_in)
         calls_in = data.get("calls") or {}
         if not isinstance(calls_in, Mapping):
             raise EntryError("calls are an object: seat → whist or pass")
@@ -109,8 +130,8 @@ class DealEntry:
             try:
                 calls.append((seat, CallEntered(call)))
             except ValueError:
-                raise EntryError("a defender's call is 'whist', 'pass' or 'half'") from None
-        return cls(kind, dealer, declarer, contract, tuple(sorted(calls)), tricks)
+                raise EntryError("a defender's call is 'whist', 'pass', 'half' or 'invite'") from None
+        return cls(kind, dealer, declarer, contract, tuple(sorted(calls)), tricks, contra)
 
 
 def _seat(value: Any, n: int, what: str, optional: bool = False) -> int | None:
@@ -142,11 +163,27 @@ class Table:
         return bidding_order(len(self.players), dealer)
 
     def contracts(self) -> list[dict[str, Any]]:
-        """The family's contracts in ladder order, each with whether its defenders whist (a trick game)."""
+        """The contracts the family's live entry offers, in its order, each with the defenders' calls on it
+        (by name; none: nobody calls) and ``whist`` whether there are any."""
         if self.rules is None:
             return []
-        bids = family_of(self.rules).bids
-        return [{"text": bids.format(c), "whist": is_trick_contract(c)} for c in bids.contracts]
+        return [{"text": c.text, "calls": [CALL_NAMES[k] for k in c.calls], "whist": bool(c.calls)}
+                for c in family_of(self.rules).entry_contracts()]
+
+    def terms(self, spec: str | None = None) -> dict[str, Any]:
+        """The words and choices of the family's entry page (``spec``: the pulka's rules spec, for a preset's
+        own words): each call's word by name, the name of a deal everybody passed and whether it is played
+        for tricks, the contra chain's words."""
+        if self.rules is None:
+            return {}
+        family = family_of(self.rules)
+        terms = family.entry
+        if terms is None:
+            return {}
+        all_pass = family.sheet.words(spec).all_pass
+        return {"calls": {CALL_NAMES[k]: w for k, w in terms.call_words.items()},
+                "all_pass": all_pass[:1].upper() + all_pass[1:], "all_pass_tricks": terms.all_pass_tricks,
+                "contra": list(terms.contra_words)}
 
 
 def standing(events: Sequence[Event]) -> tuple[Table, AuditResult]:
@@ -170,27 +207,59 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
     """The events of one paper-level deal, as the record reader writes them."""
     if table.rules is None or table.dealer is None:
         raise EntryError("the pulka cannot take another deal")
+    family = family_of(table.rules)
+    terms = family.entry
+    if terms is None:
+        raise EntryError(f"live entry does not take {family.name} deals")
     dealer = entry.dealer if entry.dealer is not None else table.dealer
+    seats = table.seats_in(dealer)
     out: list[Event] = [DealStarted(dealer=dealer)]
+    if entry.kind is DealKindEntered.RASPASY:
+        if terms.all_pass_tricks and entry.tricks is None:
+            raise EntryError("raspasy needs the tricks each player took")
+        if not terms.all_pass_tricks and entry.tricks is not None:
+            raise EntryError("a deal everybody passed is not played here: no tricks are entered for it")
+        if terms.all_pass_auction:
+            out += [BidMade(player=s, bid=PASS) for s in seats]
     if entry.kind is DealKindEntered.CONTRACT:
         assert entry.declarer is not None and entry.contract is not None
         try:
-            code = family_of(table.rules).bids.parse(entry.contract)
+            chosen = family.entry_contract(entry.contract)
         except BidError as exc:
             raise EntryError(str(exc)) from None
-        out.append(ContractDeclared(player=entry.declarer, contract=code))
+        out += _hand_auction(chosen, entry.declarer, seats)
+        out.append(ContractDeclared(player=entry.declarer, contract=chosen.contract))
+        offered = {CALL_NAMES[k] for k in chosen.calls}
+        wrong = [c for _, c in entry.calls if c.value not in offered]
+        if wrong:
+            words = [terms.call_words.get(k, CALL_NAMES[k]) for k in chosen.calls]
+            said = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+            raise EntryError(f"on {chosen.text} " + (f"a defender's call is {said}" if said else "no defender calls"))
         calls = dict(entry.calls)
-        seats = table.seats_in(dealer)
         if entry.declarer in seats:  # defenders in turn after the declarer
             k = seats.index(entry.declarer)
             order = seats[k + 1:] + seats[:k]
         else:
             order = tuple(s for s in sorted(calls))
-        out += [WhistCalled(player=s, call=_CALL_CODES[calls[s]]) for s in order if s in calls]
-        out += [WhistCalled(player=s, call=_CALL_CODES[c]) for s, c in entry.calls if s not in order]
+        in_turn = [(s, calls[s].code) for s in order if s in calls]
+        in_turn += [(s, c.code) for s, c in entry.calls if s not in order]
+        out += [WhistCalled(player=s, call=c) for s, c in terms.spoken(in_turn)]
+        if entry.contra and not terms.contra_words:
+            raise EntryError(f"{family.name} rules have no contra")
+        out += [ContraCalled(player=s) for s in entry.contra]
     if entry.tricks is not None:
         out.append(PaperResult(tricks=entry.tricks))
     return out
+
+
+def _hand_auction(chosen: EntryContract, declarer: int, seats: Sequence[int]) -> list[Event]:
+    """A game from hand as a paper sheet knows it: the declarer's call (igra), everybody else passing, in
+    bidding order; nothing for a contract written without an auction."""
+    if chosen.hand_call is None:
+        return []
+    if declarer not in seats:
+        raise EntryError("the declarer is not dealt in")
+    return [BidMade(player=s, bid=chosen.hand_call if s == declarer else PASS) for s in seats]
 
 
 def refusals(result: AuditResult, before: int, earlier: AuditResult | None = None) -> list[Finding]:

@@ -105,28 +105,33 @@
   var entry = {};
 
   function reset() {
-    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, tricks: {}, fix: null,
-             seq: state.seq};  // the log as this entry saw it: another entry made meanwhile is a conflict (409)
+    entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, contra: [], tricks: {},
+             fix: null, seq: state.seq};  // the log as this entry saw it: another entry made meanwhile is a conflict (409)
   }
   // the seats dealt in, clockwise from first hand, for the entry's dealer (the server's seating)
   function seatsIn() {
     return entry.dealer !== null && state.seats_of[entry.dealer] ? state.seats_of[entry.dealer] : state.seats_in;
   }
-  function needsWhist() {
+  // the family's entry terms (the server's Family.entry): call words, the all-pass deal, the contra chain
+  function terms() { return state.terms || {calls: {}, all_pass: "Raspasy", all_pass_tricks: true, contra: []}; }
+  // the defenders' calls on the chosen contract, by name (none: nobody calls, a misère)
+  function contractCalls() {
     var c = state.contracts.filter(function (x) { return x.text === entry.contract; })[0];
-    return c ? c.whist : false;
+    return c ? (c.calls || (c.whist ? ["whist", "pass", "half"] : [])) : [];
   }
+  function needsWhist() { return contractCalls().length > 0; }
+  function tapped() { return Object.keys(entry.tricks).length > 0; }
   function defenders() {
     var seats = seatsIn(), k = seats.indexOf(entry.declarer);
     if (k < 0) { return []; }
     return seats.slice(k + 1).concat(seats.slice(0, k));
   }
   function needsTricks() {
-    if (entry.kind === "raspasy") { return true; }
+    if (entry.kind === "raspasy") { return terms().all_pass_tricks; }  // raspasy: tricks; refe: none
     if (entry.kind !== "contract" || entry.contract === null || entry.declarer === null) { return false; }
     if (!needsWhist()) { return true; }  // a misère: its tricks
-    // a whisted game: its tricks; nobody whisting, or a half-whist, is written without them
-    return defenders().some(function (s) { return entry.calls[s] === "whist"; });
+    // a defended game: its tricks; nobody whisting, or a half-whist, is written without them
+    return defenders().some(function (s) { return entry.calls[s] === "whist" || entry.calls[s] === "invite"; });
   }
 
   function drawSheet() {
@@ -196,13 +201,14 @@
     });
     Array.prototype.forEach.call($("kind").children, function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-kind") === entry.kind ? "true" : "false");
+      if (b.getAttribute("data-kind") === "raspasy") { b.textContent = terms().all_pass; }
     });
     $("contract-part").className = entry.kind === "contract" ? "" : "hidden";
     var seats = seatsIn();
     var decl = $("declarer");
     decl.textContent = "";
     seats.forEach(function (s) {
-      var b = button(state.players[s], function () { entry.declarer = s; entry.calls = {}; drawEntry(); });
+      var b = button(state.players[s], function () { entry.declarer = s; entry.calls = {}; entry.contra = []; drawEntry(); });
       b.setAttribute("aria-pressed", s === entry.declarer ? "true" : "false");
       decl.appendChild(b);
     });
@@ -218,13 +224,15 @@
     if (entry.declarer !== null && entry.contract !== null && needsWhist()) {
       defenders().forEach(function (s) {
         var grid = seatRow(calls, s);
-        ["whist", "pass", "half"].forEach(function (call) {
-          var b = button(call, function () { entry.calls[s] = call; drawEntry(); });
+        contractCalls().forEach(function (call) {
+          var b = button(terms().calls[call] || call, function () { entry.calls[s] = call; drawEntry(); });
           b.setAttribute("data-seat", String(s));
+          b.setAttribute("data-call", call);
           b.setAttribute("aria-pressed", entry.calls[s] === call ? "true" : "false");
           grid.appendChild(b);
         });
       });
+      drawContra(calls);
     }
     var tricks = $("tricks");
     tricks.textContent = "";
@@ -246,6 +254,33 @@
     }
   }
 
+  // the contra chain (kontra, rekontra …) where the family has one: each tap on a player adds his call
+  function drawContra(parent) {
+    var words = terms().contra || [];
+    if (!words.length) { return; }
+    var row = document.createElement("div");
+    row.className = "row";
+    row.id = "contra";
+    var head = document.createElement("b");
+    head.textContent = entry.contra.length ? entry.contra.map(function (s, k) {
+      return words[Math.min(k, words.length - 1)] + ": " + state.players[s];
+    }).join(" · ") : words[0] + "?";
+    var grid = document.createElement("div");
+    grid.className = "grid";
+    var next = words[Math.min(entry.contra.length, words.length - 1)];
+    defenders().concat([entry.declarer]).forEach(function (s) {
+      var b = button(next + " " + state.players[s], function () { entry.contra.push(s); drawEntry(); });
+      b.setAttribute("data-seat", String(s));
+      grid.appendChild(b);
+    });
+    if (entry.contra.length) {
+      grid.appendChild(button("×", function () { entry.contra = []; drawEntry(); }));
+    }
+    row.appendChild(head);
+    row.appendChild(grid);
+    parent.appendChild(row);
+  }
+
   function payload() {
     var deal = {kind: entry.kind, dealer: entry.dealer};
     if (entry.kind === "contract") {
@@ -255,8 +290,10 @@
       if (needsWhist()) {
         defenders().forEach(function (s) { deal.calls[s] = entry.calls[s] || "pass"; });
       }
+      if (entry.contra.length) { deal.contra = entry.contra.slice(); }
     }
-    if (needsTricks()) {
+    // a contract's tricks once any is tapped (a game won without play has none); raspasy's always
+    if (needsTricks() && (entry.kind === "raspasy" || tapped())) {
       deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
     }
     if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal}; }
@@ -276,7 +313,7 @@
     b.addEventListener("click", function () { entry.kind = b.getAttribute("data-kind"); drawEntry(); });
   });
   $("enter").addEventListener("click", function () {
-    if (!entry.kind) { say("Choose a contract or raspasy first", false); return; }
+    if (!entry.kind) { say("Choose a contract or " + terms().all_pass.toLowerCase() + " first", false); return; }
     $("enter").disabled = true;
     var fixing = entry.fix;
     post("/api/pulka/" + encodeURIComponent(state.id) + (fixing ? "/correct" : "/deals"), payload()).then(function (r) {

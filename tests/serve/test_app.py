@@ -350,16 +350,18 @@ def test_on_loopback_another_host_name_reaches_nothing(tmp_path: Path) -> None:
     assert TestClient(app, base_url="http://localhost:8765").get("/").status_code == 200
 
 
-def test_live_entry_takes_the_russian_presets_only(tmp_path: Path) -> None:
+def test_live_entry_takes_an_imported_croatian_pulka_in_its_own_terms(tmp_path: Path) -> None:
     root = tmp_path / "s"
     Workspace(root).import_paths([ROOT / "data" / "demo" / "croatian-3p.pref"])
     pid = Workspace(root).ids()[0]
     with TestClient(create_app(root)) as c:
         c.get("/new")
         s = c.get(f"/api/pulka/{pid}").json()
-        assert s["live"] is False
-        r = _enter(c, pid, s["seq"], {"kind": "raspasy", "tricks": [4, 3, 3]})
-        assert r.status_code == 400 and "sochi, leningrad, rostov" in r.json()["error"]
+        assert s["live"] is True and s["terms"]["all_pass"] == "Refe for everybody"
+        r = _enter(c, pid, s["seq"], {"kind": "raspasy", "tricks": [4, 3, 3]})  # a refe has no tricks
+        assert r.status_code == 400 and "no tricks" in r.json()["error"]
+        r = _enter(c, pid, s["seq"], {"kind": "refe"})   # the demo pulka ended: the audit's sentence
+        assert r.status_code == 422 and r.json()["findings"][0]["code"] == "event_after_end"
         assert c.get(f"/api/pulka/{pid}").json()["seq"] == s["seq"]
 
 
