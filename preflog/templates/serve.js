@@ -113,6 +113,7 @@
     return entry.dealer !== null && state.seats_of[entry.dealer] ? state.seats_of[entry.dealer] : state.seats_in;
   }
   function needsWhist() {
+    if (state.paper && state.paper.whisted) { return whisted(); }  // the engine's answer (a checked ten: none)
     var c = state.contracts.filter(function (x) { return x.text === entry.contract; })[0];
     return c ? c.whist : false;
   }
@@ -124,6 +125,8 @@
   function needsTricks() {
     if (entry.kind === "raspasy") { return true; }
     if (entry.kind !== "contract" || entry.contract === null || entry.declarer === null) { return false; }
+    if (entry.conceded) { return false; }  // «без трёх»: the deal ends without play
+    if (entry.returned_by !== undefined && entry.returned_by !== null) { return true; }  // a returned whist
     if (!needsWhist()) { return true; }  // a misère: its tricks
     // a whisted game: its tricks; nobody whisting, or a half-whist, is written without them
     return defenders().some(function (s) { return entry.calls[s] === "whist"; });
@@ -226,6 +229,7 @@
         });
       });
     }
+    drawAfterCalls();
     var tricks = $("tricks");
     tricks.textContent = "";
     if (needsTricks()) {
@@ -256,11 +260,105 @@
         defenders().forEach(function (s) { deal.calls[s] = entry.calls[s] || "pass"; });
       }
     }
+    if (entry.kind === "contract") { afterCallsPayload(deal); }
     if (needsTricks()) {
       deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
     }
     if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal}; }
     return {expected_seq: entry.seq, deal: deal};
+  }
+
+  // --- after the defenders' first calls: a returned whist, open or closed play, «без трёх» ------------
+  // Each is offered only where the server's state.paper says the rules allow it (asked of the family's
+  // deal machine there); what is entered is still audited by the engine, which refuses with its sentence.
+  function paper() { return state.paper || {}; }
+  function whisted() {  // the contract's defenders call whist or pass (not a misère, not a checked ten)
+    return (paper().whisted || []).indexOf(entry.contract) >= 0;
+  }
+  function given(v) { return v !== undefined && v !== null; }
+  // who may whist after the first calls, and how that row is headed
+  function laterWhist() {
+    var p = paper(), ds = defenders();
+    if (ds.length !== 2 || !whisted()) { return {seats: [], head: ""}; }
+    var c0 = entry.calls[ds[0]], c1 = entry.calls[ds[1]], four = state.players.length === 4;
+    if (c0 === "pass" && c1 === "half") {
+      var seats = p.returns ? [ds[0]] : [];
+      if (four && p.dealer_returns) { seats.push(entry.dealer); }
+      return {seats: seats, head: "Whist returned after the half-whist"};
+    }
+    if (c0 === "pass" && c1 === "pass" && four && p.dealer_whists) {
+      return {seats: [entry.dealer], head: "The dealer whists (both passed)"};
+    }
+    return {seats: [], head: ""};
+  }
+  // the lone whister (one whist, or the whist returned), who may play open or closed
+  function loneWhister() {
+    if (given(entry.returned_by)) { return entry.returned_by; }
+    var w = defenders().filter(function (s) { return entry.calls[s] === "whist"; });
+    return w.length === 1 ? w[0] : null;
+  }
+  function extraRow(parent, head, id) {
+    var row = document.createElement("div");
+    row.className = "row";
+    var b = document.createElement("b");
+    b.textContent = head;
+    var grid = document.createElement("div");
+    grid.className = "grid";
+    grid.id = id;
+    row.appendChild(b);
+    row.appendChild(grid);
+    parent.appendChild(row);
+    return grid;
+  }
+  function drawAfterCalls() {
+    var box = $("after-calls");
+    if (!box) { return; }
+    box.textContent = "";
+    if (paper().all_pass) {  // what a deal everybody passed is, in the family's word
+      Array.prototype.forEach.call($("kind").children, function (b) {
+        if (b.getAttribute("data-kind") === "raspasy") {
+          var w = paper().all_pass;
+          b.textContent = w.charAt(0).toUpperCase() + w.slice(1) + " (all pass)";
+        }
+      });
+    }
+    var p = paper();
+    var on = entry.kind === "contract" && entry.declarer !== null && entry.contract !== null && whisted();
+    if (!on || !p.concede) { entry.conceded = false; }
+    var later = on && !entry.conceded ? laterWhist() : {seats: [], head: ""};
+    if (later.seats.indexOf(entry.returned_by) < 0) { entry.returned_by = null; }
+    var lone = on && !entry.conceded && p.open_closed ? loneWhister() : null;
+    if (lone === null) { entry.mode = null; }
+    if (later.seats.length) {
+      var back = extraRow(box, later.head, "returned");
+      var no = button("no", function () { entry.returned_by = null; drawEntry(); });
+      no.setAttribute("aria-pressed", given(entry.returned_by) ? "false" : "true");
+      back.appendChild(no);
+      later.seats.forEach(function (s) {
+        var b = button(state.players[s], function () { entry.returned_by = s; drawEntry(); });
+        b.setAttribute("aria-pressed", entry.returned_by === s ? "true" : "false");
+        back.appendChild(b);
+      });
+    }
+    if (lone !== null) {
+      var play = extraRow(box, state.players[lone] + " plays", "mode");
+      ["open", "closed"].forEach(function (m) {
+        var b = button(m, function () { entry.mode = entry.mode === m ? null : m; drawEntry(); });
+        b.setAttribute("aria-pressed", entry.mode === m ? "true" : "false");
+        play.appendChild(b);
+      });
+    }
+    if (on && p.concede) {
+      var give = extraRow(box, state.players[entry.declarer] + " concedes", "concede");
+      var c = button("без трёх (down three)", function () { entry.conceded = !entry.conceded; drawEntry(); });
+      c.setAttribute("aria-pressed", entry.conceded ? "true" : "false");
+      give.appendChild(c);
+    }
+  }
+  function afterCallsPayload(deal) {
+    if (given(entry.returned_by)) { deal.returned_by = entry.returned_by; }
+    if (entry.mode) { deal.mode = entry.mode; }
+    if (entry.conceded) { deal.conceded = true; }
   }
 
   function show(newState) {
