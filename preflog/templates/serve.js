@@ -294,6 +294,7 @@
   // the lone whister (one whist, or the whist returned), who may play open or closed
   function loneWhister() {
     if (given(entry.returned_by)) { return entry.returned_by; }
+    if (defenders().some(function (s) { return !entry.calls[s]; })) { return null; }  // a call still to come
     var w = defenders().filter(function (s) { return entry.calls[s] === "whist"; });
     return w.length === 1 ? w[0] : null;
   }

@@ -63,7 +63,7 @@ CASES: list[tuple[str, str, tuple[str, ...], str, dict[str, Any]]] = [
      "Deal 1: dealer D\nContract: A 6d\nWhist: B pass, C pass, D whist, D open\nTricks: A 5, B 3, C 2, D 0\n",
      {"kind": "contract", "declarer": 0, "contract": "6d", "calls": {"1": "pass", "2": "pass"}, "returned_by": 3,
       "mode": "open", "tricks": [5, 3, 2, 0]}),
-    ("«без трёх»", PLAYERS3, ("allow_concede_down3=true",),
+    ("concede down three", PLAYERS3, ("allow_concede_down3=true",),
      "Deal 1: dealer C\nContract: A 7NT\nWhist: B whist, C pass, A без трёх\n",
      {"kind": "contract", "declarer": 0, "contract": "7NT", "calls": {"1": "whist", "2": "pass"},
       "conceded": True}),
