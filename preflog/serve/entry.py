@@ -229,23 +229,26 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
             order = tuple(s for s in sorted(calls))
         out += [WhistCalled(player=s, call=_CALL_CODES[calls[s]]) for s in order if s in calls]
         out += [WhistCalled(player=s, call=_CALL_CODES[c]) for s, c in entry.calls if s not in order]
-        out += _after_calls(entry)
+        out += _after_calls(entry, order)
     if entry.tricks is not None:
         out.append(PaperResult(tricks=entry.tricks))
     return out
 
 
-def _after_calls(entry: DealEntry) -> list[Event]:
+def _after_calls(entry: DealEntry, order: Sequence[int]) -> list[Event]:
     """What the ``Whist:`` line holds after the defenders' first calls, as the reader reads it: a returned
     whist (``B return``; a sitting-out dealer's return comes after the passer's second pass, ``B pass, D
-    whist``), the lone whister's ``open`` / ``closed``, the declarer's ``concede``. Whether each is allowed
-    here is the audit's to say."""
+    whist``), the lone whister's ``open`` / ``closed``, the declarer's ``concede``. ``order``: the defenders
+    in calling order. Whether each is allowed here is the audit's to say."""
     out: list[Event] = []
     calls = dict(entry.calls)
     back = entry.returned_by
     if back is not None:
         if back not in calls and CallEntered.HALF in calls.values():
-            out += [WhistCalled(player=s, call=CALL_PASS) for s, c in entry.calls if c is CallEntered.PASS]
+            # the dealer's turn comes when the passer who spoke before the half-whist passes again
+            ranked = [s for s in order if s in calls]
+            half = next(i for i, s in enumerate(ranked) if calls[s] is CallEntered.HALF)
+            out += [WhistCalled(player=s, call=CALL_PASS) for s in ranked[:half] if calls[s] is CallEntered.PASS]
         out.append(WhistCalled(player=back, call=CALL_WHIST))
     if entry.mode is not None:
         whisters = [s for s, c in entry.calls if c is CallEntered.WHIST]

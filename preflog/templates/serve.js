@@ -286,6 +286,9 @@
       if (four && p.dealer_returns) { seats.push(entry.dealer); }
       return {seats: seats, head: "Whist returned after the half-whist"};
     }
+    if (c0 === "half" && c1 === "pass" && four && p.dealer_returns) {  // half_whist_by=either
+      return {seats: [entry.dealer], head: "Whist returned after the half-whist"};
+    }
     if (c0 === "pass" && c1 === "pass" && four && p.dealer_whists) {
       return {seats: [entry.dealer], head: "The dealer whists (both passed)"};
     }

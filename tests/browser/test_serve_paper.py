@@ -89,6 +89,9 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         # deal 3 (Восток deals): Запад 6♦; Восток passes, Юг half-whists and nobody returns: no tricks
         page.get_by_role("button", name="Contract").tap()
         page.locator("#declarer").get_by_role("button", name="Запад").tap()
+        page.locator("#contracts").get_by_role("button", name="10NT", exact=True).tap()
+        expect(page.locator("#calls button")).to_have_count(0)  # Sochi checks a ten: nobody calls
+        expect(page.locator("#tricks .row")).to_have_count(3)   # its tricks are the check's
         page.locator("#contracts").get_by_role("button", name="6d", exact=True).tap()
         _tap_row(page, "calls", "Восток", "pass")
         _tap_row(page, "calls", "Юг", "half")
