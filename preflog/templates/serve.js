@@ -222,6 +222,7 @@
       defenders().forEach(function (s) {
         var grid = seatRow(calls, s);
         ["whist", "pass", "half"].forEach(function (call) {
+          if (call === "half" && !halfOffered(s)) { return; }
           var b = button(call, function () { entry.calls[s] = call; drawEntry(); });
           b.setAttribute("data-seat", String(s));
           b.setAttribute("aria-pressed", entry.calls[s] === call ? "true" : "false");
@@ -313,6 +314,13 @@
     row.appendChild(grid);
     parent.appendChild(row);
     return grid;
+  }
+  // half-whist is offered to the first defender or to the second where the rules allow it on this contract
+  function halfOffered(s) {
+    var p = paper();
+    if (!p.half_second) { return true; }  // a state without the engine's answer: offer it, the audit decides
+    var list = defenders().indexOf(s) === 0 ? p.half_first : p.half_second;
+    return list.indexOf(entry.contract) >= 0 || entry.calls[s] === "half";
   }
   function drawAfterCalls() {
     var box = $("after-calls");
