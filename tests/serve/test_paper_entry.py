@@ -226,3 +226,25 @@ def test_the_state_tells_the_form_what_these_rules_offer(store: Path, client: Te
     paper = client.get("/api/pulka/p6").json()["paper"]
     assert paper["concede"] and paper["open_closed"] and paper["all_pass"] == "raspasy"
     assert "10NT" not in paper["whisted"]  # Sochi checks a ten: its defenders do not call
+
+
+def test_a_deal_corrected_to_a_returned_open_whist_exports_and_reads_back(store: Path, client: TestClient) -> None:
+    from preflog.record.api import read_records
+
+    _begin(store, "p7", NAMES)
+    r = _enter(client, "p7", {"kind": "contract", "declarer": 0, "contract": "7s", "calls": {"1": "pass", "2": "half"}})
+    assert r.status_code == 201, r.text
+    fixed = {"kind": "contract", "declarer": 0, "contract": "7s", "calls": {"1": "pass", "2": "half"},
+             "returned_by": 1, "mode": "open", "tricks": [7, 3, 0]}
+    r = client.post("/api/pulka/p7/correct", json={"expected_seq": r.json()["seq"], "deal": 1, "entry": fixed},
+                    headers={"X-CSRF-Token": client.cookies["preflog_csrf"]})
+    assert r.status_code == 201, r.text
+    assert "Whist: B pass, C half, B return, B open\nTricks: A 7, B 3, C 0" in r.json()["last_deal"]
+    # by hand: the 7 is made (pulya 4); the returner writes the side's 3 tricks, 4 × 3 = 12; the half-whist
+    # entered first no longer counts (Vera's 4 are gone)
+    t = r.json()["totals"]
+    assert t["pulya"]["Anna"] == 4 and t["visty"]["Boris"]["Anna"] == 12 and t["visty"]["Vera"]["Anna"] == 0
+    text = client.get("/pulka/p7/record").text
+    (back,) = read_records(text)
+    # (the export names the pulka by its id, a tag the pulka stored here without the start form lacks)
+    assert list(back.events)[1:] == Workspace(store).store().read("p7")[1:] and back.id == "p7"
