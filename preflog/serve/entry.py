@@ -271,7 +271,7 @@ def paper_choices(table: Table) -> dict[str, Any]:
     what a deal everybody passed is (the family's word: raspasy, the only one in the Russian game)."""
     if table.rules is None:
         return {}
-    out = dict(_choices(table.rules, len(table.players)))
+    out = {k: list(v) if isinstance(v, list) else v for k, v in _choices(table.rules, len(table.players)).items()}
     out["all_pass"] = family_of(table.rules).sheet.words(table.rules.name).all_pass
     return out
 
@@ -305,12 +305,14 @@ def _choices(rules: Rules, n: int) -> dict[str, Any]:
         "half_first": [text(c) for c in whisted if offers(after(c), WhistCalled(d1, CALL_HALF))],
         "returns": False, "dealer_returns": False, "dealer_whists": False, "open_closed": False, "concede": False,
     }
+    halved = [c for c in whisted if text(c) in out["half_second"]]
+    if halved:  # a return follows a half-whist: asked on a contract where one may be said
+        h = halved[0]
+        out["returns"] = offers(after(h, (d1, CALL_PASS), (d2, CALL_HALF)), WhistCalled(d1, CALL_WHIST))
+        out["dealer_returns"] = n == 4 and offers(after(h, (d1, CALL_PASS), (d2, CALL_HALF), (d1, CALL_PASS)),
+                                                  WhistCalled(dealer, CALL_WHIST))
     if whisted:
         c = whisted[0]
-        half = after(c, (d1, CALL_PASS), (d2, CALL_HALF))
-        out["returns"] = offers(half, WhistCalled(d1, CALL_WHIST))
-        out["dealer_returns"] = n == 4 and offers(after(c, (d1, CALL_PASS), (d2, CALL_HALF), (d1, CALL_PASS)),
-                                                  WhistCalled(dealer, CALL_WHIST))
         out["dealer_whists"] = n == 4 and offers(after(c, (d1, CALL_PASS), (d2, CALL_PASS)),
                                                  WhistCalled(dealer, CALL_WHIST))
         out["open_closed"] = offers(after(c, (d1, CALL_WHIST), (d2, CALL_PASS)), PlayModeChosen(d1, PLAY_OPEN))

@@ -110,6 +110,8 @@ def test_the_form_is_offered_what_the_engine_allows_under_the_rules() -> None:
     assert paper_choices(_table(PLAYERS3, "allow_concede_down3=true"))["concede"]
     assert not paper_choices(_table(PLAYERS3, "open_play_choice=never"))["open_closed"]
     assert paper_choices(_table(PLAYERS3, "half_whist_by=either"))["half_first"] == sochi["half_second"]
+    sevens = paper_choices(_table(PLAYERS3, "half_whist_levels=[7]"))  # a return is asked where half may be said
+    assert sevens["returns"] and "6s" not in sevens["half_second"] and "7s" in sevens["half_second"]
     four = paper_choices(_table(PLAYERS4))
     assert four["dealer_returns"] and not four["dealer_whists"]
     assert paper_choices(_table(PLAYERS4, "dealer_whists_after_passes=true"))["dealer_whists"]
