@@ -86,6 +86,7 @@ from .entry import correction_events
 from .entry import deal_blocks
 from .entry import deal_events
 from .entry import history
+from .entry import paper_choices
 from .entry import refusals
 from .entry import standing
 
@@ -412,6 +413,7 @@ class Server:
             "sheet_dealers": [d.dealer for d in result.deals],
             "seats_of": [list(table.seats_in(d)) for d in range(len(table.players))],
             "history": history(evs, blocks),
+            "paper": paper_choices(table),
         }
 
     def stats_page(self, **filters: str | None) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from ..engine.corrections import DealFate
@@ -28,12 +29,19 @@ from ..engine.corrections import effective_positions
 from ..engine.families import EntryContract
 from ..engine.families import family_of
 from ..engine.findings import Finding
+from ..engine.findings import IllegalAction
 from ..engine.replay import Auditor
 from ..engine.replay import AuditResult
 from ..errors import PreflogError
 from ..model.bidcodes import PASS
 from ..model.bids import BidError
+from ..model.calls import CALL_CONCEDE
+from ..model.calls import CALL_HALF
 from ..model.calls import CALL_NAMES
+from ..model.calls import CALL_PASS
+from ..model.calls import CALL_WHIST
+from ..model.calls import PLAY_CLOSED
+from ..model.calls import PLAY_OPEN
 from ..model.calls import parse_call
 from ..model.columns import RowColumns
 from ..model.events import BidMade
@@ -43,6 +51,7 @@ from ..model.events import DealCorrected
 from ..model.events import DealStarted
 from ..model.events import Event
 from ..model.events import PaperResult
+from ..model.events import PlayModeChosen
 from ..model.events import WhistCalled
 from ..model.outcome import bidding_order
 from ..record.api import write_text
@@ -72,12 +81,23 @@ class CallEntered(StrEnum):
 
     WHIST = "whist"
     PASS = "pass"
-    HALF = "half"  # a half-whist, written as on the sheet: no tricks follow (a return is not entered yet)
+    HALF = "half"  # a half-whist, written as on the sheet: no tricks follow (unless returned: DealEntry.returned_by)
     INVITE = "invite"  # Croatian: a lone whister invites his partner («zovem»)
 
     @property
     def code(self) -> int:
         return parse_call(self.value)
+
+
+class PlayEntered(StrEnum):
+    """How the lone whister plays: his cards and his partner's open on the table, or closed (the record's
+    ``Whist: …, B open`` / ``B closed``)."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+_MODE_CODES = {PlayEntered.OPEN: PLAY_OPEN, PlayEntered.CLOSED: PLAY_CLOSED}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +111,14 @@ class DealEntry:
     tricks: tuple[int, ...] | None = None
     contra: tuple[int, ...] = ()
     """The contra chain, by the seat of each call in order (kontra, rekontra …), where the family has one."""
+    returned_by: int | None = None
+    """Who whisted after the first calls: the defender who passed, returning a half-whist (the record's
+    ``return``), or at four players the sitting-out dealer (returning a half-whist after the passer let it
+    go, or whisting after both defenders passed where the rules let him)."""
+    mode: PlayEntered | None = None
+    """The lone whister's open or closed play, where the rules let him choose (none: nothing written)."""
+    conceded: bool = False
+    """The declarer conceded down three («без трёх») before play: no tricks follow."""
 
     @classmethod
     def from_json(cls, data: Any, n: int) -> DealEntry:
@@ -131,7 +159,24 @@ class DealEntry:
                 calls.append((seat, CallEntered(call)))
             except ValueError:
                 raise EntryError("a defender's call is 'whist', 'pass', 'half' or 'invite'") from None
-        return cls(kind, dealer, declarer, contract, tuple(sorted(calls)), tricks, contra)
+        return cls(kind, dealer, declarer, contract, tuple(sorted(calls)), tricks, contra,
+                   **_paper_extras(data, n))
+
+
+def _paper_extras(data: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """The parts of a contract's entry after its calls: a returned whist, open or closed, a concession."""
+    out: dict[str, Any] = {"returned_by": _seat(data.get("returned_by"), n, "returned_by", optional=True)}
+    mode = data.get("mode")
+    if mode is not None:
+        try:
+            out["mode"] = PlayEntered(mode)
+        except ValueError:
+            raise EntryError("mode is 'open' or 'closed'") from None
+    conceded = data.get("conceded", False)
+    if type(conceded) is not bool:
+        raise EntryError("conceded is true or false")
+    out["conceded"] = conceded
+    return out
 
 
 def _seat(value: Any, n: int, what: str, optional: bool = False) -> int | None:
@@ -244,6 +289,7 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
         in_turn = [(s, calls[s].code) for s in order if s in calls]
         in_turn += [(s, c.code) for s, c in entry.calls if s not in order]
         out += [WhistCalled(player=s, call=c) for s, c in terms.spoken(in_turn)]
+        out += _after_calls(entry, order)
         if entry.contra and not terms.contra_words:
             raise EntryError(f"{family.name} rules have no contra")
         out += [ContraCalled(player=s) for s in entry.contra]
@@ -260,6 +306,93 @@ def _hand_auction(chosen: EntryContract, declarer: int, seats: Sequence[int]) ->
     if declarer not in seats:
         raise EntryError("the declarer is not dealt in")
     return [BidMade(player=s, bid=chosen.hand_call if s == declarer else PASS) for s in seats]
+
+
+def _after_calls(entry: DealEntry, order: Sequence[int]) -> list[Event]:
+    """What the ``Whist:`` line holds after the defenders' first calls, as the reader reads it: a returned
+    whist (``B return``; a sitting-out dealer's return comes after the passer's second pass, ``B pass, D
+    whist``), the lone whister's ``open`` / ``closed``, the declarer's ``concede``. ``order``: the defenders
+    in calling order. Whether each is allowed here is the audit's to say."""
+    out: list[Event] = []
+    calls = dict(entry.calls)
+    back = entry.returned_by
+    if back is not None:
+        if back not in calls and CallEntered.HALF in calls.values():
+            # the dealer's turn comes when the passer who spoke before the half-whist passes again
+            ranked = [s for s in order if s in calls]
+            half = next(i for i, s in enumerate(ranked) if calls[s] is CallEntered.HALF)
+            out += [WhistCalled(player=s, call=CALL_PASS) for s in ranked[:half] if calls[s] is CallEntered.PASS]
+        out.append(WhistCalled(player=back, call=CALL_WHIST))
+    if entry.mode is not None:
+        whisters = [s for s, c in entry.calls if c is CallEntered.WHIST]
+        lone = back if back is not None else whisters[0] if whisters else entry.declarer
+        assert lone is not None
+        out.append(PlayModeChosen(player=lone, mode=_MODE_CODES[entry.mode]))
+    if entry.conceded and entry.declarer is not None:
+        out.append(WhistCalled(player=entry.declarer, call=CALL_CONCEDE))
+    return out
+
+
+def paper_choices(table: Table) -> dict[str, Any]:
+    """What the entry form offers after a contract under the pulka's rules, as the family's deal machine
+    answers it (a few paper deals played up to the point in question, nothing decided here):
+    ``whisted`` the contracts whose defenders call (not a misère, not a checked ten), ``half_second`` /
+    ``half_first`` where the second defender after a pass / the first may say half-whist, ``returns``
+    whether the passer may return a half-whist, ``dealer_returns`` / ``dealer_whists`` whether the
+    sitting-out dealer may return it / whist after two passes, ``open_closed`` whether a lone whister
+    chooses open or closed play, ``concede`` whether the declarer may concede down three, ``all_pass``
+    what a deal everybody passed is (the family's word: raspasy, the only one in the Russian game)."""
+    if table.rules is None:
+        return {}
+    out = {k: list(v) if isinstance(v, list) else v for k, v in _choices(table.rules, len(table.players)).items()}
+    out["all_pass"] = family_of(table.rules).sheet.words(table.rules.name).all_pass
+    return out
+
+
+@lru_cache(maxsize=64)
+def _choices(rules: Rules, n: int) -> dict[str, Any]:
+    fam = family_of(rules)
+    dealer = n - 1
+    seats = bidding_order(n, dealer)
+    declarer, d1, d2 = seats[0], seats[1], seats[2]
+
+    def after(contract: int, *calls: tuple[int, int]) -> Any:
+        """A paper deal with ``contract`` declared and ``calls`` made; None where the engine refuses it."""
+        d = fam.open_deal(rules, n, dealer, None, None)
+        try:
+            d.declare(declarer, contract)
+            for seat, call in calls:
+                d.whist(seat, call)
+        except IllegalAction:
+            return None
+        return d
+
+    def offers(d: Any, event: Event) -> bool:
+        return d is not None and event in d.legal_actions()
+
+    whisted = [c for c in fam.bids.contracts if offers(after(c), WhistCalled(d1, CALL_PASS))]
+    text = fam.bids.format
+    out: dict[str, Any] = {
+        "whisted": [text(c) for c in whisted],
+        "unwhisted": [text(c) for c in fam.bids.contracts if c not in whisted],
+        "half_second": [text(c) for c in whisted if offers(after(c, (d1, CALL_PASS)), WhistCalled(d2, CALL_HALF))],
+        "half_first": [text(c) for c in whisted if offers(after(c), WhistCalled(d1, CALL_HALF))],
+        "returns": False, "dealer_returns": False, "dealer_whists": False, "open_closed": False, "concede": False,
+    }
+    halved = [c for c in whisted if text(c) in out["half_second"]]
+    if halved:  # a return follows a half-whist: asked on a contract where one may be said
+        h = halved[0]
+        out["returns"] = offers(after(h, (d1, CALL_PASS), (d2, CALL_HALF)), WhistCalled(d1, CALL_WHIST))
+        out["dealer_returns"] = n == 4 and offers(after(h, (d1, CALL_PASS), (d2, CALL_HALF), (d1, CALL_PASS)),
+                                                  WhistCalled(dealer, CALL_WHIST))
+    if whisted:
+        c = whisted[0]
+        out["dealer_whists"] = n == 4 and offers(after(c, (d1, CALL_PASS), (d2, CALL_PASS)),
+                                                 WhistCalled(dealer, CALL_WHIST))
+        out["open_closed"] = offers(after(c, (d1, CALL_WHIST), (d2, CALL_PASS)), PlayModeChosen(d1, PLAY_OPEN))
+        d = after(c)
+        out["concede"] = d is not None and d.can_whist(declarer, CALL_CONCEDE)
+    return out
 
 
 def refusals(result: AuditResult, before: int, earlier: AuditResult | None = None) -> list[Finding]:

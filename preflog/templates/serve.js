@@ -116,6 +116,8 @@
   function terms() { return state.terms || {calls: {}, all_pass: "Raspasy", all_pass_tricks: true, contra: []}; }
   // the defenders' calls on the chosen contract, by name (none: nobody calls, a misère)
   function contractCalls() {
+    // the engine's answer where it has one: no calls on a checked ten
+    if (state.paper && (state.paper.unwhisted || []).indexOf(entry.contract) >= 0) { return []; }
     var c = state.contracts.filter(function (x) { return x.text === entry.contract; })[0];
     return c ? (c.calls || (c.whist ? ["whist", "pass", "half"] : [])) : [];
   }
@@ -129,6 +131,8 @@
   function needsTricks() {
     if (entry.kind === "raspasy") { return terms().all_pass_tricks; }  // raspasy: tricks; refe: none
     if (entry.kind !== "contract" || entry.contract === null || entry.declarer === null) { return false; }
+    if (entry.conceded) { return false; }  // «без трёх»: the deal ends without play
+    if (entry.returned_by !== undefined && entry.returned_by !== null) { return true; }  // a returned whist
     if (!needsWhist()) { return true; }  // a misère: its tricks
     // a defended game: its tricks; nobody whisting, or a half-whist, is written without them
     return defenders().some(function (s) { return entry.calls[s] === "whist" || entry.calls[s] === "invite"; });
@@ -225,6 +229,7 @@
       defenders().forEach(function (s) {
         var grid = seatRow(calls, s);
         contractCalls().forEach(function (call) {
+          if (call === "half" && !halfOffered(s)) { return; }
           var b = button(terms().calls[call] || call, function () { entry.calls[s] = call; drawEntry(); });
           b.setAttribute("data-seat", String(s));
           b.setAttribute("data-call", call);
@@ -234,6 +239,7 @@
       });
       drawContra(calls);
     }
+    drawAfterCalls();
     var tricks = $("tricks");
     tricks.textContent = "";
     if (needsTricks()) {
@@ -292,12 +298,109 @@
       }
       if (entry.contra.length) { deal.contra = entry.contra.slice(); }
     }
+    if (entry.kind === "contract") { afterCallsPayload(deal); }
     // a contract's tricks once any is tapped (a game won without play has none); raspasy's always
     if (needsTricks() && (entry.kind === "raspasy" || tapped())) {
       deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
     }
     if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal}; }
     return {expected_seq: entry.seq, deal: deal};
+  }
+
+  // --- after the defenders' first calls: a returned whist, open or closed play, «без трёх» ------------
+  // Each is offered only where the server's state.paper says the rules allow it (asked of the family's
+  // deal machine there); what is entered is still audited by the engine, which refuses with its sentence.
+  function paper() { return state.paper || {}; }
+  function whisted() {  // the contract's defenders call whist or pass (not a misère, not a checked ten)
+    return (paper().whisted || []).indexOf(entry.contract) >= 0;
+  }
+  function given(v) { return v !== undefined && v !== null; }
+  // who may whist after the first calls, and how that row is headed
+  function laterWhist() {
+    var p = paper(), ds = defenders();
+    if (ds.length !== 2 || !whisted()) { return {seats: [], head: ""}; }
+    var c0 = entry.calls[ds[0]], c1 = entry.calls[ds[1]], four = state.players.length === 4;
+    if (c0 === "pass" && c1 === "half") {
+      var seats = p.returns ? [ds[0]] : [];
+      if (four && p.dealer_returns) { seats.push(entry.dealer); }
+      return {seats: seats, head: "Whist returned after the half-whist"};
+    }
+    if (c0 === "half" && c1 === "pass" && four && p.dealer_returns) {  // half_whist_by=either
+      return {seats: [entry.dealer], head: "Whist returned after the half-whist"};
+    }
+    if (c0 === "pass" && c1 === "pass" && four && p.dealer_whists) {
+      return {seats: [entry.dealer], head: "The dealer whists (both passed)"};
+    }
+    return {seats: [], head: ""};
+  }
+  // the lone whister (one whist, or the whist returned), who may play open or closed
+  function loneWhister() {
+    if (given(entry.returned_by)) { return entry.returned_by; }
+    if (defenders().some(function (s) { return !entry.calls[s]; })) { return null; }  // a call still to come
+    var w = defenders().filter(function (s) { return entry.calls[s] === "whist"; });
+    return w.length === 1 ? w[0] : null;
+  }
+  function extraRow(parent, head, id) {
+    var row = document.createElement("div");
+    row.className = "row";
+    var b = document.createElement("b");
+    b.textContent = head;
+    var grid = document.createElement("div");
+    grid.className = "grid";
+    grid.id = id;
+    row.appendChild(b);
+    row.appendChild(grid);
+    parent.appendChild(row);
+    return grid;
+  }
+  // half-whist is offered to the first defender or to the second where the rules allow it on this contract
+  function halfOffered(s) {
+    var p = paper();
+    if (!p.half_second) { return true; }  // a state without the engine's answer: offer it, the audit decides
+    var list = defenders().indexOf(s) === 0 ? p.half_first : p.half_second;
+    return list.indexOf(entry.contract) >= 0 || entry.calls[s] === "half";
+  }
+  function drawAfterCalls() {
+    var box = $("after-calls");
+    if (!box) { return; }
+    box.textContent = "";
+    var p = paper();
+    var on = entry.kind === "contract" && entry.declarer !== null && entry.contract !== null && whisted();
+    if (!on || !p.concede) { entry.conceded = false; }
+    var later = on && !entry.conceded ? laterWhist() : {seats: [], head: ""};
+    if (later.seats.indexOf(entry.returned_by) < 0) { entry.returned_by = null; }
+    var lone = on && !entry.conceded && p.open_closed ? loneWhister() : null;
+    if (lone === null) { entry.mode = null; }
+    if (later.seats.length) {
+      var back = extraRow(box, later.head, "returned");
+      var no = button("no", function () { entry.returned_by = null; drawEntry(); });
+      no.setAttribute("aria-pressed", given(entry.returned_by) ? "false" : "true");
+      back.appendChild(no);
+      later.seats.forEach(function (s) {
+        var b = button(state.players[s], function () { entry.returned_by = s; drawEntry(); });
+        b.setAttribute("aria-pressed", entry.returned_by === s ? "true" : "false");
+        back.appendChild(b);
+      });
+    }
+    if (lone !== null) {
+      var play = extraRow(box, state.players[lone] + " plays", "mode");
+      ["open", "closed"].forEach(function (m) {
+        var b = button(m, function () { entry.mode = entry.mode === m ? null : m; drawEntry(); });
+        b.setAttribute("aria-pressed", entry.mode === m ? "true" : "false");
+        play.appendChild(b);
+      });
+    }
+    if (on && p.concede) {
+      var give = extraRow(box, state.players[entry.declarer] + " concedes", "concede");
+      var c = button("без трёх (down three)", function () { entry.conceded = !entry.conceded; drawEntry(); });
+      c.setAttribute("aria-pressed", entry.conceded ? "true" : "false");
+      give.appendChild(c);
+    }
+  }
+  function afterCallsPayload(deal) {
+    if (given(entry.returned_by)) { deal.returned_by = entry.returned_by; }
+    if (entry.mode) { deal.mode = entry.mode; }
+    if (entry.conceded) { deal.conceded = true; }
   }
 
   function show(newState) {
