@@ -492,6 +492,8 @@ class DeltaStore(EventStore):
         self._legacy: pa.Table | None = None
         self._legacy_version = -1
         self._tip: _Tip | None = None  # the last append commit, as of this store's own last commit
+        self.committed: int | None = None
+        """The Delta version of this object's own last append commit (None before its first)."""
         self._pending: tuple[str, _Tip] | None = None  # the link of the commit being written, and its place
 
     def settings(self) -> dict[str, str]:
@@ -723,7 +725,8 @@ class DeltaStore(EventStore):
         alongside only rewrites rows whose heads are known already. The witness then names the commit."""
         with self._cache_lock:
             self._heads.update(local)
-            self._table()   # the write moved ``dt`` on to its own commit: read only what came after (nothing, usually)
+            self.committed = dt.version()   # the write moved ``dt`` on to its own commit
+            self._table()   # and what came after it (nothing, usually)
             if self.table_schema_version >= TABLE_SCHEMA_VERSION:
                 self._seen.update(dt.file_uris())
         pending, self._pending = self._pending, None
@@ -1264,6 +1267,33 @@ class DeltaStore(EventStore):
     # --- versions and engines --------------------------------------------------------------
     def version(self) -> int:
         return self._table().version()
+
+    def appended_since(self, version: int, most: int = 64) -> set[str] | None:
+        """The pulkas the commits after ``version`` (up to now) appended to, as the heads record of each
+        says (the record is written in the commit itself, beside its rows: :data:`HEADS_META`); None when
+        it cannot be told so: a commit there records no heads (a compaction, a change of settings, another
+        tool's write), more than ``most`` commits came since, or the log is not ahead of ``version``. A
+        reader that keeps what it read of a pulka as of a version asks this to know whether it is still
+        the pulka's (None: read it again)."""
+        dt = self._table()
+        current = dt.version()
+        if current == version:
+            return set()
+        if not 0 <= version < current or current - version > most:
+            return None
+        out: set[str] = set()
+        commits = [c for c in dt.history(limit=current - version) if int(c.get("version", -1)) > version]
+        if len(commits) != current - version:
+            return None
+        for c in commits:
+            record = c.get(HEADS_META)
+            if not isinstance(record, str):
+                return None
+            try:
+                out.update(_parse_heads(record))
+            except ValueError:
+                return None
+        return out
 
     def history(self) -> list[dict[str, Any]]:
         return self._table().history()
