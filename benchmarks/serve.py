@@ -105,6 +105,8 @@ def _ms(times: list[float]) -> float:
 
 
 def _p90(times: list[float]) -> float:
+    if len(times) < 2:
+        return round(max(times) * 1000, 3)
     return round(statistics.quantiles(times, n=10, method="inclusive")[-1] * 1000, 3)
 
 
