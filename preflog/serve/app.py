@@ -64,6 +64,7 @@ from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
+from ..store.delta import DeltaStore
 from ..templates import Markup
 from ..templates import page
 from ..views.json import finding_json
@@ -201,6 +202,7 @@ class Server:
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
+        self.checkpointing: threading.Thread | None = None   # the checkpoint being written after an entry
         self.streams = Streams()
 
     def guess(self, client: str, right: bool) -> None:
@@ -248,16 +250,12 @@ class Server:
     def _version(store: EventStore) -> int | None:
         """The version of the store's table (one ``stat`` when nothing changed), or None for a store
         without versions (nothing is kept then)."""
-        from ..store.delta import DeltaStore
-
         return store.version() if isinstance(store, DeltaStore) else None
 
     @staticmethod
     def _still(store: EventStore, pid: str, kept: int, version: int) -> bool:
         """Whether pulka ``pid`` as read at version ``kept`` is the pulka at ``version``: no commit since
         appended to it, as their heads records say (a commit that records none: no)."""
-        from ..store.delta import DeltaStore
-
         if kept == version:
             return True
         touched = store.appended_since(kept) if isinstance(store, DeltaStore) else None
@@ -273,12 +271,14 @@ class Server:
     def _appended(self, pid: str, events: list[Event]) -> None:
         """This process appended to ``pid``: its events as they are at the store's own commit (other pulkas'
         stay kept: the commit's heads record names ``pid`` alone)."""
-        from ..store.delta import DeltaStore
-
         store = self.store()
         self._events.pop(pid, None)
         if isinstance(store, DeltaStore) and store.committed is not None:
             self._keep(pid, events, store.committed)
+            if store.committed % CHECKPOINT_EVERY == 0 and (self.checkpointing is None
+                                                           or not self.checkpointing.is_alive()):
+                self.checkpointing = threading.Thread(target=_checkpoint, args=(store,), daemon=True)
+                self.checkpointing.start()
         self.streams.wake()
 
     def standing(self, pid: str, events: Sequence[Event]) -> tuple[Table, AuditResult]:
@@ -599,6 +599,22 @@ class Server:
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
             return self._append(pid, events, new, expected)
+
+
+CHECKPOINT_EVERY = 10
+"""A checkpoint of the store's log is written (on a thread of its own, after the answer) every this many
+table versions, when this server made the commit: a live pulka commits once a deal, and a server started
+later (or a reload after a restart) then reads the checkpoint and a few commits, not every commit since
+the table's last checkpoint (Delta's own: every hundred)."""
+
+
+def _checkpoint(store: DeltaStore) -> None:
+    """:meth:`~preflog.store.delta.DeltaStore.checkpoint`; a checkpoint that fails costs only speed (the
+    log holds every commit), so it is let go."""
+    try:
+        store.checkpoint()
+    except Exception:   # noqa: BLE001, S110 - an optimisation: the next one is written ten commits on
+        pass
 
 
 def _live(rules: Rules | None) -> bool:

@@ -1268,6 +1268,18 @@ class DeltaStore(EventStore):
     def version(self) -> int:
         return self._table().version()
 
+    def checkpoint(self) -> int:
+        """Write a Delta checkpoint of the log as of now (its version is returned): a table opened later
+        reads it and the commits after it, not every commit since the last checkpoint (Delta writes one
+        every hundred commits by itself; a live pulka commits once a deal). On a table object of its own,
+        so that it may run on another thread beside this store's reads and writes; it changes no data
+        and no commit (every commit stays in the log: history and :meth:`verify_log` read them)."""
+        if self._pinned is not None:
+            raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        dt = DeltaTable(str(self.path))
+        dt.create_checkpoint()
+        return dt.version()
+
     def appended_since(self, version: int, most: int = 64) -> set[str] | None:
         """The pulkas the commits after ``version`` (up to now) appended to, as the heads record of each
         says (the record is written in the commit itself, beside its rows: :data:`HEADS_META`); None when

@@ -151,6 +151,34 @@ def test_an_entry_on_one_pulka_keeps_what_is_kept_of_the_others(store: Path,
         seq = r.json()["seq"]
         assert c.get(f"/api/pulka/{second}").json() == shown
     assert second not in reads    # the second pulka was not read again after the entries on the first
-    Workspace(store).store().compact(vacuum_retention_hours=None)
+    st = Workspace(store).store()
+    assert isinstance(st, DeltaStore)
+    st.compact(vacuum_retention_hours=None)
     assert c.get(f"/api/pulka/{second}").json() == shown == _fresh(store, second)
     assert reads.count(second) >= 1   # a commit without a heads record: read again
+
+
+def test_every_tenth_version_a_checkpoint_and_the_store_verifies_clean(store: Path) -> None:
+    """A live pulka commits once a deal: every :data:`~preflog.serve.app.CHECKPOINT_EVERY` versions the
+    server writes a checkpoint of the log after answering, so a server started later reads it and a few
+    commits; nothing of the log is lost (history whole, verify clean), and the pulka reads the same."""
+    from preflog.serve import app as serve_app
+
+    c = _client(store)
+    server = c.app.state.server  # type: ignore[attr-defined]
+    pid = _start(c)
+    seq = 1
+    log = store / "events" / "_delta_log"
+    for k in range(serve_app.CHECKPOINT_EVERY + 1):
+        r = _enter(c, pid, seq, DEALS[k % len(DEALS)])
+        assert r.status_code == 201, r.text
+        seq = r.json()["seq"]
+    assert server.checkpointing is not None
+    server.checkpointing.join(60)
+    checkpoints = sorted(p.name for p in log.glob("*.checkpoint.parquet"))
+    assert checkpoints == [f"{serve_app.CHECKPOINT_EVERY:020d}.checkpoint.parquet"], checkpoints
+    assert (log / "_last_checkpoint").exists()
+    st = Workspace(store).store()
+    assert isinstance(st, DeltaStore) and st.verify() == []
+    assert len(st.history()) == st.version() + 1   # every commit still in the log
+    assert c.get(f"/api/pulka/{pid}").json() == _fresh(store, pid)
