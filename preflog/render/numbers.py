@@ -8,6 +8,7 @@ sheet) and of any page that shows a sheet's results (the viewer may call it too)
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 _VULGAR = {(1, 2): "\u00bd", (1, 3): "\u2153", (2, 3): "\u2154", (1, 4): "\u00bc", (3, 4): "\u00be",
@@ -21,10 +22,16 @@ def mixed(v: Any) -> str:
     """A value as written on paper: whole numbers as they are, fractions as mixed numbers (``"542/3"`` →
     ``180⅔``, ``"-92/3"`` → ``−30⅔``, ``"1/7"`` → ``¹⁄₇``), minus as U+2212. Text that is no number stays
     (its hyphens written as minus signs)."""
+    return _mixed(str(v))
+
+
+@lru_cache(maxsize=4096)
+def _mixed(text: str) -> str:
+    """:func:`mixed` of a value's text (a sheet writes the same few hundred values again on every redraw)."""
     try:
-        x = Fraction(str(v))
+        x = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        return str(v).replace("-", "\u2212")
+        return text.replace("-", "\u2212")
     sign = "\u2212" if x < 0 else ""
     whole, part = divmod(abs(x.numerator), x.denominator)
     if part == 0:

@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from dataclasses import field
 from fractions import Fraction
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -74,7 +75,14 @@ def _advance(ch: str) -> float:
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    return sum(_advance(c) for c in text) * size * (1.1 if bold else 1.0)
+    return _ems(text) * size * (1.1 if bold else 1.0)
+
+
+@lru_cache(maxsize=8192)
+def _ems(text: str) -> float:
+    """The sum of a text's :func:`_advance` (kept: a sheet measures the same texts at several sizes, and
+    again on every redraw)."""
+    return sum(_advance(c) for c in text)
 
 
 def _fit(text: str, width: float, size: float, bold: bool = False, smallest: float = 9) -> tuple[str, float]:
@@ -136,8 +144,13 @@ def _histories(pulka: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _number(v: Any) -> float | None:
+    return _number_of(str(v))
+
+
+@lru_cache(maxsize=4096)
+def _number_of(text: str) -> float | None:
     try:
-        return float(Fraction(str(v)))
+        return float(Fraction(text))
     except (ValueError, ZeroDivisionError):
         return None
 

@@ -27,7 +27,6 @@ import asyncio
 import datetime as dt
 import hmac
 import json
-import os
 import secrets
 import threading
 from collections.abc import AsyncIterator
@@ -67,6 +66,7 @@ from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
+from ..store.delta import DeltaStore
 from ..templates import Markup
 from ..templates import page
 from ..views.json import finding_json
@@ -206,10 +206,11 @@ class Server:
         self.lock = threading.RLock()
         self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
         self._segments: dict[Path, list[dict[str, Any]]] = {}   # a projection file -> its archive rows
-        self._events: dict[str, tuple[tuple[int, str], list[Event]]] = {}
+        self._events: dict[str, tuple[int, list[Event]]] = {}   # pulka -> (table version, its events)
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
+        self.checkpointing: threading.Thread | None = None   # the checkpoint being written after an entry
         self.streams = Streams()
 
     def guess(self, client: str, right: bool) -> None:
@@ -236,47 +237,56 @@ class Server:
 
     def events(self, pid: str) -> list[Event]:
         """The stored pulka ``pid``'s events; 404 unless the store holds that id. Kept for the next request
-        while the store's log has no new commit (any process's: :meth:`_mark`)."""
+        by the table's version: while no commit came since, or the commits since appended to other pulkas
+        only (:meth:`_still`), they are the pulka's events (any process's commits count)."""
         with self.lock:
             store = self.store()
             if store is None:
                 raise Refused(404, "no such pulka")
-            mark = self._mark(store)
+            version = self._version(store)
             kept = self._events.get(pid)
-            if kept is not None and mark is not None and kept[0] == mark:
+            if kept is not None and version is not None and self._still(store, pid, kept[0], version):
+                self._events[pid] = (version, kept[1])
                 return list(kept[1])
             events = store.read(pid)  # a value in the store's query, never a path
             if not events:
                 raise Refused(404, "no such pulka")
-            self._keep(pid, events, mark)
+            self._keep(pid, events, version)
         return events
 
     @staticmethod
-    def _mark(store: EventStore) -> tuple[int, str] | None:
-        """What tells a commit to the store's log apart (the number and last name of its ``_delta_log``
-        entries), or None when there is no such folder (nothing is kept then)."""
-        path = getattr(store, "path", None)
-        if path is None:
-            return None
-        try:
-            names = os.listdir(Path(path) / "_delta_log")
-        except OSError:
-            return None
-        return (len(names), max(names, default=""))
+    def _version(store: EventStore) -> int | None:
+        """The version of the store's table (one ``stat`` when nothing changed), or None for a store
+        without versions (nothing is kept then)."""
+        return store.version() if isinstance(store, DeltaStore) else None
 
-    def _keep(self, pid: str, events: list[Event], mark: tuple[int, str] | None) -> None:
-        if mark is None:
+    @staticmethod
+    def _still(store: EventStore, pid: str, kept: int, version: int) -> bool:
+        """Whether pulka ``pid`` as read at version ``kept`` is the pulka at ``version``: no commit since
+        appended to it, as their heads records say (a commit that records none: no)."""
+        if kept == version:
+            return True
+        touched = store.appended_since(kept) if isinstance(store, DeltaStore) else None
+        return touched is not None and pid not in touched
+
+    def _keep(self, pid: str, events: list[Event], version: int | None) -> None:
+        if version is None:
             return
         if len(self._events) >= KEPT_PULKAS:
             self._events.clear()
-        self._events[pid] = (mark, list(events))
+        self._events[pid] = (version, list(events))
 
     def _appended(self, pid: str, events: list[Event]) -> None:
-        """This process appended to ``pid``: its events as they now are (other pulkas' are read again)."""
-        self._events.clear()
+        """This process appended to ``pid``: its events as they are at the store's own commit (other pulkas'
+        stay kept: the commit's heads record names ``pid`` alone)."""
         store = self.store()
-        if store is not None:
-            self._keep(pid, events, self._mark(store))
+        self._events.pop(pid, None)
+        if isinstance(store, DeltaStore) and store.committed is not None:
+            self._keep(pid, events, store.committed)
+            if store.committed % CHECKPOINT_EVERY == 0 and (self.checkpointing is None
+                                                           or not self.checkpointing.is_alive()):
+                self.checkpointing = threading.Thread(target=_checkpoint, args=(store,), daemon=True)
+                self.checkpointing.start()
         self.streams.wake()
 
     def standing(self, pid: str, events: Sequence[Event]) -> tuple[Table, AuditResult]:
@@ -637,6 +647,22 @@ class Server:
             if found:
                 raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
             return self._append(pid, events, new, expected)
+
+
+CHECKPOINT_EVERY = 10
+"""A checkpoint of the store's log is written (on a thread of its own, after the answer) every this many
+table versions, when this server made the commit: a live pulka commits once a deal, and a server started
+later (or a reload after a restart) then reads the checkpoint and a few commits, not every commit since
+the table's last checkpoint (Delta's own: every hundred)."""
+
+
+def _checkpoint(store: DeltaStore) -> None:
+    """:meth:`~preflog.store.delta.DeltaStore.checkpoint`; a checkpoint that fails costs only speed (the
+    log holds every commit), so it is let go."""
+    try:
+        store.checkpoint()
+    except Exception:   # noqa: BLE001, S110 - an optimisation: the next one is written ten commits on
+        pass
 
 
 def _live(rules: Rules | None) -> bool:

@@ -15,6 +15,7 @@ import hmac
 import json
 import os
 import threading
+from bisect import bisect_left
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -228,6 +229,7 @@ WHOLE_FILE_ROWS = 2_000_000
 # Statistics this long may be truncated by a writer (Delta keeps 32 characters of a string): not proof.
 STAT_CHARS = 32
 _READ = ["pulka", "seq", "code", "player", "card", "value", "payload"]
+SMALL_UNIT = 65_536  # rows of a unit the ordered read reads without Arrow's thread pool
 
 
 class _Unordered(StoreError):
@@ -390,28 +392,51 @@ def _read_units(units: Sequence[_Unit], pulkas: Sequence[str] | None,
     pulkas in that shard range (a unit the range cuts is filtered, one inside it is not).
 
     Each unit is checked sorted (pulka ascending, seq ascending within a pulka) before any of its rows
-    is handed out, and the rows of its last pulka are held back and checked again with the next unit
-    (a pulka may run on into it). So every row handed out belongs to a pulka that precedes every row
-    not yet checked; a unit that fails raises :class:`_Unordered`, and a sort from the last row
-    handed out loses nothing."""
+    is handed out (small units together with the next ones, up to :data:`SMALL_UNIT` rows), and the rows
+    of its last pulka are held back and checked again with the next unit (a pulka may run on into it).
+    So every row handed out belongs to a pulka that precedes every row not yet checked; a unit that
+    fails raises :class:`_Unordered`, and a sort from the last row handed out loses nothing. With
+    ``pulkas``, a unit whose pulka range holds none of them is not read (a damaged one: the whole read
+    falls back, so the damage is named as before)."""
     import pyarrow.parquet as pq
 
-    wanted = None if pulkas is None else pa.array(sorted(set(pulkas)), pa.string())
+    asked = sorted(set(pulkas)) if pulkas is not None else None
+    wanted = None if asked is None else pa.array(asked, pa.string())
     held: pa.Table | None = None
-    for u in units:
-        # the file alone: no dataset discovery, no partitions guessed from the path; the pulka ids as a
-        # dictionary (as Parquet stores them): no string per row, and order checks and cuts on its indices
-        with pq.ParquetFile(u.path, read_dictionary=["pulka"]) as f:
-            t = f.read(columns=_READ) if u.group is None else f.read_row_group(u.group, columns=_READ)
-        if wanted is not None:
-            t = t.filter(pc.is_in(t.column(0), value_set=wanted))
-        if rng is not None and t.num_rows and not (in_range(u.lo, rng) and in_range(u.hi, rng)):
-            t = t.filter(_range_mask(t.column(0), rng))  # a unit the range cuts (a pulka is in one shard, whole)
-        if held is not None:
-            t = pa.concat_tables([held, t.cast(held.schema)])
-        n = t.num_rows
-        if n == 0:
+    pending: list[pa.Table] = []   # small units read, checked together (a live pulka's appends: a file each)
+    waiting = 0
+    last = len(units) - 1
+    for k, u in enumerate(units):
+        if asked is not None:   # a unit whose (exact) pulka range holds none of them is not read
+            at = bisect_left(asked, u.lo)
+            skip = at == len(asked) or asked[at] > u.hi
+            if skip and u.group is None and parquet_damage(u.path) is not None:
+                raise _Unordered   # a damaged file is named as a whole read names it (DuckDB's read, then the check)
+        else:
+            skip = False
+        if not skip:
+            # the file alone: no dataset discovery, no partitions guessed from the path; the pulka ids as a
+            # dictionary (as Parquet stores them): no string per row, and order checks and cuts on its indices;
+            # a small file on this thread (handing a few rows to Arrow's thread pool costs more than it saves)
+            threads = u.rows is None or u.rows > SMALL_UNIT
+            with pq.ParquetFile(u.path, read_dictionary=["pulka"]) as f:
+                t = f.read(columns=_READ, use_threads=threads) if u.group is None else \
+                    f.read_row_group(u.group, columns=_READ, use_threads=threads)
+            if wanted is not None:
+                t = t.filter(pc.is_in(t.column(0), value_set=wanted))
+            if rng is not None and t.num_rows and not (in_range(u.lo, rng) and in_range(u.hi, rng)):
+                t = t.filter(_range_mask(t.column(0), rng))  # a unit the range cuts (a pulka is in one shard, whole)
+            if t.num_rows:
+                pending.append(t)
+                waiting += t.num_rows
+        if k < last and waiting < SMALL_UNIT:
+            continue   # the next unit is checked with these
+        if not pending:
             continue
+        parts = [held, *pending] if held is not None else pending
+        t = pa.concat_tables([parts[0], *(q.cast(parts[0].schema) for q in parts[1:])])
+        pending, waiting = [], 0
+        n = t.num_rows
         t = t.combine_chunks()
         ids, seqs = _id_keys(t.column(0).chunk(0)), t.column(1)
         if n > 1:
@@ -467,6 +492,8 @@ class DeltaStore(EventStore):
         self._legacy: pa.Table | None = None
         self._legacy_version = -1
         self._tip: _Tip | None = None  # the last append commit, as of this store's own last commit
+        self.committed: int | None = None
+        """The Delta version of this object's own last append commit (None before its first)."""
         self._pending: tuple[str, _Tip] | None = None  # the link of the commit being written, and its place
 
     def settings(self) -> dict[str, str]:
@@ -481,9 +508,17 @@ class DeltaStore(EventStore):
             yield
 
     def _table(self) -> DeltaTable:
-        if self._pinned is None:
+        """The table as of its latest commit (a pinned view: as of its version)."""
+        if self._pinned is None and self._behind():
             self._dt.update_incremental()
         return self._dt
+
+    def _behind(self) -> bool:
+        """Whether the log holds a commit after the version this object has read: one ``stat`` of the next
+        commit's file (Delta numbers its commits, and writes each as a new file of the next number), where
+        ``update_incremental`` lists the log folder and costs milliseconds even when nothing is new (an
+        entry at the table asks for the table several times)."""
+        return (self.path / "_delta_log" / f"{self._dt.version() + 1:020d}.json").exists()
 
     # --- damaged files ---------------------------------------------------------------------
     def damaged_files(self) -> list[tuple[str, str]]:
@@ -690,14 +725,16 @@ class DeltaStore(EventStore):
         alongside only rewrites rows whose heads are known already. The witness then names the commit."""
         with self._cache_lock:
             self._heads.update(local)
-            dt.update_incremental()
+            self.committed = dt.version()   # the write moved ``dt`` on to its own commit
+            self._table()   # and what came after it (nothing, usually)
             if self.table_schema_version >= TABLE_SCHEMA_VERSION:
                 self._seen.update(dt.file_uris())
         pending, self._pending = self._pending, None
         if pending is None:
             return
         chain, tip = pending
-        version = next((int(c["version"]) for c in dt.history(limit=8) if c.get(keyed.CHAIN_META) == chain), None)
+        version = next((int(c["version"]) for limit in (1, 8) for c in dt.history(limit=limit)
+                        if c.get(keyed.CHAIN_META) == chain), None)   # our commit is the last one, usually
         if version is None:  # (cannot happen: our commit is among the last few) the next writer finds it
             self._tip = None
             return
@@ -909,12 +946,14 @@ class DeltaStore(EventStore):
         names = adds.schema.names
         if "min.pulka" not in names or "max.pulka" not in names:
             return None
+        # files of one and the same range (a live pulka's appends, a file each) in the order of their seqs
+        first = adds.column("min.seq").to_pylist() if "min.seq" in names else [None] * adds.num_rows
         files = sorted(zip(adds.column("min.pulka").to_pylist(), adds.column("max.pulka").to_pylist(),
-                           adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), strict=True),
-                       key=lambda f: (f[0] is None, f[0] or "", f[1] or ""))
+                           adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), first, strict=True),
+                       key=lambda f: (f[0] is None, f[0] or "", f[1] or "", f[4] if isinstance(f[4], int) else -1))
         units: list[_Unit] = []
         prev: str | None = None
-        for lo, hi, rel, rows in files:
+        for lo, hi, rel, rows, _first in files:
             if not _exact_stat(lo) or not _exact_stat(hi) or (prev is not None and prev > lo):
                 return None
             prev = hi
@@ -1228,6 +1267,45 @@ class DeltaStore(EventStore):
     # --- versions and engines --------------------------------------------------------------
     def version(self) -> int:
         return self._table().version()
+
+    def checkpoint(self) -> int:
+        """Write a Delta checkpoint of the log as of now (its version is returned): a table opened later
+        reads it and the commits after it, not every commit since the last checkpoint (Delta writes one
+        every hundred commits by itself; a live pulka commits once a deal). On a table object of its own,
+        so that it may run on another thread beside this store's reads and writes; it changes no data
+        and no commit (every commit stays in the log: history and :meth:`verify_log` read them)."""
+        if self._pinned is not None:
+            raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        dt = DeltaTable(str(self.path))
+        dt.create_checkpoint()
+        return dt.version()
+
+    def appended_since(self, version: int, most: int = 64) -> set[str] | None:
+        """The pulkas the commits after ``version`` (up to now) appended to, as the heads record of each
+        says (the record is written in the commit itself, beside its rows: :data:`HEADS_META`); None when
+        it cannot be told so: a commit there records no heads (a compaction, a change of settings, another
+        tool's write), more than ``most`` commits came since, or the log is not ahead of ``version``. A
+        reader that keeps what it read of a pulka as of a version asks this to know whether it is still
+        the pulka's (None: read it again)."""
+        dt = self._table()
+        current = dt.version()
+        if current == version:
+            return set()
+        if not 0 <= version < current or current - version > most:
+            return None
+        out: set[str] = set()
+        commits = [c for c in dt.history(limit=current - version) if int(c.get("version", -1)) > version]
+        if len(commits) != current - version:
+            return None
+        for c in commits:
+            record = c.get(HEADS_META)
+            if not isinstance(record, str):
+                return None
+            try:
+                out.update(_parse_heads(record))
+            except ValueError:
+                return None
+        return out
 
     def history(self) -> list[dict[str, Any]]:
         return self._table().history()

@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
 def frac(x: Fraction | int) -> str | int:
     """A value for JSON: an int when whole, else ``"n/d"``."""
-    x = Fraction(x)
+    if type(x) is int:   # (most of a sheet's values: no Fraction made for them)
+        return x
+    x = x if isinstance(x, Fraction) else Fraction(x)
     return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
@@ -43,9 +45,10 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
     ld, res = audited.loaded, audited.result
     players = list(res.players)
     n = len(players)
-    pulya = [Fraction(0)] * n
-    gora = [Fraction(0)] * n
-    visty = [[Fraction(0)] * n for _ in range(n)]
+    # whole numbers stay ints (a Fraction only where a value has a fraction: frac writes both alike)
+    pulya: list[Fraction | int] = [0] * n
+    gora: list[Fraction | int] = [0] * n
+    visty: list[list[Fraction | int]] = [[0] * n for _ in range(n)]
     if res.sheet is not None:
         # The sheet need not start blank (Croatian contract columns start at −start; a starting sheet
         # entered from paper): the starting line is the final sheet less every deal's entries.

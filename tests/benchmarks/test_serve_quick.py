@@ -21,6 +21,10 @@ def test_every_figure_and_ratio_is_there(tmp_path: Path) -> None:
                 "archive_page_ms", "archive_cold_ms", "archive_filtered_ms"):
         assert res[key] > 0, key
     assert res["archive_page_vs_static"] == round(res["archive_page_ms"] / res["static_ms"], 1)
+    assert res["enter_deal_entries"] == 8 and res["enter_deal_ms"] <= res["enter_deal_p90_ms"] <= \
+        res["enter_deal_worst_ms"]
+    assert res["live_files"] >= 9 and res["pulka_page_cold_ms"] <= res["pulka_page_cold_worst_ms"]
+    assert all(len(res[k].split(", ")) == 3 for k in ("load_before", "load_after"))
     assert set(res["passed"]) == set(bench.CEILINGS)
     assert (tmp_path / "archive-40" / "done").exists()     # made once, kept for the next run
     again = bench.run(pulkas=40, deals=2, folder=tmp_path, repeat=1)

@@ -275,3 +275,54 @@ def test_v0_table_is_upcast_on_read_and_migrates(tmp_path: Path) -> None:
     assert store.append("old", GAME[30:], 30) == len(GAME)
     reopened = DeltaStore(tmp_path / "t")
     assert reopened.table_schema_version == 1 and reopened.read("old") == GAME and reopened.verify() == []
+
+
+def test_a_store_sees_another_writers_commit_and_lists_its_log_only_then(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two store objects on one table (two processes): each sees the other's commit at once (its expected
+    seq, its rows), and reads the log again only when a commit came (one stat of the next commit's file
+    tells: an entry at the table asks for the table several times)."""
+    from deltalake import DeltaTable
+
+    events = synthetic_pulka(7, 2)
+    one, two = DeltaStore(tmp_path / "t"), DeltaStore(tmp_path / "t")
+    one.append("p", events[:5], 0)
+    assert two.last_seq("p") == 5
+    two.append("p", events[5:9], 5)
+    with pytest.raises(StoreError):
+        one.append("p", events[9:12], 5)   # stale: the other's commit is seen under the writer lock
+    assert one.append("p", events[9:12], 9) == 12
+    assert two.read("p") == one.read("p") == events[:12]
+    listed: list[int] = []
+    real = DeltaTable.update_incremental
+
+    def spy(self: DeltaTable) -> None:
+        listed.append(self.version())
+        real(self)
+
+    monkeypatch.setattr(DeltaTable, "update_incremental", spy)
+    for k in range(3):
+        assert one.last_seq("p") == 12 and one.read("p") == events[:12]
+        one.append(f"q{k}", events[:2], 0)   # this store's own commit: the write moved its table on already
+    assert listed == []
+    behind = two._dt.version()
+    assert two.last_seq("q2") == 2 and listed == [behind]   # behind by three commits: read them, once
+    assert two.version() == one.version() == behind + 3
+
+
+def test_appended_since_names_the_pulkas_of_the_commits_after_a_version(tmp_path: Path) -> None:
+    """What a reader that kept a pulka as of a version asks: the pulkas appended to since (their commits'
+    heads records); None when a commit since records none (a compaction) or the version is not behind."""
+    events = synthetic_pulka(8, 2)
+    store = DeltaStore(tmp_path / "t")
+    store.append("a", events[:3], 0)
+    v = store.version()
+    assert store.appended_since(v) == set()
+    store.append("b", events[:3], 0)
+    store.append_many([("a", 3, events[3:5]), ("c", 0, events[:1])])
+    assert store.appended_since(v) == {"a", "b", "c"}
+    assert store.appended_since(v + 1) == {"a", "c"}
+    assert store.appended_since(v, most=1) is None
+    assert store.appended_since(store.version() + 5) is None
+    store.compact(vacuum_retention_hours=None)
+    assert store.appended_since(v) is None

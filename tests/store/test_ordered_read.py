@@ -157,3 +157,39 @@ def test_a_folder_named_like_a_partition(tmp_path: Path, monkeypatch: pytest.Mon
     seen = _spy(monkeypatch)
     got = [r for b in store.read_rows() for r in b]
     assert seen == [1] and got == _duckdb_rows(store) and {len(r) for r in got} == {7}
+
+
+def test_a_live_pulkas_small_files_are_read_in_order_and_others_files_not_opened(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pulka entered live is a file per append, every one of the same pulka range: the ordered read takes
+    them in the order of their seqs (checked together, not one by one) and never falls back to DuckDB's sort;
+    reading that pulka opens no file of the other pulkas, and the rows are the DuckDB read's."""
+    import pyarrow.parquet as pq
+
+    pulkas = list(synthetic_pulkas(2000, deals=6))
+    (live, events), others = pulkas[0], pulkas[1:]
+    assert others
+    store = _store(tmp_path, [others])
+    for start in range(0, len(events), 8):   # appended a few events at a time, as deals are entered
+        store.append(live, events[start:start + 8], start)
+    assert len(store.files()) > 20
+    expected = _duckdb_rows(store, pulkas=[live])
+    assert [r[1] for r in expected] == list(range(1, len(events) + 1))
+    opened: list[str] = []
+    real = pq.ParquetFile
+
+    def spy(path: str, *a: object, **kw: object) -> pq.ParquetFile:
+        opened.append(str(path))
+        return real(path, *a, **kw)  # type: ignore[arg-type]
+
+    def no_duckdb(*a: object, **kw: object) -> None:
+        raise AssertionError("the read fell back to DuckDB's sort")
+
+    seen = _spy(monkeypatch)
+    monkeypatch.setattr(pq, "ParquetFile", spy)
+    monkeypatch.setattr(duckdb, "connect", no_duckdb)
+    got = [r for b in store.read_rows(pulkas=[live]) for r in b]
+    assert got == expected and seen
+    imported = [f for f in store.files() if others[0][0] in pq.read_table(f.replace("file://", ""),
+                                                                           columns=["pulka"]).column(0).to_pylist()]
+    assert len(opened) == len(store.files()) - 1 and not set(opened) & {f.replace("file://", "") for f in imported}
