@@ -526,16 +526,28 @@ class Server:
 
     def enter(self, pid: str, data: Any) -> dict[str, Any]:
         """Append one deal to pulka ``pid``; returns the new state."""
+
+        def paper(events: list[Event], table: Table) -> list[Event]:
+            return deal_events(DealEntry.from_json(data.get("deal"), len(table.players)), table)
+
+        return self._enter_deal(pid, data, paper)
+
+    def _enter_deal(self, pid: str, data: Any, make: Callable[[list[Event], Table], list[Event]]) -> dict[str, Any]:
+        """Append the deal ``make(events, table)`` writes to pulka ``pid`` as the page saw it (paper or card
+        level): 400 for an entry of the wrong shape, 422 with the audit's sentence for what the audit refuses
+        (nothing written), 409 when another phone got there first; returns the new state."""
         with self.lock:
             expected, events = self._as_seen(pid, data)
             table, _ = self.standing(pid, events)
             if not _live(table.rules):
                 raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
             try:
-                entry = DealEntry.from_json(data.get("deal"), len(table.players))
-                new = deal_events(entry, table)
+                new = make(events, table)
             except EntryError as exc:
                 raise Refused(400, str(exc)) from None
+            except DraftRefused as exc:
+                raise Refused(422, exc.finding.message, step=exc.step,
+                              findings=[finding_json(exc.finding)]) from None
             _, after = self.standing(pid, [*events, *new])
             found = refusals(after, len(events))
             if found:
@@ -562,23 +574,11 @@ class Server:
     def enter_cards(self, pid: str, data: Any) -> dict[str, Any]:
         """Append one card-level deal (``data["draft"]``, finished) to pulka ``pid``, as :meth:`enter` does a
         paper-level one; returns the new state."""
-        with self.lock:
-            expected, events = self._as_seen(pid, data)
-            table, _ = self.standing(pid, events)
-            if not _live(table.rules):
-                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
-            try:
-                new = card_events(events, data.get("draft"), len(table.players), table.dealer)
-            except EntryError as exc:
-                raise Refused(400, str(exc)) from None
-            except DraftRefused as exc:
-                raise Refused(422, exc.finding.message, step=exc.step,
-                              findings=[finding_json(exc.finding)]) from None
-            _, after = self.standing(pid, [*events, *new])
-            found = refusals(after, len(events))
-            if found:
-                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            return self._append(pid, events, new, expected)
+
+        def cards(events: list[Event], table: Table) -> list[Event]:
+            return card_events(events, data.get("draft"), len(table.players), table.dealer)
+
+        return self._enter_deal(pid, data, cards)
 
     def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
