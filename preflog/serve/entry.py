@@ -27,6 +27,7 @@ from typing import Any
 from ..engine.corrections import DealFate
 from ..engine.corrections import effective_positions
 from ..engine.families import EntryContract
+from ..engine.families import SheetWords
 from ..engine.families import family_of
 from ..engine.findings import Finding
 from ..engine.findings import IllegalAction
@@ -225,10 +226,19 @@ class Table:
         terms = family.entry
         if terms is None:
             return {}
-        all_pass = family.sheet.words(spec).all_pass
+        words = family.sheet.words(spec)
+        all_pass = words.all_pass
         return {"calls": {CALL_NAMES[k]: w for k, w in terms.call_words.items()},
                 "all_pass": all_pass[:1].upper() + all_pass[1:], "all_pass_tricks": terms.all_pass_tricks,
-                "contra": list(terms.contra_words)}
+                "contra": list(terms.contra_words), "settle": settle_columns(words)}
+
+
+def settle_columns(words: SheetWords) -> list[list[str]]:
+    """The settlement table's columns as the family's sheet settles: ``[key, heading]`` for the player
+    (``player``) and each result (keys of ``sheet_json``'s ``settlement``): exactly (in the family's
+    points), by the two paper methods where the family's sheet rounds by them, and in money."""
+    methods = [["method1", words.method1], ["method2", words.method2]] if words.paper_methods else []
+    return [["player", words.player], ["exact", f"{words.exact} ({words.points})"], *methods, ["money", words.money]]
 
 
 def standing(events: Sequence[Event]) -> tuple[Table, AuditResult]:
