@@ -56,6 +56,8 @@ from ..model.events import PlayModeChosen
 from ..model.events import WhistCalled
 from ..model.outcome import bidding_order
 from ..record.api import write_text
+from ..render.sheet_svg import name_forms
+from ..render.sheet_svg import text_width
 from ..rules.config import Rules
 
 MOST_TRICKS = 10  # a number a trick box can hold (the audit checks the sum against the deal)
@@ -230,7 +232,25 @@ class Table:
         all_pass = words.all_pass
         return {"calls": {CALL_NAMES[k]: w for k, w in terms.call_words.items()},
                 "all_pass": all_pass[:1].upper() + all_pass[1:], "all_pass_tricks": terms.all_pass_tricks,
-                "contra": list(terms.contra_words), "settle": settle_columns(words)}
+                "contra": list(terms.contra_words), "settle": settle_columns(words),
+                "names": table_names(self.players)}
+
+
+NAME_PIECE = 104.0
+"""The widest piece of a name (between spaces, or up to a hyphen) the player column of the pulka page's
+tables takes at 14 px, so that a table of four results fits a phone 390 px wide."""
+
+
+def table_names(players: Sequence[str]) -> list[str]:
+    """Each player's name as the pulka page's tables write it, as the drawn sheet shortens names: the
+    richest of the sheet's forms of it (:func:`name_forms`: the full name, first name and initials, …)
+    whose every piece fits :data:`NAME_PIECE`, so the column wraps between pieces (the shortest form else)."""
+    forms = name_forms(list(players))
+
+    def fits(name: str) -> bool:
+        return all(text_width(piece, 14) <= NAME_PIECE for piece in re.split(r"\s+|(?<=-)", name) if piece)
+
+    return [next((f for f in forms[p] if fits(f)), forms[p][-1]) for p in players]
 
 
 def settle_columns(words: SheetWords) -> list[list[str]]:

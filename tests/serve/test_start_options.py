@@ -150,3 +150,14 @@ def test_the_settlement_table_says_what_the_familys_sheet_settles(client: TestCl
     assert sochi_head and croatian_head
     assert "Method 1" in sochi_head.group(1) and "Method 2" in sochi_head.group(1)
     assert "Method" not in croatian_head.group(1) and "Exact (bule)" in croatian_head.group(1)
+
+
+def test_the_tables_shorten_a_name_only_where_a_piece_of_it_is_too_long_for_the_phone() -> None:
+    from preflog.serve.entry import table_names
+
+    # wrapped between words and after hyphens, these fit; one 20-letter piece does not, and the table writes
+    # the sheet's next form (first name, initials)
+    assert table_names(["Константин Константинопольский-Зарецкий", "Мария Иванова-Кузнецова",
+                        "Maximilian von Hohenberg-Schwarzenau"]) == [
+        "Константин К.-З.", "Мария Иванова-Кузнецова", "Maximilian von Hohenberg-Schwarzenau"]
+    assert table_names(["Ana", "Branko", "Cvita"]) == ["Ana", "Branko", "Cvita"]
