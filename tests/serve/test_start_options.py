@@ -161,3 +161,17 @@ def test_the_tables_shorten_a_name_only_where_a_piece_of_it_is_too_long_for_the_
                         "Maximilian von Hohenberg-Schwarzenau"]) == [
         "Константин К.-З.", "Мария Иванова-Кузнецова", "Maximilian von Hohenberg-Schwarzenau"]
     assert table_names(["Ana", "Branko", "Cvita"]) == ["Ana", "Branko", "Cvita"]
+
+
+def test_the_option_sections_name_options_of_the_rules_in_their_order() -> None:
+    from preflog.rules.config import OPTION_SECTIONS
+    from preflog.rules.config import option_sections
+
+    order = [f.name for f in fields(Rules)]
+    firsts = [name for name, _ in OPTION_SECTIONS]
+    assert firsts[0] == order[0] and all(n in order for n in firsts)
+    assert [order.index(n) for n in firsts] == sorted(order.index(n) for n in firsts)
+    # every option in exactly one section, the sections in the order of the rules' docs (A, B, C)
+    assert [n for _, names in option_sections() for n in names] == order
+    assert option_sections()[-1][1][0] == "start" and all(
+        option_family(n) is not None for n in option_sections()[-1][1])
