@@ -97,6 +97,15 @@ def test_a_pulka_started_with_a_changed_option_fits_the_phone(browser: Any, tmp_
             _fits(page, "the start form")
             SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(SHOTS / f"serve-options-{case}.png"), full_page=True)
+            if case == "russian":
+                # a value the rules cannot read is refused with the spec parser's sentence, nothing stored
+                page.fill("#opt-game_values", "6:2")
+                page.tap("#start")
+                expect(page.locator("#msg")).to_contain_text(
+                    "rules spec 'sochi+game_values=6:2+allow_concede_down3=true': option 'game_values' takes")
+                assert not store.exists() or Workspace(store).ids() == []
+                page.fill("#opt-game_values", "[[6,2],[7,4],[8,6],[9,8],[10,10]]")
+                expect(page.locator("#spec")).to_have_text("sochi+allow_concede_down3=true")
             page.tap("#start")
             page.wait_for_url("**/pulka/live-*")
             _fits(page, "the new pulka's page")
@@ -140,7 +149,7 @@ def test_a_pulka_started_with_a_changed_option_fits_the_phone(browser: Any, tmp_
             assert page.locator("#settle thead th").all_inner_texts() == heads
     finally:
         context.close()
-    assert problems == []
+    assert [p for p in problems if "status of 400" not in p] == []
     (pid,) = Workspace(store).ids()
     started = Workspace(store).store().read(pid)[0]
     assert isinstance(started, PulkaStarted)
