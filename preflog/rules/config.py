@@ -299,6 +299,31 @@ class Rules:
         return {f.name: plain_value(getattr(self, f.name)) for f in fields(self)}
 
 
+OPTION_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("name", "The table"),
+    ("allow_jump_bids", "Auction (A5)"),
+    ("whist_obligation", "Whist (A8, A9)"),
+    ("game_values", "Russian scoring (B)"),
+    ("help_overflow", "American help, whist liability, settlement"),
+    ("raspasy_amnesty", "House rules: raspasy, ten check, gora first, end of pulka"),
+    ("must_trump", "Play (A10)"),
+    ("start", "Croatian and Slovenian scoring (C)"),
+)
+"""The sections of :class:`Rules`' options as docs/rules.md groups them: each section's first option (the
+options follow in the order :class:`Rules` declares them) and its title."""
+
+
+def option_sections() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every option's name in its section, in the order :class:`Rules` declares them: ``(title, names)``."""
+    starts = dict(OPTION_SECTIONS)
+    out: list[tuple[str, list[str]]] = []
+    for f in fields(Rules):
+        if f.name in starts:
+            out.append((starts[f.name], []))
+        out[-1][1].append(f.name)
+    return tuple((title, tuple(names)) for title, names in out)
+
+
 def option_family(name: str) -> GameFamily | None:
     """The family option ``name`` applies to (``None``: both); unknown names are :class:`RulesError`."""
     f = _FIELDS.get(name)

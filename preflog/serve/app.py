@@ -89,6 +89,12 @@ from .entry import history
 from .entry import paper_choices
 from .entry import refusals
 from .entry import standing
+from .start import MOST_SPEC
+from .start import POOL_UNUSED
+from .start import form_options
+from .start import form_presets
+from .start import has_pool
+from .start import started_rules
 
 MAX_BODY = 16 * 1024
 """The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
@@ -471,10 +477,17 @@ class Server:
             raise Refused(400, "a pulka has 3 or 4 players")
         if any(len(p) > MOST_NAME for p in names):
             raise Refused(400, f"a player's name has at most {MOST_NAME} characters")
-        rules = data.get("rules")
-        if rules not in LIVE_PRESETS:
+        spec = data.get("rules")
+        if not isinstance(spec, str) or not spec.strip() or len(spec) > MOST_SPEC:
+            raise Refused(400, f"rules: a rules spec, one of {', '.join(LIVE_PRESETS)} with its options "
+                               f"(sochi+allow_concede_down3=true)")
+        try:   # the CLI's spec parser: a bad option is its own sentence
+            rules, preset, overrides = started_rules(spec)
+        except PreflogError as exc:
+            raise Refused(400, str(exc)) from None
+        if not _live(rules):
             raise Refused(400, f"rules: one of {', '.join(LIVE_PRESETS)}")
-        pool = data.get("pool")
+        pool = data.get("pool") if has_pool(rules) or data.get("pool") is not None else POOL_UNUSED
         if type(pool) is not int or not 1 <= pool <= 10_000:
             raise Refused(400, "pool is a whole number from 1 to 10000")
         price = data.get("whist_price", "1")
@@ -484,8 +497,8 @@ class Server:
         pid = f"live-{date.strip()[:10]}-{secrets.token_hex(3)}"
         try:
             # the id in the pulka's own tags, as an export writes it: the record imports again to these events
-            started = PulkaStarted(players=names, rules=rules, pool=pool, whist_price=price.strip() or "1",
-                                   meta=(("date", date.strip()), ("id", pid)))
+            started = PulkaStarted(players=names, rules=preset, overrides=overrides, pool=pool,
+                                   whist_price=price.strip() or "1", meta=(("date", date.strip()), ("id", pid)))
             # what the record reader reads back is what is stored: the export imports again as it is
             back = read_records(write_text([started]), "the start form")
         except (PreflogError, ValueError) as exc:
@@ -836,7 +849,8 @@ async def home(request: Request) -> Response:
 
 
 async def new(request: Request) -> Response:
-    data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat())
+    data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat(),
+                      rules=form_presets(LIVE_PRESETS), options=form_options())
     text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data)
     return _html(request, text)
 

@@ -27,6 +27,7 @@ from typing import Any
 from ..engine.corrections import DealFate
 from ..engine.corrections import effective_positions
 from ..engine.families import EntryContract
+from ..engine.families import SheetWords
 from ..engine.families import family_of
 from ..engine.findings import Finding
 from ..engine.findings import IllegalAction
@@ -55,6 +56,8 @@ from ..model.events import PlayModeChosen
 from ..model.events import WhistCalled
 from ..model.outcome import bidding_order
 from ..record.api import write_text
+from ..render.sheet_svg import name_forms
+from ..render.sheet_svg import text_width
 from ..rules.config import Rules
 
 MOST_TRICKS = 10  # a number a trick box can hold (the audit checks the sum against the deal)
@@ -225,10 +228,37 @@ class Table:
         terms = family.entry
         if terms is None:
             return {}
-        all_pass = family.sheet.words(spec).all_pass
+        words = family.sheet.words(spec)
+        all_pass = words.all_pass
         return {"calls": {CALL_NAMES[k]: w for k, w in terms.call_words.items()},
                 "all_pass": all_pass[:1].upper() + all_pass[1:], "all_pass_tricks": terms.all_pass_tricks,
-                "contra": list(terms.contra_words)}
+                "contra": list(terms.contra_words), "settle": settle_columns(words),
+                "names": table_names(self.players)}
+
+
+NAME_PIECE = 104.0
+"""The widest piece of a name (between spaces, or up to a hyphen) the player column of the pulka page's
+tables takes at 14 px, so that a table of four results fits a phone 390 px wide."""
+
+
+def table_names(players: Sequence[str]) -> list[str]:
+    """Each player's name as the pulka page's tables write it, as the drawn sheet shortens names: the
+    richest of the sheet's forms of it (:func:`name_forms`: the full name, first name and initials, …)
+    whose every piece fits :data:`NAME_PIECE`, so the column wraps between pieces (the shortest form else)."""
+    forms = name_forms(list(players))
+
+    def fits(name: str) -> bool:
+        return all(text_width(piece, 14) <= NAME_PIECE for piece in re.split(r"\s+|(?<=-)", name) if piece)
+
+    return [next((f for f in forms[p] if fits(f)), forms[p][-1]) for p in players]
+
+
+def settle_columns(words: SheetWords) -> list[list[str]]:
+    """The settlement table's columns as the family's sheet settles: ``[key, heading]`` for the player
+    (``player``) and each result (keys of ``sheet_json``'s ``settlement``): exactly (in the family's
+    points), by the two paper methods where the family's sheet rounds by them, and in money."""
+    methods = [["method1", words.method1], ["method2", words.method2]] if words.paper_methods else []
+    return [["player", words.player], ["exact", f"{words.exact} ({words.points})"], *methods, ["money", words.money]]
 
 
 def standing(events: Sequence[Event]) -> tuple[Table, AuditResult]:

@@ -86,10 +86,86 @@
 
   // --- the start form ---------------------------------------------------------------------------
   if ($("start")) {
+    // the chosen preset's options (its family's, as the server's Rules list them), in their sections
+    var preset = function () { return (data.rules || {})[$("rules").value] || {family: null, pool: true, values: {}}; };
+    var shown = [];
+    var optionValue = function (o) {
+      var el = $("opt-" + o.name);
+      return o.kind === "flag" ? (el.checked ? "true" : "false") : el.value.trim();
+    };
+    var spec = function () {
+      var values = preset().values;
+      var changed = shown.filter(function (o) { return optionValue(o) !== values[o.name]; });
+      $("changed").textContent = changed.length ? "· " + changed.length + " changed" : "";
+      return [$("rules").value].concat(changed.map(function (o) { return o.name + "=" + optionValue(o); })).join("+");
+    };
+    var showSpec = function () { $("spec").textContent = spec(); };
+    var optionRow = function (o, value) {
+      var row = document.createElement("div");
+      row.className = "opt";
+      var label = document.createElement("label");
+      var name = document.createElement("span");
+      name.className = "name";
+      name.textContent = o.name;
+      var input;
+      if (o.kind === "flag") {
+        input = document.createElement("input");
+        input.type = "checkbox";
+        input.checked = value === "true";
+        label.className = "check";
+        label.appendChild(input);
+        label.appendChild(name);
+      } else {
+        if (o.kind === "choice") {
+          input = document.createElement("select");
+          o.choices.forEach(function (c) {
+            var opt = document.createElement("option");
+            opt.textContent = c;
+            input.appendChild(opt);
+          });
+        } else {
+          input = document.createElement("input");
+          input.autocomplete = "off";
+          if (o.kind === "number") { input.type = "number"; input.inputMode = "numeric"; }
+        }
+        input.value = value;
+        label.appendChild(name);
+        label.appendChild(input);
+      }
+      input.id = "opt-" + o.name;
+      input.addEventListener("change", showSpec);
+      input.addEventListener("input", showSpec);
+      row.appendChild(label);
+      var doc = document.createElement("small");
+      doc.textContent = o.doc;
+      row.appendChild(doc);
+      return row;
+    };
+    var drawOptions = function () {
+      var p = preset();
+      var box = $("options");
+      box.textContent = "";
+      shown = [];
+      (data.options || []).forEach(function (section) {
+        var options = section.options.filter(function (o) { return o.family === null || o.family === p.family; });
+        if (!options.length) { return; }
+        var set = document.createElement("fieldset");
+        var legend = document.createElement("legend");
+        legend.textContent = section.title;
+        set.appendChild(legend);
+        options.forEach(function (o) { set.appendChild(optionRow(o, p.values[o.name])); shown.push(o); });
+        box.appendChild(set);
+      });
+      $("pool-row").className = p.pool ? "" : "hidden";  // a family whose sheet has no pool (Croatian: the start)
+      showSpec();
+    };
+    $("rules").addEventListener("change", drawOptions);
+    drawOptions();
     $("start").addEventListener("click", function () {
       var players = [0, 1, 2, 3].map(function (i) { return $("p" + i).value; });
-      post("/api/pulkas", {players: players, rules: $("rules").value, pool: parseInt($("pool").value, 10),
-                           whist_price: $("price").value, date: $("date").value}).then(function (r) {
+      var form = {players: players, rules: spec(), whist_price: $("price").value, date: $("date").value};
+      if (preset().pool) { form.pool = parseInt($("pool").value, 10); }
+      post("/api/pulkas", form).then(function (r) {
         if (r.status === 201) {
           window.location.href = r.body.url + (data.token ? "?token=" + encodeURIComponent(data.token) : "");
         } else {
@@ -141,14 +217,26 @@
   function drawSheet() {
     var holder = $("sheet");
     holder.innerHTML = state.svg;  // drawn by the server, every text in it escaped
-    var body = $("settle").tBodies[0];
+    var table = $("settle");
+    var cols = terms().settle || [["player", "player"], ["exact", "exact"], ["method1", "method 1"],
+                                  ["method2", "method 2"], ["money", "money"]];  // the family's settlement
+    var head = document.createElement("tr");
+    cols.forEach(function (c) {
+      var th = document.createElement("th");
+      th.textContent = c[1].charAt(0).toUpperCase() + c[1].slice(1);
+      head.appendChild(th);
+    });
+    table.tHead.textContent = "";
+    table.tHead.appendChild(head);
+    var body = table.tBodies[0];
     body.textContent = "";
-    state.players.forEach(function (p) {
+    var names = terms().names || state.players;  // as the sheet shortens a name too long for the column
+    state.players.forEach(function (p, i) {
       var tr = document.createElement("tr");
-      [p, state.settlement.exact[p], state.settlement.method1[p], state.settlement.method2[p],
-       state.settlement.money[p]].forEach(function (v) {
+      cols.map(function (c) { return c[0] === "player" ? names[i] : (state.settlement[c[0]] || {})[p]; }).forEach(function (v, k) {
         var td = document.createElement("td");
         td.textContent = v === undefined ? "" : String(v);
+        if (cols[k][0] === "player" && names[i] !== p) { td.title = p; }
         tr.appendChild(td);
       });
       body.appendChild(tr);

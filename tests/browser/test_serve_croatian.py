@@ -40,7 +40,6 @@ def test_a_croatian_pulka_entered_by_tapping_shows_the_sample_sheets_totals(brow
             for i, name in enumerate(("Ana", "Branko", "Cvita")):
                 page.fill(f"#p{i}", name)
             page.select_option("#rules", "croatian")
-            page.fill("#pool", "30")
             page.tap("#start")
             page.wait_for_url("**/pulka/live-*")
 
