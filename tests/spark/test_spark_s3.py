@@ -143,6 +143,23 @@ def endpoint(store: Workspace, server: str) -> str:
     return server
 
 
+def test_the_environment_gives_the_storage_options() -> None:
+    """The documented variables as deltalake's options and pyarrow's S3 arguments (an http endpoint allowed)."""
+    from preflog.spark.storage import s3_arguments
+    from preflog.spark.storage import storage_options
+
+    env = {"AWS_ENDPOINT_URL": "http://127.0.0.1:9000", "AWS_DEFAULT_REGION": "eu-west-1",
+           "AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "HOME": "/root"}
+    options = storage_options(env)
+    assert options == {"AWS_ENDPOINT_URL": "http://127.0.0.1:9000", "AWS_REGION": "eu-west-1",
+                       "AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ALLOW_HTTP": "true"}
+    assert s3_arguments(options) == {"endpoint_override": "127.0.0.1:9000", "scheme": "http",
+                                     "region": "eu-west-1", "access_key": "k", "secret_key": "s"}
+    assert storage_options({"AWS_ENDPOINT_URL": "https://s3.club.example"}) == {
+        "AWS_ENDPOINT_URL": "https://s3.club.example"}
+    assert storage_options({}) == {}
+
+
 def one_error_line(res: Result) -> str:
     assert isinstance(res.exception, SystemExit), res.exception
     assert res.exit_code == 2, res.output
@@ -184,11 +201,15 @@ def test_the_commands_on_an_s3_table_equal_the_local_ones(spark: object, store: 
         pd.testing.assert_frame_equal(pd.read_parquet(out / "reports" / name).reset_index(drop=True),
                                       getattr(duck_reports, name)(con).reset_index(drop=True),
                                       check_dtype=False, rtol=1e-9, atol=1e-9)
-    # the audit alone: the same findings table
-    res = runner.invoke(app, ["spark", "audit", str(tmp_path / "audit"), "--store", TABLE])
+    # the audit alone, into the bucket (the workers write the tables; the summary comes from Spark's frames)
+    res = runner.invoke(app, ["spark", "audit", "s3://club-archive/audit-run", "--store", TABLE])
     assert res.exit_code == 1, res.output
+    assert f"{sum(want.values())} findings" in res.output, res.output
+    bucket = s3(endpoint)
     assert Counter((r["pulka"], r["deal"], r["seq"], r["code"], r["message"])
-                   for r in pq.read_table(tmp_path / "audit" / "findings").to_pylist()) == want
+                   for r in pq.read_table("club-archive/audit-run/findings", filesystem=bucket).to_pylist()) == want
+    with bucket.open_input_stream("club-archive/audit-run/_preflog.json") as f:
+        assert sorted(json.loads(f.read())["tables"]) == ["audits", "findings", "settlements"]
 
 
 @pytest.mark.slow
