@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from typing import TypeVar
 
 import pyarrow as pa
 from pyspark import SparkConf
@@ -97,6 +98,7 @@ __all__ = ["EVENTS_PER_PARTITION", "FORMATS", "PLANS", "READS", "SparkJobError",
 FORMATS = ("parquet", "delta")
 READS = ("files", "delta")
 PLANS = ("auto", "groups", "shuffle")
+T = TypeVar("T")
 # Our defaults, each applied only where neither spark-submit, spark-defaults.conf nor --conf set it.
 DEFAULTS = (("spark.ui.enabled", "false"), ("spark.sql.session.timeZone", "UTC"),
             ("spark.sql.execution.arrow.pyspark.enabled", "true"))
@@ -378,7 +380,7 @@ class Output:
 
 
 def write_packed(packed: DataFrame, out: str, outputs: Sequence[Output], fmt: str, storage: dict[str, str],
-                 measure: Callable[[dict[str, DataFrame]], Any] | None = None) -> tuple[dict[str, str], Any]:
+                 measure: Callable[[dict[str, DataFrame]], T]) -> tuple[dict[str, str], T]:
     """Write each of ``outputs`` out of the packed rows under ``out``, the rows persisted (memory, spilling to
     disk) so the audit runs once, then dropped; ``measure`` runs on the written tables' frames while they are
     still persisted (the summary, the analysis report). Returns table → path, and what ``measure`` gave.
@@ -393,7 +395,7 @@ def write_packed(packed: DataFrame, out: str, outputs: Sequence[Output], fmt: st
             path = _join(out, o.name)
             _write_frame(frames[o.name], path, o.schema, fmt, storage)
             paths[o.name] = path
-        measured = measure(frames) if measure is not None else None
+        measured = measure(frames)
     finally:
         packed.unpersist()
     return paths, measured
@@ -448,8 +450,8 @@ def _run(spark: SparkSession, source: str, out: str, tables: Sequence[str], fmt:
         snap = snapshot(source, version, as_of)
     packed, ran = packed_rows(spark, source, read, plan, snap, partitions, audit_group, audit_files,
                               PACKED_SCHEMA, version, as_of)
-    measure = (lambda frames: totals(frames["audits"])) if "audits" in tables else None
-    paths, summed = write_packed(packed, out, _outputs(tables), fmt, _storage_of(snap, out), measure)
+    paths, summed = write_packed(packed, out, _outputs(tables), fmt, _storage_of(snap, out),
+                                 lambda frames: totals(frames["audits"]) if "audits" in frames else None)
     pin = _record(spark, out, snap, source, version, ran, tables)
     return paths, replace(summed, pin=pin) if summed is not None else None
 
@@ -600,7 +602,11 @@ def analysis_report(spark: SparkSession, frames: dict[str, DataFrame]) -> tuple[
     views, its rows finished as the single machine finishes them; with the pulkas and deals analysed."""
     for t in ANALYSIS_TABLES:
         frames[f"analysis/{t}"].createOrReplaceTempView(t)
-    rows = [r.asDict() for r in spark.sql(REPORT_SQL).collect()]
+    try:
+        rows = [r.asDict() for r in spark.sql(REPORT_SQL).collect()]
+    finally:  # the names are the projections' too (deals): leave no analysis view behind
+        for t in ANALYSIS_TABLES:
+            spark.catalog.dropTempView(t)
     count = frames["analysis/deals"].agg(F.countDistinct("pulka").alias("p"), F.count("*").alias("d")).collect()[0]
     return BuildResult(int(count["p"]), 0, 0, int(count["d"])), finish_report_rows(rows)
 
@@ -615,6 +621,4 @@ def run_analysis(source: str, out: str, *, master: str | None = None, conf: Sequ
         partitions = _partitions(pairs)
         snap = snapshot(source, version, as_of) if read == "files" else None
         spark = session(master, pairs)
-        report: tuple[BuildResult, list[dict[str, Any]]] = analysis_tables(
-            spark, source, out, read, partitions, plan, snap, version, as_of)[1]
-        return report
+        return analysis_tables(spark, source, out, read, partitions, plan, snap, version, as_of)[1]
