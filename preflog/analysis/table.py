@@ -270,31 +270,44 @@ def update(root: Path, heads: dict[str, int], read: Callable[[list[str]], Iterat
 
 # --------------------------------------------------------------------------- the report
 REPORT_SQL = """
-WITH s AS (SELECT * FROM seats), d AS (SELECT * FROM deals WHERE skipped IS NULL)
-SELECT p.player, p.unit,
-  sum(CASE WHEN p.role = 'declarer' THEN p.cards ELSE 0 END) AS declarer_cards,
-  sum(CASE WHEN p.role = 'declarer' THEN p.lost ELSE 0 END) AS declarer_lost,
-  sum(CASE WHEN p.role = 'defender' THEN p.cards ELSE 0 END) AS defender_cards,
-  sum(CASE WHEN p.role = 'defender' THEN p.lost ELSE 0 END) AS defender_lost,
-  (SELECT count(*) FROM d WHERE d.player = p.player AND d.unit = p.unit AND d.goal = 'most'
-     AND d.makeable) AS contracts_makeable,
-  (SELECT count(*) FROM d WHERE d.player = p.player AND d.unit = p.unit AND d.goal = 'most'
-     AND d.makeable AND d.made) AS contracts_made_of_makeable,
-  (SELECT count(*) FROM d WHERE d.player = p.player AND d.unit = p.unit AND d.goal = 'most'
-     AND d.made) AS contracts_made,
-  (SELECT count(*) FROM d JOIN s x ON x.pulka = d.pulka AND x.deal = d.deal
-     WHERE x.player = p.player AND x.role = 'defender' AND d.goal = 'fewest' AND d.unit = p.unit
-     AND NOT d.makeable) AS misers_catchable,
-  (SELECT count(*) FROM d JOIN s x ON x.pulka = d.pulka AND x.deal = d.deal
-     WHERE x.player = p.player AND x.role = 'defender' AND d.goal = 'fewest' AND d.unit = p.unit
-     AND NOT d.makeable AND d.actual > 0) AS misers_caught,
-  count(*) FILTER (WHERE p.whist_right) AS whists_right,
-  count(*) FILTER (WHERE p.whist_right = false) AS whists_wrong,
-  sum(p.cost) AS cost
-FROM s p
-GROUP BY p.player, p.unit
-ORDER BY p.unit DESC, p.player
+WITH s AS (SELECT * FROM seats), d AS (SELECT * FROM deals WHERE skipped IS NULL),
+per_seat AS (
+  SELECT player, unit,
+    sum(CASE WHEN role = 'declarer' THEN cards ELSE 0 END) AS declarer_cards,
+    sum(CASE WHEN role = 'declarer' THEN lost ELSE 0 END) AS declarer_lost,
+    sum(CASE WHEN role = 'defender' THEN cards ELSE 0 END) AS defender_cards,
+    sum(CASE WHEN role = 'defender' THEN lost ELSE 0 END) AS defender_lost,
+    count(*) FILTER (WHERE whist_right) AS whists_right,
+    count(*) FILTER (WHERE whist_right = false) AS whists_wrong,
+    sum(cost) AS cost
+  FROM s GROUP BY player, unit),
+declared AS (
+  SELECT player, unit,
+    count(*) FILTER (WHERE makeable) AS contracts_makeable,
+    count(*) FILTER (WHERE makeable AND made) AS contracts_made_of_makeable,
+    count(*) FILTER (WHERE made) AS contracts_made
+  FROM d WHERE goal = 'most' GROUP BY player, unit),
+misers AS (
+  SELECT x.player, d.unit,
+    count(*) AS misers_catchable,
+    count(*) FILTER (WHERE d.actual > 0) AS misers_caught
+  FROM d JOIN s x ON x.pulka = d.pulka AND x.deal = d.deal
+  WHERE x.role = 'defender' AND d.goal = 'fewest' AND NOT d.makeable
+  GROUP BY x.player, d.unit)
+SELECT p.player, p.unit, p.declarer_cards, p.declarer_lost, p.defender_cards, p.defender_lost,
+  coalesce(c.contracts_makeable, 0) AS contracts_makeable,
+  coalesce(c.contracts_made_of_makeable, 0) AS contracts_made_of_makeable,
+  coalesce(c.contracts_made, 0) AS contracts_made,
+  coalesce(m.misers_catchable, 0) AS misers_catchable,
+  coalesce(m.misers_caught, 0) AS misers_caught,
+  p.whists_right, p.whists_wrong, p.cost
+FROM per_seat p
+LEFT JOIN declared c ON c.player = p.player AND c.unit = p.unit
+LEFT JOIN misers m ON m.player = p.player AND m.unit = p.unit
+ORDER BY p.unit DESC NULLS LAST, p.player NULLS LAST
 """
+# One query for DuckDB (preflog analyze --all) and Spark SQL (preflog spark analyze): joins of per-group
+# counts, no correlated subqueries (Spark takes none inside an aggregate), the null order spelled out.
 
 REPORT_COLUMNS = ("player", "unit", "declarer_cards", "declarer_lost", "declarer_lost_per_100", "defender_cards",
                   "defender_lost", "defender_lost_per_100", "contracts_makeable", "contracts_made_of_makeable",
@@ -324,6 +337,12 @@ def report_rows_of(files_of: dict[str, list[Path]]) -> list[dict[str, Any]]:
         rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
     finally:
         con.close()
+    return finish_report_rows(rows)
+
+
+def finish_report_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:data:`REPORT_SQL`'s rows (by DuckDB, or Spark in ``preflog spark analyze``) as the report gives them:
+    the rates per 100 cards, the cost to two decimals, the columns of :data:`REPORT_COLUMNS`."""
     out = []
     for r in rows:
         def per100(lost: int, cards: int) -> float | None:
@@ -345,5 +364,5 @@ def _duck(t: pa.DataType) -> str:
     return "INTEGER"
 
 
-__all__ = ["REPORT_COLUMNS", "TABLES", "TABLE_VERSION", "BuildResult", "analyze_many", "read_manifest",
-           "report_rows", "report_rows_of", "rows_of", "table_files", "update"]
+__all__ = ["REPORT_COLUMNS", "TABLES", "TABLE_VERSION", "BuildResult", "analyze_many", "finish_report_rows",
+           "read_manifest", "report_rows", "report_rows_of", "rows_of", "table_files", "update"]

@@ -1171,7 +1171,8 @@ def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = N
                   as_json: Annotated[bool, typer.Option("--json", help="The report as JSON (docs/cli.md).")] = False
                   ) -> None:
     """Double-dummy analysis of every stored pulka on Spark (what analyze --all computes): the deals,
-    seats and cards tables under OUT_DIR/analysis/, then the report per player."""
+    seats, cards and skill tables under OUT_DIR/analysis/ (a folder or a URI such as s3://), then the report
+    per player from those tables."""
     built, rows = _spark_job().run_analysis(_spark_source(store), out_dir, master=master, conf=conf or [],
                                             read=read, plan=plan, version=table_version, as_of=as_of,
                                             debug=debug)

@@ -42,10 +42,9 @@ from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from typing import TypeVar
 
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 from pyspark import SparkConf
 from pyspark import SparkContext
 from pyspark import StorageLevel
@@ -54,10 +53,11 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from ..analysis.table import REPORT_SQL
 from ..analysis.table import SCHEMAS as ANALYSIS_SCHEMAS
 from ..analysis.table import TABLES as ANALYSIS_TABLES
 from ..analysis.table import BuildResult
-from ..analysis.table import report_rows_of
+from ..analysis.table import finish_report_rows
 from ..errors import PreflogError
 from ..projections.build import SCHEMAS as PROJECTION_SCHEMAS
 from .plan import EVENTS_PER_PARTITION
@@ -75,6 +75,12 @@ from .plan import snapshot
 from .plan import write_manifest
 from .sql import REPORTS
 from .sql import spark_report_sql
+from .storage import WRITTEN_SCHEMA
+from .storage import clear
+from .storage import is_object_uri
+from .storage import keep_only
+from .storage import part_writer
+from .storage import storage_options
 from .tables import ANALYSIS_PACKED_SCHEMA
 from .tables import ANALYSIS_SORT_KEYS
 from .tables import AUDIT_TABLES
@@ -92,6 +98,7 @@ __all__ = ["EVENTS_PER_PARTITION", "FORMATS", "PLANS", "READS", "SparkJobError",
 FORMATS = ("parquet", "delta")
 READS = ("files", "delta")
 PLANS = ("auto", "groups", "shuffle")
+T = TypeVar("T")
 # Our defaults, each applied only where neither spark-submit, spark-defaults.conf nor --conf set it.
 DEFAULTS = (("spark.ui.enabled", "false"), ("spark.sql.session.timeZone", "UTC"),
             ("spark.sql.execution.arrow.pyspark.enabled", "true"))
@@ -362,14 +369,79 @@ def _join(out: str, name: str) -> str:
     return f"{out.rstrip('/')}/{name}" if "://" in out else str(Path(out) / name)
 
 
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One table a run writes: its name under OUT (``findings``, ``analysis/deals``, …), schema and sort keys."""
+
+    name: str
+    schema: pa.Schema
+    keys: tuple[str, ...]
+    column: str  # the packed column its rows come from
+
+
+def write_packed(packed: DataFrame, out: str, outputs: Sequence[Output], fmt: str, storage: dict[str, str],
+                 measure: Callable[[dict[str, DataFrame]], T]) -> tuple[dict[str, str], T]:
+    """Write each of ``outputs`` out of the packed rows under ``out``, the rows persisted (memory, spilling to
+    disk) so the audit runs once, then dropped; ``measure`` runs on the written tables' frames while they are
+    still persisted (the summary, the analysis report). Returns table → path, and what ``measure`` gave.
+
+    ``s3://`` locations are written by the Python workers with pyarrow (:mod:`preflog.spark.storage`: no
+    Hadoop jars), every other location by Spark's writer (``fmt``)."""
+    packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
+    paths: dict[str, str] = {}
+    try:
+        frames = {o.name: table_frame(packed, o.column, o.schema, o.keys) for o in outputs}
+        for o in outputs:
+            path = _join(out, o.name)
+            _write_frame(frames[o.name], path, o.schema, fmt, storage)
+            paths[o.name] = path
+        measured = measure(frames)
+    finally:
+        packed.unpersist()
+    return paths, measured
+
+
+def _write_frame(frame: DataFrame, path: str, schema: pa.Schema, fmt: str, storage: dict[str, str]) -> None:
+    if not is_object_uri(path):
+        frame.write.mode("overwrite").format(fmt).save(path)
+        return
+    if fmt != "parquet":
+        raise SparkJobError(f"{path}: --format {fmt} writes through Spark's Hadoop file systems; an s3:// "
+                            "OUT is written as Parquet by the workers (or give s3a:// with the jars)")
+    clear(path, storage)
+    written = frame.mapInArrow(part_writer(path, schema, storage), from_arrow_schema(WRITTEN_SCHEMA)).collect()
+    keep_only(path, {str(r["file"]) for r in written}, storage)
+
+
+def _outputs(tables: Sequence[str]) -> list[Output]:
+    return [Output(t, SCHEMAS[t], SORT_KEYS[t], t) for t in tables]
+
+
+ANALYSIS_OUTPUTS = [Output(f"analysis/{t}", ANALYSIS_SCHEMAS[t], ANALYSIS_SORT_KEYS[t], t) for t in ANALYSIS_TABLES]
+
+
+def _storage_of(snap: Snapshot | None, out: str) -> dict[str, str]:
+    """The object-store settings the workers write ``out`` with: the snapshot's (one source of settings for a
+    run), else the driver's environment."""
+    if snap is not None and snap.storage:
+        return dict(snap.storage)
+    return storage_options() if is_object_uri(out) else {}
+
+
 def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABLES, fmt: str = "parquet",
         read: str = "files", partitions: int | None = None, plan: str = "auto",
         snap: Snapshot | None = None, version: int | None = None, as_of: str | None = None) -> dict[str, str]:
     """Audit (and project) every pulka of ``source`` and write ``tables`` under ``out``; returns table → path.
 
-    The audit runs once: its packed rows are persisted (memory, spilling to disk) while the tables are
-    written, then dropped. ``OUT/_preflog.json`` records the table version read for each table written.
+    The audit runs once (:func:`write_packed`). ``OUT/_preflog.json`` records the table version read for each
+    table written.
     """
+    return _run(spark, source, out, tables, fmt, read, partitions, plan, snap, version, as_of)[0]
+
+
+def _run(spark: SparkSession, source: str, out: str, tables: Sequence[str], fmt: str, read: str,
+         partitions: int | None, plan: str, snap: Snapshot | None, version: int | None, as_of: str | None
+         ) -> tuple[dict[str, str], Summary | None]:
     _check_format(fmt)
     unknown = [t for t in tables if t not in TABLES]
     if unknown:
@@ -378,17 +450,10 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
         snap = snapshot(source, version, as_of)
     packed, ran = packed_rows(spark, source, read, plan, snap, partitions, audit_group, audit_files,
                               PACKED_SCHEMA, version, as_of)
-    packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
-    paths: dict[str, str] = {}
-    try:
-        for table in tables:
-            path = _join(out, table)
-            table_frame(packed, table).write.mode("overwrite").format(fmt).save(path)
-            paths[table] = path
-    finally:
-        packed.unpersist()
-    _record(spark, out, snap, source, version, ran, tables)
-    return paths
+    paths, summed = write_packed(packed, out, _outputs(tables), fmt, _storage_of(snap, out),
+                                 lambda frames: totals(frames["audits"]) if "audits" in frames else None)
+    pin = _record(spark, out, snap, source, version, ran, tables)
+    return paths, replace(summed, pin=pin) if summed is not None else None
 
 
 def _record(spark: SparkSession, out: str, snap: Snapshot | None, source: str, version: int | None, ran: str,
@@ -410,12 +475,16 @@ class Summary:
     pin: Pin | None = None
 
 
-def summary(spark: SparkSession, out: str, fmt: str = "parquet") -> Summary:
-    """Totals of a written ``audits`` table (one aggregate row comes to the driver)."""
-    row = (spark.read.format(fmt).load(_join(out, "audits"))
-           .agg(F.count("*").alias("p"), F.sum("events").alias("e"), F.sum("findings").alias("f"),
-                F.count("error").alias("x")).collect()[0])
+def totals(audits: DataFrame) -> Summary:
+    """Totals of the ``audits`` table (one aggregate row comes to the driver)."""
+    row = audits.agg(F.count("*").alias("p"), F.sum("events").alias("e"), F.sum("findings").alias("f"),
+                     F.count("error").alias("x")).collect()[0]
     return Summary(int(row["p"]), int(row["e"] or 0), int(row["f"] or 0), int(row["x"]))
+
+
+def summary(spark: SparkSession, out: str, fmt: str = "parquet") -> Summary:
+    """Totals of a written ``audits`` table, read back from ``out``."""
+    return totals(spark.read.format(fmt).load(_join(out, "audits")))
 
 
 def parse_conf(items: Sequence[str]) -> list[tuple[str, str]]:
@@ -448,9 +517,9 @@ def run_job(source: str, out: str, *, project: bool, master: str | None = None, 
         snap = snapshot(source, version, as_of) if read == "files" else None
         spark = session(master, pairs)
         tables = TABLES if project else AUDIT_TABLES
-        run(spark, source, out, tables, fmt, read, partitions, plan, snap, version, as_of)
-        pin = read_manifest(out).get(tables[0])
-        return replace(summary(spark, out, fmt), pin=Pin(**pin) if pin else None)
+        summed = _run(spark, source, out, tables, fmt, read, partitions, plan, snap, version, as_of)[1]
+        assert summed is not None  # the audits table is among the tables
+        return summed
 
 
 # --- the reports ----------------------------------------------------------------------------------------
@@ -511,49 +580,45 @@ def run_reports(out: str, *, master: str | None = None, conf: Sequence[str] = ()
 # --- the play analysis ------------------------------------------------------------------------------------
 def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "files",
                     partitions: int | None = None, plan: str = "auto", snap: Snapshot | None = None,
-                    version: int | None = None, as_of: str | None = None) -> dict[str, str]:
+                    version: int | None = None, as_of: str | None = None
+                    ) -> tuple[dict[str, str], tuple[BuildResult, list[dict[str, Any]]]]:
     """``preflog spark analyze``: the double-dummy analysis of every pulka of ``source`` (the function
-    ``preflog analyze --all`` runs per pulka, on Spark's workers), its ``deals``, ``seats`` and ``cards``
-    tables written as Parquet under ``out/analysis/``; returns table → path."""
+    ``preflog analyze --all`` runs per pulka, on Spark's workers), its tables written as Parquet under
+    ``out/analysis/`` (any location the job writes: :func:`write_packed`), and the per-player report over
+    them; returns table → path, and what was analysed (pulkas, deals) with the report rows."""
     if read == "files" and snap is None:
         snap = snapshot(source, version, as_of)
     packed, ran = packed_rows(spark, source, read, plan, snap, partitions, analysis_group, analyze_files,
                               ANALYSIS_PACKED_SCHEMA, version, as_of)
-    packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
-    paths: dict[str, str] = {}
+    paths, measured = write_packed(packed, out, ANALYSIS_OUTPUTS, "parquet", _storage_of(snap, out),
+                                   lambda frames: analysis_report(spark, frames))
+    _record(spark, out, snap, source, version, ran, [o.name for o in ANALYSIS_OUTPUTS])
+    return {name.split("/", 1)[1]: path for name, path in paths.items()}, measured
+
+
+def analysis_report(spark: SparkSession, frames: dict[str, DataFrame]) -> tuple[BuildResult, list[dict[str, Any]]]:
+    """The report of ``preflog analyze --all`` over the analysis tables a run wrote (their Spark frames, not a
+    read-back of OUT): its SQL (:data:`preflog.analysis.table.REPORT_SQL`) run by Spark over the tables as
+    views, its rows finished as the single machine finishes them; with the pulkas and deals analysed."""
+    for t in ANALYSIS_TABLES:
+        frames[f"analysis/{t}"].createOrReplaceTempView(t)
     try:
-        for table in ANALYSIS_TABLES:
-            path = _join(_join(out, "analysis"), table)
-            frame = table_frame(packed, table, ANALYSIS_SCHEMAS[table], ANALYSIS_SORT_KEYS[table])
-            frame.write.mode("overwrite").parquet(path)
-            paths[table] = path
-    finally:
-        packed.unpersist()
-    _record(spark, out, snap, source, version, ran, [f"analysis/{t}" for t in ANALYSIS_TABLES])
-    return paths
-
-
-def analysis_files(out: str) -> dict[str, list[Path]]:
-    """The Parquet files of each analysis table a run wrote under the local folder ``out``."""
-    return {t: sorted((Path(out) / "analysis" / t).glob("*.parquet")) for t in ANALYSIS_TABLES}
+        rows = [r.asDict() for r in spark.sql(REPORT_SQL).collect()]
+    finally:  # the names are the projections' too (deals): leave no analysis view behind
+        for t in ANALYSIS_TABLES:
+            spark.catalog.dropTempView(t)
+    count = frames["analysis/deals"].agg(F.countDistinct("pulka").alias("p"), F.count("*").alias("d")).collect()[0]
+    return BuildResult(int(count["p"]), 0, 0, int(count["d"])), finish_report_rows(rows)
 
 
 def run_analysis(source: str, out: str, *, master: str | None = None, conf: Sequence[str] = (),
                  read: str = "files", plan: str = "auto", version: int | None = None, as_of: str | None = None,
                  debug: bool = False) -> tuple[BuildResult, list[dict[str, Any]]]:
-    """``preflog spark analyze``: the analysis tables of ``source`` under ``out/analysis/``, then the
-    per-player report over them (DuckDB, as ``preflog analyze --all`` reports: the tables are small), with
-    what the run analysed (pulkas and deals)."""
+    """``preflog spark analyze``: the analysis tables of ``source`` under ``out/analysis/`` (a folder or
+    URI), then the per-player report over them (:func:`analysis_report`), with what the run analysed."""
     with failures(master, version, debug):
         pairs = parse_conf(conf)
         partitions = _partitions(pairs)
         snap = snapshot(source, version, as_of) if read == "files" else None
-        if "://" in out:
-            raise SparkJobError(f"{out}: spark analyze writes to a local folder (its report reads the tables back)")
         spark = session(master, pairs)
-        analysis_tables(spark, source, out, read, partitions, plan, snap, version, as_of)
-        files = analysis_files(out)
-        deals = pa.concat_tables([pq.read_table(f, columns=["pulka"]) for f in files["deals"]]) if files["deals"] \
-            else pa.table({"pulka": pa.array([], pa.string())})
-        built = BuildResult(len(pc.unique(deals.column("pulka"))), 0, 0, deals.num_rows)
-        return built, report_rows_of(files)
+        return analysis_tables(spark, source, out, read, partitions, plan, snap, version, as_of)[1]

@@ -122,10 +122,14 @@ def snapshot(source: str, version: int | None = None, as_of: str | None = None,
 
     if "://" not in path and not (Path(path) / "_delta_log").is_dir():
         raise SparkJobError(f"{path}: no Delta event table (neither it nor its events/ folder has a _delta_log)")
+    if storage is None and "://" in path:
+        from .storage import storage_options
+
+        storage = storage_options()  # the AWS_* environment: endpoint, region, keys (preflog/spark/storage.py)
     try:
         dt = DeltaTable(path, storage_options=storage or None)
     except Exception as exc:  # deltalake raises several types for a missing table
-        raise SparkJobError(f"{path}: no Delta event table ({_first(exc)})") from None
+        raise SparkJobError(f"{path}: {_no_table(exc)}") from None
     latest = dt.version()
     try:
         if version is not None:
@@ -153,6 +157,19 @@ def snapshot(source: str, version: int | None = None, as_of: str | None = None,
                               lo if exact else None, hi if exact else None))
     events = sum(f.rows for f in files)
     return Snapshot(path, int(dt.version()), tuple(files), events, dict(storage or {}))
+
+
+def _no_table(exc: BaseException) -> str:
+    """Why deltalake could not open a table, in a few words (an object store's reason first)."""
+    text = str(exc)
+    for marker, says in (("NoSuchBucket", "no such bucket"), ("InvalidAccessKeyId", "the access key is refused"),
+                         ("SignatureDoesNotMatch", "the secret key is refused"), ("AccessDenied", "access denied"),
+                         ("ExpiredToken", "the session token has expired"),
+                         ("Connection refused", "the storage endpoint refuses connections"),
+                         ("dns error", "the storage endpoint's host is unknown")):
+        if marker.lower() in text.lower():
+            return f"cannot read the table's log: {says} ({_first(exc)})"
+    return f"no Delta event table ({_first(exc)})"
 
 
 def _first(exc: BaseException) -> str:
@@ -234,14 +251,12 @@ def file_problem_in(text: str) -> tuple[str, str, str] | None:
 def _read_one(uri: str, columns: Sequence[str], storage: dict[str, str]) -> pa.Table:
     import pyarrow.parquet as pq
 
+    from .storage import filesystem
+
     try:
         if "://" in uri:
-            from pyarrow import fs
-
-            filesystem, where = fs.FileSystem.from_uri(uri)
-            if storage and isinstance(filesystem, fs.S3FileSystem):
-                filesystem = fs.S3FileSystem(**_s3_options(storage))
-            return pq.read_table(where, columns=list(columns), filesystem=filesystem)
+            fs, where = filesystem(uri, storage)
+            return pq.read_table(where, columns=list(columns), filesystem=fs)
         return pq.read_table(uri, columns=list(columns))
     except FileNotFoundError as exc:
         raise FileProblem("gone", uri, _first(exc)) from None
@@ -249,21 +264,6 @@ def _read_one(uri: str, columns: Sequence[str], storage: dict[str, str]) -> pa.T
         if "not found" in str(exc).lower() or "no such file" in str(exc).lower():
             raise FileProblem("gone", uri, _first(exc)) from None
         raise FileProblem("damaged", uri, _first(exc)) from None
-
-
-def _s3_options(storage: dict[str, str]) -> dict[str, Any]:
-    """``pyarrow.fs.S3FileSystem`` arguments from deltalake-style storage options."""
-    out: dict[str, Any] = {}
-    names = {"AWS_ACCESS_KEY_ID": "access_key", "AWS_SECRET_ACCESS_KEY": "secret_key",
-             "AWS_SESSION_TOKEN": "session_token", "AWS_REGION": "region"}
-    for key, value in storage.items():
-        if key.upper() in names:
-            out[names[key.upper()]] = value
-        elif key.upper() == "AWS_ENDPOINT_URL":
-            scheme, _, rest = value.partition("://")
-            out["endpoint_override"] = rest or value
-            out["scheme"] = scheme if rest else "https"
-    return out
 
 
 def read_group(files: Sequence[str], storage: dict[str, str] | None = None) -> pa.Table:
@@ -357,13 +357,15 @@ def _out_fs(out: str) -> tuple[Any, str] | None:
     ``pyarrow.fs``; None for a location pyarrow does not reach (HDFS, …: no record is kept there)."""
     from pyarrow import fs
 
+    from .storage import filesystem
+
     if "://" in out and not out.startswith("file://"):
         scheme = out.split("://", 1)[0]
         if scheme not in ("s3", "s3a", "gs"):
             return None
         uri = ("s3" + out[len("s3a"):] if scheme == "s3a" else out).rstrip("/") + "/" + MANIFEST
-        filesystem, where = fs.FileSystem.from_uri(uri)
-        return filesystem, str(where)
+        located, where = filesystem(uri)
+        return located, str(where)
     return fs.LocalFileSystem(), str(_local(out).rstrip("/")) + "/" + MANIFEST
 
 
