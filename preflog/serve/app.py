@@ -61,6 +61,7 @@ from ..model.events import from_row
 from ..projections.facts import date_iso
 from ..record.api import read_records
 from ..record.api import write_text
+from ..render.numbers import mixed
 from ..render.sheet_svg import render_svg
 from ..rules.config import Rules
 from ..rules.presets import PRESETS
@@ -417,6 +418,9 @@ class Server:
             "svg": render_svg(sheet),
             "totals": sheet["totals"],
             "settlement": sheet["settlement"],
+            # as on paper: fractions as mixed numbers (30⅔), minus as −
+            "settlement_shown": {k: {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
+                                 for k, by in sheet["settlement"].items()},
             "findings": [finding_json(f) for f in result.findings],
             "ended": table.ended,
             "live": _live(table.rules),

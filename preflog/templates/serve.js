@@ -233,7 +233,7 @@
     var names = terms().names || state.players;  // as the sheet shortens a name too long for the column
     state.players.forEach(function (p, i) {
       var tr = document.createElement("tr");
-      cols.map(function (c) { return c[0] === "player" ? names[i] : (state.settlement[c[0]] || {})[p]; }).forEach(function (v, k) {
+      cols.map(function (c) { return c[0] === "player" ? names[i] : ((state.settlement_shown || state.settlement)[c[0]] || {})[p]; }).forEach(function (v, k) {
         var td = document.createElement("td");
         td.textContent = v === undefined ? "" : String(v);
         if (cols[k][0] === "player" && names[i] !== p) { td.title = p; }

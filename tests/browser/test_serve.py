@@ -117,7 +117,7 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
         # tests/serve/test_app.py::test_deals_entered_redraw_the_sheet)
         rows = page.locator("#settle tbody tr").all_inner_texts()
         cells = {r.split("\t")[0]: r.split("\t")[1:] for r in rows}
-        assert cells["Запад"][0] == "-46" and cells["Восток"][0] == "-20" and cells["Юг"][0] == "66"
+        assert cells["Запад"][0] == "−46" and cells["Восток"][0] == "−20" and cells["Юг"][0] == "66"   # as on paper: −
         # the sheet redrew: the pulya of Юг (1) and the whists on Запад (20) are drawn
         svg = page.inner_html("#sheet")
         assert "<svg" in svg and ">20<" in svg
@@ -256,3 +256,58 @@ def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: t
     finally:
         context.close()
     assert Workspace(store).ids() == ["seed003-settlement"]
+
+
+def test_seed_003s_pulka_tapped_deal_by_deal_settles_as_the_seed_says(browser: Any, served: tuple[str, Path],
+                                                                       tmp_path: Path) -> None:
+    """data/examples/seed003-settlement.pref, every deal tapped on a phone: the seed's settlement shows
+    (method 1 +31 / −30 / −1, exact +30⅔ / −29⅓ / −1⅓: docs/rules.md §B1), the stored pulka audits clean,
+    and its exported record imports again to the same events."""
+    from playwright.sync_api import expect
+
+    from preflog.record.api import read_records
+
+    from ..serve.test_app import SEED003
+
+    base, store = served
+    names = ("Запад", "Восток", "Юг")
+    context = _phone(browser)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        url = _start(page, base)
+        for k, deal in enumerate(SEED003, start=1):
+            expect(page.locator("#dealno")).to_have_text(str(k))
+            if deal["kind"] == "raspasy":
+                page.get_by_role("button", name="Raspasy").tap()
+            else:
+                page.get_by_role("button", name="Contract").tap()
+                page.locator("#declarer").get_by_role("button", name=names[deal["declarer"]]).tap()
+                page.locator("#contracts").get_by_role("button", name=deal["contract"], exact=True).tap()
+                for seat, call in deal["calls"].items():
+                    _tap_row(page, "calls", names[int(seat)], call)
+            for seat, n in enumerate(deal["tricks"] or ()):
+                _tap_row(page, "tricks", names[seat], str(n))
+            page.tap("#enter")
+        expect(page.locator("#dealno")).to_have_text(str(len(SEED003) + 1))
+        rows = page.locator("#settle tbody tr").all_inner_texts()
+        heads = page.locator("#settle thead th").all_inner_texts()
+        cells = {r.split("\t")[0]: dict(zip(heads[1:], r.split("\t")[1:], strict=True)) for r in rows}
+        method1 = next(h for h in heads if "1" in h)
+        exact = next(h for h in heads if h.lower().startswith("exact"))
+        assert {p: cells[p][method1] for p in names} == {"Запад": "31", "Восток": "−30", "Юг": "−1"}
+        assert {p: cells[p][exact] for p in names} == {"Запад": "30⅔", "Восток": "−29⅓", "Юг": "−1⅓"}
+        record = page.request.get(url + "/record").text()
+    finally:
+        context.close()
+    assert problems == []
+    (pid,) = Workspace(store).ids()
+    (audited,) = Workspace(store).audit(pid)
+    assert audited.result.findings == [] and len(audited.result.deals) == len(SEED003)
+    (path := tmp_path / "exported.pref").write_text(record, encoding="utf-8")
+    again = Workspace(tmp_path / "again")
+    again.import_paths([path])
+    (stored,) = [again.store().read(i) for i in again.ids()]
+    assert stored == Workspace(store).store().read(pid)
+    assert [list(r.events) for r in read_records(record)] == [list(stored)]

@@ -77,7 +77,7 @@ def test_a_croatian_pulka_entered_by_tapping_shows_the_sample_sheets_totals(brow
             # Branko 12 − 30, Cvita 90 − 24 → +32 / −38 / +6, the rule text's own result
             rows = page.locator("#settle tbody tr").all_inner_texts()
             cells = {r.split("\t")[0]: r.split("\t")[1] for r in rows}
-            assert cells == {"Ana": "32", "Branko": "-38", "Cvita": "6"}
+            assert cells == {"Ana": "32", "Branko": "−38", "Cvita": "6"}   # as on paper: −
             svg = page.inner_html("#sheet")
             assert "<svg" in svg and ">60<" in svg   # Cvita's 60 juha on Ana is drawn
 

@@ -66,7 +66,7 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         # hand: the others' pulya short of Запад's counts as 2 gora each (10 visty a point both ways), mean
         # gora 4/3; Запад −8 + 10·(4/3 − 0) = 16/3, Восток +8 + 10·(4/3 − 2) = 4/3, Юг 10·(4/3 − 2) = −20/3
         rows = {r.split("\t")[0]: r.split("\t")[1:] for r in page.locator("#settle tbody tr").all_inner_texts()}
-        assert rows["Запад"][0] == "16/3" and rows["Восток"][0] == "4/3" and rows["Юг"][0] == "-20/3"
+        assert rows["Запад"][0] == "5⅓" and rows["Восток"][0] == "1⅓" and rows["Юг"][0] == "−6⅔"   # as on paper
 
         # deal 2 (Запад deals): Юг 7♥; Запад passes, Восток half-whists, Запад returns the whist; 4 / 0 / 6
         page.get_by_role("button", name="Contract").tap()
