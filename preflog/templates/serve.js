@@ -27,6 +27,8 @@
     b.addEventListener("click", onClick);
     return b;
   }
+  // shared with the card-level entry (serve_cards.js, joined after this script on the pulka page)
+  window.preflogServe = {post: post, button: button};
   // a row of one seat's buttons under the player's name, appended to parent: returns the buttons' grid
   function seatRow(parent, s) {
     var row = document.createElement("div");

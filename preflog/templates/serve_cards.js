@@ -12,31 +12,13 @@
   var SUITS = {s: "\u2660", c: "\u2663", d: "\u2666", h: "\u2665"};
   var draft, view, stage, seat, asked = 0;
 
-  function headers() {
-    var h = {"Content-Type": "application/json", "X-CSRF-Token": data.csrf};
-    if (data.token) { h["X-Table-Token"] = data.token; }
-    return h;
-  }
-  function post(url, body) {
-    return fetch(url, {method: "POST", headers: headers(), body: JSON.stringify(body),
-                       credentials: "same-origin"}).then(function (r) {
-      return r.json().then(function (j) { return {status: r.status, body: j}; },
-                           function () { return {status: r.status, body: {error: "HTTP " + r.status}}; });
-    });
-  }
+  var post = window.preflogServe.post;   // serve.js's, which runs first
   function say(text, ok) {
     var m = $("c-msg");
     m.textContent = text;
     m.className = "msg " + (ok ? "ok" : "err");
   }
-  function button(text, onClick) {
-    var b = document.createElement("button");
-    b.type = "button";
-    b.textContent = text;
-    b.setAttribute("aria-pressed", "false");
-    b.addEventListener("click", onClick);
-    return b;
-  }
+  var button = window.preflogServe.button;
   // a call as the family writes it, its strain letter shown as a suit symbol (6s -> 6♠)
   function bidText(t) {
     return t.replace(/^([0-9]+)([scdh])(?![A-Za-z])/, function (_, n, s) { return n + SUITS[s]; });
