@@ -20,6 +20,8 @@ from preflog.serve import join_address
 from preflog.views.json import sheet_json
 from preflog.workspace import Workspace
 
+from .conftest import csrf as _csrf
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "data" / "examples" / "seed003-settlement.pref"
 NAMES = ["Запад", "Восток", "Юг"]
@@ -30,17 +32,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("archive")
     Workspace(root).import_paths([SEED])
     return root
-
-
-@pytest.fixture()
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "store")) as c:
-        c.get("/new")  # the page sets the CSRF cookie
-        yield c
-
-
-def _csrf(c: TestClient) -> dict[str, str]:
-    return {"X-CSRF-Token": c.cookies["preflog_csrf"]}
 
 
 def _start(c: TestClient, players: list[str] | None = None, pool: int = 14) -> str:

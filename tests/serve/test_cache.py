@@ -16,6 +16,8 @@ from preflog.serve import create_app
 from preflog.store.delta import DeltaStore
 from preflog.workspace import Workspace
 
+from .conftest import csrf as _csrf
+
 NAMES = ["Anna", "Boris", "Vera"]
 DEALS: list[dict[str, Any]] = [
     {"kind": "contract", "declarer": 0, "contract": "6s", "calls": {"1": "whist", "2": "pass"}, "tricks": [6, 3, 1]},
@@ -42,10 +44,6 @@ def _start(c: TestClient) -> str:
     assert r.status_code == 201, r.text
     pid: str = r.json()["id"]
     return pid
-
-
-def _csrf(c: TestClient) -> dict[str, str]:
-    return {"X-CSRF-Token": c.cookies["preflog_csrf"]}
 
 
 def _enter(c: TestClient, pid: str, seq: int, deal: dict[str, Any]) -> Any:

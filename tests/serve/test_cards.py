@@ -5,11 +5,8 @@ analysed; a card the rules forbid is refused with the audit's sentence and nothi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from preflog.analysis import Options
@@ -18,8 +15,9 @@ from preflog.engine.replay import audit
 from preflog.model.cards import parse_card
 from preflog.model.events import Event
 from preflog.record.api import read_records
-from preflog.serve import create_app
 from preflog.workspace import Workspace
+
+from .conftest import csrf as _csrf
 
 NAMES = ["Анна", "Борис", "Вера"]
 # The card-level deal of docs/record-format.md's example (Vera deals, so Anna is first hand), played out
@@ -54,17 +52,6 @@ def _deal_events(text: str) -> list[Event]:
     """The events the record reader reads for the deal(s) of ``text`` (the pulka's own start left out)."""
     (rec,) = read_records(text, "test")
     return list(rec.events)[1:]
-
-
-@pytest.fixture()
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "store")) as c:
-        c.get("/new")  # the page sets the CSRF cookie
-        yield c
-
-
-def _csrf(c: TestClient) -> dict[str, str]:
-    return {"X-CSRF-Token": c.cookies["preflog_csrf"]}
 
 
 def _start(c: TestClient) -> str:

@@ -4,9 +4,7 @@ the talon and from hand («igra»), each defender's call (igram / pass / zovem),
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,22 +15,12 @@ from preflog.engine.families import family_of
 from preflog.model.calls import parse_call
 from preflog.record.api import read_records
 from preflog.record.validate import CONTRA_ALIASES
-from preflog.serve import create_app
 from preflog.workspace import Workspace
+
+from .conftest import csrf as _csrf
 
 NAMES = ["Ana", "Branko", "Cvita"]
 A, B, C = 0, 1, 2
-
-
-@pytest.fixture()
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "store")) as c:
-        c.get("/new")  # the page sets the CSRF cookie
-        yield c
-
-
-def _csrf(c: TestClient) -> dict[str, str]:
-    return {"X-CSRF-Token": c.cookies["preflog_csrf"]}
 
 
 def _start(c: TestClient, rules: str) -> str:

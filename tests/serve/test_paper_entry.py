@@ -14,13 +14,15 @@ from starlette.testclient import TestClient
 from preflog.model.events import Event
 from preflog.model.events import PulkaStarted
 from preflog.record.api import read_text
-from preflog.serve import create_app
 from preflog.serve.entry import DealEntry
 from preflog.serve.entry import EntryError
 from preflog.serve.entry import deal_events
 from preflog.serve.entry import paper_choices
 from preflog.serve.entry import table_of
 from preflog.workspace import Workspace
+
+from .conftest import csrf
+from .conftest import open_client
 
 PLAYERS3 = "Anna, Boris, Vera"
 PLAYERS4 = "Anna, Boris, Vera, Gleb"
@@ -123,15 +125,11 @@ def store(tmp_path: Path) -> Path:
     return tmp_path / "store"
 
 
-def _client(store: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(store)) as c:
-        c.get("/new")
-        yield c
 
 
 @pytest.fixture()
 def client(store: Path) -> Iterator[TestClient]:
-    yield from _client(store)
+    yield from open_client(store)
 
 
 def _begin(store: Path, pid: str, players: tuple[str, ...], *options: tuple[str, Any]) -> None:
@@ -143,7 +141,7 @@ def _begin(store: Path, pid: str, players: tuple[str, ...], *options: tuple[str,
 def _enter(c: TestClient, pid: str, deal: dict[str, Any]) -> Any:
     seq = c.get(f"/api/pulka/{pid}").json()["seq"]
     return c.post(f"/api/pulka/{pid}/deals", json={"expected_seq": seq, "deal": deal},
-                  headers={"X-CSRF-Token": c.cookies["preflog_csrf"]})
+                  headers=csrf(c))
 
 
 NAMES = ("Anna", "Boris", "Vera")
@@ -239,7 +237,7 @@ def test_a_deal_corrected_to_a_returned_open_whist_exports_and_reads_back(store:
     fixed = {"kind": "contract", "declarer": 0, "contract": "7s", "calls": {"1": "pass", "2": "half"},
              "returned_by": 1, "mode": "open", "tricks": [7, 3, 0]}
     r = client.post("/api/pulka/p7/correct", json={"expected_seq": r.json()["seq"], "deal": 1, "entry": fixed},
-                    headers={"X-CSRF-Token": client.cookies["preflog_csrf"]})
+                    headers=csrf(client))
     assert r.status_code == 201, r.text
     assert "Whist: B pass, C half, B return, B open\nTricks: A 7, B 3, C 0" in r.json()["last_deal"]
     # by hand: the 7 is made (pulya 4); the returner writes the side's 3 tricks, 4 × 3 = 12; the half-whist

@@ -21,8 +21,10 @@ from preflog.rules import PRESETS
 from preflog.rules import Rules
 from preflog.rules import RulesError
 from preflog.rules.config import option_family
-from preflog.serve import create_app
 from preflog.workspace import Workspace
+
+from .conftest import csrf as _csrf
+from .conftest import open_client
 
 NAMES = ["Анна", "Борис", "Вера"]
 
@@ -34,13 +36,7 @@ def store(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def client(store: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(store)) as c:
-        c.get("/new")  # the page sets the CSRF cookie
-        yield c
-
-
-def _csrf(c: TestClient) -> dict[str, str]:
-    return {"X-CSRF-Token": c.cookies["preflog_csrf"]}
+    yield from open_client(store)
 
 
 def _post(c: TestClient, rules: str, **more: Any) -> Any:
