@@ -66,11 +66,13 @@ from .plan import Snapshot
 from .plan import SparkJobError
 from .plan import analyze_files
 from .plan import audit_files
+from .plan import audit_only_files
 from .plan import event_table_path
 from .plan import file_groups
 from .plan import file_problem_in
 from .plan import mixed_versions
 from .plan import read_manifest
+from .plan import row_group_ranges
 from .plan import snapshot
 from .plan import write_manifest
 from .sql import REPORTS
@@ -86,6 +88,8 @@ from .tables import SORT_KEYS
 from .tables import TABLES
 from .tables import analysis_group
 from .tables import audit_group
+from .tables import audit_only_group
+from .tables import packed_schema
 
 __all__ = ["EVENTS_PER_PARTITION", "FORMATS", "PLANS", "READS", "SparkJobError", "event_table_path", "snapshot"]
 
@@ -307,12 +311,14 @@ def _task_frame(spark: SparkSession, snap: Snapshot, per_task: int | None) -> Da
     """The grouped plan's input: one row (one partition) per task, naming its files; None when the
     table's pulkas are scattered over its files (:func:`~preflog.spark.plan.file_groups`)."""
     slots = int(spark.sparkContext.defaultParallelism)
-    tasks = file_groups(snap, slots, per_task or EVENTS_PER_PARTITION)
+    tasks = file_groups(snap, slots, per_task or EVENTS_PER_PARTITION,
+                        footers=lambda uris: row_group_ranges(uris, snap.storage))
     if tasks is None:
         return None
     storage = json.dumps(snap.storage) if snap.storage else None
-    rows = [(i, list(t.files), storage) for i, t in enumerate(tasks)]
-    schema = "task int, files array<string>, storage string"
+    rows = [(i, [uri for uri, _ in t.pieces], [None if g is None else list(g) for _, g in t.pieces], t.lo, t.hi,
+             storage) for i, t in enumerate(tasks)]
+    schema = "task int, files array<string>, row_groups array<array<int>>, lo string, hi string, storage string"
     if not rows:
         return spark.createDataFrame([], schema)
     return spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), schema)
@@ -353,6 +359,19 @@ def table_frame(packed: DataFrame, table: str, schema: pa.Schema | None = None,
 
 
 # --- the runs -------------------------------------------------------------------------------------------
+@contextmanager
+def step(spark: SparkSession, name: str) -> Iterator[None]:
+    """The jobs and stages started inside are named ``name`` (Spark's call site: the status store, the UI)."""
+    sc = spark.sparkContext
+    sc.setLocalProperty("callSite.short", name)
+    sc.setLocalProperty("callSite.long", name)
+    try:
+        yield
+    finally:
+        sc.setLocalProperty("callSite.short", None)  # type: ignore[arg-type]
+        sc.setLocalProperty("callSite.long", None)  # type: ignore[arg-type]
+
+
 def _check_format(fmt: str) -> None:
     if fmt not in FORMATS:
         raise SparkJobError(f"unknown output format {fmt!r} ({' or '.join(FORMATS)})")
@@ -376,14 +395,20 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
         raise SparkJobError(f"unknown tables {', '.join(unknown)} (known: {', '.join(TABLES)})")
     if read == "files" and snap is None:
         snap = snapshot(source, version, as_of)
-    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, audit_group, audit_files,
-                              PACKED_SCHEMA, version, as_of)
+    schema = packed_schema(tables)  # spark audit: no facts or projections in the workers
+    whole = schema == PACKED_SCHEMA
+    packed, ran = packed_rows(spark, source, read, plan, snap, partitions,
+                              audit_group if whole else audit_only_group, audit_files if whole else audit_only_files,
+                              schema, version, as_of)
     packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}
     try:
+        with step(spark, f"preflog audit ({ran} plan)"):  # its own stage, named in the metrics and the UI
+            packed.count()
         for table in tables:
             path = _join(out, table)
-            table_frame(packed, table).write.mode("overwrite").format(fmt).save(path)
+            with step(spark, f"preflog write {table}"):
+                table_frame(packed, table).write.mode("overwrite").format(fmt).save(path)
             paths[table] = path
     finally:
         packed.unpersist()
