@@ -9,9 +9,9 @@ so nothing else in preflog imports it but lazily. The pipeline:
    by one of two plans:
 
    * ``groups`` — the driver cuts the files into groups that each hold whole pulkas
-     (:func:`~preflog.spark.plan.file_groups`) and makes a small DataFrame of tasks;
-     ``mapInArrow(audit_files)`` has each Python worker read its task's files with pyarrow, audit them and
-     return the result rows: no JVM Parquet read, no shuffle;
+     (:func:`~preflog.spark.plan.file_groups`), one task per partition of ``spark.range``;
+     ``mapInArrow(TaskWorker(tasks))`` has each Python worker read its task's files with pyarrow, audit them
+     and return the result rows: no JVM Parquet read, no shuffle;
    * ``shuffle`` — for tables whose pulkas are scattered over the files (or ``--read delta``): Spark reads the
      files and ``groupBy("pulka").applyInArrow(audit_group)`` hands each pulka to a worker;
 
@@ -26,7 +26,6 @@ turns Spark's errors into a line naming the file, jar or URL.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -61,12 +60,11 @@ from ..analysis.table import report_rows_of
 from ..errors import PreflogError
 from ..projections.build import SCHEMAS as PROJECTION_SCHEMAS
 from .plan import EVENTS_PER_PARTITION
+from .plan import Kind
 from .plan import Pin
 from .plan import Snapshot
 from .plan import SparkJobError
-from .plan import analyze_files
-from .plan import audit_files
-from .plan import audit_only_files
+from .plan import TaskWorker
 from .plan import event_table_path
 from .plan import file_groups
 from .plan import file_problem_in
@@ -74,6 +72,7 @@ from .plan import mixed_versions
 from .plan import read_manifest
 from .plan import row_group_ranges
 from .plan import snapshot
+from .plan import task_spec
 from .plan import write_manifest
 from .sql import REPORTS
 from .sql import spark_report_sql
@@ -307,25 +306,21 @@ def packed_frame(events: DataFrame) -> DataFrame:
     return events.groupBy("pulka").applyInArrow(audit_group, schema=from_arrow_schema(PACKED_SCHEMA))
 
 
-def _task_frame(spark: SparkSession, snap: Snapshot, per_task: int | None) -> DataFrame | None:
-    """The grouped plan's input: one row (one partition) per task, naming its files; None when the
-    table's pulkas are scattered over its files (:func:`~preflog.spark.plan.file_groups`)."""
+def _task_frame(spark: SparkSession, snap: Snapshot, kind: Kind, schema: pa.Schema) -> DataFrame | None:
+    """The grouped plan: ``mapInArrow`` of a :class:`~preflog.spark.plan.TaskWorker` over one id per task (one
+    partition each); None when the table's pulkas are scattered over its files
+    (:func:`~preflog.spark.plan.file_groups`)."""
     slots = int(spark.sparkContext.defaultParallelism)
-    tasks = file_groups(snap, slots, per_task or EVENTS_PER_PARTITION,
-                        footers=lambda uris: row_group_ranges(uris, snap.storage))
+    tasks = file_groups(snap, slots, EVENTS_PER_PARTITION, footers=lambda uris: row_group_ranges(uris, snap.storage))
     if tasks is None:
         return None
-    storage = json.dumps(snap.storage) if snap.storage else None
-    rows = [(i, [uri for uri, _ in t.pieces], [None if g is None else list(g) for _, g in t.pieces], t.lo, t.hi,
-             storage) for i, t in enumerate(tasks)]
-    schema = "task int, files array<string>, row_groups array<array<int>>, lo string, hi string, storage string"
-    if not rows:
-        return spark.createDataFrame([], schema)
-    return spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), schema)
+    worker = TaskWorker(tuple(task_spec(t) for t in tasks), kind, tuple(sorted(snap.storage.items())))
+    ids = spark.range(0, len(tasks), 1, max(1, len(tasks)))
+    return ids.mapInArrow(worker, from_arrow_schema(schema))
 
 
 def packed_rows(spark: SparkSession, source: str, read: str, plan: str, snap: Snapshot | None,
-                partitions: int | None, worker: Callable[..., Any], grouped: Callable[..., Any],
+                partitions: int | None, worker: Callable[..., Any], grouped: Kind,
                 schema: pa.Schema, version: int | None = None, as_of: str | None = None
                 ) -> tuple[DataFrame, str]:
     """The packed rows of every pulka (``schema``) by the grouped plan where it applies (``plan`` auto or
@@ -334,9 +329,9 @@ def packed_rows(spark: SparkSession, source: str, read: str, plan: str, snap: Sn
         raise SparkJobError(f"unknown plan {plan!r} ({', '.join(PLANS)})")
     if read == "files" and plan != "shuffle":
         assert snap is not None
-        tasks = _task_frame(spark, snap, None)
+        tasks = _task_frame(spark, snap, grouped, schema)
         if tasks is not None:
-            return tasks.mapInArrow(grouped, from_arrow_schema(schema)), "groups"
+            return tasks, "groups"
         if plan == "groups":
             raise SparkJobError(f"{snap.path}: --plan groups, but the table's pulkas are scattered over its files "
                                 "(compact it, or use --plan shuffle)")
@@ -398,7 +393,7 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
     schema = packed_schema(tables)  # spark audit: no facts or projections in the workers
     whole = schema == PACKED_SCHEMA
     packed, ran = packed_rows(spark, source, read, plan, snap, partitions,
-                              audit_group if whole else audit_only_group, audit_files if whole else audit_only_files,
+                              audit_group if whole else audit_only_group, Kind.ALL if whole else Kind.AUDIT,
                               schema, version, as_of)
     packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}
@@ -542,7 +537,7 @@ def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "fil
     tables written as Parquet under ``out/analysis/``; returns table → path."""
     if read == "files" and snap is None:
         snap = snapshot(source, version, as_of)
-    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, analysis_group, analyze_files,
+    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, analysis_group, Kind.ANALYSIS,
                               ANALYSIS_PACKED_SCHEMA, version, as_of)
     packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}

@@ -6,9 +6,9 @@
   overlap go to one group), packed into a few tasks of about equal events; None when the log cannot prove
   it (a file without exact statistics, or one group holding most of the table: the pulkas are scattered,
   and the job shuffles by pulka instead);
-* :func:`read_group` / :func:`audit_files` — a worker's side: read a task's files with pyarrow (a local
-  path, or ``pyarrow.fs`` for ``s3://``; only the columns the audit needs), cut them into pulkas, run
-  :class:`preflog.spark.tables.Packer` on each.
+* :func:`read_group` / :class:`TaskWorker` — a worker's side: read a task's pieces with pyarrow (a local
+  path, or ``pyarrow.fs`` for ``s3://``; only the columns the audit needs), cut them into pulkas, hand them
+  to :class:`preflog.spark.tables.Packer`.
 
 A file that cannot be read raises :class:`FileProblem`, whose text carries a marker the driver finds in
 Spark's error (:func:`file_problem_in`) to print one line naming the file.
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from datetime import UTC
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 from typing import Protocol
 from urllib.parse import unquote
@@ -485,55 +486,70 @@ PULKAS_PER_BATCH = 256  # packed rows per Arrow batch handed back to Spark
 EVENTS_PER_CHUNK = 65_536  # events made into Python rows at a time (whole pulkas): memory stays small
 
 
-def _each_task(batches: Iterator[pa.RecordBatch], packer: _Packing) -> Iterator[pa.RecordBatch]:
-    """For each task row (``files``, ``row_groups``, ``lo``, ``hi``, ``storage``): read its pieces, cut the
-    events into pulkas, hand each pulka's rows to ``packer``, and yield the packed rows a batch at a time. The
-    events are made into Python rows a chunk of whole pulkas at a time (one ``to_pylist`` per column, not per
-    pulka)."""
+# A task as the workers get it: its files, their row groups (None: all), and the pulkas it owns (lo, hi).
+TaskSpec = tuple[tuple[str, ...], tuple[tuple[int, ...] | None, ...], str | None, str | None]
+
+
+def task_spec(task: Task) -> TaskSpec:
+    return (tuple(uri for uri, _ in task.pieces), tuple(g for _, g in task.pieces), task.lo, task.hi)
+
+
+def _each_task(specs: Iterator[TaskSpec], storage: dict[str, str] | None, packer: _Packing
+               ) -> Iterator[pa.RecordBatch]:
+    """For each task: read its pieces, cut the events into pulkas, hand each pulka's rows to ``packer``, and
+    yield the packed rows a batch at a time. The events are made into Python rows a chunk of whole pulkas at a
+    time (one ``to_pylist`` per column, not per pulka)."""
     from .tables import ROW_COLUMNS
 
-    for batch in batches:
-        names = batch.schema.names
-        none = [None] * batch.num_rows
-        groups, los, his = (batch.column(c).to_pylist() if c in names else none for c in ("row_groups", "lo", "hi"))
-        for files, rgs, lo, hi, storage in zip(batch.column("files").to_pylist(), groups, los, his,
-                                               batch.column("storage").to_pylist(), strict=True):
-            events = read_group(files, json.loads(storage) if storage else None, rgs, lo, hi)
-            ids = events.column("pulka")
-            spans = list(pulka_spans(ids))
-            i = 0
-            while i < len(spans):
-                j = i + 1
-                while j < len(spans) and spans[j][1] - spans[i][0] <= EVENTS_PER_CHUNK:
-                    j += 1
-                base = spans[i][0]
-                chunk = events.slice(base, spans[j - 1][1] - base)
-                rows = list(zip(*(chunk.column(c).to_pylist() for c in ROW_COLUMNS), strict=True))
-                pids = chunk.column("pulka")
-                for start, end in spans[i:j]:
-                    packer.add(pids[start - base].as_py(), rows[start - base:end - base])
-                    if len(packer) >= PULKAS_PER_BATCH:
-                        yield from packer.table().to_batches()
-                i = j
-            if len(packer):
-                yield from packer.table().to_batches()
+    for files, rgs, lo, hi in specs:
+        events = read_group(files, storage, rgs, lo, hi)
+        ids = events.column("pulka")
+        spans = list(pulka_spans(ids))
+        i = 0
+        while i < len(spans):
+            j = i + 1
+            while j < len(spans) and spans[j][1] - spans[i][0] <= EVENTS_PER_CHUNK:
+                j += 1
+            base = spans[i][0]
+            chunk = events.slice(base, spans[j - 1][1] - base)
+            rows = list(zip(*(chunk.column(c).to_pylist() for c in ROW_COLUMNS), strict=True))
+            pids = chunk.column("pulka")
+            for start, end in spans[i:j]:
+                packer.add(pids[start - base].as_py(), rows[start - base:end - base])
+                if len(packer) >= PULKAS_PER_BATCH:
+                    yield from packer.table().to_batches()
+            i = j
+        if len(packer):
+            yield from packer.table().to_batches()
 
 
-def audit_files(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """The worker function of the grouped plan's ``mapInArrow``: each input row names a task's pieces
-    (``files``, ``row_groups``, ``storage`` as JSON); yields the packed rows (:data:`PACKED_SCHEMA`) of their
-    pulkas, every table."""
-    return _each_task(batches, Packer(PACKED_SCHEMA))
+class Kind(StrEnum):
+    """What a grouped plan's worker computes per pulka."""
+
+    AUDIT = "audit"          # the audit's tables (spark audit)
+    ALL = "all"              # the audit's tables and the projections (spark project)
+    ANALYSIS = "analysis"    # the double-dummy analysis (spark analyze)
 
 
-def audit_only_files(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """:func:`audit_files` for ``spark audit``: the audit's tables only (:data:`AUDIT_PACKED_SCHEMA`)."""
-    return _each_task(batches, Packer(AUDIT_PACKED_SCHEMA))
+@dataclass(frozen=True, slots=True)
+class TaskWorker:
+    """The grouped plan's ``mapInArrow`` function over ``spark.range(len(tasks))`` (one id per partition): the
+    worker of task ``id`` reads its pieces with pyarrow and yields the packed rows of its pulkas. The tasks
+    travel inside the function (Spark ships it once per stage), so making the input costs no Python worker
+    and no conversion of Python rows — each executor core keeps one warm Python worker."""
 
+    tasks: tuple[TaskSpec, ...]
+    kind: Kind
+    storage: tuple[tuple[str, str], ...] = ()
 
-def analyze_files(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """:func:`audit_files` for ``preflog spark analyze``: the packed analysis rows of the task's pulkas."""
-    return _each_task(batches, _PerPulka(analysis_row))
+    def packer(self) -> _Packing:
+        if self.kind is Kind.ANALYSIS:
+            return _PerPulka(analysis_row)
+        return Packer(PACKED_SCHEMA if self.kind is Kind.ALL else AUDIT_PACKED_SCHEMA)
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        specs = (self.tasks[i] for batch in batches for i in batch.column(0).to_pylist())
+        return _each_task(specs, dict(self.storage) or None, self.packer())
 
 
 # --- what a run read: OUT/_preflog.json --------------------------------------------------------------
