@@ -309,6 +309,7 @@ def child(master: str, cores: int, store: str, tiny: str, work: str, t0: float) 
     }
     ex = job.executors(spark)
     result["ran_on"] = {"master": ex.master, "executors": ex.executors, "cores": ex.cores}
+    result["audit_stage_executors"] = stage_executors(spark, audit_stage(result)["stage"])
     spark.stop()
     return result
 
@@ -331,8 +332,21 @@ def spark_run(master: str, cores: int, store: Path, tiny: Path, work: Path) -> d
 
 # --------------------------------------------------------------------------------------------- the report
 def audit_stage(run: dict[str, Any]) -> dict[str, Any]:
-    """The stage that ran the audit: the one with the most task time (the ``mapInArrow`` of the groups plan)."""
-    return max(run["stages"], key=lambda s: s["run_s"])
+    """The stage that ran the audit (named ``preflog audit …`` by the job; else the one with the most task time)."""
+    named = [s for s in run["stages"] if s["name"].startswith("preflog audit")]
+    return named[0] if named else max(run["stages"], key=lambda s: s["run_s"])
+
+
+def stage_executors(spark: Any, stage: int) -> dict[str, dict[str, float]]:
+    """Per executor, the tasks and task time it gave one stage (the status store's stage executor summary)."""
+    store = spark.sparkContext._jsc.sc().statusStore()
+    out = {}
+    it = store.executorSummary(stage, 0).iterator()
+    while it.hasNext():
+        kv = it.next()
+        e = kv._2()
+        out[str(kv._1())] = {"tasks": int(e.succeededTasks()), "task_s": int(e.taskTime()) / 1000}
+    return out
 
 
 def _best(runs: list[dict[str, Any]], key: str) -> dict[str, Any]:
@@ -353,6 +367,8 @@ def summarise(res: dict[str, Any]) -> dict[str, Any]:
         "audit_stage_scaling": round(scaling, 3), "goal_scaling": GOAL_SCALING,
         "goal_scaling_met": scaling >= GOAL_SCALING,
         "job_scaling": round(one["work_s"] / two["work_s"], 3),
+        "local_cpu_s": local["cpu_s"], "spark1_work_cpu_s": one["cpu_s"],
+        "work_cpu_one_core_vs_local": round(one["cpu_s"] / local["cpu_s"], 3),
         "audit_stage_task_s_1": s1["run_s"], "audit_stage_task_s_2": s2["run_s"],
     }
 
@@ -363,16 +379,20 @@ def print_run(name: str, r: dict[str, Any]) -> None:
     print(f"{name}: work {r['work_s']:.1f} s, {r['events_per_s']:,.0f} events/s after start-up "
           f"(plan {r['plan_s']:.2f} s; {r['ran_on']['executors']} executors, {r['ran_on']['cores']} cores)",
           flush=True)
+    per = ", ".join(f"executor {k}: {v['tasks']} tasks {v['task_s']:.1f} s"
+                    for k, v in r["audit_stage_executors"].items())
+    print(f"  audit stage by executor: {per}", flush=True)
     print(f"  CPU during the work: {r['cpu_s']:.1f} s (" + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
           + ")", flush=True)
     for s in r["stages"]:
         print(f"  stage {s['stage']:3} {s['name'][:28]:28} {s['tasks']:3} tasks  wall {s['wall_s'] or 0:6.2f} s  "
               f"task {s['run_s']:6.2f} s  jvm cpu {s['cpu_s']:6.2f} s", flush=True)
-    for p in r["python"]:
-        times = ", ".join(f"{k.replace('time to ', '').replace(' Python workers', '').replace('Python ', '')} "
-                          f"{v:.2f} s" for k, v in p.items() if k.startswith("time") and v is not None)
-        if times:
-            print(f"  python (sql {p['execution']}): {times}", flush=True)
+    for p in r["python"]:  # boot and init times stay in the JSON: a reused worker's init includes its idle wait
+        run, code = p.get("time to run Python workers"), p.get("time to execute Python code")
+        if run:
+            print(f"  python workers (sql {p['execution']}): run {run:.1f} s, executing Python code {code or 0:.1f} s, "
+                  f"data sent {p.get('data sent to Python workers') or 0:,.0f} B, received "
+                  f"{p.get('data returned from Python workers') or 0:,.0f} B", flush=True)
 
 
 def _each(runs: list[dict[str, Any]], key: str) -> str:
@@ -398,6 +418,7 @@ def print_table(res: dict[str, Any]) -> None:
               f"| {st['wall_s']:.1f} / {st['run_s']:.1f} s | {_loads(runs)} |")
     print(f"\nwork on one core / local audit: {s['work_one_core_vs_local']:.2f} (goal ≤ {GOAL_ONE_CORE}: "
           f"{'met' if s['goal_one_core_met'] else 'not met'})")
+    print(f"CPU seconds of the work on one core / of the local audit: {s['work_cpu_one_core_vs_local']:.2f}")
     print(f"audit stage, 1 worker / 2 workers: {s['audit_stage_scaling']:.2f} (goal ≥ {GOAL_SCALING}: "
           f"{'met' if s['goal_scaling_met'] else 'not met'}); whole work {s['job_scaling']:.2f}")
 
@@ -423,6 +444,8 @@ def run(deals: int, repeat: int, data: Path, out: Path | None) -> dict[str, Any]
                     r = spark_run(master, cores, store, tiny, work)
                     res[f"spark-{cores}"].append(r)
                     print_run(f"spark {cores} worker{'s' if cores > 1 else ''} (#{i + 1})", r)
+                if out is not None:  # what is measured so far, should a later run fail
+                    out.write_text(json.dumps(res, indent=1) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     res["summary"] = summarise(res)
