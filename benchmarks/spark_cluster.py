@@ -150,7 +150,7 @@ def cluster(work: Path, workers: int = 2, memory: str = "2g") -> Iterator[str]:
             try:
                 if sum(w["state"] == "ALIVE" for w in _status(ui)["workers"]) == workers:
                     break
-            except OSError:
+            except (OSError, ValueError):  # not up yet, or a page that is not the status yet
                 pass
             if time.monotonic() > deadline:
                 raise SystemExit("the standalone cluster did not come up: " + (work / "master.log").read_text()[-2000:])
@@ -267,6 +267,74 @@ def cpu_by_side(app_id: str) -> dict[str, float]:
     return out
 
 
+class Sampler:
+    """CPU seconds of each executor's processes (its JVM, Python daemon and workers) and of the driver, sampled
+    every ``every`` seconds in a thread, to tell a stage's CPU work per executor from its wall."""
+
+    def __init__(self, app_id: str, every: float = 0.25) -> None:
+        import threading
+
+        self.app_id, self.every = app_id, every
+        self.samples: list[tuple[float, dict[str, float]]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.samples.append((time.time(), cpu_by_executor(self.app_id)))
+            self._stop.wait(self.every)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.samples.append((time.time(), cpu_by_executor(self.app_id)))
+
+    def at(self, when: float) -> dict[str, float]:
+        """The CPU seconds of each process group at the last sample before ``when``."""
+        before = [c for t, c in self.samples if t <= when]
+        return before[-1] if before else self.samples[0][1]
+
+    def between(self, start: float, end: float) -> dict[str, float]:
+        a, b = self.at(start), self.at(end + self.every)
+        return {k: round(b.get(k, 0.0) - a.get(k, 0.0), 2) for k in sorted(set(a) | set(b))}
+
+
+def cpu_by_executor(app_id: str) -> dict[str, float]:
+    """CPU seconds so far of each executor's process tree (``executor N``: its JVM and Python processes)."""
+    procs = _processes()
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, *_rest) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    out: dict[str, float] = {}
+    for pid, (_, _, _, cmd) in procs.items():
+        if "CoarseGrainedExecutorBackend" in cmd and app_id in cmd:
+            m = re.search(r"--executor-id (\S+)", cmd)
+            todo, total = [pid], 0.0
+            while todo:
+                p = todo.pop()
+                total += procs[p][2] if p in procs else 0.0
+                todo.extend(children.get(p, []))
+            out[f"executor {m.group(1) if m else pid}"] = total
+    return out
+
+
+def stage_times(spark: Any, stage: int) -> tuple[float, float]:
+    """A stage's submission and completion times (epoch seconds), from the status store's stage list."""
+    sc = spark.sparkContext
+    jvm, gateway = sc._jvm, sc._gateway
+    stages = sc._jsc.sc().statusStore().stageList(jvm.java.util.ArrayList(), False, False,
+                                                  gateway.new_array(jvm.double, 0), jvm.java.util.ArrayList())
+    for i in range(stages.size()):
+        s = stages.apply(i)
+        if int(s.stageId()) == stage:
+            return s.submissionTime().get().getTime() / 1000, s.completionTime().get().getTime() / 1000
+    raise KeyError(stage)
+
+
 def child(master: str, cores: int, store: str, tiny: str, work: str, t0: float) -> dict[str, Any]:
     """One Spark application: start-up (session, executors, the job on the tiny table), then the work."""
     from preflog.spark import job
@@ -292,8 +360,9 @@ def child(master: str, cores: int, store: str, tiny: str, work: str, t0: float) 
     t = time.perf_counter()
     snap = snapshot(store)
     planned = time.perf_counter() - t
-    job.run(spark, store, str(Path(work) / "out"), AUDIT_TABLES, snap=snap)
-    summary = job.summary(spark, str(Path(work) / "out"))
+    with Sampler(app_id) as sampler:
+        job.run(spark, store, str(Path(work) / "out"), AUDIT_TABLES, snap=snap)
+        summary = job.summary(spark, str(Path(work) / "out"))
     work_s = time.perf_counter() - t
     cpu1 = cpu_by_side(app_id)
     cpu = {k: round(cpu1.get(k, 0.0) - cpu0.get(k, 0.0), 2) for k in sorted(set(cpu0) | set(cpu1))}
@@ -310,6 +379,7 @@ def child(master: str, cores: int, store: str, tiny: str, work: str, t0: float) 
     ex = job.executors(spark)
     result["ran_on"] = {"master": ex.master, "executors": ex.executors, "cores": ex.cores}
     result["audit_stage_executors"] = stage_executors(spark, audit_stage(result)["stage"])
+    result["audit_stage_cpu"] = sampler.between(*stage_times(spark, audit_stage(result)["stage"]))
     spark.stop()
     return result
 
@@ -370,6 +440,12 @@ def summarise(res: dict[str, Any]) -> dict[str, Any]:
         "local_cpu_s": local["cpu_s"], "spark1_work_cpu_s": one["cpu_s"],
         "work_cpu_one_core_vs_local": round(one["cpu_s"] / local["cpu_s"], 3),
         "audit_stage_task_s_1": s1["run_s"], "audit_stage_task_s_2": s2["run_s"],
+        # the stage's CPU work: one executor's, against the busier of the two (what the wall would be with a free
+        # core for each executor, the balance of the tasks included)
+        "audit_stage_cpu_1_s": round(sum(one["audit_stage_cpu"].values()), 2),
+        "audit_stage_cpu_2_max_s": max(two["audit_stage_cpu"].values(), default=0.0),
+        "audit_stage_cpu_scaling": round(sum(one["audit_stage_cpu"].values())
+                                         / max(max(two["audit_stage_cpu"].values(), default=0.0), 1e-9), 3),
     }
 
 
@@ -382,6 +458,8 @@ def print_run(name: str, r: dict[str, Any]) -> None:
     per = ", ".join(f"executor {k}: {v['tasks']} tasks {v['task_s']:.1f} s"
                     for k, v in r["audit_stage_executors"].items())
     print(f"  audit stage by executor: {per}", flush=True)
+    print("  audit stage CPU by executor (JVM + Python): "
+          + ", ".join(f"{k} {v:.1f} s" for k, v in r["audit_stage_cpu"].items()), flush=True)
     print(f"  CPU during the work: {r['cpu_s']:.1f} s (" + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
           + ")", flush=True)
     for s in r["stages"]:
@@ -419,6 +497,8 @@ def print_table(res: dict[str, Any]) -> None:
     print(f"\nwork on one core / local audit: {s['work_one_core_vs_local']:.2f} (goal ≤ {GOAL_ONE_CORE}: "
           f"{'met' if s['goal_one_core_met'] else 'not met'})")
     print(f"CPU seconds of the work on one core / of the local audit: {s['work_cpu_one_core_vs_local']:.2f}")
+    print(f"audit stage CPU, 1 worker / the busier of 2: {s['audit_stage_cpu_scaling']:.2f} (the wall with a free core "
+          "for each)")
     print(f"audit stage, 1 worker / 2 workers: {s['audit_stage_scaling']:.2f} (goal ≥ {GOAL_SCALING}: "
           f"{'met' if s['goal_scaling_met'] else 'not met'}); whole work {s['job_scaling']:.2f}")
 

@@ -400,10 +400,13 @@ def run(spark: SparkSession, source: str, out: str, tables: Sequence[str] = TABL
     try:
         with step(spark, f"preflog audit ({ran} plan)"):  # its own stage, named in the metrics and the UI
             packed.count()
+        # the audit's tables are small (a row per finding, player or pulka): one write task per core, not one per
+        # audit task (each write task has a Parquet writer and a commit of its own)
+        source_rows = packed if whole else packed.coalesce(max(1, int(spark.sparkContext.defaultParallelism)))
         for table in tables:
             path = _join(out, table)
             with step(spark, f"preflog write {table}"):
-                table_frame(packed, table).write.mode("overwrite").format(fmt).save(path)
+                table_frame(source_rows, table).write.mode("overwrite").format(fmt).save(path)
             paths[table] = path
     finally:
         packed.unpersist()
