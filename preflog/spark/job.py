@@ -9,9 +9,9 @@ so nothing else in preflog imports it but lazily. The pipeline:
    by one of two plans:
 
    * ``groups`` — the driver cuts the files into groups that each hold whole pulkas
-     (:func:`~preflog.spark.plan.file_groups`) and makes a small DataFrame of tasks;
-     ``mapInArrow(audit_files)`` has each Python worker read its task's files with pyarrow, audit them and
-     return the result rows: no JVM Parquet read, no shuffle;
+     (:func:`~preflog.spark.plan.file_groups`), one task per partition of ``spark.range``;
+     ``mapInArrow(TaskWorker(tasks))`` has each Python worker read its task's files with pyarrow, audit them
+     and return the result rows: no JVM Parquet read, no shuffle;
    * ``shuffle`` — for tables whose pulkas are scattered over the files (or ``--read delta``): Spark reads the
      files and ``groupBy("pulka").applyInArrow(audit_group)`` hands each pulka to a worker;
 
@@ -26,7 +26,6 @@ turns Spark's errors into a line naming the file, jar or URL.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -61,17 +60,19 @@ from ..analysis.table import finish_report_rows
 from ..errors import PreflogError
 from ..projections.build import SCHEMAS as PROJECTION_SCHEMAS
 from .plan import EVENTS_PER_PARTITION
+from .plan import Kind
 from .plan import Pin
 from .plan import Snapshot
 from .plan import SparkJobError
-from .plan import analyze_files
-from .plan import audit_files
+from .plan import TaskWorker
 from .plan import event_table_path
 from .plan import file_groups
 from .plan import file_problem_in
 from .plan import mixed_versions
 from .plan import read_manifest
+from .plan import row_group_ranges
 from .plan import snapshot
+from .plan import task_spec
 from .plan import write_manifest
 from .sql import REPORTS
 from .sql import spark_report_sql
@@ -92,6 +93,8 @@ from .tables import SORT_KEYS
 from .tables import TABLES
 from .tables import analysis_group
 from .tables import audit_group
+from .tables import audit_only_group
+from .tables import packed_schema
 
 __all__ = ["EVENTS_PER_PARTITION", "FORMATS", "PLANS", "READS", "SparkJobError", "event_table_path", "snapshot"]
 
@@ -310,23 +313,21 @@ def packed_frame(events: DataFrame) -> DataFrame:
     return events.groupBy("pulka").applyInArrow(audit_group, schema=from_arrow_schema(PACKED_SCHEMA))
 
 
-def _task_frame(spark: SparkSession, snap: Snapshot, per_task: int | None) -> DataFrame | None:
-    """The grouped plan's input: one row (one partition) per task, naming its files; None when the
-    table's pulkas are scattered over its files (:func:`~preflog.spark.plan.file_groups`)."""
+def _task_frame(spark: SparkSession, snap: Snapshot, kind: Kind, schema: pa.Schema) -> DataFrame | None:
+    """The grouped plan: ``mapInArrow`` of a :class:`~preflog.spark.plan.TaskWorker` over one id per task (one
+    partition each); None when the table's pulkas are scattered over its files
+    (:func:`~preflog.spark.plan.file_groups`)."""
     slots = int(spark.sparkContext.defaultParallelism)
-    tasks = file_groups(snap, slots, per_task or EVENTS_PER_PARTITION)
+    tasks = file_groups(snap, slots, EVENTS_PER_PARTITION, footers=lambda uris: row_group_ranges(uris, snap.storage))
     if tasks is None:
         return None
-    storage = json.dumps(snap.storage) if snap.storage else None
-    rows = [(i, list(t.files), storage) for i, t in enumerate(tasks)]
-    schema = "task int, files array<string>, storage string"
-    if not rows:
-        return spark.createDataFrame([], schema)
-    return spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), schema)
+    worker = TaskWorker(tuple(task_spec(t) for t in tasks), kind, tuple(sorted(snap.storage.items())))
+    ids = spark.range(0, len(tasks), 1, max(1, len(tasks)))
+    return ids.mapInArrow(worker, from_arrow_schema(schema))
 
 
 def packed_rows(spark: SparkSession, source: str, read: str, plan: str, snap: Snapshot | None,
-                partitions: int | None, worker: Callable[..., Any], grouped: Callable[..., Any],
+                partitions: int | None, worker: Callable[..., Any], grouped: Kind,
                 schema: pa.Schema, version: int | None = None, as_of: str | None = None
                 ) -> tuple[DataFrame, str]:
     """The packed rows of every pulka (``schema``) by the grouped plan where it applies (``plan`` auto or
@@ -335,9 +336,9 @@ def packed_rows(spark: SparkSession, source: str, read: str, plan: str, snap: Sn
         raise SparkJobError(f"unknown plan {plan!r} ({', '.join(PLANS)})")
     if read == "files" and plan != "shuffle":
         assert snap is not None
-        tasks = _task_frame(spark, snap, None)
+        tasks = _task_frame(spark, snap, grouped, schema)
         if tasks is not None:
-            return tasks.mapInArrow(grouped, from_arrow_schema(schema)), "groups"
+            return tasks, "groups"
         if plan == "groups":
             raise SparkJobError(f"{snap.path}: --plan groups, but the table's pulkas are scattered over its files "
                                 "(compact it, or use --plan shuffle)")
@@ -360,6 +361,19 @@ def table_frame(packed: DataFrame, table: str, schema: pa.Schema | None = None,
 
 
 # --- the runs -------------------------------------------------------------------------------------------
+@contextmanager
+def step(spark: SparkSession, name: str) -> Iterator[None]:
+    """The jobs and stages started inside are named ``name`` (Spark's call site: the status store, the UI)."""
+    sc = spark.sparkContext
+    sc.setLocalProperty("callSite.short", name)
+    sc.setLocalProperty("callSite.long", name)
+    try:
+        yield
+    finally:
+        sc.setLocalProperty("callSite.short", None)  # type: ignore[arg-type]
+        sc.setLocalProperty("callSite.long", None)  # type: ignore[arg-type]
+
+
 def _check_format(fmt: str) -> None:
     if fmt not in FORMATS:
         raise SparkJobError(f"unknown output format {fmt!r} ({' or '.join(FORMATS)})")
@@ -379,21 +393,29 @@ class Output:
     column: str  # the packed column its rows come from
 
 
-def write_packed(packed: DataFrame, out: str, outputs: Sequence[Output], fmt: str, storage: dict[str, str],
-                 measure: Callable[[dict[str, DataFrame]], T]) -> tuple[dict[str, str], T]:
+def write_packed(spark: SparkSession, packed: DataFrame, out: str, outputs: Sequence[Output], fmt: str,
+                 storage: dict[str, str], measure: Callable[[dict[str, DataFrame]], T], label: str,
+                 small: bool = False) -> tuple[dict[str, str], T]:
     """Write each of ``outputs`` out of the packed rows under ``out``, the rows persisted (memory, spilling to
-    disk) so the audit runs once, then dropped; ``measure`` runs on the written tables' frames while they are
-    still persisted (the summary, the analysis report). Returns table → path, and what ``measure`` gave.
+    disk) so the work runs once — in a stage of its own named ``label`` (Spark's metrics and UI), each write
+    in one named ``preflog write TABLE`` — then dropped; ``measure`` runs on the written tables' frames while
+    they are still persisted (the summary, the analysis report). ``small``: the tables are small (the audit's:
+    a row per finding, player or pulka), written one task per core rather than one per work task (each write
+    task has a writer and a commit of its own). Returns table → path, and what ``measure`` gave.
 
     ``s3://`` locations are written by the Python workers with pyarrow (:mod:`preflog.spark.storage`: no
     Hadoop jars), every other location by Spark's writer (``fmt``)."""
     packed = packed.persist(StorageLevel.MEMORY_AND_DISK)
     paths: dict[str, str] = {}
     try:
-        frames = {o.name: table_frame(packed, o.column, o.schema, o.keys) for o in outputs}
+        with step(spark, label):
+            packed.count()
+        rows = packed.coalesce(max(1, int(spark.sparkContext.defaultParallelism))) if small else packed
+        frames = {o.name: table_frame(rows, o.column, o.schema, o.keys) for o in outputs}
         for o in outputs:
             path = _join(out, o.name)
-            _write_frame(frames[o.name], path, o.schema, fmt, storage)
+            with step(spark, f"preflog write {o.name}"):
+                _write_frame(frames[o.name], path, o.schema, fmt, storage)
             paths[o.name] = path
         measured = measure(frames)
     finally:
@@ -448,10 +470,14 @@ def _run(spark: SparkSession, source: str, out: str, tables: Sequence[str], fmt:
         raise SparkJobError(f"unknown tables {', '.join(unknown)} (known: {', '.join(TABLES)})")
     if read == "files" and snap is None:
         snap = snapshot(source, version, as_of)
-    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, audit_group, audit_files,
-                              PACKED_SCHEMA, version, as_of)
-    paths, summed = write_packed(packed, out, _outputs(tables), fmt, _storage_of(snap, out),
-                                 lambda frames: totals(frames["audits"]) if "audits" in frames else None)
+    schema = packed_schema(tables)  # spark audit: no facts or projections in the workers
+    whole = schema == PACKED_SCHEMA
+    packed, ran = packed_rows(spark, source, read, plan, snap, partitions,
+                              audit_group if whole else audit_only_group, Kind.ALL if whole else Kind.AUDIT,
+                              schema, version, as_of)
+    paths, summed = write_packed(spark, packed, out, _outputs(tables), fmt, _storage_of(snap, out),
+                                 lambda frames: totals(frames["audits"]) if "audits" in frames else None,
+                                 f"preflog audit ({ran} plan)", small=not whole)
     pin = _record(spark, out, snap, source, version, ran, tables)
     return paths, replace(summed, pin=pin) if summed is not None else None
 
@@ -588,10 +614,10 @@ def analysis_tables(spark: SparkSession, source: str, out: str, read: str = "fil
     them; returns table → path, and what was analysed (pulkas, deals) with the report rows."""
     if read == "files" and snap is None:
         snap = snapshot(source, version, as_of)
-    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, analysis_group, analyze_files,
+    packed, ran = packed_rows(spark, source, read, plan, snap, partitions, analysis_group, Kind.ANALYSIS,
                               ANALYSIS_PACKED_SCHEMA, version, as_of)
-    paths, measured = write_packed(packed, out, ANALYSIS_OUTPUTS, "parquet", _storage_of(snap, out),
-                                   lambda frames: analysis_report(spark, frames))
+    paths, measured = write_packed(spark, packed, out, ANALYSIS_OUTPUTS, "parquet", _storage_of(snap, out),
+                                   lambda frames: analysis_report(spark, frames), f"preflog analyze ({ran} plan)")
     _record(spark, out, snap, source, version, ran, [o.name for o in ANALYSIS_OUTPUTS])
     return {name.split("/", 1)[1]: path for name, path in paths.items()}, measured
 

@@ -6,9 +6,9 @@
   overlap go to one group), packed into a few tasks of about equal events; None when the log cannot prove
   it (a file without exact statistics, or one group holding most of the table: the pulkas are scattered,
   and the job shuffles by pulka instead);
-* :func:`read_group` / :func:`audit_files` — a worker's side: read a task's files with pyarrow (a local
-  path, or ``pyarrow.fs`` for ``s3://``; only the columns the audit needs), cut them into pulkas, run
-  :func:`preflog.spark.tables.packed_row` on each.
+* :func:`read_group` / :class:`TaskWorker` — a worker's side: read a task's pieces with pyarrow (a local
+  path, or ``pyarrow.fs`` for ``s3://``; only the columns the audit needs), cut them into pulkas, hand them
+  to :class:`preflog.spark.tables.Packer`.
 
 A file that cannot be read raises :class:`FileProblem`, whose text carries a marker the driver finds in
 Spark's error (:func:`file_problem_in`) to print one line naming the file.
@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from dataclasses import field
 from datetime import UTC
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
+from typing import Protocol
 from urllib.parse import unquote
 
 import pyarrow as pa
@@ -36,9 +38,11 @@ import pyarrow.compute as pc
 from ..errors import FileError
 from ..errors import PreflogError
 from ..model.events import Row
+from .tables import AUDIT_PACKED_SCHEMA
 from .tables import EVENT_COLUMNS
+from .tables import PACKED_SCHEMA
+from .tables import Packer
 from .tables import analysis_row
-from .tables import packed_row
 
 # Events per task: a task's input is ~10⁵–10⁶ events (a few tens of MB as Arrow).
 EVENTS_PER_PARTITION = 250_000
@@ -180,50 +184,179 @@ def _first(exc: BaseException) -> str:
 # --- the plan: files → groups of whole pulkas → tasks ----------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One task of the grouped plan: the files it reads (whole groups of them) and their events."""
+    """One task of the grouped plan: the pieces it reads — a file, or some row groups of a file (``None``: the
+    whole file) — and its events. ``lo``/``hi``, when set, bound the pulkas the task owns (``lo`` ≤ pulka <
+    ``hi``): a group cut by row groups, whose pieces also hold the edges of the neighbours' pulkas."""
 
-    files: tuple[str, ...]
+    pieces: tuple[tuple[str, tuple[int, ...] | None], ...]
     events: int
+    lo: str | None = None
+    hi: str | None = None
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(uri for uri, _ in self.pieces))
 
 
-def file_groups(snap: Snapshot, slots: int, per_task: int = EVENTS_PER_PARTITION) -> list[Task] | None:
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """A file, or one row group of a file, with its rows and pulka range."""
+
+    uri: str
+    row_group: int | None
+    rows: int
+    lo: str
+    hi: str
+
+
+# A file's row groups, each as (rows, lo, hi) from the Parquet footer; None when a range is not exact.
+Footers = Callable[[Sequence[str]], dict[str, list[tuple[int, str | None, str | None]] | None]]
+# Events per task of a group cut by row groups: each such task also reads the row group that holds the start of
+# its first pulka (~130 000 rows), so it is made a few row groups long.
+SPLIT_EVENTS = 500_000
+
+
+def _overlapping(units: Sequence[_Unit]) -> list[list[_Unit]]:
+    """Units whose pulka ranges overlap, joined transitively, in pulka order: each group holds whole pulkas."""
+    groups: list[list[_Unit]] = []
+    reach = ""
+    for u in sorted(units, key=lambda u: (u.lo, u.hi)):
+        if groups and u.lo <= reach:
+            groups[-1].append(u)
+            reach = max(reach, u.hi)
+        else:
+            groups.append([u])
+            reach = u.hi
+    return groups
+
+
+def _pieces(units: Sequence[_Unit]) -> tuple[tuple[str, tuple[int, ...] | None], ...]:
+    """Units as pieces, one per file (its row groups, or None for the whole file), in pulka order."""
+    order: dict[str, list[int] | None] = {}
+    for u in sorted(units, key=lambda u: (u.lo, u.hi)):
+        if u.row_group is None:
+            order[u.uri] = None
+        elif u.uri not in order:
+            order[u.uri] = [u.row_group]
+        elif (rgs := order[u.uri]) is not None:
+            rgs.append(u.row_group)
+    return tuple((uri, None if rgs is None else tuple(sorted(rgs))) for uri, rgs in order.items())
+
+
+def _cut(group: list[_Unit], footers: dict[str, list[tuple[int, str | None, str | None]] | None],
+         per_task: int) -> list[Task] | None:
+    """A group of files cut by pulka id into tasks of about ``per_task`` events, at the first pulkas of row
+    groups (from the footers). A task owns the pulkas from its cut to the next and reads every row group whose
+    range meets them (a pulka that starts at the end of the row group before is read from there too). None
+    when a footer lacks exact ranges or the group has a single cut."""
+    units: list[_Unit] = []
+    for f in group:
+        ranges = footers.get(f.uri)
+        if not ranges or any(lo is None or hi is None for _, lo, hi in ranges):
+            return None
+        units.extend(_Unit(f.uri, i, rows, lo or "", hi or "") for i, (rows, lo, hi) in enumerate(ranges))
+    units.sort(key=lambda u: (u.lo, u.hi))
+    cuts: list[str] = []
+    acc = 0
+    for u in units:
+        if acc >= per_task and (not cuts or u.lo > cuts[-1]) and u.lo > units[0].lo:
+            cuts.append(u.lo)
+            acc = 0
+        acc += u.rows
+    if cuts and acc < per_task // 2:  # a short tail joins the task before it
+        cuts.pop()
+    if not cuts:
+        return None
+    tasks = []
+    bounds: list[str | None] = [None, *cuts, None]
+    read_rows = 0
+    for lo, hi in zip(bounds, bounds[1:], strict=False):
+        owned = [u for u in units if (lo is None or u.lo >= lo) and (hi is None or u.lo < hi)]
+        read = [u for u in units if (hi is None or u.lo < hi) and (lo is None or u.hi >= lo)]
+        read_rows += sum(u.rows for u in read)
+        tasks.append(Task(_pieces(read), sum(u.rows for u in owned), lo, hi))
+    if read_rows > 2 * sum(u.rows for u in units):  # the row groups span most of the ids (scattered pulkas)
+        return None
+    return tasks
+
+
+def file_groups(snap: Snapshot, slots: int, per_task: int = EVENTS_PER_PARTITION,
+                footers: Footers | None = None, split: int = SPLIT_EVENTS) -> list[Task] | None:
     """The tasks of the grouped plan, or None when the log cannot prove that the files can be cut into
     groups holding whole pulkas of a useful size (then the job shuffles by pulka).
 
     Every file has its pulka range ``[lo, hi]`` in the log; a pulka of a file lies in its range, so the
-    files whose ranges overlap, joined transitively, hold every row of each of their pulkas. The groups go
-    to ``max(slots, events / per_task)`` tasks, largest first into the emptiest. None when a file has no
-    exact range, or when the largest group holds more than half the events (and more than one task's
-    share) of a table that should make more than one task (the pulkas are scattered over the files: one
-    task would do most of the work).
+    files whose ranges overlap, joined transitively, hold every row of each of their pulkas. A group larger
+    than ``split`` events is cut by pulka id at row-group starts (``footers``: the ranges in the Parquet
+    footers; an import writes a commit's pulkas in order, ~130 000 rows a row group) into tasks of about
+    ``split`` events (:func:`_cut`), so that a worker holds a few row groups at a time and the workers end
+    together. The other groups go to ``max(slots, events / per_task)`` tasks, largest first into the emptiest.
+    None when a file has no exact range, or when a group that cannot be cut holds more than half the events
+    (and more than one task's share) of a table that should make more than one task (the pulkas are scattered
+    over the files: one task would do most of the work, or every task would read most of the table).
     """
     if not snap.files:
         return []
     if any(f.lo is None or f.hi is None for f in snap.files):
         return None
-    ordered = sorted(snap.files, key=lambda f: (f.lo or "", f.hi or ""))
-    groups: list[list[DataFile]] = []
-    reach = ""
-    for f in ordered:
-        assert f.lo is not None and f.hi is not None
-        if groups and f.lo <= reach:
-            groups[-1].append(f)
-            reach = max(reach, f.hi)
-        else:
-            groups.append([f])
-            reach = f.hi
-    sizes = [sum(f.rows for f in g) for g in groups]
+    groups = _overlapping([_Unit(f.uri, None, f.rows, f.lo or "", f.hi or "") for f in snap.files])
+    sizes = [sum(u.rows for u in g) for g in groups]
     wanted = max(slots, math.ceil(snap.events / per_task))
-    if wanted > 1 and max(sizes) > max(per_task, snap.events / 2):
+    out: list[Task] = []
+    if footers is not None and wanted > 1 and any(n > split for n in sizes):
+        ranges = footers([u.uri for g, n in zip(groups, sizes, strict=True) if n > split for u in g])
+        kept = []
+        for g, n in zip(groups, sizes, strict=True):
+            cut = _cut(g, ranges, split) if n > split else None
+            if cut is None:
+                kept.append(g)
+            else:
+                out.extend(cut)
+        groups = kept
+    if wanted > 1 and any(sum(u.rows for u in g) > max(per_task, snap.events / 2) for g in groups):
         return None
-    n_tasks = max(1, min(len(groups), wanted))
-    bins: list[list[DataFile]] = [[] for _ in range(n_tasks)]
+    if not groups:
+        return out
+    rest = sum(u.rows for g in groups for u in g)
+    n_tasks = max(1, min(len(groups), max(slots - len(out), math.ceil(rest / per_task))))
+    bins: list[list[_Unit]] = [[] for _ in range(n_tasks)]
     load = [0] * n_tasks
-    for size, g in sorted(zip(sizes, groups, strict=True), key=lambda sg: -sg[0]):
+    for size, g in sorted(((sum(u.rows for u in g), g) for g in groups), key=lambda sg: -sg[0]):
         i = load.index(min(load))
         bins[i].extend(g)
         load[i] += size
-    return [Task(tuple(f.uri for f in b), n) for b, n in zip(bins, load, strict=True) if b]
+    return out + [Task(_pieces(b), n) for b, n in zip(bins, load, strict=True) if b]
+
+
+def row_group_ranges(uris: Sequence[str], storage: dict[str, str] | None = None
+                     ) -> dict[str, list[tuple[int, str | None, str | None]] | None]:
+    """Each file's row groups as (rows, lo, hi) of ``pulka`` from its Parquet footer (read in parallel: one small
+    read per file); a range that is not exact (a long id the writer may have cut) is None, and so is a file
+    whose footer cannot be read (the workers report it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(uri: str) -> list[tuple[int, str | None, str | None]] | None:
+        try:
+            meta = _parquet_file(uri, storage or {}).metadata
+        except (OSError, pa.ArrowException):
+            return None
+        names = [meta.schema.column(i).path for i in range(meta.num_columns)]
+        if "pulka" not in names:
+            return None
+        col = names.index("pulka")
+        out: list[tuple[int, str | None, str | None]] = []
+        for i in range(meta.num_row_groups):
+            rg = meta.row_group(i)
+            st = rg.column(col).statistics
+            lo = st.min if st is not None and st.has_min_max else None
+            hi = st.max if st is not None and st.has_min_max else None
+            exact = isinstance(lo, str) and isinstance(hi, str) and max(len(lo), len(hi)) < STAT_CHARS - 1
+            out.append((rg.num_rows, lo if exact else None, hi if exact else None))
+        return out
+
+    unique = list(dict.fromkeys(uris))
+    with ThreadPoolExecutor(max_workers=min(16, max(1, len(unique)))) as pool:
+        return dict(zip(unique, pool.map(one, unique), strict=True))
 
 
 # --- the worker's side ---------------------------------------------------------------------------------
@@ -248,16 +381,25 @@ def file_problem_in(text: str) -> tuple[str, str, str] | None:
     return (m.group(1), m.group(2), m.group(3)) if m else None
 
 
-def _read_one(uri: str, columns: Sequence[str], storage: dict[str, str]) -> pa.Table:
+def _parquet_file(uri: str, storage: dict[str, str]) -> Any:
+    """A ``pyarrow.parquet.ParquetFile`` of a local path, or of a URI through ``pyarrow.fs``."""
     import pyarrow.parquet as pq
 
-    from .storage import filesystem
+    if "://" in uri:
+        from .storage import filesystem
 
+        fs, where = filesystem(uri, storage)
+        return pq.ParquetFile(fs.open_input_file(where))
+    return pq.ParquetFile(uri)
+
+
+def _read_one(uri: str, columns: Sequence[str], storage: dict[str, str],
+              row_groups: Sequence[int] | None = None) -> pa.Table:
     try:
-        if "://" in uri:
-            fs, where = filesystem(uri, storage)
-            return pq.read_table(where, columns=list(columns), filesystem=fs)
-        return pq.read_table(uri, columns=list(columns))
+        f = _parquet_file(uri, storage)
+        if row_groups is None:
+            return f.read(columns=list(columns))
+        return f.read_row_groups(list(row_groups), columns=list(columns))
     except FileNotFoundError as exc:
         raise FileProblem("gone", uri, _first(exc)) from None
     except (OSError, pa.ArrowException) as exc:
@@ -266,15 +408,40 @@ def _read_one(uri: str, columns: Sequence[str], storage: dict[str, str]) -> pa.T
         raise FileProblem("damaged", uri, _first(exc)) from None
 
 
-def read_group(files: Sequence[str], storage: dict[str, str] | None = None) -> pa.Table:
-    """The events (columns :data:`EVENT_COLUMNS`) of a task's files, sorted by pulka and seq (the files
+def _sorted(events: pa.Table) -> bool:
+    """Whether the rows are in (pulka, seq) order already (the usual case: an import writes them so)."""
+    n = events.num_rows
+    if n < 2:
+        return True
+    p = events.column("pulka").combine_chunks()
+    q = events.column("seq").combine_chunks()
+    p0, p1, q0, q1 = p.slice(0, n - 1), p.slice(1), q.slice(0, n - 1), q.slice(1)
+    ok = pc.or_(pc.greater(p1, p0), pc.and_(pc.equal(p1, p0), pc.greater(q1, q0)))
+    return bool(pc.all(ok).as_py())
+
+
+def read_group(files: Sequence[str], storage: dict[str, str] | None = None,
+               row_groups: Sequence[Sequence[int] | None] | None = None, lo: str | None = None,
+               hi: str | None = None) -> pa.Table:
+    """The events (columns :data:`EVENT_COLUMNS`) of a task's files (``row_groups``: per file, the row groups
+    to read, None for all; ``lo``/``hi``: only the pulkas lo ≤ pulka < hi), sorted by pulka and seq (the files
     an import writes are in pulka order already; the sort also joins a pulka appended to over several files)."""
-    tables = [_read_one(u, EVENT_COLUMNS, storage or {}) for u in files]
+    groups = list(row_groups) if row_groups is not None else [None] * len(files)
+    tables = [_read_one(u, EVENT_COLUMNS, storage or {}, g) for u, g in zip(files, groups, strict=True)]
     if not tables:
         from ..store.schema import EVENTS_V1
 
         return pa.schema([EVENTS_V1.field(c) for c in EVENT_COLUMNS]).empty_table()
     events = pa.concat_tables(tables, promote_options="permissive")
+    if lo is not None or hi is not None:
+        ids = events.column("pulka")
+        keep = pc.greater_equal(ids, lo) if lo is not None else None
+        if hi is not None:
+            below = pc.less(ids, hi)
+            keep = below if keep is None else pc.and_(keep, below)
+        events = events.filter(keep)
+    if _sorted(events):
+        return events
     return events.take(pc.sort_indices(events, [("pulka", "ascending"), ("seq", "ascending")]))
 
 
@@ -290,34 +457,99 @@ def pulka_spans(ids: pa.ChunkedArray | pa.Array) -> Iterator[tuple[int, int]]:
         yield s, starts[i + 1] if i + 1 < len(starts) else n
 
 
-def _each_pulka(batches: Iterator[pa.RecordBatch], fn: Callable[[str, list[Row]], pa.Table]
-                ) -> Iterator[pa.RecordBatch]:
-    from .tables import rows_of_sorted
-
-    for batch in batches:
-        for files, storage in zip(batch.column("files").to_pylist(), batch.column("storage").to_pylist(),
-                                  strict=True):
-            events = read_group(files, json.loads(storage) if storage else None)
-            out: list[pa.Table] = []
-            ids = events.column("pulka")
-            for start, end in pulka_spans(ids):
-                out.append(fn(ids[start].as_py(), rows_of_sorted(events.slice(start, end - start))))
-                if len(out) >= 256:
-                    yield from pa.concat_tables(out).to_batches()
-                    out = []
-            if out:
-                yield from pa.concat_tables(out).to_batches()
+class _Packing(Protocol):
+    def __len__(self) -> int: ...
+    def add(self, pid: str, rows: Sequence[Row]) -> None: ...
+    def table(self) -> pa.Table: ...
 
 
-def audit_files(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """The worker function of the grouped plan's ``mapInArrow``: each input row names a task's files
-    (``files``, ``storage`` as JSON); yields the packed rows (:data:`PACKED_SCHEMA`) of their pulkas."""
-    return _each_pulka(batches, packed_row)
+class _PerPulka:
+    """Packed rows made pulka by pulka by ``fn`` (the analysis), concatenated per batch."""
+
+    def __init__(self, fn: Callable[[str, list[Row]], pa.Table]) -> None:
+        self.fn = fn
+        self.parts: list[pa.Table] = []
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+    def add(self, pid: str, rows: Sequence[Row]) -> None:
+        self.parts.append(self.fn(pid, list(rows)))
+
+    def table(self) -> pa.Table:
+        out = pa.concat_tables(self.parts)
+        self.parts = []
+        return out
 
 
-def analyze_files(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """:func:`audit_files` for ``preflog spark analyze``: the packed analysis rows of the task's pulkas."""
-    return _each_pulka(batches, analysis_row)
+PULKAS_PER_BATCH = 256  # packed rows per Arrow batch handed back to Spark
+EVENTS_PER_CHUNK = 65_536  # events made into Python rows at a time (whole pulkas): memory stays small
+
+
+# A task as the workers get it: its files, their row groups (None: all), and the pulkas it owns (lo, hi).
+TaskSpec = tuple[tuple[str, ...], tuple[tuple[int, ...] | None, ...], str | None, str | None]
+
+
+def task_spec(task: Task) -> TaskSpec:
+    return (tuple(uri for uri, _ in task.pieces), tuple(g for _, g in task.pieces), task.lo, task.hi)
+
+
+def _each_task(specs: Iterator[TaskSpec], storage: dict[str, str] | None, packer: _Packing
+               ) -> Iterator[pa.RecordBatch]:
+    """For each task: read its pieces, cut the events into pulkas, hand each pulka's rows to ``packer``, and
+    yield the packed rows a batch at a time. The events are made into Python rows a chunk of whole pulkas at a
+    time (one ``to_pylist`` per column, not per pulka)."""
+    from .tables import ROW_COLUMNS
+
+    for files, rgs, lo, hi in specs:
+        events = read_group(files, storage, rgs, lo, hi)
+        ids = events.column("pulka")
+        spans = list(pulka_spans(ids))
+        i = 0
+        while i < len(spans):
+            j = i + 1
+            while j < len(spans) and spans[j][1] - spans[i][0] <= EVENTS_PER_CHUNK:
+                j += 1
+            base = spans[i][0]
+            chunk = events.slice(base, spans[j - 1][1] - base)
+            rows = list(zip(*(chunk.column(c).to_pylist() for c in ROW_COLUMNS), strict=True))
+            pids = chunk.column("pulka")
+            for start, end in spans[i:j]:
+                packer.add(pids[start - base].as_py(), rows[start - base:end - base])
+                if len(packer) >= PULKAS_PER_BATCH:
+                    yield from packer.table().to_batches()
+            i = j
+        if len(packer):
+            yield from packer.table().to_batches()
+
+
+class Kind(StrEnum):
+    """What a grouped plan's worker computes per pulka."""
+
+    AUDIT = "audit"          # the audit's tables (spark audit)
+    ALL = "all"              # the audit's tables and the projections (spark project)
+    ANALYSIS = "analysis"    # the double-dummy analysis (spark analyze)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskWorker:
+    """The grouped plan's ``mapInArrow`` function over ``spark.range(len(tasks))`` (one id per partition): the
+    worker of task ``id`` reads its pieces with pyarrow and yields the packed rows of its pulkas. The tasks
+    travel inside the function (Spark ships it once per stage), so making the input costs no Python worker
+    and no conversion of Python rows — each executor core keeps one warm Python worker."""
+
+    tasks: tuple[TaskSpec, ...]
+    kind: Kind
+    storage: tuple[tuple[str, str], ...] = ()
+
+    def packer(self) -> _Packing:
+        if self.kind is Kind.ANALYSIS:
+            return _PerPulka(analysis_row)
+        return Packer(PACKED_SCHEMA if self.kind is Kind.ALL else AUDIT_PACKED_SCHEMA)
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        specs = (self.tasks[i] for batch in batches for i in batch.column(0).to_pylist())
+        return _each_task(specs, dict(self.storage) or None, self.packer())
 
 
 # --- what a run read: OUT/_preflog.json --------------------------------------------------------------

@@ -15,6 +15,7 @@ from preflog.spark.plan import Snapshot
 from preflog.spark.plan import file_groups
 from preflog.spark.plan import pulka_spans
 from preflog.spark.plan import read_group
+from preflog.spark.plan import row_group_ranges
 from preflog.spark.tables import EVENT_COLUMNS
 
 
@@ -60,3 +61,35 @@ def test_a_worker_reads_its_files_sorted_with_the_audit_columns_only(tmp_path: P
     assert list(zip(events.column("pulka").to_pylist(), events.column("seq").to_pylist(), strict=True)) == [
         ("p1", 1), ("p1", 2), ("p1", 3), ("p2", 1), ("p2", 2), ("p3", 1)]
     assert list(pulka_spans(events.column("pulka"))) == [(0, 3), (3, 5), (5, 6)]
+
+
+def test_a_large_group_is_cut_by_row_groups_into_tasks_owning_whole_pulkas(tmp_path: Path) -> None:
+    # one commit's file of 40 pulkas of 7 to 13 events, in row groups of 50 rows: most row groups begin and end
+    # inside a pulka, so the file's row groups all overlap their neighbours and the file is one group
+    rows = [(f"p{i:03d}", q) for i in range(40) for q in range(1, 8 + (i * 5) % 7)]
+    t = pa.table({"pulka": [p for p, _ in rows], "seq": pa.array([q for _, q in rows], pa.int32()),
+                  "deal": pa.array([0] * len(rows), pa.int32()), "code": pa.array([1] * len(rows), pa.int8()),
+                  "player": pa.array([0] * len(rows), pa.int8()), "card": pa.array([0] * len(rows), pa.int8()),
+                  "value": pa.array([0] * len(rows), pa.int32()), "payload": [None] * len(rows),
+                  "hash": pa.array([0] * len(rows), pa.int64())})
+    path = str(tmp_path / "commit.parquet")
+    pq.write_table(t, path, row_group_size=50)
+    assert pq.ParquetFile(path).metadata.num_row_groups == -(-len(rows) // 50)
+    s = snap((path, len(rows), "p000", "p039"))
+
+    assert file_groups(s, slots=2, per_task=1000) is not None   # without the footers: the whole file, one task
+    assert len(file_groups(s, slots=2, per_task=1000) or []) == 1
+    tasks = file_groups(s, slots=2, per_task=100, footers=row_group_ranges, split=100)
+    assert tasks is not None and len(tasks) >= 3
+    assert tasks[0].lo is None and tasks[-1].hi is None
+    assert all(a.hi == b.lo for a, b in zip(tasks, tasks[1:], strict=False))  # the owned ranges tile the ids
+
+    # every pulka is read whole by exactly one task, and no task reads the whole file
+    seen: list[tuple[str, int]] = []
+    for task in tasks:
+        (uri, groups), = task.pieces
+        assert uri == path and groups is not None and len(groups) < pq.ParquetFile(path).metadata.num_row_groups
+        events = read_group([uri], None, [groups], task.lo, task.hi)
+        seen.extend(zip(events.column("pulka").to_pylist(), events.column("seq").to_pylist(), strict=True))
+    assert seen == rows
+    assert sum(task.events for task in tasks) == len(rows)
