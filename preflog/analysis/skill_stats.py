@@ -7,10 +7,10 @@
   their deals; the raw rating: their settlement). A rating is a mean ``mu`` and an uncertainty ``sigma``
   (starting at 25 and 25/3); ``ordinal`` = mu − 3 sigma is the conservative value players are ordered by.
   Pulkas are taken in the order of their ids.
-* **Intervals**: a share (contracts bid that were not makeable, whist calls right, misères caught of the
-  catchable) has a 95 % Wilson score interval; tricks lost per 100 cards, a ratio of sums, has a 95 %
-  percentile bootstrap interval over the deals (1 000 resamples, a fixed seed, so the output is the same
-  from run to run).
+* **Intervals**: a share (contracts bid that were not makeable, passes that passed a makeable game, whist
+  calls right, misères caught of the catchable) has a 95 % Wilson score interval; tricks lost per 100
+  cards, a ratio of sums, has a 95 % percentile bootstrap interval over the deals (1 000 resamples, a
+  fixed seed, so the output is the same from run to run).
 """
 
 from __future__ import annotations
@@ -174,6 +174,8 @@ COLUMNS = (
     "rating", "rating_sigma", "rating_ordinal", "raw_rating", "raw_sigma", "raw_ordinal",
     "margin_rating", "margin_sigma", "raw_margin_rating", "raw_margin_sigma",
     "contracts", "contracts_not_makeable", "not_makeable_share", "not_makeable_share_lo", "not_makeable_share_hi",
+    "passes_judged", "passes_makeable", "passed_makeable_share", "passed_makeable_share_lo",
+    "passed_makeable_share_hi",
     "whists_judged", "whists_right", "whist_right_share", "whist_right_share_lo", "whist_right_share_hi",
     "whist_cost",
     "declarer_cards", "declarer_lost", "declarer_lost_per_100", "declarer_lost_per_100_lo",
@@ -216,6 +218,11 @@ def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> p
                    & live["makeable"].notna()]
         _share(r, "not_makeable_share", int((~bid["makeable"].astype(bool)).sum()), len(bid))
         r["contracts"], r["contracts_not_makeable"] = len(bid), int((~bid["makeable"].astype(bool)).sum())
+        # bidding: his first passes in an auction that passed a game makeable double dummy with the talon
+        passes = g[g["passed_makeable"].notna()]
+        passed = int(passes["passed_makeable"].astype(bool).sum())
+        r["passes_judged"], r["passes_makeable"] = len(passes), passed
+        _share(r, "passed_makeable_share", passed, len(passes))
         # whisting
         s = seats[(seats["player"] == name) & (seats["unit"] == unit)]
         judged = s[s["whist_right"].notna()]

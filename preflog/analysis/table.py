@@ -22,7 +22,8 @@ Tables (docs/analysis.md):
   for, the tricks they lost, their sheet cost, his whist call and whether it was right;
 * ``cards`` — one row per card that lost tricks: trick, seat, card, best cards, tricks lost, cost;
 * ``skill`` — one row per deal and seat: the deal's result, what the cards were worth double dummy and the
-  play (result − cards), exact and as floats (:mod:`preflog.analysis.skill`, docs/skill.md).
+  play (result − cards), exact and as floats (:mod:`preflog.analysis.skill`, docs/skill.md); and whether
+  his first pass in the auction passed a makeable game (:mod:`preflog.analysis.skill_passes`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from .result import number_json
 from .skill import skill_rows
 from .skill import split_events
 
-TABLE_VERSION = 2   # 2: the skill table, the seats' whist_cost
+TABLE_VERSION = 3   # 2: the skill table, the seats' whist_cost; 3: the skill table's passes judged
 """The layout of the tables; a stored manifest of another version is rebuilt."""
 FOLDER = "analysis"
 MANIFEST = "manifest.json"
@@ -79,7 +80,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "skill": pa.schema([
         ("pulka", pa.string()), ("deal", pa.int32()), ("seat", pa.int32()), ("player", pa.string()),
         ("result", pa.float64()), ("cards", pa.float64()), ("play", pa.float64()), ("result_text", pa.string()),
-        ("cards_text", pa.string()), ("play_text", pa.string()), ("basis", pa.string()), ("unit", pa.string())]),
+        ("cards_text", pa.string()), ("play_text", pa.string()), ("basis", pa.string()), ("unit", pa.string()),
+        ("passed_makeable", pa.bool_()), ("passed_game", pa.string())]),
 }
 
 
