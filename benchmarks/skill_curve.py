@@ -44,7 +44,7 @@ def club_pulka(args: tuple[int, int, Sequence[str], str, int]) -> tuple[int, lis
     names = tuple(NAMES[i] for i in order)
     lv = parse_levels([levels[i] for i in order])
     events = simulate_pulka(spec, 4, seed=rng.randrange(1 << 40), pool=pool, levels=lv, names=names)
-    split = split_events(f"{index:05d}", events, passes=False)   # the ratings need no passes judged
+    split = split_events(f"{index:05d}", events)
     return index, [{"pulka": f"{index:05d}", "player": n, "unit": split.unit, "result": float(res),
                     "cards": float(cards), "play": float(play)} for n, res, cards, play in split.totals()]
 

@@ -105,7 +105,7 @@ PASS_BUDGET = 4
 """Discards tried per contract group when judging a pass (:mod:`preflog.analysis.skill_passes`; None: all)."""
 
 
-def split_events(pulka: str, events: Sequence[Event], native: bool | None = None, passes: bool = True,
+def split_events(pulka: str, events: Sequence[Event], native: bool | None = None, passes: bool = False,
                  budget: int | None = PASS_BUDGET) -> PulkaSplit:
     """The luck / play split of every deal of a pulka's log (module docstring); with ``passes``, each first
     pass in an auction judged too (:func:`~preflog.analysis.skill_passes.judge_pass`, ``budget`` discards

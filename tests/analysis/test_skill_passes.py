@@ -41,7 +41,7 @@ def events() -> list:  # type: ignore[type-arg]
 
 def test_a_pass_with_a_makeable_game_and_one_without() -> None:
     for budget in (None, 1):   # the whole search, and the cheapest bound (one discard a contract group)
-        rows = {r.player: r for r in split_events("passed", events(), budget=budget).rows}
+        rows = {r.player: r for r in split_events("passed", events(), passes=True, budget=budget).rows}
         assert (rows["Boris"].passed_makeable, rows["Boris"].passed_game) == (True, "6s")
         assert (rows["Anna"].passed_makeable, rows["Anna"].passed_game) == (False, "")
         assert (rows["Vera"].passed_makeable, rows["Vera"].passed_game) == (None, "")
@@ -50,9 +50,9 @@ def test_a_pass_with_a_makeable_game_and_one_without() -> None:
 def test_passes_are_not_judged_when_not_asked_and_reach_the_table() -> None:
     from preflog.analysis.skill import skill_rows
 
-    rows = split_events("passed", events(), passes=False).rows
+    rows = split_events("passed", events()).rows   # not judged unless asked (analyze --all --passes)
     assert all(r.passed_makeable is None for r in rows)
-    table = {r["player"]: r for r in skill_rows(split_events("passed", events()))}
+    table = {r["player"]: r for r in skill_rows(split_events("passed", events(), passes=True))}
     assert (table["Boris"]["passed_makeable"], table["Boris"]["passed_game"]) == (True, "6s")
     assert (table["Anna"]["passed_makeable"], table["Anna"]["passed_game"]) == (False, None)
     assert table["Vera"]["passed_makeable"] is None
