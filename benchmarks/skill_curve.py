@@ -1,12 +1,14 @@
 """How many pulkas the ratings need to order a simulated club of known strength (docs/skill.md).
 
 A club of four bots of known, different strength (``--levels``, strongest first) plays Sochi pulkas at
-four (the dealer sits out), each pulka with the players in a random seating. After each pulka both
-ratings of :mod:`preflog.analysis.skill_stats` — from the play components and from the raw results — are
-updated; at each checkpoint a seed counts as *correct* for a rating when its ordinals order the four
-players exactly as their levels do. The curve is the share of correct seeds at each checkpoint.
+four (the dealer sits out), each pulka with the players in a random seating. After each pulka the
+ratings of :mod:`preflog.analysis.skill_stats` — from the play components and from the raw results, each
+by ranking (OpenSkill) and with margins — are updated; at each checkpoint a seed counts as *correct* for
+a rating when its mu − 3 sigma orders the four players exactly as their levels do. The curve is the share
+of correct seeds at each checkpoint.
 
     python benchmarks/skill_curve.py --seeds 20 --pulkas 200 [--workers 2] [--json out.json]
+        [--cache DIR]   # keep each club's rows; a later run with more pulkas extends them
 """
 
 from __future__ import annotations
