@@ -248,7 +248,7 @@ def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> p
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     if not df.empty:
         # the headline: the play rating with margins, by its conservative value mu − 3 sd (docs/skill.md: it
-        # ordered 98 of 100 simulated clubs of known strength right after 100 pulkas)
+        # ordered 98 of 100 simulated clubs of known strength right after 100 pulkas, 99 after 150)
         key = df["margin_rating"].astype(float) - 3 * df["margin_sigma"].astype(float)
         df = (df.assign(_key=key).sort_values(["unit", "_key", "player"], ascending=[False, False, True],
                                               kind="stable").drop(columns="_key").reset_index(drop=True))
