@@ -1,12 +1,14 @@
 """How many pulkas the ratings need to order a simulated club of known strength (docs/skill.md).
 
 A club of four bots of known, different strength (``--levels``, strongest first) plays Sochi pulkas at
-four (the dealer sits out), each pulka with the players in a random seating. After each pulka both
-ratings of :mod:`preflog.analysis.skill_stats` — from the play components and from the raw results — are
-updated; at each checkpoint a seed counts as *correct* for a rating when its ordinals order the four
-players exactly as their levels do. The curve is the share of correct seeds at each checkpoint.
+four (the dealer sits out), each pulka with the players in a random seating. After each pulka the
+ratings of :mod:`preflog.analysis.skill_stats` — from the play components and from the raw results, each
+by ranking (OpenSkill) and with margins — are updated; at each checkpoint a seed counts as *correct* for
+a rating when its mu − 3 sigma orders the four players exactly as their levels do. The curve is the share
+of correct seeds at each checkpoint.
 
     python benchmarks/skill_curve.py --seeds 20 --pulkas 200 [--workers 2] [--json out.json]
+        [--cache DIR]   # keep each club's rows; a later run with more pulkas extends them
 """
 
 from __future__ import annotations
@@ -51,16 +53,24 @@ def club_pulka(args: tuple[int, int, Sequence[str], str, int]) -> tuple[int, lis
 
 def club(seed: int, pulkas: int, levels: Sequence[str] = LEVELS, spec: str = "sochi", pool: int = 10,
          workers: int = 1, cache: str | None = None) -> pd.DataFrame:
-    """The per-pulka rows of one simulated club (``cache``: a folder that keeps them, one CSV a club)."""
-    path = Path(cache) / f"club-{'-'.join(levels)}-{spec}-{pool}-{pulkas}-{seed}.csv" if cache else None
-    if path is not None and path.exists():
-        return pd.read_csv(path, dtype={"pulka": str})
-    jobs = ((seed, i, tuple(levels), spec, pool) for i in range(pulkas))
+    """The per-pulka rows of one simulated club's first ``pulkas`` pulkas (``cache``: a folder that keeps
+    them, one CSV a club; pulka ``i`` depends on the seed and ``i`` alone, so a club kept with fewer
+    pulkas is extended, not played again)."""
+    path = Path(cache) / f"club-{'-'.join(levels)}-{spec}-{pool}-{seed}.csv" if cache else None
+    have = pd.read_csv(path, dtype={"pulka": str}) if path is not None and path.exists() else None
+    done = int(have["pulka"].astype(int).max()) + 1 if have is not None and not have.empty else 0
+    if done >= pulkas and have is not None:
+        return have[have["pulka"] < f"{pulkas:05d}"].reset_index(drop=True)
+    jobs = ((seed, i, tuple(levels), spec, pool) for i in range(done, pulkas))
     rows = [r for _i, rs in run_ordered(club_pulka, jobs, workers, 2, preload=[__name__]) for r in rs]
     df = pd.DataFrame(rows)
+    if have is not None:
+        df = pd.concat([have, df], ignore_index=True)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(path, index=False)
+        tmp = path.with_suffix(".tmp")
+        df.to_csv(tmp, index=False)
+        tmp.replace(path)
     return df
 
 

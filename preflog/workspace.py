@@ -365,15 +365,17 @@ class Workspace:
 
     @_file_errors_at_root
     def analyze_all(self, workers: int | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> BuildResult:
+                    progress: Callable[[int, int], None] | None = None, passes: bool = False) -> BuildResult:
         """Bring the ``play_analysis`` tables (:mod:`preflog.analysis.table`) level with the store: the
-        double-dummy analysis of every new or changed pulka, on ``workers`` processes (default: all cores)."""
+        double-dummy analysis of every new or changed pulka, on ``workers`` processes (default: all cores);
+        ``passes``: judge every first pass in an auction too (docs/skill.md; slow)."""
         from .analysis.table import update
 
         store = self.store()
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         n = workers if workers is not None else (os.cpu_count() or 1)
-        return update(self.root, heads, lambda ids: store.pulka_rows(ids) if ids else iter(()), n, progress)
+        return update(self.root, heads, lambda ids: store.pulka_rows(ids) if ids else iter(()), n, progress,
+                      passes)
 
     @_file_errors_at_root
     def analysis_report(self) -> list[dict[str, Any]]:

@@ -35,10 +35,12 @@ from ..engine.replay import DealSummary
 from ..engine.replay import corrected_walk
 from ..engine.tricks import N_TRICKS
 from ..errors import PreflogError
+from ..model.bidcodes import PASS
 from ..model.calls import CALL_NAMES
 from ..model.calls import CALL_PASS
 from ..model.calls import CALL_WHIST
 from ..model.cards import cards_of
+from ..model.events import BidMade
 from ..model.events import CardPlayed
 from ..model.events import Event
 from ..model.events import WhistCalled
@@ -98,6 +100,7 @@ class _Capture:
     defence: list[Event] = field(default_factory=list)       # whist calls and contras before play
     cards: list[tuple[int, int, int]] = field(default_factory=list)   # (seq, seat, card)
     finish: tuple[int, Event] | None = None                  # a claim or the ten check
+    at_pass: dict[int, Deal] = field(default_factory=dict)   # seat → the deal before his first pass
 
 
 def _copy(d: Deal) -> Deal:
@@ -113,10 +116,12 @@ def _copy_scorer(s: Scorer) -> Scorer:
     return copy.deepcopy(s, {id(s.rules): s.rules})
 
 
-def replay_captures(events: Sequence[Event], wanted: Callable[[int], bool]
-                    ) -> tuple[Auditor, dict[int, _Capture]]:
+def replay_captures(events: Sequence[Event], wanted: Callable[[int], bool], lead_only: bool = False,
+                    passes: bool = False) -> tuple[Auditor, dict[int, _Capture]]:
     """Replay a pulka with the auditor (the corrected log, as :func:`~preflog.engine.replay.replay` walks it),
-    keeping what the analysis needs of every ``wanted`` deal."""
+    keeping what the analysis needs of every ``wanted`` deal (``lead_only``: no copies at the discard and
+    the whist calls, only at the opening lead; ``passes``: a copy before each player's first pass in the
+    auction too)."""
     aud = Auditor()
     caps: dict[int, _Capture] = {}
     cur: _Capture | None = None
@@ -130,12 +135,15 @@ def replay_captures(events: Sequence[Event], wanted: Callable[[int], bool]
                 and p.deal_no == cur.deal:
             stage = STAGES[ev.CODE]   # where in the deal the event stands (the event registry)
             before_play = not cur.cards and cur.finish is None
-            if stage == Stage.DISCARD:
-                if cur.at_discard is None:
+            if stage == Stage.AUCTION:
+                if passes and isinstance(ev, BidMade) and ev.bid == PASS and ev.player not in cur.at_pass:
+                    cur.at_pass[ev.player] = _copy(d)
+            elif stage == Stage.DISCARD:
+                if cur.at_discard is None and not lead_only:
                     cur.at_discard = _copy(d)
             elif stage == Stage.DEFENCE:
                 if before_play:
-                    if cur.at_whist is None:
+                    if cur.at_whist is None and not lead_only:
                         cur.at_whist = _copy(d)
                     cur.defence.append(ev)
             elif stage == Stage.PLAY or stage == Stage.FINISH:
@@ -275,6 +283,20 @@ class _Deal:
             sc = _copy_scorer(self.scorer)
             sc.score(outcome)
             return Fraction(sc.settlement().exact[seat]) - self._before[seat]
+        except _SCORING_ERRORS:
+            return None
+
+    def worths(self, outcome: DealOutcome | None) -> tuple[Fraction, ...] | None:
+        """:meth:`worth` of every seat at once (one copy of the scorer; None if the scorer refuses it)."""
+        if outcome is None:
+            return None
+        try:
+            if self._before is None:
+                self._before = dict(enumerate(self.scorer.settlement().exact))
+            sc = _copy_scorer(self.scorer)
+            sc.score(outcome)
+            after = sc.settlement().exact
+            return tuple(Fraction(after[seat]) - self._before[seat] for seat in range(len(after)))
         except _SCORING_ERRORS:
             return None
 

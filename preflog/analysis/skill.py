@@ -43,6 +43,8 @@ from .deal import _copy
 from .deal import _Deal
 from .deal import replay_captures
 from .result import number_json
+from .skill_passes import PassJudgement
+from .skill_passes import judge_passes
 
 
 class Basis(enum.StrEnum):
@@ -64,6 +66,8 @@ class SeatSplit:
     result: Fraction
     cards: Fraction
     basis: Basis
+    passed_makeable: bool | None = None   # his first pass in the auction: a game open to him was makeable
+    passed_game: str = ""                 # (None: he did not pass, or the pass is not judged); the cheapest
 
     @property
     def play(self) -> Fraction:
@@ -97,9 +101,16 @@ def _settlement(scorer: Scorer | None, n: int) -> tuple[Fraction, ...]:
     return tuple(Fraction(x) for x in scorer.settlement().exact)
 
 
-def split_events(pulka: str, events: Sequence[Event], native: bool | None = None) -> PulkaSplit:
-    """The luck / play split of every deal of a pulka's log (module docstring)."""
-    aud, caps = replay_captures(events, lambda n: True)
+PASS_BUDGET = 4
+"""Discards tried per contract group when judging a pass (:mod:`preflog.analysis.skill_passes`; None: all)."""
+
+
+def split_events(pulka: str, events: Sequence[Event], native: bool | None = None, passes: bool = False,
+                 budget: int | None = PASS_BUDGET) -> PulkaSplit:
+    """The luck / play split of every deal of a pulka's log (module docstring); with ``passes``, each first
+    pass in an auction judged too (:func:`~preflog.analysis.skill_passes.judge_pass`, ``budget`` discards
+    a contract group)."""
+    aud, caps = replay_captures(events, lambda n: True, lead_only=True, passes=passes)
     res = aud.result()
     p = aud.pulka
     players = res.players
@@ -121,6 +132,9 @@ def split_events(pulka: str, events: Sequence[Event], native: bool | None = None
         result = tuple(a - b for a, b in zip(after, before, strict=True))
         cards, basis = result, Basis.SKIPPED
         o = summary.outcome
+        judged: dict[int, PassJudgement] = {}
+        if passes and cap is not None and cap.scorer is not None and cap.at_pass and not summary.broken:
+            judged = judge_passes(cap.at_pass, cap.scorer, solver, budget)
         if cap is not None and cap.scorer is not None and o is not None and not o.paper and not summary.broken:
             ctx = _Deal(summary, cap, o, rules, players, p.whist_price, opts, solver)
             if o.kind == DealKind.RASPASY:
@@ -134,7 +148,9 @@ def split_events(pulka: str, events: Sequence[Event], native: bool | None = None
                 else:
                     basis = Basis.NO_PLAY
         for seat in range(n):
-            out.rows.append(SeatSplit(summary.deal, seat, players[seat], result[seat], cards[seat], basis))
+            j = judged.get(seat)
+            out.rows.append(SeatSplit(summary.deal, seat, players[seat], result[seat], cards[seat], basis,
+                                      j.makeable if j is not None else None, j.game if j is not None else ""))
     return out
 
 
@@ -154,10 +170,8 @@ def _double_dummy(ctx: _Deal, n: int) -> tuple[Fraction, ...] | None:
         outcome = ctx.playout(d, decl, goal)
     except (SolverError, IllegalAction, *_SCORING_ERRORS):
         return None
-    worths = [ctx.worth(outcome, seat) for seat in range(n)]
-    if any(w is None for w in worths):
-        return None
-    return tuple(w for w in worths if w is not None)
+    worths = ctx.worths(outcome)
+    return worths if worths is not None and len(worths) == n else None
 
 
 # --------------------------------------------------------------------------- the table
@@ -166,8 +180,9 @@ def skill_rows(split: PulkaSplit) -> list[dict[str, Any]]:
     return [{"pulka": split.pulka, "deal": r.deal, "seat": r.seat, "player": r.player,
              "result": float(r.result), "cards": float(r.cards), "play": float(r.play),
              "result_text": str(number_json(r.result)), "cards_text": str(number_json(r.cards)),
-             "play_text": str(number_json(r.play)), "basis": str(r.basis), "unit": split.unit}
+             "play_text": str(number_json(r.play)), "basis": str(r.basis), "unit": split.unit,
+             "passed_makeable": r.passed_makeable, "passed_game": r.passed_game or None}
             for r in split.rows]
 
 
-__all__ = ["Basis", "PulkaSplit", "SeatSplit", "skill_rows", "split_events"]
+__all__ = ["PASS_BUDGET", "Basis", "PulkaSplit", "SeatSplit", "skill_rows", "split_events"]

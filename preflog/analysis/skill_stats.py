@@ -7,10 +7,10 @@
   their deals; the raw rating: their settlement). A rating is a mean ``mu`` and an uncertainty ``sigma``
   (starting at 25 and 25/3); ``ordinal`` = mu − 3 sigma is the conservative value players are ordered by.
   Pulkas are taken in the order of their ids.
-* **Intervals**: a share (contracts bid that were not makeable, whist calls right, misères caught of the
-  catchable) has a 95 % Wilson score interval; tricks lost per 100 cards, a ratio of sums, has a 95 %
-  percentile bootstrap interval over the deals (1 000 resamples, a fixed seed, so the output is the same
-  from run to run).
+* **Intervals**: a share (contracts bid that were not makeable, passes that passed a makeable game, whist
+  calls right, misères caught of the catchable) has a 95 % Wilson score interval; tricks lost per 100
+  cards, a ratio of sums, has a 95 % percentile bootstrap interval over the deals (1 000 resamples, a
+  fixed seed, so the output is the same from run to run).
 """
 
 from __future__ import annotations
@@ -174,6 +174,8 @@ COLUMNS = (
     "rating", "rating_sigma", "rating_ordinal", "raw_rating", "raw_sigma", "raw_ordinal",
     "margin_rating", "margin_sigma", "raw_margin_rating", "raw_margin_sigma",
     "contracts", "contracts_not_makeable", "not_makeable_share", "not_makeable_share_lo", "not_makeable_share_hi",
+    "passes_judged", "passes_makeable", "passed_makeable_share", "passed_makeable_share_lo",
+    "passed_makeable_share_hi",
     "whists_judged", "whists_right", "whist_right_share", "whist_right_share_lo", "whist_right_share_hi",
     "whist_cost",
     "declarer_cards", "declarer_lost", "declarer_lost_per_100", "declarer_lost_per_100_lo",
@@ -186,7 +188,7 @@ COLUMNS = (
 
 def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> pd.DataFrame:
     """Per player and unit (visty apart from Croatian points): the split, both ratings and the decisions
-    (module docstring), ordered by the play rating's ordinal, best first."""
+    (module docstring), ordered by the play rating with margins (mu − 3 sd), best first."""
     skill, seats, deals = tables["skill"], tables["seats"], tables["deals"]
     pp = per_pulka(skill)
     play_r = final_ratings(rating_history(pp, "play"))
@@ -216,6 +218,11 @@ def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> p
                    & live["makeable"].notna()]
         _share(r, "not_makeable_share", int((~bid["makeable"].astype(bool)).sum()), len(bid))
         r["contracts"], r["contracts_not_makeable"] = len(bid), int((~bid["makeable"].astype(bool)).sum())
+        # bidding: his first passes in an auction that passed a game makeable double dummy with the talon
+        passes = g[g["passed_makeable"].notna()]
+        passed = int(passes["passed_makeable"].astype(bool).sum())
+        r["passes_judged"], r["passes_makeable"] = len(passes), passed
+        _share(r, "passed_makeable_share", passed, len(passes))
         # whisting
         s = seats[(seats["player"] == name) & (seats["unit"] == unit)]
         judged = s[s["whist_right"].notna()]
@@ -240,8 +247,11 @@ def skill_frame(tables: dict[str, pd.DataFrame], player: str | None = None) -> p
         rows.append(r)
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     if not df.empty:
-        df = df.sort_values(["unit", "rating_ordinal", "player"], ascending=[False, False, True],
-                            kind="stable").reset_index(drop=True)
+        # the headline: the play rating with margins, by its conservative value mu − 3 sd (docs/skill.md: it
+        # ordered 98 of 100 simulated clubs of known strength right after 100 pulkas, 99 after 150)
+        key = df["margin_rating"].astype(float) - 3 * df["margin_sigma"].astype(float)
+        df = (df.assign(_key=key).sort_values(["unit", "_key", "player"], ascending=[False, False, True],
+                                              kind="stable").drop(columns="_key").reset_index(drop=True))
     return df
 
 

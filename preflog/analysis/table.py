@@ -22,7 +22,8 @@ Tables (docs/analysis.md):
   for, the tricks they lost, their sheet cost, his whist call and whether it was right;
 * ``cards`` — one row per card that lost tricks: trick, seat, card, best cards, tricks lost, cost;
 * ``skill`` — one row per deal and seat: the deal's result, what the cards were worth double dummy and the
-  play (result − cards), exact and as floats (:mod:`preflog.analysis.skill`, docs/skill.md).
+  play (result − cards), exact and as floats (:mod:`preflog.analysis.skill`, docs/skill.md); and whether
+  his first pass in the auction passed a makeable game (:mod:`preflog.analysis.skill_passes`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from .result import number_json
 from .skill import skill_rows
 from .skill import split_events
 
-TABLE_VERSION = 2   # 2: the skill table, the seats' whist_cost
+TABLE_VERSION = 3   # 2: the skill table, the seats' whist_cost; 3: the skill table's passes judged
 """The layout of the tables; a stored manifest of another version is rebuilt."""
 FOLDER = "analysis"
 MANIFEST = "manifest.json"
@@ -79,7 +80,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "skill": pa.schema([
         ("pulka", pa.string()), ("deal", pa.int32()), ("seat", pa.int32()), ("player", pa.string()),
         ("result", pa.float64()), ("cards", pa.float64()), ("play", pa.float64()), ("result_text", pa.string()),
-        ("cards_text", pa.string()), ("play_text", pa.string()), ("basis", pa.string()), ("unit", pa.string())]),
+        ("cards_text", pa.string()), ("play_text", pa.string()), ("basis", pa.string()), ("unit", pa.string()),
+        ("passed_makeable", pa.bool_()), ("passed_game", pa.string())]),
 }
 
 
@@ -132,20 +134,23 @@ def _whist_cost(w: WhistJudgement | None) -> float | None:
 _OPTIONS = Options(discard=False, par=False, cost=True)
 
 
-def analyze_rows(job: tuple[str, list[Row]]) -> tuple[str, dict[str, list[dict[str, Any]]]]:
-    """One stored pulka (its id and engine rows) → its table rows (a worker's job)."""
-    pulka, rows = job
+def analyze_rows(job: tuple[str, list[Row]] | tuple[str, list[Row], bool]
+                 ) -> tuple[str, dict[str, list[dict[str, Any]]]]:
+    """One stored pulka (its id, engine rows and, optionally, whether to judge the passes in its auctions:
+    :mod:`preflog.analysis.skill_passes`, off by default for its cost) → its table rows (a worker's job)."""
+    pulka, rows = job[0], job[1]
+    passes = bool(job[2]) if len(job) > 2 else False
     events = [from_row(*r) for r in rows]
     out = rows_of(analyze_events(pulka, events, options=_OPTIONS))
-    out["skill"] = skill_rows(split_events(pulka, events))
+    out["skill"] = skill_rows(split_events(pulka, events, passes=passes))
     return pulka, out
 
 
-def analyze_many(jobs: Iterator[tuple[str, list[Row]]], workers: int,
-                 chunksize: int = 2) -> Iterator[tuple[str, dict[str, list[dict[str, Any]]]]]:
+def analyze_many(jobs: Iterator[tuple[str, list[Row]]], workers: int, chunksize: int = 2,
+                 passes: bool = False) -> Iterator[tuple[str, dict[str, list[dict[str, Any]]]]]:
     """Analyse pulkas on ``workers`` processes (1: in this process), in the order given
-    (:func:`preflog.workers.run_ordered`)."""
-    return run_ordered(analyze_rows, jobs, workers, chunksize, preload=[__name__])
+    (:func:`preflog.workers.run_ordered`); ``passes``: judge the passes too."""
+    return run_ordered(analyze_rows, ((p, r, passes) for p, r in jobs), workers, chunksize, preload=[__name__])
 
 
 # --------------------------------------------------------------------------- storage
@@ -156,6 +161,7 @@ class Manifest:
     solver: str = ""
     pulkas: dict[str, tuple[int, int]] | None = None   # pulka → (head, part)
     next: int = 0
+    passes: bool = False   # the skill table's passes are judged (analyze --all --passes)
 
 
 def _folder(root: Path) -> Path:
@@ -172,7 +178,8 @@ def read_manifest(root: Path) -> Manifest:
     if data.get("version") != TABLE_VERSION or data.get("analysis") != ANALYSIS_VERSION:
         return Manifest(pulkas={})
     return Manifest(TABLE_VERSION, ANALYSIS_VERSION, str(data.get("solver", "")),
-                    {k: (int(v[0]), int(v[1])) for k, v in data.get("pulkas", {}).items()}, int(data.get("next", 0)))
+                    {k: (int(v[0]), int(v[1])) for k, v in data.get("pulkas", {}).items()}, int(data.get("next", 0)),
+                    bool(data.get("passes", False)))
 
 
 def _write_atomic(path: Path, write: Callable[[Path], object]) -> None:
@@ -213,13 +220,14 @@ class BuildResult:
 
 
 def update(root: Path, heads: dict[str, int], read: Callable[[list[str]], Iterator[tuple[str, list[Row]]]],
-           workers: int, progress: Callable[[int, int], None] | None = None) -> BuildResult:
+           workers: int, progress: Callable[[int, int], None] | None = None, passes: bool = False) -> BuildResult:
     """Bring the tables level with the store's ``heads`` (pulka → content hash): analyse the new and changed
-    pulkas (``read`` yields their rows), drop the gone ones."""
+    pulkas (``read`` yields their rows), drop the gone ones. ``passes``: judge the passes in the auctions
+    too; tables built the other way are built again from nothing."""
     folder = _folder(root)
     folder.mkdir(parents=True, exist_ok=True)
     m = read_manifest(root)
-    if not m.pulkas:   # nothing usable: start again
+    if not m.pulkas or m.passes != passes:   # nothing usable: start again
         for f in folder.glob("*.parquet"):
             f.unlink()
         m = Manifest(pulkas={})
@@ -231,7 +239,7 @@ def update(root: Path, heads: dict[str, int], read: Callable[[list[str]], Iterat
         return BuildResult(0, 0, current, 0)
     new: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
     done = 0
-    for _pulka, rows in analyze_many(read(stale), workers):
+    for _pulka, rows in analyze_many(read(stale), workers, passes=passes):
         for t in TABLES:
             new[t].extend(rows[t])
         done += 1
@@ -258,7 +266,7 @@ def update(root: Path, heads: dict[str, int], read: Callable[[list[str]], Iterat
     m.next = part + 1
     m.solver = solver_name()
     data = {"version": TABLE_VERSION, "analysis": ANALYSIS_VERSION, "solver": m.solver, "next": m.next,
-            "pulkas": {p: [h, q] for p, (h, q) in sorted(m.pulkas.items())}}
+            "passes": passes, "pulkas": {p: [h, q] for p, (h, q) in sorted(m.pulkas.items())}}
     _write_atomic(folder / MANIFEST, lambda p: p.write_text(json.dumps(data), encoding="utf-8"))
     live = {q for _h, q in m.pulkas.values()}
     for f in folder.glob("*.parquet"):   # parts no pulka is listed in any more

@@ -420,6 +420,8 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
                                                            "tricks marked.")] = None,
             par: Annotated[bool, typer.Option("--par", help="Also the par contract (every contract, every "
                                                             "discard: slow).")] = False,
+            passes: Annotated[bool, typer.Option("--passes", help="With --all: also judge every first pass "
+                                                                  "in an auction (docs/skill.md: slow).")] = False,
             store: StoreOpt = None) -> None:
     """Double-dummy analysis: makeable or not, the cards that lost tricks and what each cost on the
     sheet, the whist decisions, the best discard (docs/analysis.md)."""
@@ -433,7 +435,7 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
         if target is not None:
             _fail("analyze --all takes no pulka or file (it analyses the whole store)")
         ws = _ws(store)
-        built = ws.analyze_all(workers)
+        built = ws.analyze_all(workers, passes=passes)
         rows = ws.analysis_report()
         if as_json:
             from ..views.analysis import analysis_report_json

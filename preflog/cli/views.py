@@ -431,7 +431,7 @@ TABLE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("player", "player", _TEXT), ("pulkas", "pulkas", _COUNT), ("cards", "cards", _NUM),
         ("play", "play", _NUM), ("result", "result", _NUM), ("play rating", "rating_ordinal", _NUM),
         ("raw rating", "raw_ordinal", _NUM), ("margin rating", "margin_rating", _NUM),
-        ("not makeable", "not_makeable_share", _RATE),
+        ("not makeable", "not_makeable_share", _RATE), ("passed makeable", "passed_makeable_share", _RATE),
         ("whist right", "whist_right_share", _RATE), ("decl. lost /100", "declarer_lost_per_100", _NUM),
         ("def. lost /100", "defender_lost_per_100", _NUM), ("misers caught", "misers_caught_share", _RATE),
     ),

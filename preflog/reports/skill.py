@@ -77,8 +77,8 @@ def skill_parts(summary: pd.DataFrame, history: pd.DataFrame) -> list[tuple[str,
             parts.append(("chart", Markup(svg)))
     parts.append(("table", _table(summary, [
         "player", "unit", "pulkas", "result", "cards", "play", "rating_ordinal", "raw_ordinal", "margin_rating",
-        "not_makeable_share", "whist_right_share", "whist_cost", "declarer_lost_per_100", "defender_lost_per_100",
-        "misers_caught_share"])))
+        "not_makeable_share", "passed_makeable_share", "whist_right_share", "whist_cost", "declarer_lost_per_100",
+        "defender_lost_per_100", "misers_caught_share"])))
     return parts
 
 

@@ -71,3 +71,21 @@ def test_stats_skill_after_analyze_all(club: Path, narrow: None) -> None:
     assert runner.invoke(app, ["report", "--html", str(page), "--store", str(club)]).exit_code == 0
     text = page.read_text(encoding="utf-8")
     assert '<h2 id="skill">' in text and text.count("<polyline") == 3 * 4
+
+
+def test_analyze_all_judges_the_passes_only_when_asked(club: Path) -> None:
+    """``analyze --all --passes`` fills the passes columns of ``stats skill`` (every player of the club passed
+    somewhere); a later run without it builds the tables again without them."""
+    def rows() -> list[dict]:  # type: ignore[type-arg]
+        return json.loads(runner.invoke(app, ["stats", "skill", "--json", "--store", str(club)]).stdout)["rows"]
+
+    r = runner.invoke(app, ["analyze", "--all", "--passes", "--workers", "1", "--store", str(club)])
+    assert r.exit_code == 0, r.output
+    judged = rows()
+    assert len(judged) == 4 and all(row["passes_judged"] > 0 for row in judged)
+    for row in judged:
+        assert 0 <= row["passes_makeable"] <= row["passes_judged"]
+        lo, hi = row["passed_makeable_share_lo"], row["passed_makeable_share_hi"]
+        assert lo <= row["passed_makeable_share"] <= hi
+    assert runner.invoke(app, ["analyze", "--all", "--workers", "1", "--store", str(club)]).exit_code == 0
+    assert all(row["passes_judged"] == 0 for row in rows())

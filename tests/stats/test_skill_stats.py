@@ -125,3 +125,22 @@ def test_the_report_section_draws_the_split_and_both_histories() -> None:
     assert len(lines) == 3 and all(s.count("<polyline") == 3 for s in lines)
     assert skill_parts(summary.iloc[0:0], hist) == []
     assert "&lt;b&gt;" in line_chart({"<b>": [(1.0, 2.0), (2.0, 3.0)]}, title="t")   # names are escaped
+
+
+def test_passes_that_passed_a_makeable_game_with_their_interval() -> None:
+    """Ann's first passes: three judged (deals 1–3), one passed a makeable game; deal 4 she did not pass.
+    The share is 1/3 with the Wilson interval of 1 of 3; Bob was never judged: no share."""
+    skill = _table("skill", [
+        {"pulka": "p", "deal": d, "seat": s, "player": n, "result": 0.0, "cards": 0.0, "play": 0.0,
+         "unit": "visty", "passed_makeable": m, "passed_game": g}
+        for d, s, n, m, g in [(1, 0, "Ann", True, "6s"), (1, 1, "Bob", None, None),
+                              (2, 0, "Ann", False, None), (2, 1, "Bob", None, None),
+                              (3, 0, "Ann", False, None), (3, 1, "Bob", None, None),
+                              (4, 0, "Ann", None, None), (4, 1, "Bob", None, None)]])
+    empty = {t: _table(t, []) for t in ("deals", "seats", "cards")}
+    df = skill_frame({"skill": skill, **empty}).set_index("player")
+    assert (df.loc["Ann", "passes_judged"], df.loc["Ann", "passes_makeable"]) == (3, 1)
+    assert df.loc["Ann", "passed_makeable_share"] == pytest.approx(1 / 3)
+    assert (df.loc["Ann", "passed_makeable_share_lo"], df.loc["Ann", "passed_makeable_share_hi"]) == \
+        pytest.approx(wilson(1, 3))
+    assert df.loc["Bob", "passes_judged"] == 0 and pd.isna(df.loc["Bob", "passed_makeable_share"])
