@@ -275,16 +275,8 @@ class _Deal:
 
     def worth(self, outcome: DealOutcome | None, seat: int) -> Fraction | None:
         """How much scoring ``outcome`` moves ``seat``'s exact settlement (None if the scorer refuses it)."""
-        if outcome is None:
-            return None
-        try:
-            if self._before is None:
-                self._before = dict(enumerate(self.scorer.settlement().exact))
-            sc = _copy_scorer(self.scorer)
-            sc.score(outcome)
-            return Fraction(sc.settlement().exact[seat]) - self._before[seat]
-        except _SCORING_ERRORS:
-            return None
+        every = self.worths(outcome)
+        return None if every is None else every[seat]
 
     def worths(self, outcome: DealOutcome | None) -> tuple[Fraction, ...] | None:
         """:meth:`worth` of every seat at once (one copy of the scorer; None if the scorer refuses it)."""
