@@ -51,6 +51,16 @@ def _phone(browser: Any) -> Any:
                                is_mobile=True)
 
 
+def _phone_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A phone's context, its page, and the list the page's script errors and logged errors go to."""
+    context = _phone(browser)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    return context, page, problems
+
+
 def _start(page: Any, base: str, names: tuple[str, ...] = ("Запад", "Восток", "Юг")) -> str:
     page.goto(base + "/new")
     for i, name in enumerate(names):
@@ -78,11 +88,7 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
     from playwright.sync_api import expect
 
     base, store = served
-    context = _phone(browser)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    context, page, problems = _phone_page(browser)
     outside: list[str] = []
     page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base) else None)
     try:

@@ -12,7 +12,7 @@ from preflog.workspace import Workspace
 
 from .conftest import SHOTS
 from .names import RUSSIAN_3
-from .test_serve import _phone
+from .test_serve import _phone_page
 from .test_serve import _start
 from .test_serve import served  # noqa: F401  (the fixture)
 
@@ -64,11 +64,7 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
     from playwright.sync_api import expect
 
     base, store = served
-    context = _phone(browser)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    context, page, problems = _phone_page(browser)
     try:
         url = _start(page, base, NAMES)
         page.tap("#cards-open")

@@ -9,7 +9,7 @@ from typing import Any
 from preflog.workspace import Workspace
 
 from .conftest import SHOTS
-from .test_serve import _phone
+from .test_serve import _phone_page
 from .test_serve import _serving
 from .test_serve import _tap_row
 
@@ -29,11 +29,7 @@ def test_a_croatian_pulka_entered_by_tapping_shows_the_sample_sheets_totals(brow
     from playwright.sync_api import expect
 
     store = tmp_path / "store"
-    context = _phone(browser)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    context, page, problems = _phone_page(browser)
     try:
         with _serving(store) as base:
             page.goto(base + "/new")

@@ -15,7 +15,7 @@ from preflog.workspace import Workspace
 from .conftest import SHOTS
 from .names import LONGEST
 from .names import RUSSIAN_4
-from .test_serve import _phone
+from .test_serve import _phone_page
 from .test_serve import _serving
 from .test_serve import _tap_row
 
@@ -65,11 +65,7 @@ def test_a_pulka_started_with_a_changed_option_fits_the_phone(browser: Any, tmp_
 
     store = tmp_path / "store"
     names = RUSSIAN if case == "russian" else CROATIAN
-    context = _phone(browser)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    context, page, problems = _phone_page(browser)
     a, b, c = names
     try:
         with _serving(store) as base:

@@ -14,7 +14,7 @@ from preflog.record.api import write_text
 from preflog.workspace import Workspace
 
 from .conftest import SHOTS
-from .test_serve import _phone
+from .test_serve import _phone_page
 from .test_serve import _serving
 from .test_serve import _start
 from .test_serve import _tap_row
@@ -35,11 +35,7 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
     from playwright.sync_api import expect
 
     base, store = served
-    context = _phone(browser)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    context, page, problems = _phone_page(browser)
     try:
         _start(page, base)
         # the all-pass deal in the family's word
