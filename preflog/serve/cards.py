@@ -208,12 +208,13 @@ def _step(data: Any, n: int) -> Event:
 def _as_step(ev: Event) -> list[Any]:
     """The page's form of a step event (what :func:`_step` reads back to ``ev``)."""
     kind = _EVENT_KINDS[type(ev)]
-    if isinstance(ev, Claimed):
-        return [kind.value, list(ev.tricks)]
-    if isinstance(ev, Discarded):
-        return [kind.value, ev.player, list(cards_of(ev.cards))]
-    if isinstance(ev, CardPlayed):
-        return [kind.value, ev.player, ev.card]
+    e: Any = ev   # the step kind says which event it is (no chain of event classes: preflog.model.registry)
+    if kind is StepKind.CLAIM:
+        return [kind.value, list(e.tricks)]
+    if kind is StepKind.DISCARD:
+        return [kind.value, e.player, list(cards_of(e.cards))]
+    if kind is StepKind.CARD:
+        return [kind.value, e.player, e.card]
     row = ev.to_row()
     return [kind.value, row[1], row[3]]
 
@@ -238,16 +239,18 @@ def replayed(events: Sequence[Event], new: Sequence[Event]) -> Auditor:
 
 
 def _label(d: Deal, ev: Event) -> str:
-    if isinstance(ev, BidMade):
+    kind = _EVENT_KINDS.get(type(ev))
+    e: Any = ev   # the step kind says which event it is
+    if kind is StepKind.BID:
         said = [b for _, b in d.auction.history if b != PASS]
-        return f"{d.bid_text(ev.bid)} · hold" if ev.bid != PASS and said and said[-1] == ev.bid else d.bid_text(ev.bid)
-    if isinstance(ev, ContractDeclared):
-        return d.bid_text(ev.contract)
-    if isinstance(ev, WhistCalled):
-        word = CALL_NAMES.get(ev.call, str(ev.call))
+        return f"{d.bid_text(e.bid)} · hold" if e.bid != PASS and said and said[-1] == e.bid else d.bid_text(e.bid)
+    if kind is StepKind.CONTRACT:
+        return d.bid_text(e.contract)
+    if kind is StepKind.WHIST:
+        word = CALL_NAMES.get(e.call, str(e.call))
         return _CALL_WORDS.get(word, word)
-    if isinstance(ev, PlayModeChosen):
-        word = MODE_NAMES.get(ev.mode, str(ev.mode))
+    if kind is StepKind.MODE:
+        word = MODE_NAMES.get(e.mode, str(e.mode))
         return _MODE_WORDS.get(word, word)
     return repr(ev)
 

@@ -78,7 +78,7 @@ def test_help_texts_flow_at_the_terminal_width() -> None:
             "the whist decisions, the best discard (docs/analysis.md).") in res.stdout
     assert "projections against the events; exit 1 on damage." in res.stdout
     res = runner.invoke(app, ["spark", "analyze", "--help"], env={"COLUMNS": "200"})
-    assert "on Spark (what analyze --all computes): the deals, seats and cards tables" in res.stdout
+    assert "on Spark (what analyze --all computes): the deals, seats, cards and skill tables" in res.stdout
 
 
 def test_install_completion_works(tmp_path: Path) -> None:
