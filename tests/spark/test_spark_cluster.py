@@ -168,3 +168,43 @@ def test_the_commands_on_two_workers_equal_the_single_machine(cluster: tuple[str
     for wui in worker_uis:
         finished = status(wui)["finishedexecutors"]
         assert any(e["appid"].startswith("app-") for e in finished), finished
+
+
+def test_spark_audit_and_spark_submit_on_two_workers_equal_audit_all_json(
+        cluster: tuple[str, list[int]], store: Workspace, tmp_path: Path) -> None:
+    """The issue's first proof: ``preflog spark audit OUT --master spark://…`` and the shipped entry script
+    under ``spark-submit --master spark://…`` both run on the two workers, and each one's findings equal
+    ``preflog audit --all --json`` finding for finding."""
+    master, _ = cluster
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
+           "SPARK_LOCAL_IP": HOST}
+    local = subprocess.run([sys.executable, "-m", "preflog", "audit", "--all", "--json", "--store", str(store.root)],
+                           capture_output=True, text=True, env=env, timeout=600)
+    assert local.returncode == 1, local.stderr[-3000:]      # the seed examples hold findings
+    want = Counter((p["id"], f["deal"], f["seq"], f["code"], f["message"])
+                   for p in json.loads(local.stdout)["pulkas"] for f in p["findings"])
+    assert sum(want.values()) > 0
+
+    def findings(out: Path) -> Counter[tuple[Any, ...]]:
+        return Counter((r["pulka"], r["deal"], r["seq"], r["code"], r["message"])
+                       for r in pq.read_table(out / "findings").to_pylist())
+
+    direct = submit(master, "audit", str(tmp_path / "direct"), "--store", str(store.root))
+    assert direct.returncode == 1, direct.stderr[-3000:]
+    assert direct.stdout.strip().splitlines()[-1].endswith(f"plan on {master}: 2 executors, 2 cores"), direct.stdout
+    assert findings(tmp_path / "direct") == want
+
+    import pyspark
+
+    script = subprocess.run([sys.executable, "-m", "preflog", "spark", "entry-script"], capture_output=True,
+                            text=True, check=True, env=env).stdout.strip()
+    spark_submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    proc = subprocess.run([str(spark_submit), "--master", master, "--conf", "spark.executor.memory=512m",
+                           "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
+                           "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
+                           script, "audit", str(tmp_path / "submitted"), "--store", str(store.root)],
+                          capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    ran = [ln for ln in proc.stdout.splitlines() if " plan on " in ln]
+    assert ran and ran[-1].endswith(f"plan on {master}: 2 executors, 2 cores"), proc.stdout
+    assert findings(tmp_path / "submitted") == want
