@@ -508,11 +508,6 @@ def totals(audits: DataFrame) -> Summary:
     return Summary(int(row["p"]), int(row["e"] or 0), int(row["f"] or 0), int(row["x"]))
 
 
-def summary(spark: SparkSession, out: str, fmt: str = "parquet") -> Summary:
-    """Totals of a written ``audits`` table, read back from ``out``."""
-    return totals(spark.read.format(fmt).load(_join(out, "audits")))
-
-
 def parse_conf(items: Sequence[str]) -> list[tuple[str, str]]:
     """``key=value`` texts (``--conf``) as pairs."""
     pairs = []
