@@ -370,13 +370,12 @@ def paper_choices(table: Table) -> dict[str, Any]:
     ``half_first`` where the second defender after a pass / the first may say half-whist, ``returns``
     whether the passer may return a half-whist, ``dealer_returns`` / ``dealer_whists`` whether the
     sitting-out dealer may return it / whist after two passes, ``open_closed`` whether a lone whister
-    chooses open or closed play, ``concede`` whether the declarer may concede down three, ``all_pass``
-    what a deal everybody passed is (the family's word: raspasy, the only one in the Russian game)."""
+    chooses open or closed play, ``concede`` whether the declarer may concede down three, ``unwhisted`` the
+    contracts nobody calls on (a misère, a checked ten). The all-pass deal's word is the family's entry
+    terms' (:meth:`Table.terms`)."""
     if table.rules is None:
         return {}
-    out = {k: list(v) if isinstance(v, list) else v for k, v in _choices(table.rules, len(table.players)).items()}
-    out["all_pass"] = family_of(table.rules).sheet.words(table.rules.name).all_pass
-    return out
+    return {k: list(v) if isinstance(v, list) else v for k, v in _choices(table.rules, len(table.players)).items()}
 
 
 @lru_cache(maxsize=64)

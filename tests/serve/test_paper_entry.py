@@ -108,7 +108,7 @@ def test_the_form_is_offered_what_the_engine_allows_under_the_rules() -> None:
     assert sochi["half_first"] == []
     assert sochi["returns"] and sochi["open_closed"]
     assert not sochi["concede"] and not sochi["dealer_returns"] and not sochi["dealer_whists"]
-    assert sochi["all_pass"] == "raspasy"  # the Russian game's only all-pass deal
+    assert "miser" in sochi["unwhisted"] and "6s" not in sochi["unwhisted"]   # nobody calls on a misère
     assert paper_choices(_table(PLAYERS3, "allow_concede_down3=true"))["concede"]
     assert not paper_choices(_table(PLAYERS3, "open_play_choice=never"))["open_closed"]
     assert paper_choices(_table(PLAYERS3, "half_whist_by=either"))["half_first"] == sochi["half_second"]
@@ -223,8 +223,9 @@ def test_a_concession_is_refused_under_rules_that_do_not_allow_it(store: Path, c
 
 def test_the_state_tells_the_form_what_these_rules_offer(store: Path, client: TestClient) -> None:
     _begin(store, "p6", NAMES, ("allow_concede_down3", True))
-    paper = client.get("/api/pulka/p6").json()["paper"]
-    assert paper["concede"] and paper["open_closed"] and paper["all_pass"] == "raspasy"
+    state = client.get("/api/pulka/p6").json()
+    paper = state["paper"]
+    assert paper["concede"] and paper["open_closed"] and state["terms"]["all_pass"] == "Raspasy"
     assert "10NT" not in paper["whisted"]  # Sochi checks a ten: its defenders do not call
 
 
