@@ -347,8 +347,8 @@ def child(master: str, cores: int, store: str, tiny: str, work: str, t0: float) 
                                  ("spark.scheduler.minRegisteredResourcesRatio", "1.0"),
                                  ("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")])
     started = time.time() - t0
-    job.run(spark, tiny, str(Path(work) / "tiny"), AUDIT_TABLES)
-    job.summary(spark, str(Path(work) / "tiny"))
+    tiny_paths = job.run(spark, tiny, str(Path(work) / "tiny"), AUDIT_TABLES)
+    job.totals(spark.read.parquet(tiny_paths["audits"]))
     startup = time.time() - t0
     stages_before = max((s["stage"] for s in job.stage_metrics(spark)), default=-1)
     sql_before = max((int(spark._jsparkSession.sharedState().statusStore().executionsList().apply(i).executionId())
@@ -361,8 +361,8 @@ def child(master: str, cores: int, store: str, tiny: str, work: str, t0: float) 
     snap = snapshot(store)
     planned = time.perf_counter() - t
     with Sampler(app_id) as sampler:
-        job.run(spark, store, str(Path(work) / "out"), AUDIT_TABLES, snap=snap)
-        summary = job.summary(spark, str(Path(work) / "out"))
+        paths = job.run(spark, store, str(Path(work) / "out"), AUDIT_TABLES, snap=snap)
+        summary = job.totals(spark.read.parquet(paths["audits"]))  # the audits table read back, as a user would
     work_s = time.perf_counter() - t
     cpu1 = cpu_by_side(app_id)
     cpu = {k: round(cpu1.get(k, 0.0) - cpu0.get(k, 0.0), 2) for k in sorted(set(cpu0) | set(cpu1))}
