@@ -17,6 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +61,7 @@ def run(n_deals: int = 1_000_000, store_dir: str | None = None, repeat: int = 3)
     refresh(target, {one.pulka: dataclasses.replace(one, deals=one.deals[:1])})
     timings["refresh_changed_pulka"] = time.perf_counter() - t0
     con = db.connect(target)
-    reports = {
+    reports: dict[str, Callable[[], object]] = {
         "players": lambda: queries.players(con),
         "players_by_level": lambda: queries.players_by_level(con),
         "contracts": lambda: queries.contracts(con),

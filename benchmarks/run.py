@@ -238,6 +238,7 @@ def fold_events(store: EventStore, limit: int) -> list[tuple[str, int, int, int,
             hands = None
             if code == CODE_DEAL:
                 deal = from_row(code, player, card, value, payload)  # packed layout or JSON payload
+                assert isinstance(deal, DealStarted)
                 hands = (*(deal.hands or ()), deal.talon or 0)  # seats' hands, then the talon
             out.append((pulka, code, player, card, value, hands))
         if len(out) >= limit:

@@ -22,8 +22,8 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
-from collections.abc import Iterator
 from collections.abc import Sequence
 from concurrent.futures import Future
 from concurrent.futures import ProcessPoolExecutor
@@ -99,7 +99,8 @@ def _batch(fn: Callable[[J], R], jobs: list[J]) -> list[R]:
 
 def run_ordered(fn: Callable[[J], R], jobs: Iterable[J], workers: int, chunksize: int = 1,
                 preload: Sequence[str] = (), ahead: int = 4, initializer: Callable[..., object] | None = None,
-                initargs: tuple[Any, ...] = (), describe: Callable[[list[J]], str] | None = None) -> Iterator[R]:
+                initargs: tuple[Any, ...] = (), describe: Callable[[list[J]], str] | None = None
+                ) -> Generator[R, None, None]:
     """``fn(job)`` for every job, in the order of ``jobs``: in this process when ``workers`` <= 1, else
     on ``workers`` processes, ``chunksize`` jobs a task and at most ``ahead`` tasks a worker queued ahead
     of the one whose results come next (``jobs`` is read lazily, so a long stream is never held whole).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,7 +35,7 @@ def _job(args: tuple[int, dict[str, Any], bool]) -> tuple[int, list[Event] | lis
 
 
 def simulate_many(specs: Sequence[Spec], n_pulkas: int, seed: int, workers: int | None = None,
-                  chunksize: int = 4, rows: bool = False) -> Iterator[tuple[int, list[Any]]]:
+                  chunksize: int = 4, rows: bool = False) -> Generator[tuple[int, list[Any]], None, None]:
     """Yield ``(pulka_id, events)`` for ``n_pulkas`` pulkas in id order.
 
     Pulka ``i`` uses ``specs[i % len(specs)]`` — a rules spec (3 players), a
