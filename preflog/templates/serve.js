@@ -99,6 +99,11 @@
       var values = preset().values;
       var changed = shown.filter(function (o) { return optionValue(o) !== values[o.name]; });
       $("changed").textContent = changed.length ? "· " + changed.length + " changed" : "";
+      // each section's own count, so a closed section still says what it holds that differs
+      Array.prototype.forEach.call($("options").querySelectorAll("details"), function (d) {
+        var n = changed.filter(function (o) { return d.dataset.names.split(" ").indexOf(o.name) >= 0; }).length;
+        d.querySelector(".n").textContent = n ? "· " + n + " changed" : "";
+      });
       return [$("rules").value].concat(changed.map(function (o) { return o.name + "=" + optionValue(o); })).join("+");
     };
     var showSpec = function () { $("spec").textContent = spec(); };
@@ -151,10 +156,16 @@
       (data.options || []).forEach(function (section) {
         var options = section.options.filter(function (o) { return o.family === null || o.family === p.family; });
         if (!options.length) { return; }
-        var set = document.createElement("fieldset");
-        var legend = document.createElement("legend");
-        legend.textContent = section.title;
-        set.appendChild(legend);
+        // a section opens on its own (a phone shows the section titles, not 60 options at once)
+        var set = document.createElement("details");
+        set.className = "sect";
+        set.dataset.names = options.map(function (o) { return o.name; }).join(" ");
+        var summary = document.createElement("summary");
+        summary.textContent = section.title + " ";
+        var count = document.createElement("span");
+        count.className = "n";
+        summary.appendChild(count);
+        set.appendChild(summary);
         options.forEach(function (o) { set.appendChild(optionRow(o, p.values[o.name])); shown.push(o); });
         box.appendChild(set);
       });

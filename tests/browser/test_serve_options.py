@@ -56,7 +56,12 @@ def _start_form(page: Any, base: str, names: tuple[str, ...], preset: str) -> No
     for i, name in enumerate(names):
         page.fill(f"#p{i}", name)
     page.select_option("#rules", preset)
-    page.locator("#more summary").tap()
+    page.locator("#more > summary").tap()
+
+
+def _open_section(page: Any, title: str) -> None:
+    """Open one section of the options (each opens on its own, so the form stays short on a phone)."""
+    page.locator("#options summary", has_text=title).tap()
 
 
 @pytest.mark.parametrize("case", ["russian", "croatian"])
@@ -72,19 +77,27 @@ def test_a_pulka_started_with_a_changed_option_fits_the_phone(browser: Any, tmp_
             if case == "russian":
                 _start_form(page, base, names, "sochi")
                 # the Russian family's options, in the rules' sections; none of the Croatian family's
-                expect(page.locator("#options legend", has_text="Auction (A5)")).to_have_count(1)
+                expect(page.locator("#options summary", has_text="Auction (A5)")).to_have_count(1)
                 expect(page.locator("#opt-start")).to_have_count(0)
+                # the sections start closed: the form with "More rules…" open is a list of titles
+                expect(page.locator("#opt-raspasy_exit")).to_be_hidden()
+                _fits(page, "the start form, sections closed")
+                assert page.evaluate("document.documentElement.scrollHeight") < 2 * 844
+                _open_section(page, "Russian scoring (B)")
                 expect(page.locator("#opt-allow_concede_down3")).not_to_be_checked()
                 assert page.input_value("#opt-raspasy_exit") == "any_game"
                 page.locator("#opt-allow_concede_down3").tap()   # the table plays «без трёх»
                 expect(page.locator("#spec")).to_have_text("sochi+allow_concede_down3=true")
                 expect(page.locator("#changed")).to_have_text("· 1 changed")
+                expect(page.locator("#options summary", has_text="Russian scoring (B)")).to_contain_text("· 1 changed")
+                expect(page.locator("#options summary", has_text="Auction (A5)")).not_to_contain_text("changed")
                 page.fill("#pool", "10")
             else:
                 _start_form(page, base, names, "croatian")
                 # a Croatian list has no pool: its columns start from the rules' start, an option of its own
                 expect(page.locator("#pool")).to_be_hidden()
                 expect(page.locator("#opt-allow_concede_down3")).to_have_count(0)
+                _open_section(page, "Croatian and Slovenian scoring (C)")
                 assert page.input_value("#opt-start") == "30"
                 page.fill("#opt-start", "50")
                 expect(page.locator("#spec")).to_have_text("croatian+start=50")
@@ -95,7 +108,7 @@ def test_a_pulka_started_with_a_changed_option_fits_the_phone(browser: Any, tmp_
             page.screenshot(path=str(SHOTS / f"serve-options-{case}.png"), full_page=True)
             if case == "russian":
                 # a value the rules cannot read is refused with the spec parser's sentence, nothing stored
-                page.fill("#opt-game_values", "6:2")
+                page.fill("#opt-game_values", "6:2")   # its section is open (above)
                 page.tap("#start")
                 expect(page.locator("#msg")).to_contain_text(
                     "rules spec 'sochi+game_values=6:2+allow_concede_down3=true': option 'game_values' takes")
