@@ -9,6 +9,7 @@ from typing import Any
 
 from preflog.record.api import read_records
 from preflog.workspace import Workspace
+from tests.deals import SEVEN_SPADES
 
 from .conftest import SHOTS
 from .names import RUSSIAN_3
@@ -22,14 +23,7 @@ RECORD = """[Players "Александр Петров, Мария Иванова
 [Pool "14"]
 
 Deal 1: dealer C
-A: As Ks Qs Js 10s Ac Kc Ad Kd 7h
-B: 9s 8s Qc Jc 10c Qd Jd 10d Ah Kh
-C: 7s 9c 8c 7c 9d 8d 7d Qh Jh 10h
-Talon: 9h 8h
-Auction: A 6s, B 6c, C pass, A hold, B pass
-Discard: A 8h 7h
-Contract: A 7s
-Whist: B whist, C pass, B open
+""" + SEVEN_SPADES + """Whist: B whist, C pass, B open
 1: As 9s 7s
 2: Ks 8s 9c
 Claim: A 7, B 1, C 0

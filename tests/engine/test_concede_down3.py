@@ -16,6 +16,7 @@ from preflog.model.events import WhistCalled
 from preflog.model.outcome import DealKind
 from preflog.record.api import read_text
 from preflog.record.api import write_text
+from tests.deals import SEVEN_SPADES
 
 HEAD = """[Players "A, B, C"]
 [Rules "{rules}"]
@@ -36,15 +37,7 @@ Whist: C whist, A pass
 Tricks: A 2, B 6, C 2
 """
 
-CARDS = """Deal 1: dealer C
-A: As Ks Qs Js 10s Ac Kc Ad Kd 7h
-B: 9s 8s Qc Jc 10c Qd Jd 10d Ah Kh
-C: 7s 9c 8c 7c 9d 8d 7d Qh Jh 10h
-Talon: 9h 8h
-Auction: A 6s, B 6c, C pass, A hold, B pass
-Discard: A 8h 7h
-Contract: A 7s
-Whist: B whist, C pass
+CARDS = "Deal 1: dealer C\n" + SEVEN_SPADES + """Whist: B whist, C pass
 {play}
 """
 

@@ -16,6 +16,7 @@ from preflog.model.cards import parse_card
 from preflog.model.events import Event
 from preflog.record.api import read_records
 from preflog.workspace import Workspace
+from tests.deals import SEVEN_SPADES
 
 from .conftest import csrf as _csrf
 
@@ -32,15 +33,7 @@ HEAD = """[Players "Анна, Борис, Вера"]
 [Pool "14"]
 
 Deal 1: dealer C
-A: As Ks Qs Js 10s Ac Kc Ad Kd 7h
-B: 9s 8s Qc Jc 10c Qd Jd 10d Ah Kh
-C: 7s 9c 8c 7c 9d 8d 7d Qh Jh 10h
-Talon: 9h 8h
-Auction: A 6s, B 6c, C pass, A hold, B pass
-Discard: A 8h 7h
-Contract: A 7s
-Whist: B whist, C pass, B open
-"""
+""" + SEVEN_SPADES + "Whist: B whist, C pass, B open\n"
 WHOLE = HEAD + "".join(f"{k}: {t}\n" for k, t in enumerate(TRICKS, 1))
 
 
