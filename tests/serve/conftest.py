@@ -25,5 +25,11 @@ def csrf(c: TestClient) -> dict[str, str]:
 
 
 @pytest.fixture()
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    yield from open_client(tmp_path / "store")
+def store(tmp_path: Path) -> Path:
+    """Where the app's store goes (created by the first pulka started)."""
+    return tmp_path / "store"
+
+
+@pytest.fixture()
+def client(store: Path) -> Iterator[TestClient]:
+    yield from open_client(store)

@@ -5,7 +5,6 @@ and an entry on one pulka leaves what is kept of the others."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +30,6 @@ def _client(store: Path) -> TestClient:
     c = TestClient(create_app(store))
     c.get("/new")  # the page sets the CSRF cookie
     return c
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[Path]:
-    yield tmp_path / "store"
 
 
 def _start(c: TestClient) -> str:

@@ -4,7 +4,6 @@ offered under the pulka's rules (asked of the engine, :func:`preflog.serve.entry
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from preflog.serve.entry import table_of
 from preflog.workspace import Workspace
 
 from .conftest import csrf
-from .conftest import open_client
 
 PLAYERS3 = "Anna, Boris, Vera"
 PLAYERS4 = "Anna, Boris, Vera, Gleb"
@@ -120,18 +118,6 @@ def test_the_form_is_offered_what_the_engine_allows_under_the_rules() -> None:
 
 
 # --- over HTTP: stored, scored, refused ----------------------------------------------------------------
-@pytest.fixture()
-def store(tmp_path: Path) -> Path:
-    return tmp_path / "store"
-
-
-
-
-@pytest.fixture()
-def client(store: Path) -> Iterator[TestClient]:
-    yield from open_client(store)
-
-
 def _begin(store: Path, pid: str, players: tuple[str, ...], *options: tuple[str, Any]) -> None:
     """A pulka with ``options`` in the store (the start form takes a preset only)."""
     started = PulkaStarted(players=players, rules="sochi", overrides=tuple(options), pool=20, whist_price="1")

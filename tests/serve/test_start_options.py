@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -24,19 +23,8 @@ from preflog.rules.config import option_family
 from preflog.workspace import Workspace
 
 from .conftest import csrf as _csrf
-from .conftest import open_client
 
 NAMES = ["Анна", "Борис", "Вера"]
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Path:
-    return tmp_path / "store"
-
-
-@pytest.fixture()
-def client(store: Path) -> Iterator[TestClient]:
-    yield from open_client(store)
 
 
 def _post(c: TestClient, rules: str, **more: Any) -> Any:
