@@ -41,6 +41,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -119,16 +120,26 @@ def free_port() -> int:
     return port
 
 
-def _status(port: int) -> dict[str, Any]:
+def status(port: int) -> dict[str, Any]:
+    """A standalone master's or worker's status page (``/json/`` of its web UI)."""
     with urllib.request.urlopen(f"http://{HOST}:{port}/json/", timeout=10) as r:
         doc: dict[str, Any] = json.load(r)
     return doc
 
 
+@dataclass(frozen=True)
+class Cluster:
+    master: str
+    """The master's URL (``spark://HOST:PORT``)."""
+    worker_uis: tuple[int, ...]
+    """Each worker's web UI port (its :func:`status` lists the executors it ran)."""
+
+
 @contextmanager
-def cluster(work: Path, workers: int = 2, memory: str = "2g") -> Iterator[str]:
-    """A standalone master and ``workers`` single-core workers on this machine (pyspark's ``spark-class``);
-    yields the master URL and stops only the processes it started."""
+def cluster(work: Path, workers: int = 2, memory: str = "2g") -> Iterator[Cluster]:
+    """A standalone master and ``workers`` single-core workers on this machine (pyspark's ``spark-class``),
+    their logs and work folders under ``work``; stops only the processes it started. The benchmark and
+    ``tests/spark/test_spark_cluster.py`` both start theirs here."""
     import pyspark
 
     home = Path(pyspark.__file__).parent
@@ -139,23 +150,24 @@ def cluster(work: Path, workers: int = 2, memory: str = "2g") -> Iterator[str]:
     procs = [subprocess.Popen([str(spark_class), "org.apache.spark.deploy.master.Master", "--host", HOST,
                                "--port", str(port), "--webui-port", str(ui)], env=env,
                               stdout=open(work / "master.log", "w"), stderr=subprocess.STDOUT)]
-    for i in range(workers):
+    worker_uis = tuple(free_port() for _ in range(workers))
+    for i, wui in enumerate(worker_uis):
         procs.append(subprocess.Popen(
             [str(spark_class), "org.apache.spark.deploy.worker.Worker", master, "--host", HOST, "--cores", "1",
-             "--memory", memory, "--webui-port", str(free_port()), "--work-dir", str(work / f"w{i}")], env=env,
+             "--memory", memory, "--webui-port", str(wui), "--work-dir", str(work / f"w{i}")], env=env,
             stdout=open(work / f"worker{i}.log", "w"), stderr=subprocess.STDOUT))
     try:
         deadline = time.monotonic() + 300
         while True:
             try:
-                if sum(w["state"] == "ALIVE" for w in _status(ui)["workers"]) == workers:
+                if sum(w["state"] == "ALIVE" for w in status(ui)["workers"]) == workers:
                     break
             except (OSError, ValueError):  # not up yet, or a page that is not the status yet
                 pass
             if time.monotonic() > deadline:
                 raise SystemExit("the standalone cluster did not come up: " + (work / "master.log").read_text()[-2000:])
             time.sleep(1)
-        yield master
+        yield Cluster(master, worker_uis)
     finally:
         for p in procs:
             p.terminate()
@@ -513,7 +525,8 @@ def run(deals: int, repeat: int, data: Path, out: Path | None) -> dict[str, Any]
                            "cpus": os.cpu_count(), "local": [], "spark-1": [], "spark-2": []}
     work = Path(tempfile.mkdtemp(prefix="preflog-spark-cluster-"))
     try:
-        with cluster(work) as master:
+        with cluster(work) as started:
+            master = started.master
             res["master"] = master
             for i in range(repeat):  # interleaved: a burst of the neighbours' load hits every kind alike
                 r = local_audit(store)

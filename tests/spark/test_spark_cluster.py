@@ -14,11 +14,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +25,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from benchmarks.spark_cluster import HOST
+from benchmarks.spark_cluster import cluster as start_cluster
+from benchmarks.spark_cluster import status
 from preflog import reports as duck_reports
 from preflog.projections.store import read_table
 from preflog.shipped import shipped
@@ -38,7 +38,6 @@ from preflog.workspace import Workspace
 from .conftest import need_pyspark
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
-HOST = "127.0.0.1"
 
 
 def need_java() -> None:
@@ -50,61 +49,12 @@ def need_java() -> None:
         pytest.skip("no Java: the standalone cluster cannot start")
 
 
-def free_port() -> int:
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = int(s.getsockname()[1])
-    s.close()
-    return port
-
-
-def status(port: int) -> dict[str, Any]:
-    with urllib.request.urlopen(f"http://{HOST}:{port}/json/", timeout=10) as r:
-        doc: dict[str, Any] = json.load(r)
-    return doc
-
-
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[int]]]:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """Two single-core workers and their master, started as the cluster benchmark starts its own."""
     need_java()
-    import pyspark
-
-    home = Path(pyspark.__file__).parent
-    spark_class = home / "bin" / "spark-class"
-    work = tmp_path_factory.mktemp("cluster")
-    env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOCAL_IP": HOST, "SPARK_LOG_DIR": str(work)}
-    port, ui = free_port(), free_port()
-    master = f"spark://{HOST}:{port}"
-    procs = [subprocess.Popen([str(spark_class), "org.apache.spark.deploy.master.Master", "--host", HOST,
-                               "--port", str(port), "--webui-port", str(ui)], env=env,
-                              stdout=open(work / "master.log", "w"), stderr=subprocess.STDOUT)]
-    worker_uis = [free_port(), free_port()]
-    for i, wui in enumerate(worker_uis):
-        procs.append(subprocess.Popen(
-            [str(spark_class), "org.apache.spark.deploy.worker.Worker", master, "--host", HOST, "--cores", "1",
-             "--memory", "1g", "--webui-port", str(wui), "--work-dir", str(work / f"w{i}")], env=env,
-            stdout=open(work / f"worker{i}.log", "w"), stderr=subprocess.STDOUT))
-    try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                alive = [w for w in status(ui)["workers"] if w["state"] == "ALIVE"]
-                if len(alive) == 2:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("the standalone cluster did not come up: " + (work / "master.log").read_text()[-2000:])
-            time.sleep(2)
-        yield master, worker_uis
-    finally:
-        for p in procs:  # only the processes this fixture started
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
+    with start_cluster(tmp_path_factory.mktemp("cluster"), workers=2, memory="1g") as started:
+        yield started.master, started.worker_uis
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +79,7 @@ def submit(master: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, env=env, timeout=900)
 
 
-def test_the_commands_on_two_workers_equal_the_single_machine(cluster: tuple[str, list[int]], store: Workspace,
+def test_the_commands_on_two_workers_equal_the_single_machine(cluster: tuple[str, tuple[int, ...]], store: Workspace,
                                                               tmp_path: Path) -> None:
     master, worker_uis = cluster
     out = tmp_path / "out"
@@ -171,7 +121,7 @@ def test_the_commands_on_two_workers_equal_the_single_machine(cluster: tuple[str
 
 
 def test_spark_audit_and_spark_submit_on_two_workers_equal_audit_all_json(
-        cluster: tuple[str, list[int]], store: Workspace, tmp_path: Path) -> None:
+        cluster: tuple[str, tuple[int, ...]], store: Workspace, tmp_path: Path) -> None:
     """The issue's first proof: ``preflog spark audit OUT --master spark://…`` and the shipped entry script
     under ``spark-submit --master spark://…`` both run on the two workers, and each one's findings equal
     ``preflog audit --all --json`` finding for finding."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -34,6 +33,8 @@ from pyarrow import fs
 from typer.testing import CliRunner
 from typer.testing import Result
 
+from benchmarks.spark_cluster import HOST
+from benchmarks.spark_cluster import free_port
 from preflog import reports as duck_reports
 from preflog.analysis.table import TABLES as ANALYSIS_TABLES
 from preflog.analysis.table import table_files
@@ -48,7 +49,6 @@ from .conftest import need_pyspark
 
 pytestmark = [pytest.mark.timeout(900)]
 runner = CliRunner()
-HOST = "127.0.0.1"
 KEY, SECRET, REGION = "testing-key", "testing-secret", "us-east-1"
 TABLE = "s3://club-archive/preflog/events"
 
@@ -59,14 +59,6 @@ def need_moto() -> None:
         if os.environ.get("PREFLOG_REQUIRE_SPARK") == "1":
             pytest.fail("PREFLOG_REQUIRE_SPARK=1 but moto is not installed (pip install -e '.[test]')")
         pytest.skip("moto[server] (the test extra) starts the S3-compatible server")
-
-
-def free_port() -> int:
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = int(s.getsockname()[1])
-    s.close()
-    return port
 
 
 @contextmanager
