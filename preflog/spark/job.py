@@ -228,6 +228,9 @@ def explain(exc: BaseException, master: str | None = None, version: int | None =
             return (f"{uri}: a file of {pinned} of the event table is gone (a vacuum during the job?): pin a "
                     "version with --table-version, or raise the table's retention "
                     "(delta.deletedFileRetentionDuration)")
+        if kind == "denied":
+            return (f"{uri}: a worker may not read this file of the event table ({reason}): the workers read "
+                    "with the driver's AWS settings (docs/spark.md, \"Object storage without Hadoop jars\")")
         return f"{uri}: unreadable Parquet file ({reason})"
     if "DATA_SOURCE_NOT_FOUND" in text or "Failed to find data source" in text:
         m = re.search(r"data source:?\s*`?([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)", text)

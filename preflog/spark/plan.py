@@ -361,12 +361,13 @@ def row_group_ranges(uris: Sequence[str], storage: dict[str, str] | None = None
 
 # --- the worker's side ---------------------------------------------------------------------------------
 MARK = "preflog-file-problem"
-_MARK_RE = re.compile(MARK + r"\[(gone|damaged)\]\[([^\]]*)\]\[([^\n]*?)\]" + MARK)
+_MARK_RE = re.compile(MARK + r"\[(gone|damaged|denied)\]\[([^\]]*)\]\[([^\n]*?)\]" + MARK)
 
 
 class FileProblem(FileError):
     """A worker could not read a file of the plan (its text, marked, is found in Spark's error by the
-    driver): ``kind`` is ``gone`` or ``damaged``, ``path`` the file, ``reason`` why."""
+    driver): ``kind`` is ``gone``, ``damaged`` or ``denied`` (the object store refused the read), ``path`` the
+    file, ``reason`` why."""
 
     def __init__(self, kind: str, uri: str, reason: str) -> None:
         PreflogError.__init__(self, f"{MARK}[{kind}][{uri}][{reason.replace(']', ')')}]{MARK}")
@@ -403,9 +404,16 @@ def _read_one(uri: str, columns: Sequence[str], storage: dict[str, str],
     except FileNotFoundError as exc:
         raise FileProblem("gone", uri, _first(exc)) from None
     except (OSError, pa.ArrowException) as exc:
-        if "not found" in str(exc).lower() or "no such file" in str(exc).lower():
+        said = str(exc).lower()
+        if "not found" in said or "no such file" in said:
             raise FileProblem("gone", uri, _first(exc)) from None
+        if any(k in said for k in _DENIED):
+            raise FileProblem("denied", uri, _first(exc)) from None
         raise FileProblem("damaged", uri, _first(exc)) from None
+
+
+_DENIED = ("access_denied", "accessdenied", "access denied", "permission denied", "forbidden")
+"""How a refused read reads in pyarrow's error (S3's ``ACCESS_DENIED``/403, a local file's EACCES)."""
 
 
 def _sorted(events: pa.Table) -> bool:

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -251,25 +252,52 @@ def test_an_endpoint_nobody_answers_at_is_one_line(tmp_path: Path, monkeypatch: 
     assert time.monotonic() - started < 120
 
 
+def _iam_user(url: str, *statements: dict[str, Any]) -> tuple[str, str]:
+    """A user of moto's IAM with a policy of ``statements``; its key pair."""
+    import boto3
+
+    iam = boto3.client("iam", endpoint_url=url, region_name=REGION, aws_access_key_id="x",
+                       aws_secret_access_key="x")
+    iam.create_user(UserName="club")
+    iam.put_user_policy(UserName="club", PolicyName="all", PolicyDocument=json.dumps({
+        "Version": "2012-10-17", "Statement": list(statements)}))
+    made = iam.create_access_key(UserName="club")["AccessKey"]
+    return made["AccessKeyId"], made["SecretAccessKey"]
+
+
+def _table_in_bucket(url: str, key: str, secret: str, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    ws.import_paths(sorted((shipped("data") / "examples").glob("*.pref"))[:2], workers=1)
+    bucket = s3(url, key, secret)
+    bucket.create_dir("club-archive")
+    fs.copy_files(str(ws.root / "events"), TABLE[len("s3://"):], destination_filesystem=bucket)
+
+
+ALLOW_ALL = {"Effect": "Allow", "Action": "*", "Resource": "*"}
+
+
+def test_a_key_that_may_not_read_the_data_files_is_one_line_naming_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver lists the table (its log is readable) but the workers are refused every data file: the one
+    line names the file and says the read was refused, not that the file is damaged."""
+    need_moto()
+    with moto_server(tmp_path / "moto.log", INITIAL_NO_AUTH_ACTION_COUNT="3") as url:
+        key, secret = _iam_user(url, ALLOW_ALL, {"Effect": "Deny", "Action": "s3:GetObject",
+                                                 "Resource": "arn:aws:s3:::club-archive/*.parquet"})
+        _table_in_bucket(url, key, secret, tmp_path)
+        aws_env(monkeypatch, url, key, secret)
+        line = one_error_line(runner.invoke(app, ["spark", "audit", str(tmp_path / "o"), "--store", TABLE]))
+        assert line.startswith(f"error: {TABLE}/") and ".parquet: a worker may not read this file" in line, line
+        assert "ACCESS_DENIED" in line and "unreadable" not in line
+
+
 def test_a_refused_key_is_one_line_naming_the_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that checks signatures (moto's IAM mode: the first three requests, which make the user and
     its key, go unchecked): the table copied with the right key, the job run with a wrong secret."""
     need_moto()
-    import boto3
-
     with moto_server(tmp_path / "moto.log", INITIAL_NO_AUTH_ACTION_COUNT="3") as url:
-        iam = boto3.client("iam", endpoint_url=url, region_name=REGION, aws_access_key_id="x",
-                           aws_secret_access_key="x")
-        iam.create_user(UserName="club")
-        iam.put_user_policy(UserName="club", PolicyName="all", PolicyDocument=json.dumps({
-            "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}))
-        made = iam.create_access_key(UserName="club")["AccessKey"]
-        key, secret = made["AccessKeyId"], made["SecretAccessKey"]
-        ws = Workspace(tmp_path / "store")
-        ws.import_paths(sorted((shipped("data") / "examples").glob("*.pref"))[:2], workers=1)
-        bucket = s3(url, key, secret)
-        bucket.create_dir("club-archive")
-        fs.copy_files(str(ws.root / "events"), TABLE[len("s3://"):], destination_filesystem=bucket)
+        key, secret = _iam_user(url, ALLOW_ALL)
+        _table_in_bucket(url, key, secret, tmp_path)
 
         aws_env(monkeypatch, url, key, "not-the-secret")
         line = one_error_line(runner.invoke(app, ["spark", "audit", str(tmp_path / "o"), "--store", TABLE]))
