@@ -59,6 +59,7 @@ from ..analysis.table import BuildResult
 from ..analysis.table import finish_report_rows
 from ..errors import PreflogError
 from ..projections.build import SCHEMAS as PROJECTION_SCHEMAS
+from . import PANDAS_NOTE
 from .plan import EVENTS_PER_PARTITION
 from .plan import Kind
 from .plan import Pin
@@ -125,15 +126,19 @@ def check_master(master: str) -> None:
     raise SparkJobError(f"{master}: no Spark master answers ({'; '.join(reasons)})")
 
 
-def session(master: str | None = None, conf: Iterable[tuple[str, str]] = (), app_name: str = "preflog"
-            ) -> SparkSession:
+def session(master: str | None = None, conf: Iterable[tuple[str, str]] = (), app_name: str = "preflog",
+            debug: bool = False) -> SparkSession:
     """A SparkSession. Its master is ``master`` when given; else the one ``spark-submit``,
     ``spark-defaults.conf`` or ``$MASTER`` (``$SPARK_MASTER``) set, and ``local[*]`` only when none did.
     ``conf`` adds settings; our own defaults (:data:`DEFAULTS`) apply only where nothing set them. The Python
     workers run ``$PYSPARK_PYTHON``, by default this interpreter (a virtualenv's preflog is importable in
-    local mode)."""
+    local mode). Spark logs errors only, and nothing once the session runs, unless ``debug`` (or
+    ``PREFLOG_DEBUG=1``)."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    os.environ.setdefault("PYTHONWARNINGS", f"ignore:{PANDAS_NOTE}:FutureWarning")  # the workers, too
+    if not debugging(debug):
+        quiet_start()
     if master is None and "MASTER" not in os.environ and os.environ.get("SPARK_MASTER"):
         os.environ["MASTER"] = os.environ["SPARK_MASTER"]  # spark-submit reads $MASTER
     if master is not None:
@@ -159,8 +164,26 @@ def session(master: str | None = None, conf: Iterable[tuple[str, str]] = (), app
         for key, value in conf:
             spark.conf.set(key, value)
     # Spark's own log of a failed task would surround the one line a failure gives; --debug keeps it
-    spark.sparkContext.setLogLevel("ERROR" if debugging() else "OFF")
+    spark.sparkContext.setLogLevel("ERROR" if debugging(debug) else "OFF")
     return spark
+
+
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+"""The driver's log configuration while its JVM starts: errors only (see the file)."""
+
+
+def quiet_start() -> None:
+    """Have the driver's JVM, when this process starts it, log errors only (:data:`LOG_CONFIG`), instead of
+    Spark's default profile and its start-up notes; not where the user chose a
+    configuration (``PYSPARK_SUBMIT_ARGS``, or a ``log4j2.properties`` in ``$SPARK_CONF_DIR`` or
+    ``$SPARK_HOME/conf``)."""
+    if "PYSPARK_SUBMIT_ARGS" in os.environ or SparkContext._gateway is not None:
+        return
+    for folder in (os.environ.get("SPARK_CONF_DIR"), os.path.join(os.environ.get("SPARK_HOME", ""), "conf")):
+        if folder and os.path.exists(os.path.join(folder, "log4j2.properties")):
+            return
+    os.environ["PYSPARK_SUBMIT_ARGS"] = (f'--driver-java-options "-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}" '
+                                         "pyspark-shell")
 
 
 @dataclass(frozen=True, slots=True)
@@ -539,7 +562,7 @@ def run_job(source: str, out: str, *, project: bool, master: str | None = None, 
         pairs = parse_conf(conf)
         partitions = _partitions(pairs)
         snap = snapshot(source, version, as_of) if read == "files" else None
-        spark = session(master, pairs)
+        spark = session(master, pairs, debug=debug)
         tables = TABLES if project else AUDIT_TABLES
         summed = _run(spark, source, out, tables, fmt, read, partitions, plan, snap, version, as_of)[1]
         assert summed is not None  # the audits table is among the tables
@@ -591,7 +614,7 @@ def run_reports(out: str, *, master: str | None = None, conf: Sequence[str] = ()
         if mixed:
             raise SparkJobError(f"{out}: the projections mix two versions of the event table ({mixed}): run "
                                 "`preflog spark project` on it again")
-        spark = session(master, pairs)
+        spark = session(master, pairs, debug=debug)
         reports(spark, out, REPORTS, fmt)
         pin = records.get(PROJECTION_TABLES[0])
         if pin is not None:
@@ -644,5 +667,5 @@ def run_analysis(source: str, out: str, *, master: str | None = None, conf: Sequ
         pairs = parse_conf(conf)
         partitions = _partitions(pairs)
         snap = snapshot(source, version, as_of) if read == "files" else None
-        spark = session(master, pairs)
+        spark = session(master, pairs, debug=debug)
         return analysis_tables(spark, source, out, read, partitions, plan, snap, version, as_of)[1]

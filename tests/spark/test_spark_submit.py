@@ -76,8 +76,12 @@ def test_spark_defaults_conf_sets_the_master_and_conf_adds(store: Path, tmp_path
 def test_master_from_the_environment_and_local_star_without_one(store: Path, tmp_path: Path) -> None:
     assert ran_on(preflog("audit", str(tmp_path / "a"), "--store", str(store), MASTER="local[1]")).endswith(
         "on local[1]: 1 executor, 1 core")
-    line = ran_on(preflog("audit", str(tmp_path / "b"), "--store", str(store)))
-    assert f"on local[*]: 1 executor, {os.cpu_count()} core" in line
+    quiet = preflog("audit", str(tmp_path / "b"), "--store", str(store))
+    assert f"on local[*]: 1 executor, {os.cpu_count()} core" in ran_on(quiet)
+    # a user's terminal shows the command's two lines and, of the start-up, only what the JVM itself prints:
+    # no log4j profile or Spark warnings (preflog/spark/log4j2.properties), no pyspark note on pandas
+    said = [ln for ln in quiet.stderr.splitlines() if ln.strip() and not ln.startswith("WARNING: Using incubator")]
+    assert said == [], quiet.stderr
 
 
 def test_the_entry_script_under_spark_submit(store: Path, tmp_path: Path) -> None:
