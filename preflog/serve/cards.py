@@ -259,8 +259,9 @@ def draft_view(events: Sequence[Event], data: Any, n: int, dealer: int | None) -
     """What the page shows of a card-level draft of the next deal of the pulka whose log is ``events``
     (``n`` players, ``dealer`` the table's next dealer): the layout (completed where it can be), and once it
     is, the deal's phase, who moves, the options the engine allows, the cards that may be played or
-    discarded, the hands left, the trick on the table, the tricks taken, whether the deal is done, and its
-    block as the record writes it. :class:`DraftRefused` when the engine refuses a step."""
+    discarded, the hands left, the trick on the table (and in open raspasy the talon leading it), the tricks
+    taken, whether the deal is done, and its block as the record writes it. :class:`DraftRefused` when the
+    engine refuses a step."""
     draft = Draft.from_json(data, n, dealer)
     new = draft.events(n)
     laid = draft.layout(n)
@@ -288,6 +289,13 @@ def draft_view(events: Sequence[Event], data: Any, n: int, dealer: int | None) -
     elif not done:
         options = [{"label": _label(d, ev), "step": _as_step(ev)} for ev in d.legal_actions()]
     claim = not done and d.phase in (Phase.PLAY, Phase.MODE) and not d.trick_cards   # between tricks, as written
+    # open raspasy: a talon card leads this trick (nobody's play): the suit led once the engine knows it, else
+    # (the first trick before its first card, which shows which talon card was turned) the talon's suits
+    talon_leads = None
+    if d.phase == Phase.PLAY and d.talon_tricks > d.completed:
+        turned = list(cards_of(d.talon or 0))
+        suits = [d.suit_led] if d.suit_led >= 0 else sorted({c >> 3 for c in turned})
+        talon_leads = {"talon": turned, "suits": [SUIT_UNICODE[x] for x in suits]}
     view.update({
         "phase": d.phase_name,
         "expected": "" if done else d.expected(),
@@ -297,7 +305,7 @@ def draft_view(events: Sequence[Event], data: Any, n: int, dealer: int | None) -
         "left": [list(cards_of(h)) for h in d.hands] if d.phase >= Phase.PLAY else view["hands"],
         "trick": [[s, c] for s, c in zip(d.trick_seats, d.trick_cards, strict=False)],
         "taken": list(d.tricks), "completed": d.completed,
-        "claim": claim, "remaining": 10 - d.completed, "done": done,
+        "claim": claim, "remaining": 10 - d.completed, "done": done, "talon_leads": talon_leads,
         "text": _block(events, new),
     })
     return view

@@ -190,6 +190,13 @@
       line.textContent = "Trick " + (view.completed + 1) + ": " +
         (view.trick.map(function (p) { return name(p[0]) + " " + cardText(p[1]); }).join(", ") || "—");
       box.appendChild(line);
+      if (view.talon_leads) {   // open raspasy: the talon's card leads this trick, nobody plays it
+        var led = document.createElement("div");
+        led.id = "c-talon";
+        led.textContent = "The talon (" + view.talon_leads.talon.map(cardText).join(" ") + ") leads this trick: " +
+          "follow " + view.talon_leads.suits.join(" or ");
+        box.appendChild(led);
+      }
     }
     var taken = document.createElement("div");
     taken.id = "c-taken";

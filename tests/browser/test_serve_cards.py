@@ -54,6 +54,40 @@ def _option(page: Any, label: str) -> None:
     _settled(page)
 
 
+def _talon(page: Any, cards: str) -> None:
+    page.locator("#c-seats").get_by_role("button", name="Talon 0/2").tap()
+    for text in cards.split():
+        _card(page, text).tap()
+    _settled(page)
+
+
+def test_open_raspasy_shows_the_talon_leading_the_first_tricks(browser: Any, served: tuple[str, Path]) -> None:  # noqa: F811
+    """All pass in Sochi: the talon's cards (8♦ and 9♥; Vera holds the 8♥) lead the first two tricks, and the
+    panel says which suit to follow: either at first, the diamonds once Anna's A♦ shows the 8♦ was turned."""
+    from playwright.sync_api import expect
+
+    base, _ = served
+    context, page, problems = _phone_page(browser)
+    try:
+        _start(page, base, NAMES)
+        page.tap("#cards-open")
+        for text in (ANNA + " " + BORIS).split():
+            _card(page, text).tap()
+        _talon(page, "8♦ 9♥")
+        page.tap("#c-done")
+        _settled(page)
+        for _ in range(3):
+            _option(page, "pass")
+        expect(page.locator("#c-talon")).to_have_text("The talon (8♦ 9♥) leads this trick: follow ♦ or ♥")
+        _card(page, "A♦").tap()
+        _settled(page)
+        expect(page.locator("#c-talon")).to_have_text("The talon (8♦ 9♥) leads this trick: follow ♦")
+        assert _widest(page) <= 390
+        assert not problems, problems
+    finally:
+        context.close()
+
+
 def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[str, Path]) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
@@ -71,10 +105,7 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         expect(_card(page, "A♠")).to_be_disabled()   # Anna's: not Boris's to take
         for text in BORIS.split():
             _card(page, text).tap()
-        page.locator("#c-seats").get_by_role("button", name="Talon 0/2").tap()
-        _card(page, "9♥").tap()
-        _card(page, "8♥").tap()
-        _settled(page)
+        _talon(page, "9♥ 8♥")
         # the last hand is what is left: Vera's ten cards, filled in by the server
         expect(page.locator("#c-done")).to_be_enabled()
         page.locator("#c-seats").get_by_role("button", name="Maximilian von Hohenberg-Schwarzenau 0/10").tap()

@@ -222,10 +222,12 @@ def test_four_players_raspasy_at_card_level_leads_from_the_talon(client: TestCli
     phone.draft["hands"], phone.draft["talon"] = phone.view["hands"], phone.view["talon"]
     for _ in range(3):
         phone.option("pass")
-    # the 8♥ of the talon leads: Anna must follow hearts with her only one
+    # the 8♥ of the talon leads: Anna must follow hearts with her only one; the page says what leads
     assert phone.view["phase"] == "play" and phone.view["cards"] == _cards("7h")
+    assert phone.view["talon_leads"] == {"talon": _cards("8h 9h"), "suits": ["♥"]}
     phone.play("7h Kh 10h")
     assert phone.view["taken"] == [0, 1, 0, 0] and phone.view["claim"] and phone.view["remaining"] == 9
+    assert phone.view["talon_leads"] == {"talon": _cards("8h 9h"), "suits": ["♥"]}   # the 9♥ leads the second
     phone.draft["steps"].append(["claim", [3, 3, 3, 0]])
     assert phone.ask()["done"]
     r = client.post(f"/api/pulka/{pid}/cards", json={"expected_seq": 1, "draft": phone.draft}, headers=_csrf(client))
@@ -236,3 +238,33 @@ def test_four_players_raspasy_at_card_level_leads_from_the_talon(client: TestCli
               + "Talon: 9h 8h\nAuction: all pass\n1: (8h) 7h Kh 10h\nClaim: A 3, B 3, C 3, D 0\n")
     stored = client.app.state.server.ws.store().read(pid)  # type: ignore[attr-defined]
     assert stored[1:] == _deal_events(record)
+
+
+def test_open_raspasy_says_which_talon_suit_leads_once_the_first_card_shows_it(client: TestClient) -> None:
+    """Sochi's open raspasy at three players with a talon of two suits (9♥ and 8♦, Vera holding the 8♥): at the
+    first trick either suit may be followed and the page says so; Anna's A♦ shows the 8♦ was turned first,
+    and the second trick is the 9♥'s."""
+    r = client.post("/api/pulkas", json={"players": NAMES, "rules": "sochi", "pool": 14, "whist_price": "1"},
+                    headers=_csrf(client))
+    pid = r.json()["id"]
+    vera = HANDS[2].replace("8d", "8h")
+    phone = Phone(client, pid, [_cards(HANDS[0]), _cards(HANDS[1]), _cards(vera)], _cards("9h 8d"))
+    for _ in range(3):
+        phone.option("pass")
+    assert phone.view["talon_leads"] == {"talon": _cards("8d 9h"), "suits": ["♦", "♥"]}
+    assert sorted(phone.view["cards"]) == sorted(_cards("Ad Kd 7h"))   # a card of either talon suit
+    phone.play("Ad")
+    assert phone.view["talon_leads"] == {"talon": _cards("8d 9h"), "suits": ["♦"]}
+    phone.play("Qd 7d")
+    assert phone.view["talon_leads"] == {"talon": _cards("8d 9h"), "suits": ["♥"]}
+    assert phone.view["to_move"] == 0 and sorted(phone.view["cards"]) == sorted(_cards("7h"))
+    phone.play("7h Kh 10h")
+    assert phone.view["completed"] == 2 and phone.view["talon_leads"] is None    # the talon has led its two
+
+
+def test_a_contract_has_no_talon_leading(client: TestClient) -> None:
+    r = client.post("/api/pulkas", json={"players": NAMES, "rules": "sochi", "pool": 14, "whist_price": "1"},
+                    headers=_csrf(client))
+    phone = Phone(client, r.json()["id"], [_cards(h) for h in HANDS], _cards(TALON))
+    _bid_and_call(phone)
+    assert phone.view["phase"] == "play" and phone.view["talon_leads"] is None
