@@ -725,4 +725,8 @@ def analysis_report(built: BuildResult, rows: Sequence[dict[str, Any]]) -> Rende
                   f"{r['contracts_made_of_makeable']}/{r['contracts_makeable']}",
                   f"{r['misers_caught']}/{r['misers_catchable']}", f"{r['whists_right']}/{r['whists_wrong']}",
                   f"{r['cost']:.1f}")
-    return Group(head, t) if rows else Group(head, Text("no analysed deals"))
+    if rows:
+        return Group(head, t)
+    # a store of paper-level deals (the tricks taken, no hands): nothing a double-dummy solver can judge
+    return Group(head, Text("no deal here has its cards recorded: the double-dummy analysis needs each hand "
+                            "(a record's hand lines, or card-level entry in preflog serve)"))

@@ -20,6 +20,7 @@ from preflog.analysis.table import MANIFEST
 from preflog.cli.app import app
 
 from .records import DOWN_ONE
+from .records import HEAD
 from .records import MISER
 from .records import WRONG_WHIST
 
@@ -83,3 +84,18 @@ def test_workers_give_the_same_tables(store: Path) -> None:
     res = runner.invoke(app, ["analyze", "--all", "--json", "--workers", "2", "--store", str(store)])
     two = json.loads(res.stdout)
     assert two["analysed"] == 3 and two["rows"] == one["rows"]
+
+
+def test_a_store_of_paper_deals_says_why_there_is_nothing_to_report(tmp_path: Path) -> None:
+    """Paper-level deals (contract and tricks, no hands) are counted but give no row: the report says the
+    analysis needs the cards, instead of a bare "no analysed deals" under "1 deal analysed"."""
+    paper = HEAD.format(id="paper") + "\nDeal 1: dealer C\nContract: A 6s\nWhist: B pass, C whist\n" \
+        "Tricks: A 6, B 0, C 4\n"
+    (tmp_path / "paper.pref").write_text(paper, encoding="utf-8")
+    st = tmp_path / "st"
+    assert runner.invoke(app, ["import", str(tmp_path / "paper.pref"), "--store", str(st)]).exit_code == 0
+    res = runner.invoke(app, ["analyze", "--all", "--workers", "1", "--store", str(st)], terminal_width=80)
+    assert res.exit_code == 0, res.output
+    assert "1 pulka analysed (1 deal)" in res.output
+    said = " ".join(res.output.split())
+    assert "no deal here has its cards recorded: the double-dummy analysis needs each hand" in said
