@@ -276,6 +276,7 @@ def _table_in_bucket(url: str, key: str, secret: str, tmp_path: Path) -> None:
 ALLOW_ALL = {"Effect": "Allow", "Action": "*", "Resource": "*"}
 
 
+@pytest.mark.slow   # a Spark job runs (the workers are refused): not in the pure run's unmarked suite
 def test_a_key_that_may_not_read_the_data_files_is_one_line_naming_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver lists the table (its log is readable) but the workers are refused every data file: the one
