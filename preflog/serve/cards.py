@@ -42,6 +42,7 @@ from ..model.cards import RANK_LATIN
 from ..model.cards import SUIT_UNICODE
 from ..model.cards import cards_of
 from ..model.cards import format_card
+from ..model.cards import suit_of
 from ..model.events import BidMade
 from ..model.events import CardPlayed
 from ..model.events import Claimed
@@ -294,7 +295,7 @@ def draft_view(events: Sequence[Event], data: Any, n: int, dealer: int | None) -
     talon_leads = None
     if d.phase == Phase.PLAY and d.talon_tricks > d.completed:
         turned = list(cards_of(d.talon or 0))
-        suits = [d.suit_led] if d.suit_led >= 0 else sorted({c >> 3 for c in turned})
+        suits = [d.suit_led] if d.suit_led >= 0 else sorted({suit_of(c) for c in turned})
         talon_leads = {"talon": turned, "suits": [SUIT_UNICODE[x] for x in suits]}
     view.update({
         "phase": d.phase_name,
