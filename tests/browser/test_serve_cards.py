@@ -83,6 +83,8 @@ def test_open_raspasy_shows_the_talon_leading_the_first_tricks(browser: Any, ser
         _settled(page)
         expect(page.locator("#c-talon")).to_have_text("The talon (8♦ 9♥) leads this trick: follow ♦")
         assert _widest(page) <= 390
+        SHOTS.mkdir(exist_ok=True)
+        page.locator("#cards").screenshot(path=str(SHOTS / "serve-cards-raspasy.png"))
         assert not problems, problems
     finally:
         context.close()
