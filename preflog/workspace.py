@@ -70,7 +70,7 @@ _T = TypeVar("_T")
 
 
 def default_store() -> Path:
-    return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+    return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE).expanduser()
 
 
 def club_key() -> bytes | None:
@@ -150,7 +150,7 @@ class Workspace:
     pulka, projection rebuilds, ``verify``'s hash chains; the CLI draws it as progress bars."""
 
     def __init__(self, root: str | Path | None = None, progress: Report | None = None) -> None:
-        self.root = Path(root) if root is not None else default_store()
+        self.root = Path(root).expanduser() if root is not None else default_store()  # `~/Преферанс` too
         self.progress = progress
         self._store: DeltaStore | None = None
 

@@ -38,6 +38,7 @@ import pyarrow.compute as pc
 from ..errors import FileError
 from ..errors import PreflogError
 from ..model.events import Row
+from ..store.uris import reader_uri
 from .tables import AUDIT_PACKED_SCHEMA
 from .tables import EVENT_COLUMNS
 from .tables import PACKED_SCHEMA
@@ -91,13 +92,6 @@ def event_table_path(source: str) -> str:
     return source
 
 
-def _local(uri: str) -> str:
-    """A file of a local table as a path: deltalake names it percent-encoded (``my%20store``)."""
-    if uri.startswith("file://"):
-        uri = uri[len("file://"):]
-    return unquote(uri) if "://" not in uri else uri
-
-
 def parse_as_of(text: str) -> datetime:
     """``--as-of``: an ISO date or date-time (UTC when it names no zone)."""
     try:
@@ -149,7 +143,7 @@ def snapshot(source: str, version: int | None = None, as_of: str | None = None,
         raise SparkJobError(f"{path}: event table layout v{meta_version}, the Spark job reads "
                             f"v{TABLE_SCHEMA_VERSION} (open it once with preflog on one machine to migrate it)")
     actions = pa.table(dt.get_add_actions(flatten=True))
-    uris = [_local(u) if "://" not in path else u for u in dt.file_uris()]
+    uris = [reader_uri(u) for u in dt.file_uris()]
     by_name = {a["path"]: a for a in actions.to_pylist()}
     files = []
     for uri in uris:
@@ -606,7 +600,8 @@ def _out_fs(out: str) -> tuple[Any, str] | None:
         uri = ("s3" + out[len("s3a"):] if scheme == "s3a" else out).rstrip("/") + "/" + MANIFEST
         located, where = filesystem(uri)
         return located, str(where)
-    return fs.LocalFileSystem(), str(_local(out).rstrip("/")) + "/" + MANIFEST
+    local = reader_uri(out) if out.startswith("file:") else out  # a path as the user typed it: never decoded
+    return fs.LocalFileSystem(), local.rstrip("/") + "/" + MANIFEST
 
 
 def read_manifest(out: str) -> dict[str, dict[str, Any]]:

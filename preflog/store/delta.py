@@ -61,6 +61,7 @@ from .delta_log import HEADS_LOG_KEY
 from .delta_log import HEADS_META
 from .delta_log import MAC_META
 from .delta_log import Tip
+from .delta_log import commit_history
 from .delta_log import heads_record
 from .delta_log import link_of
 from .delta_log import parse_heads
@@ -92,8 +93,15 @@ from .sealed import SealedRows
 from .sealed import seal_part
 from .sealed import sealed_batch
 from .sealed import with_ids
+from .uris import data_file
+from .uris import reader_uri
 
 LOCK_NAME = "_preflog.lock"
+
+
+def _files(dt: DeltaTable) -> list[str]:
+    """The live data files of ``dt`` as readers open them (a folder named ``Мои игры #1 100%`` decoded)."""
+    return [reader_uri(u) for u in dt.file_uris()]
 
 
 # Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
@@ -127,7 +135,7 @@ class DeltaStore(Verification, EventStore):
 
     def __init__(self, path: str | os.PathLike[str], *, hash_every: int = DEFAULT_HASH_EVERY,
                  version: int | None = None, create: bool = True, key: bytes | None = None) -> None:
-        self.path = Path(path).resolve()
+        self.path = Path(path).expanduser().resolve()
         self._key = key
         self._pinned = version
         self._cache_lock = threading.Lock()
@@ -188,8 +196,6 @@ class DeltaStore(Verification, EventStore):
         """``(path, what is wrong)`` for each live data file that is missing, of another size than the
         table's log recorded, or not a whole Parquet file (see :func:`~preflog.store.base.parquet_damage`);
         the pulkas the file holds (from the log's statistics) are named after the problem."""
-        from urllib.parse import unquote
-
         dt = self._dt if self._pinned is not None else self._table()
         adds = pa.table(dt.get_add_actions(flatten=True))
         if adds.num_rows == 0:
@@ -200,12 +206,11 @@ class DeltaStore(Verification, EventStore):
         out: list[tuple[str, str]] = []
         for rel, size, a, b in zip(adds.column("path").to_pylist(), adds.column("size_bytes").to_pylist(), low, high,
                                    strict=True):
-            path = Path(unquote(rel))
-            path = path if path.is_absolute() else self.path / path
+            path = data_file(self.path, rel)
             problem = parquet_damage(path, size)
             if problem is not None:
                 held = "" if a is None else f"pulka {a!r}" if a == b else f"pulkas {a!r} … {b!r}"
-                out.append((str(path), f"{problem}; it holds {held}" if held else problem))
+                out.append((path, f"{problem}; it holds {held}" if held else problem))
         return out
 
     def check_files(self) -> None:
@@ -243,7 +248,7 @@ class DeltaStore(Verification, EventStore):
                 self._legacy_version = dt.version()
             con.register("legacy_events", self._legacy)
             return "legacy_events"
-        files = dt.file_uris()
+        files = _files(dt)
         if not files:
             return None
         return read_parquet(files)
@@ -258,7 +263,7 @@ class DeltaStore(Verification, EventStore):
                 con = duckdb.connect()
                 src, new = self._source(con, dt), ["legacy"]
             else:
-                files = dt.file_uris()
+                files = _files(dt)
                 new = [f for f in files if f not in self._seen]
                 if not new:   # nothing to read (the usual case after this store's own commit): no connection
                     self._seen = set(files)
@@ -391,12 +396,12 @@ class DeltaStore(Verification, EventStore):
             self.committed = dt.version()   # the write moved ``dt`` on to its own commit
             self._table()   # and what came after it (nothing, usually)
             if self.table_schema_version >= TABLE_SCHEMA_VERSION:
-                self._seen.update(dt.file_uris())
+                self._seen.update(_files(dt))
         pending, self._pending = self._pending, None
         if pending is None:
             return
         chain, tip = pending
-        version = next((int(c["version"]) for limit in (1, 8) for c in dt.history(limit=limit)
+        version = next((int(c["version"]) for limit in (1, 8) for c in self._history(dt, limit)
                         if c.get(keyed.CHAIN_META) == chain), None)   # our commit is the last one, usually
         if version is None:  # (cannot happen: our commit is among the last few) the next writer finds it
             self._tip = None
@@ -438,7 +443,7 @@ class DeltaStore(Verification, EventStore):
             raise StoreError(f"{self.path}: commits are missing from _delta_log: its witness names version "
                              f"{witness.version}, the log ends at version {current}; restore the log from a "
                              "backup (run `preflog verify`)")
-        commits = dt.history() if witness is None else dt.history(limit=current - witness.version + 1)
+        commits = self._history(dt, None if witness is None else current - witness.version + 1)
         tip = Tip(-1, 0, "")
         for c in sorted(commits, key=lambda c: int(c.get("version", -1))):
             version = int(c.get("version", -1))
@@ -695,7 +700,7 @@ class DeltaStore(Verification, EventStore):
         if not 0 <= version < current or current - version > most:
             return None
         out: set[str] = set()
-        commits = [c for c in dt.history(limit=current - version) if int(c.get("version", -1)) > version]
+        commits = [c for c in self._history(dt, current - version) if int(c.get("version", -1)) > version]
         if len(commits) != current - version:
             return None
         for c in commits:
@@ -709,15 +714,21 @@ class DeltaStore(Verification, EventStore):
         return out
 
     def history(self) -> list[dict[str, Any]]:
-        return self._table().history()
+        """The table's commit infos, newest first, each with its ``version`` (``DeltaTable.history``)."""
+        return self._history(self._table())
+
+    def _history(self, dt: DeltaTable, limit: int | None = None) -> list[dict[str, Any]]:
+        """The commit infos of ``dt`` as of its version, newest first (:func:`~.delta_log.commit_history`)."""
+        return commit_history(self.path, dt.version(), limit)
 
     def at_version(self, version: int) -> DeltaStore:
         """A read-only view of the table as of a Delta version (time travel)."""
         return DeltaStore(self.path, version=version, create=False)
 
     def files(self) -> list[str]:
-        """The live Parquet files of this view: read them, never glob the directory."""
-        return self._table().file_uris()
+        """The live Parquet files of this view, as readers open them (:func:`~.uris.reader_uri`): read them,
+        never glob the directory."""
+        return _files(self._table())
 
     def duckdb_relation(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyRelation:
         """All event rows (current schema) as a relation on ``con``."""

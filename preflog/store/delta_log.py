@@ -9,6 +9,7 @@ appended to, with its last seq and head hash), its link in the chain of append c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
@@ -67,3 +68,27 @@ def link_of(commit: dict[str, Any], before: Tip) -> Tip | None:
         return Tip(version, before.n + 1, keyed.link_digest(None, record))
     return Tip(version, keyed.Link.parse(chain).n, keyed.link_digest(chain, record))
 
+
+
+def commit_history(table: Path, version: int, limit: int | None = None) -> list[dict[str, Any]]:
+    """The commit infos of the local table at ``table`` from ``version`` back (at most ``limit`` of them),
+    newest first, each with its ``version``: what ``DeltaTable.history`` gives, read from the log's own
+    files, because deltalake's lists no commit at all under a folder whose name holds ``#``. Stops at the
+    first commit file that is not there (the older ones a checkpoint let go)."""
+    out: list[dict[str, Any]] = []
+    log = table / "_delta_log"
+    while version >= 0 and (limit is None or len(out) < limit):
+        try:
+            text = (log / f"{version:020d}.json").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            break
+        info: dict[str, Any] = {}
+        for line in text.splitlines():
+            if '"commitInfo"' in line:
+                action = json.loads(line)
+                if isinstance(action, dict) and isinstance(action.get("commitInfo"), dict):
+                    info = action["commitInfo"]
+                    break
+        out.append({**info, "version": version})
+        version -= 1
+    return out

@@ -32,6 +32,7 @@ from .base import bounds_of_counts
 from .base import in_range
 from .base import parquet_damage
 from .base import shard_cuts
+from .uris import data_file
 
 COLS = "pulka, seq, code, player, card, value, payload"
 ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
@@ -332,8 +333,6 @@ def ordered_units(dt: DeltaTable, root: Path) -> list[Unit] | None:
     into the next). ``None`` when they do not (overlapping appends, a compaction
     that merged files, statistics missing or possibly truncated): DuckDB sorts then. Each unit's own
     order is checked as it is read (:func:`read_units`)."""
-    from urllib.parse import unquote
-
     # (pa.table() of the log's table would import pandas: ≈ 0.3 s in a fresh worker)
     adds = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
     if adds.num_rows == 0:
@@ -352,12 +351,11 @@ def ordered_units(dt: DeltaTable, root: Path) -> list[Unit] | None:
         if not exact_stat(lo) or not exact_stat(hi) or (prev is not None and prev > lo):
             return None
         prev = hi
-        path = Path(unquote(rel))
-        path = path if path.is_absolute() else root / path
+        path = data_file(root, rel)
         if rows is None or rows <= WHOLE_FILE_ROWS:
-            units.append(Unit(str(path), None, lo, hi, rows))
+            units.append(Unit(path, None, lo, hi, rows))
             continue
-        groups = row_groups(str(path))
+        groups = row_groups(path)
         if groups is None:
             return None
         units.extend(groups)

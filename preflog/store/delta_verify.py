@@ -13,6 +13,7 @@ import threading
 from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import duckdb
 from deltalake import DeltaTable
@@ -59,6 +60,9 @@ class Verification:
     def _source(self, con: duckdb.DuckDBPyConnection, dt: DeltaTable) -> str | None: ...
 
     @abstractmethod
+    def _history(self, dt: DeltaTable, limit: int | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
     def damaged_files(self) -> list[tuple[str, str]]: ...
 
     def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
@@ -72,6 +76,10 @@ class Verification:
             problems.extend(self.verify_log())
         except DamagedFileError as exc:
             return [IntegrityProblem("", 0, Kind.FILE, f"{exc.path}: {exc.problem}")]
+        except (StoreError, duckdb.Error) as exc:  # the log was read; a data file was not: no log to restore
+            text = first_line(exc) if isinstance(exc, StoreError) else \
+                f"{self.path}: a data file of the table cannot be read ({type(exc).__name__}: {first_line(exc)})"
+            return [IntegrityProblem("", 0, Kind.FILE, text)]
         except BaseException as exc:  # a damaged log: Delta's errors (a Rust panic is a BaseException)
             if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
                 raise
@@ -113,7 +121,7 @@ class Verification:
                 witness_error = str(exc)
         dt = self._table()
         current = dt.version()
-        commits = sorted(dt.history(), key=lambda c: int(c.get("version", -1)))
+        commits = sorted(self._history(dt), key=lambda c: int(c.get("version", -1)))
         settings = {k: v for k, v in dt.metadata().configuration.items() if k.startswith("preflog.")}
         has_records = any(HEADS_META in c for c in commits)
         if not (settings.get(HEADS_LOG_KEY) == "1" or has_records or key is not None):

@@ -326,3 +326,23 @@ class TestMemoryStoreCheckpoints(EventStoreContract):
 class TestDeltaStore(EventStoreContract):
     def make_store(self, tmp_path: Path) -> EventStore:
         return DeltaStore(tmp_path / "events")
+
+
+ODD_FOLDER = "Мои игры #1 100%"
+"""A folder name with a space, Cyrillic letters, ``#`` and ``%``: the Delta log names its files
+percent-encoded (``%D0%9C…%20%231%20100%25``), and deltalake's own history lists no commit under a ``#``."""
+
+
+class TestDeltaStoreInAnOddFolder(EventStoreContract):
+    """The Delta store under :data:`ODD_FOLDER`: every read, ``files()`` and ``verify`` work there too."""
+
+    def make_store(self, tmp_path: Path) -> EventStore:
+        return DeltaStore(tmp_path / ODD_FOLDER / "events")
+
+    def test_the_folder_is_the_odd_one(self, store: EventStore) -> None:
+        """The files are under the folder as named (not a percent-encoded twin), and the log's history reads."""
+        store.append("g", GAME, 0)
+        assert isinstance(store, DeltaStore)
+        assert [Path(f).parent.parent.name for f in store.files()] == [ODD_FOLDER]
+        assert [c["version"] for c in store.history()] == [1, 0]
+        assert store.verify() == []
