@@ -301,7 +301,7 @@ class Workspace:
         from .projections.store import rebuild
 
         store = self.store()
-        version = _version_of(store)
+        version = store.version()
         heads = {i.pulka: i.content_hash for i in store.pulkas()}
         facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in self.audit(None)]
         self._report("writing projections", 0, None)
@@ -330,7 +330,7 @@ class Workspace:
         if not self.exists() or (reading and import_running(self.root)):
             return []
         store = self.store()
-        version = _version_of(store)
+        version = store.version()
         self._check_not_rolled_back(version)
         need = lag(self.root, version, lambda: {i.pulka: i.content_hash for i in store.pulkas()})
         if need.current:
@@ -418,7 +418,7 @@ class Workspace:
         if any(p.kind in ("file", "unreadable") for p in problems):
             return problems  # damaged data files or log: nothing else can be read to be checked
         try:
-            self._check_not_rolled_back(_version_of(store))
+            self._check_not_rolled_back(store.version())
         except WorkspaceError as exc:
             problems.append(IntegrityProblem("", 0, "log", exc.message))
         except (OSError, ValueError, KeyError, TypeError, IndexError):
@@ -542,12 +542,6 @@ def _refuse_unknown_names(con: Any, options: dict[str, Any]) -> None:
             f"SELECT DISTINCT {what} FROM pulka_results WHERE {what} IS NOT NULL ORDER BY 1").fetchall()]
         if name not in known:
             raise NotStoredError(what, name, known)
-
-
-def _version_of(store: EventStore) -> int | None:
-    """The event table's version (Delta), or None for a store without versions."""
-    version = getattr(store, "version", None)
-    return int(version()) if callable(version) else None
 
 
 @dataclass(slots=True)

@@ -67,7 +67,6 @@ from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
-from ..store.delta import DeltaStore
 from ..templates import Markup
 from ..templates import page
 from ..views.json import finding_json
@@ -265,7 +264,7 @@ class Server:
     def _version(store: EventStore) -> int | None:
         """The version of the store's table (one ``stat`` when nothing changed), or None for a store
         without versions (nothing is kept then)."""
-        return store.version() if isinstance(store, DeltaStore) else None
+        return store.version()
 
     @staticmethod
     def _still(store: EventStore, pid: str, kept: int, version: int) -> bool:
@@ -273,7 +272,7 @@ class Server:
         appended to it, as their heads records say (a commit that records none: no)."""
         if kept == version:
             return True
-        touched = store.appended_since(kept) if isinstance(store, DeltaStore) else None
+        touched = store.appended_since(kept)
         return touched is not None and pid not in touched
 
     def _keep(self, pid: str, events: list[Event], version: int | None) -> None:
@@ -288,7 +287,7 @@ class Server:
         stay kept: the commit's heads record names ``pid`` alone)."""
         store = self.store()
         self._events.pop(pid, None)
-        if isinstance(store, DeltaStore) and store.committed is not None:
+        if store is not None and store.committed is not None:
             self._keep(pid, events, store.committed)
             if store.committed % CHECKPOINT_EVERY == 0 and (self.checkpointing is None
                                                            or not self.checkpointing.is_alive()):
@@ -673,8 +672,8 @@ later (or a reload after a restart) then reads the checkpoint and a few commits,
 the table's last checkpoint (Delta's own: every hundred)."""
 
 
-def _checkpoint(store: DeltaStore) -> None:
-    """:meth:`~preflog.store.delta.DeltaStore.checkpoint`; a checkpoint that fails costs only speed (the
+def _checkpoint(store: EventStore) -> None:
+    """:meth:`~preflog.store.base.EventStore.checkpoint`; a checkpoint that fails costs only speed (the
     log holds every commit), so it is let go."""
     try:
         store.checkpoint()

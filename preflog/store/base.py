@@ -425,3 +425,25 @@ class EventStore(ABC):
     @abstractmethod
     def compact(self) -> dict[str, Any]:
         """Merge small files; returns what was done (``{}`` where there are no files to merge)."""
+
+    # --- versions: what a reader may keep -------------------------------------------------
+    committed: int | None = None
+    """The :meth:`version` this object's own last commit made (None before its first, or for a store that
+    cannot say): a reader that wrote a pulka keeps it as of this version."""
+
+    def version(self) -> int | None:
+        """A number that grows with every commit to the store (a Delta table's version; the memory
+        store's count of commits), or None for a store that cannot say: a reader then keeps nothing it
+        read, since it cannot tell whether it is still current."""
+        return None
+
+    def appended_since(self, version: int, most: int = 64) -> set[str] | None:
+        """The pulkas the commits after ``version`` (up to now) appended to (``set()``: none came); None
+        when the store cannot tell (no versions, more than ``most`` commits since, ``version`` not one of
+        its own, or a commit that does not say which pulkas it changed): a reader reads again then."""
+        return None
+
+    def checkpoint(self) -> int | None:
+        """Make the store quicker to open from now on (a Delta checkpoint of the log) without changing a
+        row or a commit; the version it was made at, or None where there is nothing to do."""
+        return None

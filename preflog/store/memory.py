@@ -39,6 +39,30 @@ class MemoryStore(EventStore):
         self._rows: dict[str, list[StoredRow]] = {}
         self._lock = threading.Lock()
         self.hash_every = hash_every
+        self._commits: list[frozenset[str]] = []  # the pulkas each commit appended to: commit k makes version k
+
+    def _commit(self, pending: dict[str, list[StoredRow]]) -> None:
+        """Store ``pending`` as one commit (the lock held): a new version when it adds a row."""
+        if not pending:
+            return
+        self._rows.update(pending)
+        self._commits.append(frozenset(pending))
+        self.committed = len(self._commits)
+
+    def version(self) -> int:
+        """The number of commits that added rows (0: an empty store)."""
+        return len(self._commits)
+
+    def appended_since(self, version: int, most: int = 64) -> set[str] | None:
+        current = len(self._commits)
+        if version == current:
+            return set()
+        if not 0 <= version < current or current - version > most:
+            return None
+        out: set[str] = set()
+        for pulkas in self._commits[version:]:
+            out |= pulkas
+        return out
 
     def append_many(self, batches: Sequence[Batch]) -> list[int]:
         with self._lock:
@@ -60,7 +84,7 @@ class MemoryStore(EventStore):
                 if new:
                     pending[pulka] = have + new
                 out.append(expected + len(rows))
-            self._rows.update(pending)
+            self._commit(pending)
             return out
 
     def append_sealed(self, batches: Sequence[SealedBatch]) -> None:
@@ -76,7 +100,7 @@ class MemoryStore(EventStore):
                 if rows[0][0] != 1 or rows[-1][0] != len(rows) or rows[-1][7] is None:
                     raise StoreError(f"pulka {pulka!r}: sealed rows must run seq 1..n and end with a hash")
                 pending[pulka] = list(rows)  # a copy: the caller's list stays theirs
-            self._rows.update(pending)
+            self._commit(pending)
 
     @staticmethod
     def _head_hash(rows: list[StoredRow]) -> int:

@@ -311,6 +311,46 @@ class EventStoreContract(ABC):
         assert hashed == [s for s in range(1, len(GAME) + 1) if s % store.hash_every == 0 or s == len(GAME)]
 
 
+    def test_versions_name_the_pulkas_each_commit_appended_to(self, store: EventStore) -> None:
+        """``version`` grows with each commit, ``committed`` is this object's last one, and
+        ``appended_since`` names the pulkas appended after a version (None where it cannot tell)."""
+        v0 = store.version()
+        assert v0 is not None  # every backend here keeps versions (the base's "cannot say" is None)
+        store.append("a", GAME[:5], 0)
+        v1 = store.version()
+        assert v1 is not None and v1 > v0 and store.committed == v1
+        store.append_many([("b", 0, GAME[:3]), ("a", 5, GAME[5:7])])  # one commit, two pulkas
+        v2 = store.version()
+        assert v2 is not None and v2 == v1 + 1 and store.committed == v2
+        assert store.appended_since(v2) == set()
+        assert store.appended_since(v1) == {"a", "b"}
+        assert store.appended_since(v0) == {"a", "b"}
+        store.append("c", GAME[:2], 0)
+        assert store.appended_since(v2) == {"c"}
+        assert store.appended_since(v2, most=0) is None  # more commits came than asked about
+        assert store.appended_since(v2 + 5) is None      # not a version of this store yet
+
+    def test_checkpoint_changes_no_row_and_no_version(self, store: EventStore) -> None:
+        store.append("g", GAME, 0)
+        before = store.version()
+        assert store.checkpoint() in (None, before)
+        assert store.version() == before and store.read("g") == GAME and store.verify() == []
+
+
+class CannotSay(MemoryStore):
+    """A backend that keeps no versions: the base class's answers."""
+
+    version = EventStore.version
+    appended_since = EventStore.appended_since
+    checkpoint = EventStore.checkpoint
+
+
+def test_a_store_without_versions_says_so() -> None:
+    """The base class's "cannot say": no version, no pulkas named, no checkpoint, nothing committed."""
+    store = CannotSay()
+    store.append("g", GAME, 0)
+    assert store.version() is None and store.appended_since(0) is None and store.checkpoint() is None
+
 class TestMemoryStore(EventStoreContract):
     def make_store(self, tmp_path: Path) -> EventStore:
         return MemoryStore()
