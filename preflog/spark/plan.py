@@ -30,7 +30,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 from typing import Protocol
-from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -38,6 +37,9 @@ import pyarrow.compute as pc
 from ..errors import FileError
 from ..errors import PreflogError
 from ..model.events import Row
+from ..store.plan import PlanFile
+from ..store.plan import ReadPlan
+from ..store.plan import read_plan
 from ..store.uris import reader_uri
 from .tables import AUDIT_PACKED_SCHEMA
 from .tables import EVENT_COLUMNS
@@ -47,7 +49,6 @@ from .tables import analysis_row
 
 # Events per task: a task's input is ~10⁵–10⁶ events (a few tens of MB as Arrow).
 EVENTS_PER_PARTITION = 250_000
-STAT_CHARS = 32  # Delta statistics keep the first 32 characters of a string; a longer id's bounds are not exact
 MANIFEST = "_preflog.json"
 
 
@@ -142,19 +143,10 @@ def snapshot(source: str, version: int | None = None, as_of: str | None = None,
     if meta_version != TABLE_SCHEMA_VERSION:
         raise SparkJobError(f"{path}: event table layout v{meta_version}, the Spark job reads "
                             f"v{TABLE_SCHEMA_VERSION} (open it once with preflog on one machine to migrate it)")
-    actions = pa.table(dt.get_add_actions(flatten=True))
-    uris = [reader_uri(u) for u in dt.file_uris()]
-    by_name = {a["path"]: a for a in actions.to_pylist()}
-    files = []
-    for uri in uris:
-        a = by_name.get(uri.rsplit("/", 1)[-1]) or by_name.get(unquote(uri.rsplit("/", 1)[-1]))
-        lo = a.get("min.pulka") if a else None
-        hi = a.get("max.pulka") if a else None
-        exact = isinstance(lo, str) and isinstance(hi, str) and max(len(lo), len(hi)) < STAT_CHARS - 1
-        files.append(DataFile(uri, int(a["size_bytes"]) if a else 0, int(a["num_records"] or 0) if a else 0,
-                              lo if exact else None, hi if exact else None))
-    events = sum(f.rows for f in files)
-    return Snapshot(path, int(dt.version()), tuple(files), events, dict(storage or {}))
+    plan = read_plan(dt, path)  # the store's one reading of the log: files as readers open them, their stats
+    files = [DataFile(f.uri, f.size, f.rows or 0, *(f.pulkas or (None, None))) for f in plan.files]
+    events = plan.events
+    return Snapshot(path, plan.version, tuple(files), events, dict(storage or {}))
 
 
 def _no_table(exc: BaseException) -> str:
@@ -325,32 +317,12 @@ def file_groups(snap: Snapshot, slots: int, per_task: int = EVENTS_PER_PARTITION
 def row_group_ranges(uris: Sequence[str], storage: dict[str, str] | None = None
                      ) -> dict[str, list[tuple[int, str | None, str | None]] | None]:
     """Each file's row groups as (rows, lo, hi) of ``pulka`` from its Parquet footer (read in parallel: one small
-    read per file); a range that is not exact (a long id the writer may have cut) is None, and so is a file
-    whose footer cannot be read (the workers report it)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def one(uri: str) -> list[tuple[int, str | None, str | None]] | None:
-        try:
-            meta = _parquet_file(uri, storage or {}).metadata
-        except (OSError, pa.ArrowException):
-            return None
-        names = [meta.schema.column(i).path for i in range(meta.num_columns)]
-        if "pulka" not in names:
-            return None
-        col = names.index("pulka")
-        out: list[tuple[int, str | None, str | None]] = []
-        for i in range(meta.num_row_groups):
-            rg = meta.row_group(i)
-            st = rg.column(col).statistics
-            lo = st.min if st is not None and st.has_min_max else None
-            hi = st.max if st is not None and st.has_min_max else None
-            exact = isinstance(lo, str) and isinstance(hi, str) and max(len(lo), len(hi)) < STAT_CHARS - 1
-            out.append((rg.num_rows, lo if exact else None, hi if exact else None))
-        return out
-
+    read per file, :meth:`~preflog.store.plan.ReadPlan.with_row_groups`); a range that is not exact (a long id
+    the writer may have cut) is None, and so is a file whose footer cannot be read (the workers report it)."""
     unique = list(dict.fromkeys(uris))
-    with ThreadPoolExecutor(max_workers=min(16, max(1, len(unique)))) as pool:
-        return dict(zip(unique, pool.map(one, unique), strict=True))
+    files = tuple(PlanFile(u, 0, None, None, None) for u in unique)
+    got = ReadPlan("", -1, files).with_row_groups(open_file=lambda u: _parquet_file(u, storage or {}))
+    return {f.uri: None if f.row_groups is None else list(f.row_groups) for f in got.files}
 
 
 # --- the worker's side ---------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ the ordered read of the files and row groups (:mod:`.delta_read`) and the checks
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from filelock import FileLock
 from ..model.columns import RowColumns
 from ..model.events import Row
 from . import keyed
+from . import plan
 from .base import Batch
 from .base import ConcurrencyError
 from .base import DamagedFileError
@@ -82,6 +84,7 @@ from .delta_read import shard_units
 from .delta_verify import Verification
 from .duck import read_parquet
 from .heads import HeadIndex
+from .plan import ReadPlan
 from .pool import BulkPool
 from .pool import bulk_memory_pool
 from .schema import EVENTS_V1
@@ -93,15 +96,10 @@ from .sealed import SealedRows
 from .sealed import seal_part
 from .sealed import sealed_batch
 from .sealed import with_ids
-from .uris import data_file
-from .uris import reader_uri
 
 LOCK_NAME = "_preflog.lock"
 
 
-def _files(dt: DeltaTable) -> list[str]:
-    """The live data files of ``dt`` as readers open them (a folder named ``Мои игры #1 100%`` decoded)."""
-    return [reader_uri(u) for u in dt.file_uris()]
 
 
 # Sorted-by-(pulka, seq) data: dictionary + RLE for the small ints, delta encoding for the
@@ -136,6 +134,9 @@ class DeltaStore(Verification, EventStore):
     def __init__(self, path: str | os.PathLike[str], *, hash_every: int = DEFAULT_HASH_EVERY,
                  version: int | None = None, create: bool = True, key: bytes | None = None) -> None:
         self.path = Path(path).expanduser().resolve()
+        if re.search("%[0-9A-Fa-f]{2}", str(self.path)):
+            raise StoreError(f"{self.path}: deltalake takes '%' and two hex digits in a folder's name for an "
+                             "escape ('%41' for 'A') and would write the table elsewhere: rename the folder")
         self._key = key
         self._pinned = version
         self._cache_lock = threading.Lock()
@@ -165,6 +166,7 @@ class DeltaStore(Verification, EventStore):
         self._tip: Tip | None = None  # the last append commit, as of this store's own last commit
         self.committed: int | None = None
         """The Delta version of this object's own last append commit (None before its first)."""
+        self._kept_plan: ReadPlan | None = None
         self._pending: tuple[str, Tip] | None = None  # the link of the commit being written, and its place
 
     def settings(self) -> dict[str, str]:
@@ -197,20 +199,13 @@ class DeltaStore(Verification, EventStore):
         table's log recorded, or not a whole Parquet file (see :func:`~preflog.store.base.parquet_damage`);
         the pulkas the file holds (from the log's statistics) are named after the problem."""
         dt = self._dt if self._pinned is not None else self._table()
-        adds = pa.table(dt.get_add_actions(flatten=True))
-        if adds.num_rows == 0:
-            return []
-        names = adds.schema.names
-        low = adds.column("min.pulka").to_pylist() if "min.pulka" in names else [None] * adds.num_rows
-        high = adds.column("max.pulka").to_pylist() if "max.pulka" in names else [None] * adds.num_rows
         out: list[tuple[str, str]] = []
-        for rel, size, a, b in zip(adds.column("path").to_pylist(), adds.column("size_bytes").to_pylist(), low, high,
-                                   strict=True):
-            path = data_file(self.path, rel)
-            problem = parquet_damage(path, size)
+        for f in self._plan(dt).files:
+            problem = parquet_damage(f.uri, f.size)
             if problem is not None:
+                a, b = f.lo, f.hi
                 held = "" if a is None else f"pulka {a!r}" if a == b else f"pulkas {a!r} … {b!r}"
-                out.append((path, f"{problem}; it holds {held}" if held else problem))
+                out.append((f.uri, f"{problem}; it holds {held}" if held else problem))
         return out
 
     def check_files(self) -> None:
@@ -248,7 +243,7 @@ class DeltaStore(Verification, EventStore):
                 self._legacy_version = dt.version()
             con.register("legacy_events", self._legacy)
             return "legacy_events"
-        files = _files(dt)
+        files = self._files(dt)
         if not files:
             return None
         return read_parquet(files)
@@ -263,7 +258,7 @@ class DeltaStore(Verification, EventStore):
                 con = duckdb.connect()
                 src, new = self._source(con, dt), ["legacy"]
             else:
-                files = _files(dt)
+                files = self._files(dt)
                 new = [f for f in files if f not in self._seen]
                 if not new:   # nothing to read (the usual case after this store's own commit): no connection
                     self._seen = set(files)
@@ -396,7 +391,7 @@ class DeltaStore(Verification, EventStore):
             self.committed = dt.version()   # the write moved ``dt`` on to its own commit
             self._table()   # and what came after it (nothing, usually)
             if self.table_schema_version >= TABLE_SCHEMA_VERSION:
-                self._seen.update(_files(dt))
+                self._seen.update(self._files(dt))
         pending, self._pending = self._pending, None
         if pending is None:
             return
@@ -599,7 +594,7 @@ class DeltaStore(Verification, EventStore):
 
     def _ordered_units(self, dt: DeltaTable) -> list[Unit] | None:
         """The units of the ordered read of ``dt`` (None: DuckDB sorts): :func:`~.delta_read.ordered_units`."""
-        return ordered_units(dt, self.path)
+        return ordered_units(self._plan(dt))
 
     def pulkas(self) -> list[PulkaInfo]:
         heads = self._refresh_heads(self._table())
@@ -726,9 +721,25 @@ class DeltaStore(Verification, EventStore):
         return DeltaStore(self.path, version=version, create=False)
 
     def files(self) -> list[str]:
-        """The live Parquet files of this view, as readers open them (:func:`~.uris.reader_uri`): read them,
-        never glob the directory."""
-        return _files(self._table())
+        """The live Parquet files of this view, as readers open them (:attr:`~.plan.ReadPlan.uris`): read
+        them, never glob the directory."""
+        return self._files(self._table())
+
+    def read_plan(self) -> ReadPlan:
+        """The read plan of this view (:func:`~.plan.read_plan`): its files as readers open them, with their
+        sizes, rows and pulka ranges; the DuckDB readers and the Spark job read the table through it."""
+        return self._plan(self._table())
+
+    def _plan(self, dt: DeltaTable) -> ReadPlan:
+        """The read plan of ``dt``, read from its log once per version."""
+        kept = self._kept_plan
+        if kept is None or kept.version != dt.version():
+            kept = self._kept_plan = plan.read_plan(dt, self.path)
+        return kept
+
+    def _files(self, dt: DeltaTable) -> list[str]:
+        """The live data files of ``dt`` as readers open them (a folder named ``Мои игры #1 100%`` decoded)."""
+        return list(self._plan(dt).uris)
 
     def duckdb_relation(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyRelation:
         """All event rows (current schema) as a relation on ``con``."""

@@ -13,7 +13,6 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 from typing import NamedTuple
@@ -21,7 +20,6 @@ from typing import NamedTuple
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
-from deltalake import DeltaTable
 
 from preflog._native import pure_requested
 from preflog._native import switched_off
@@ -32,7 +30,8 @@ from .base import bounds_of_counts
 from .base import in_range
 from .base import parquet_damage
 from .base import shard_cuts
-from .uris import data_file
+from .plan import ReadPlan
+from .plan import footer_groups
 
 COLS = "pulka, seq, code, player, card, value, payload"
 ALL = "pulka, seq, deal, code, player, card, value, payload, hash"
@@ -98,8 +97,6 @@ def column_values(col: Any, start: int, end: int) -> list[Any]:
 # A file of up to this many rows is read and checked whole by the ordered read (a few tens of MB);
 # a bigger one row group by row group.
 WHOLE_FILE_ROWS = 2_000_000
-# Statistics this long may be truncated by a writer (Delta keeps 32 characters of a string): not proof.
-STAT_CHARS = 32
 _READ = ["pulka", "seq", "code", "player", "card", "value", "payload"]
 SMALL_UNIT = 65_536  # rows of a unit the ordered read reads without Arrow's thread pool
 
@@ -107,10 +104,6 @@ SMALL_UNIT = 65_536  # rows of a unit the ordered read reads without Arrow's thr
 class Unordered(StoreError):
     """A unit of the ordered read is not sorted by (pulka, seq) after all (caught inside the read: it
     falls back to the sorted scan)."""
-
-
-def exact_stat(value: object) -> bool:
-    return isinstance(value, str) and len(value) < STAT_CHARS - 1
 
 
 class Unit(NamedTuple):
@@ -127,21 +120,16 @@ class Unit(NamedTuple):
 def row_groups(path: str) -> list[Unit] | None:
     """The row groups of the file at ``path`` as units, when its footer's statistics prove them in pulka
     order (exact, ascending, each starting at or after the end of the one before); else None."""
-    import pyarrow.parquet as pq
-
-    with pq.ParquetFile(path) as f:
-        meta = f.metadata
-    col = meta.schema.names.index("pulka")
+    groups = footer_groups(path)
+    if groups is None:
+        return None
     out: list[Unit] = []
     last: str | None = None
-    for g in range(meta.num_row_groups):
-        rg = meta.row_group(g)
-        st = rg.column(col).statistics
-        if st is None or not st.has_min_max or not exact_stat(st.min) or not exact_stat(st.max) \
-                or (last is not None and last > st.min):
+    for g, (rows, lo, hi) in enumerate(groups):
+        if lo is None or hi is None or (last is not None and last > lo):
             return None
-        last = st.max
-        out.append(Unit(path, g, st.min, st.max, rg.num_rows))
+        last = hi
+        out.append(Unit(path, g, lo, hi, rows))
     return out
 
 
@@ -325,39 +313,33 @@ def read_units(units: Sequence[Unit], pulkas: Sequence[str] | None,
         yield from held.to_batches(max_chunksize=batch_size)
 
 
-def ordered_units(dt: DeltaTable, root: Path) -> list[Unit] | None:
-    """The table's files (``group`` None) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
+def ordered_units(plan: ReadPlan) -> list[Unit] | None:
+    """The plan's files (``group`` None) or, in a file of more than :data:`WHOLE_FILE_ROWS` rows, its
     row groups in (pulka, seq) order, when the statistics prove it: the pulka
     ranges of the files (the Delta log's statistics) and of a big file's row groups (its Parquet
     footer) ascend, each starting at or after the end of the one before (a pulka may run from one
     into the next). ``None`` when they do not (overlapping appends, a compaction
     that merged files, statistics missing or possibly truncated): DuckDB sorts then. Each unit's own
     order is checked as it is read (:func:`read_units`)."""
-    # (pa.table() of the log's table would import pandas: ≈ 0.3 s in a fresh worker)
-    adds = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
-    if adds.num_rows == 0:
+    if not plan.files:
         return []
-    names = adds.schema.names
-    if "min.pulka" not in names or "max.pulka" not in names:
+    if any(f.lo is None or f.hi is None for f in plan.files):
         return None
     # files of one and the same range (a live pulka's appends, a file each) in the order of their seqs
-    first = adds.column("min.seq").to_pylist() if "min.seq" in names else [None] * adds.num_rows
-    files = sorted(zip(adds.column("min.pulka").to_pylist(), adds.column("max.pulka").to_pylist(),
-                       adds.column("path").to_pylist(), adds.column("num_records").to_pylist(), first, strict=True),
-                   key=lambda f: (f[0] is None, f[0] or "", f[1] or "", f[4] if isinstance(f[4], int) else -1))
+    files = sorted(plan.files, key=lambda f: (f.lo or "", f.hi or "", f.first_seq if f.first_seq is not None else -1))
     units: list[Unit] = []
     prev: str | None = None
-    for lo, hi, rel, rows, _first in files:
-        if not exact_stat(lo) or not exact_stat(hi) or (prev is not None and prev > lo):
+    for f in files:
+        bounds = f.pulkas
+        if bounds is None or (prev is not None and prev > bounds[0]):
             return None
+        lo, hi = bounds
         prev = hi
-        path = data_file(root, rel)
-        if rows is None or rows <= WHOLE_FILE_ROWS:
-            units.append(Unit(path, None, lo, hi, rows))
+        if f.rows is None or f.rows <= WHOLE_FILE_ROWS:
+            units.append(Unit(f.uri, None, lo, hi, f.rows))
             continue
-        groups = row_groups(path)
+        groups = row_groups(f.uri)
         if groups is None:
             return None
         units.extend(groups)
     return units
-
