@@ -28,10 +28,12 @@ COMMANDS: list[tuple[str, ...]] = [
     ("export", PULKA), ("audit", PULKA), ("sheet", PULKA), ("sheet", PULKA, "--json"), ("replay", PULKA),
     ("analyze", "digest-b1.6-worked-deal"),
     ("verify",), ("verify", "--deep"),
-    ("stats", "players"), ("stats", "contracts"), ("stats", "variants"),
+    ("stats", "players"), ("stats", "contracts"), ("stats", "variants"), ("stats", "skill"), ("settle", PULKA),
     ("sql", "SELECT count(*) AS events, count(DISTINCT pulka) AS pulkas FROM events"),
     ("report", "--html", "report.html"),
     ("compact",), ("verify",), ("ls", "--json"),
+    # last: it adds two pulkas (the same two in both folders)
+    ("simulate", "--pulkas", "2", "--seed", "1", "--to-store"), ("verify",), ("ls",),
 ]
 
 
@@ -76,16 +78,10 @@ def test_the_odd_folder_is_really_there(folders: tuple[Path, Path]) -> None:
     assert any((odd / "store" / "events").glob("part-*.parquet"))
 
 
-@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
-def test_each_command_answers_as_in_a_plain_folder(folders: tuple[Path, Path], args: tuple[str, ...]) -> None:
-    plain, odd = folders
-    said = _ok(_run(odd, *args), odd)
-    assert said == _ok(_run(plain, *args), plain)
-
-
 def test_what_the_commands_say_there(folders: tuple[Path, Path]) -> None:
-    """A few of the answers in full: the 40 pulkas and 761 events of the 16 example files, a clean verify
-    (no advice to restore ``_delta_log``), the settlement pulka's 12 deals."""
+    """A few of the answers in full (before the commands below add pulkas): the 40 pulkas and 761 events
+    of the 16 example files, a clean verify (no advice to restore ``_delta_log``), the settlement pulka's
+    12 deals."""
     _plain, odd = folders
     listed = json.loads(_ok(_run(odd, "ls", "--json"), odd))
     rows = listed["pulkas"] if isinstance(listed, dict) else listed
@@ -100,6 +96,13 @@ def test_what_the_commands_say_there(folders: tuple[Path, Path]) -> None:
     _ok(_run(odd, "report", "--html", "page.html"), odd)
     page = (odd / "page.html").read_text(encoding="utf-8")
     assert page.lstrip().lower().startswith("<!doctype html") and "Запад" in page
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_each_command_answers_as_in_a_plain_folder(folders: tuple[Path, Path], args: tuple[str, ...]) -> None:
+    plain, odd = folders
+    said = _ok(_run(odd, *args), odd)
+    assert said == _ok(_run(plain, *args), plain)
 
 
 def test_demo_runs_there(tmp_path: Path) -> None:
@@ -121,3 +124,16 @@ def test_demo_runs_there(tmp_path: Path) -> None:
     # the audit by rules: croatian 345 + leningrad 20 + rostov 14 + sochi 382 = the 761 events stored
     assert "<dir>/records" in said[1] and "6findingsin6pulkas" in said[1]
     assert "│sochi│25│56│382│19│6│" in said[1] and "│croatian│12│19│345│12│0│" in said[1]
+
+
+def test_the_web_app_reads_a_store_there(folders: tuple[Path, Path]) -> None:
+    """``preflog serve`` over the store in the odd folder: the list, the stats page and a pulka's page."""
+    from starlette.testclient import TestClient
+
+    from preflog.serve import create_app
+
+    _plain, odd = folders
+    with TestClient(create_app(odd / "store")) as c:
+        pages = {url: c.get(url) for url in ("/", "/stats", f"/pulka/{PULKA}")}
+    assert {url: r.status_code for url, r in pages.items()} == dict.fromkeys(pages, 200)
+    assert "Запад" in pages[f"/pulka/{PULKA}"].text and "Traceback" not in pages["/"].text
