@@ -24,9 +24,9 @@ from deltalake import write_deltalake
 from benchmarks.synthetic import synthetic_pulka
 from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
-from preflog.store.delta import HEADS_META
-from preflog.store.delta import MAC_META
-from preflog.store.delta import heads_record
+from preflog.store.delta_log import HEADS_META
+from preflog.store.delta_log import MAC_META
+from preflog.store.delta_log import heads_record
 from preflog.store.keyed import CHAIN_META
 from preflog.store.keyed import Link
 from preflog.store.keyed import link_digest

@@ -28,8 +28,8 @@ from preflog.errors import WorkspaceError
 from preflog.store import DeltaStore
 from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
-from preflog.store.delta import HEADS_META
-from preflog.store.delta import heads_record
+from preflog.store.delta_log import HEADS_META
+from preflog.store.delta_log import heads_record
 from preflog.store.keyed import CHAIN_META
 from preflog.store.keyed import Link
 from preflog.store.keyed import fingerprint
