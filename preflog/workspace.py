@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
     from .analysis.table import BuildResult
     from .store.delta import DeltaStore
+    from .store.logdamage import Repaired
 
 STORE_ENV = "PREFLOG_STORE"
 KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
@@ -196,6 +197,21 @@ class Workspace:
             return None
         return (f"this store is keyed (fingerprint {sealed}) and no key is given: its signatures went unchecked "
                 "(set PREFLOG_KEY or PREFLOG_KEY_FILE to check them)")
+
+    @_file_errors_at_root
+    def repair(self) -> Repaired:
+        """Move the damaged files of the event table's log aside and rebuild its checkpoint from the
+        commits (:func:`~preflog.store.logdamage.repair`); when a cut last commit was moved aside, the
+        projections are rebuilt too (they were built at the version it held)."""
+        if not self.exists():
+            raise NoStoreError(self.root)
+        from .store.logdamage import repair
+
+        self._store = None   # opened again after the repair
+        done = repair(self.events_dir, club_key())
+        if done.dropped is not None and done.checkpoint is not None:
+            self.rebuild_projections()
+        return done
 
     @_file_errors_at_root
     def check_key(self) -> None:

@@ -1212,6 +1212,9 @@ def spark_entry_script() -> None:
     out.print(str(Path(entry.__file__).resolve()), markup=False, highlight=False, soft_wrap=True)
 
 
+from . import repair as _repair  # noqa: E402,F401  (`preflog repair`: registers itself on the app)
+
+
 def main() -> None:
     try:
         app()
