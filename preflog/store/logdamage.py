@@ -213,8 +213,7 @@ def open_past_damage(table: Path, version: int | None = None) -> Fallback | None
         return None
     said = "; ".join(d.line() for d in damage)
     cut = " (the cut last commit is read as not written)" if skip else ""
-    return Fallback(dt, damage, f"{said}: read from the commits instead{cut}; run `preflog repair` to "
-                    "rebuild the checkpoint (the store takes no import until then)")
+    return Fallback(dt, damage, f"{said}: read from the commits instead{cut}; `preflog repair` rebuilds it")
 
 
 class Repaired(NamedTuple):
@@ -261,6 +260,14 @@ def repair(table: Path, key: bytes | None = None) -> Repaired:
     other files than the commits too, then write a checkpoint of the table from its commits. A damaged
     commit before the last is left in place (it cannot be repaired here: restore the log from a backup)."""
     damage = [d for d in log_damage(table) if d.kind != "commit"]
+    if any(d.kind == "last commit" for d in damage):   # the witness is written again: with the store's key only
+        from .keyed import KeyMismatchError
+        from .keyed import fingerprint
+        from .keyed import store_seal
+
+        sealed, given = store_seal(table, lambda: []), fingerprint(key) if key is not None else ""
+        if sealed is not None and sealed != given:
+            raise KeyMismatchError(table, given, sealed)
     try:
         shadow = open_from_commits(table, None, {d.path for d in damage if d.kind == "last commit"})
         damage += [d for d in _verified_checkpoints(table, shadow) if d.path not in {e.path for e in damage}]

@@ -327,3 +327,16 @@ def test_6_an_unkeyed_store_whose_witness_is_deleted_says_so_and_offers_keying(p
     witness = [p for p in doc["problems"] if p["kind"] == "witness"]
     assert code == 1 and len(witness) == 1, doc
     assert "_preflog.witness is missing" in witness[0]["detail"] and "PREFLOG_KEY" in witness[0]["detail"]
+
+
+def test_3_repair_of_a_cut_last_commit_needs_the_stores_key(checkpointed: Path, tmp_path: Path) -> None:
+    """Repair writes the witness again after moving a cut last commit aside: with a wrong key it refuses
+    before it moves anything."""
+    root = tmp_path / "st"
+    shutil.copytree(checkpointed, root)
+    last = sorted((root / "events" / "_delta_log").glob("*.json"))[-1]
+    _cut(last)
+    code, _out, err = cli(["repair", "--store", str(root)], key="wrng key")
+    assert code == 2 and fingerprint(b"wrng key") in err and fingerprint(KEY.encode()) in err
+    assert last.exists() and not (root / "events" / "_preflog.damaged").exists()
+    assert cli(["repair", "--store", str(root)])[0] == 0 and not last.exists()
