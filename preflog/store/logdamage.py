@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from deltalake import DeltaTable
 
@@ -139,11 +140,11 @@ def _verified_checkpoints(table: Path, shadow: DeltaTable) -> list[LogDamage]:
 
         try:
             adds = pq.read_table(log / name, columns=["add"]).column("add").to_pylist()
-            by_checkpoint = {a["path"] for a in adds if a is not None}
-            by_commits = {a for a in DeltaTable(_shadow_root(shadow), version=version).file_uris()}
-        except Exception:   # unreadable: log_damage names it
+            by_checkpoint = {Path(unquote(a["path"])).name for a in adds if a is not None}
+            by_commits = {Path(u).name for u in DeltaTable(_shadow_root(shadow), version=version).file_uris()}
+        except Exception:   # unreadable (log_damage names it), or its commits cleaned up by Delta: not comparable
             continue
-        if {Path(p).name for p in by_checkpoint} != {Path(p).name for p in by_commits}:
+        if by_checkpoint != by_commits:
             out.append(LogDamage(log / name, f"lists other data files than the commits up to version {version} "
                                  "(replaced or changed)", "checkpoint"))
     return out
