@@ -26,6 +26,8 @@ import math
 import re
 from typing import Any
 
+from preflog.model.events import MAX_DEALS
+
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
@@ -136,7 +138,11 @@ class _JsonReader:
         for key, value in self.obj(d.get("meta", {}), f"{path}.meta").items():
             p.meta.append((key, self.tok(value, f"{path}.meta.{key}")))
         p.start = [self.score_line(x, q) for x, q in self.each(d.get("start", []), f"{path}.start")]
-        p.deals = [self.deal(x, q) for x, q in self.each(d.get("deals", []), f"{path}.deals")]
+        deals = d.get("deals", [])
+        if isinstance(deals, list) and len(deals) > MAX_DEALS:   # refused before any deal is read
+            raise self.fail(f"{path}.deals[{MAX_DEALS}]", deals[MAX_DEALS], f"is deal {MAX_DEALS + 1:,} of its "
+                            f"pulka: a pulka holds at most {MAX_DEALS:,} deals")
+        p.deals = [self.deal(x, q) for x, q in self.each(deals, f"{path}.deals")]
         if "end" in d:
             p.end = self.tok(d["end"], f"{path}.end")
         if "notes" in d:

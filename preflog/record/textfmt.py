@@ -16,6 +16,7 @@ from typing import Any
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
+from preflog.model.events import MAX_DEALS
 
 from . import scanner
 from .errors import Loc
@@ -236,7 +237,7 @@ class _Parser:
                 m = fast_deal(raw)
                 if m and p is not None and p.end is None:  # what line() and deal_header() make of it
                     deal = self.deal = DealSyn(loc=Loc(lineno, 1))
-                    p.deals.append(deal)
+                    self.add_deal(p, deal, Tok(raw.rstrip(), deal.loc))
                     deal.number = Tok(m[1], Loc(lineno, 6))
                     deal.dealer = Tok(m[2], Loc(lineno, m.start(2) + 1))
                     letters = self.hand_letters
@@ -341,10 +342,18 @@ class _Parser:
         else:
             p.meta.append((low, value))
 
+    def add_deal(self, p: PulkaSyn, deal: DealSyn, header: Tok) -> None:
+        """``deal`` as the next deal of ``p``; refused at its header when ``p`` holds :data:`MAX_DEALS`
+        already (at once: the rest of the record is not read)."""
+        if len(p.deals) >= MAX_DEALS:
+            raise self.fail(header, f"is deal {len(p.deals) + 1:,} of its pulka: a pulka holds at most "
+                            f"{MAX_DEALS:,} deals")
+        p.deals.append(deal)
+
     def deal_header(self, tok: Tok, m: re.Match[str]) -> None:
         assert self.pulka is not None
         self.deal = DealSyn(loc=tok.loc)
-        self.pulka.deals.append(self.deal)
+        self.add_deal(self.pulka, self.deal, tok)
         if m.group(2):
             self.deal.number = Tok(m.group(2), tok.loc.shifted(m.start(2)))
         rest = m.group(3)
