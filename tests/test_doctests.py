@@ -12,10 +12,12 @@ import importlib
 import importlib.util
 import pkgutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import preflog
+from preflog import _native
 
 EXTRAS = {"preflog.spark.job": "pyspark"}
 """Modules that import an extra's package, with that package."""
@@ -47,12 +49,26 @@ def test_the_package_has_examples() -> None:
     assert {"preflog.model.bids", "preflog.engine.codes", "preflog.render.numbers"} <= set(MODULES)
 
 
+def _compiled_examples(name: str, module: ModuleType) -> doctest.TestResults:
+    """The examples of a compiled kernel module, which keeps no docstrings: read from its source
+    (:func:`preflog._native.source_docstrings`), run against the compiled module's names."""
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    source = str(_native.source_of(name))
+    for key, doc in _native.source_docstrings(name).items():
+        runner.run(parser.get_doctest(doc, dict(vars(module)), f"{name}.{key}".rstrip("."), source, 0))
+    return runner.summarize(verbose=False)
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_module_examples(name: str) -> None:
     if name in EXTRAS and importlib.util.find_spec(EXTRAS[name]) is None:
         pytest.skip(f"{name} needs {EXTRAS[name]} (an extra)")
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    # a compiled function that lost its docstring would take its examples along: none found is a failure too
+    if _native.NATIVE and name in _native.MODULES:
+        result = _compiled_examples(name, module)
+    else:
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    # examples that vanished (a docstring lost) would pass idly: none found is a failure too
     assert result.attempted > 0, f"{name}: its source has examples, but doctest found none in the module"
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed (output above)"
