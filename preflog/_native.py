@@ -204,14 +204,19 @@ def source_docstrings(module: str) -> dict[str, str]:
     return {k: v for k, v in docs.items() if v}
 
 
+_FILLER = "mypyc filler docstring"
+"""What mypyc writes as the docstring of a compiled class it builds from a template (an enum)."""
+
+
 def documented(value: Any, module: str, name: str) -> Any:
     """``value``, the name ``name`` of kernel module ``module``, with the docstring of its source when the
-    compiled kernel runs and left it without one (``help(preflog.audit)``): a compiled class gets its
-    ``__doc__`` back; a compiled function, whose ``__doc__`` cannot be set, comes back as a Python function
-    that carries the docstring and calls it (the compiled one is its ``__wrapped__``; the signature is its).
+    compiled kernel runs and left it without one or with :data:`_FILLER` (``help(preflog.audit)``): a
+    compiled class gets its ``__doc__`` back; a compiled function, whose ``__doc__`` cannot be set, comes
+    back as a Python function that carries the docstring and calls it (the compiled one is its
+    ``__wrapped__``; the signature is its).
     Anything else, and every name of the pure-Python kernel, is returned as it is. Reads the source once per
     module, on the first such name asked for."""
-    if not NATIVE or module not in MODULES or (getattr(value, "__doc__", None) or "").strip():
+    if not NATIVE or module not in MODULES or (getattr(value, "__doc__", None) or "").strip() not in ("", _FILLER):
         return value
     doc = source_docstrings(module).get(name)
     if doc is None:
