@@ -11,9 +11,9 @@ The files (:data:`FILES`), each with the code it comes from:
   (:func:`preflog.engine.cardloop_layout.header_text`);
 * ``schemas/events.v0.json``, ``schemas/events.v1.json``: the event table's schemas
   (:func:`preflog.store.schema.schema_json`);
-* the written-out ``__init__``/``__reduce__`` blocks of the kernel's value classes in
-  ``preflog/model/outcome.py`` and ``preflog/scoring/sheet.py`` (:func:`preflog.model.writeout.generate`:
-  the rest of those files is hand-written).
+* the written-out ``__init__``/``__reduce__`` blocks of the kernel's value classes in the files of
+  :data:`preflog.model.writeout.FILES` (``model/outcome.py``, ``scoring/sheet.py``;
+  :func:`preflog.model.writeout.generate`: the rest of those files is hand-written).
 
 Not here on purpose: ``preflog/rules/tables/v<n>.json``, the frozen rules tables of each published rules
 version. They are written once per version (``python -m preflog.rules.versions N``) and never again:
@@ -32,6 +32,8 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from .model.writeout import FILES as WRITTEN_OUT
 
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout the generated files belong to."""
@@ -85,8 +87,7 @@ FILES: tuple[Generated, ...] = (
     Generated("preflog/engine/_tricks_layout.h", _layout_header),
     Generated("schemas/events.v0.json", _events_schema(0)),
     Generated("schemas/events.v1.json", _events_schema(1)),
-    Generated("preflog/model/outcome.py", _written_out, whole=False),
-    Generated("preflog/scoring/sheet.py", _written_out, whole=False),
+    *(Generated(f"preflog/{rel}", _written_out, whole=False) for rel in WRITTEN_OUT),
 )
 """Every generated file (see the module doc)."""
 
