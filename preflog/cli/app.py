@@ -37,6 +37,8 @@ from ..errors import PreflogError
 # when a command first needs them (tests/cli/test_conventions.py checks that importing this module
 # loads none of them).
 if TYPE_CHECKING:
+    from ..application import Archive
+    from ..application import PulkaFilter
     from ..engine.findings import Finding
     from ..projections.facts import facts_of
     from ..views.json import audit_json
@@ -317,59 +319,22 @@ def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.m
        player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
        store: StoreOpt = None) -> None:
     """The stored pulkas: rules, date, deals, players, events."""
+    from ..application import Archive
+
     ws = _ws(store)
-    infos = ws.store().pulkas()
-    with _watching(ws, as_json):  # the projections may be rebuilt first
-        summaries = _pulka_summaries(ws)
+    ws.store()  # "no preflog store at …" before anything is drawn
+    archive = Archive(ws)
     filters = _filters(player, preset, date_from, date_to, None)
-    if any(v is not None for v in filters.values()):
-        infos = [i for i in infos if _summary_matches(summaries.get(i.pulka), filters)]
-        if not infos:
-            _explain_empty(ws.connect() if summaries else None, filters)
+    with _watching(ws, as_json):  # the projections may be rebuilt first
+        found = archive.find(filters)
+    if filters.active and not found:
+        _explain_dates(archive)
     if as_json:
         from ..views.json import ls_json
 
-        _print_json(ls_json(str(ws.root), infos, summaries))
+        _print_json(ls_json(str(ws.root), [s.as_json() for s in found]))
     else:
-        out.print(views.pulka_list(str(ws.root), infos, summaries, out.width))
-
-
-def _summary_matches(sm: dict[str, Any] | None, filters: dict[str, Any]) -> bool:
-    """Whether a pulka's projected summary passes ``ls``'s filters (no summary passes none)."""
-    if sm is None:
-        return False
-    date = sm["date"]
-    return ((filters["player"] is None or filters["player"] in sm["players"])
-            and (filters["preset"] is None or str(sm["rules"]).split("+")[0] == filters["preset"])
-            and (filters["date_from"] is None or (date is not None and date >= filters["date_from"]))
-            and (filters["date_to"] is None or (date is not None and date <= filters["date_to"])))
-
-
-def _corrected_deals(con: Any) -> dict[str, int]:
-    """The sheet's deal count of each pulka whose log holds a correction (:func:`sheet_deals`)."""
-    from ..engine.corrections import CORRECTED
-    from ..engine.corrections import sheet_deals
-
-    rows = con.execute(
-        "SELECT pulka, list((code, player, card, value, payload) ORDER BY seq) FROM events WHERE pulka IN "
-        f"(SELECT DISTINCT pulka FROM events WHERE code = {CORRECTED}) GROUP BY pulka").fetchall()
-    return {p: sheet_deals([tuple(r) for r in log]) for p, log in rows}
-
-
-def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
-    """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
-    if not (ws.root / "projections").is_dir():
-        return {}
-    con = ws.connect()
-    rows = con.execute(
-        "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
-        "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
-    # deals as import counts them: every deal on the sheet (the events' deal number), also one the audit
-    # stopped in, which the projections leave out; a corrected pulka's as its corrections leave the sheet
-    started = dict(con.execute("SELECT pulka, max(deal) FROM events GROUP BY pulka").fetchall())
-    started.update(_corrected_deals(con))
-    return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
-                   "deals": started.get(r[0], r[4]), "settled": r[5]} for r in rows}
+        out.print(views.pulka_list(str(ws.root), found, out.width))
 
 
 @app.command()
@@ -657,9 +622,10 @@ def compact(store: StoreOpt = None) -> None:
 
 
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
-             pulka: list[str] | None) -> dict[str, Any]:
-    return {"player": player, "preset": preset, "date_from": _date(date_from, "--from"),
-            "date_to": _date(date_to, "--to"), "pulka": pulka or None}
+             pulka: list[str] | None) -> PulkaFilter:
+    from ..application import PulkaFilter
+
+    return PulkaFilter(player, preset, _date(date_from, "--from"), _date(date_to, "--to"), tuple(pulka or ()))
 
 
 def _date(text: str | None, flag: str) -> str | None:
@@ -684,49 +650,19 @@ def _connect(store: Path | None, sandbox: bool = False, as_json: bool = False) -
     """The reports' DuckDB connection; a folder holding neither events nor projections is refused by name
     (a mistyped ``--store`` would otherwise report on nothing). ``sandbox``: the views only, no file access."""
     ws = _ws(store)
-    if not (ws.root / "projections").is_dir():
+    if not ws.projected():
         ws.store()  # raises "no preflog store at …" when there are no events either
     with _watching(ws, as_json):  # the projections may be rebuilt first
         return ws.connect(sandbox=sandbox)
 
 
-def _explain_empty(con: Any, filters: dict[str, Any]) -> None:
-    """Filters that matched nothing: a name the store does not know is refused like an unknown pulka id
-    (a typo); dates outside the stored ones are a valid question with an empty answer, said on stderr."""
-    if con is None:
-        _fail("no stored pulka has projections to filter on (preflog import rebuilds them)")
-    reason = _no_match(con, filters)
-    if reason is not None and reason.startswith("no pulka in the dates"):
-        err.print(views.lit(reason), soft_wrap=True)
-    elif reason is not None:
-        _fail(reason)
-
-
-def _no_match(con: Any, filters: dict[str, Any]) -> str | None:
-    """When a filtered report came back empty: which filter matched nothing, with the known values."""
-    def known(sql: str) -> list[str]:
-        return [str(r[0]) for r in con.execute(sql).fetchall() if r[0] is not None]
-
-    def listing(values: list[str]) -> str:
-        return ", ".join(values[:12]) + (f" … ({len(values)} in all)" if len(values) > 12 else "") or "none"
-
-    if filters["player"] is not None:
-        names = known("SELECT DISTINCT player FROM pulka_results ORDER BY 1")
-        if filters["player"] not in names:
-            return f"no player {filters['player']!r} in the store (known players: {listing(names)})"
-    if filters["preset"] is not None:
-        presets = known("SELECT DISTINCT preset FROM pulka_results ORDER BY 1")
-        if filters["preset"] not in presets:
-            return f"no preset {filters['preset']!r} in the store (known presets: {listing(presets)})"
-    for pid in filters["pulka"] or ():
-        ids = known("SELECT DISTINCT pulka FROM pulka_results ORDER BY 1")
-        if pid not in ids:
-            return f"no pulka {pid!r} in the store (known pulkas: {listing(ids)})"
-    if filters["date_from"] is not None or filters["date_to"] is not None:
-        lo, hi = con.execute("SELECT min(date), max(date) FROM pulka_results").fetchone()
-        span = f"{lo} to {hi}" if lo is not None else "no pulka has a date"
-        return f"no pulka in the dates asked (the stored pulkas' dates: {span})"
-    return None
+def _explain_dates(archive: Archive) -> None:
+    """Filters that matched nothing once their names were found (:meth:`Archive.resolve` refuses a name the
+    store does not hold): dates outside the stored ones, a valid question with an empty answer, said on
+    stderr."""
+    span = archive.dates()
+    err.print(views.lit("no pulka in the dates asked (the stored pulkas' dates: "
+                        f"{f'{span[0]} to {span[1]}' if span else 'no pulka has a date'})"), soft_wrap=True)
 
 
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
@@ -760,7 +696,9 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
     if fmt == "csv":
         text = df.to_csv(index=False)
     elif fmt == "json":
-        text = json.dumps(_rows(df), ensure_ascii=False, indent=2)
+        from ..views.json import frame_rows
+
+        text = json.dumps(frame_rows(df), ensure_ascii=False, indent=2)
     else:
         text = views.frame_markdown(df)
     if output is not None:
@@ -769,41 +707,31 @@ def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
-def _rows(df: Any) -> list[dict[str, Any]]:
-    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NULL and NaN as null, dates
-    as ISO text (``2024-03-01`` for a date, ``2024-03-01T10:00:00.000`` for a time of day)."""
-    floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
-    days = [c for c in df.columns if str(df[c].dtype).startswith("datetime64")
-            and (df[c].dropna() == df[c].dropna().dt.normalize()).all()]
-    df = df.assign(**{c: df[c].round(9) for c in floats}, **{c: df[c].dt.strftime("%Y-%m-%d") for c in days})
-    rows: list[dict[str, Any]] = json.loads(df.to_json(orient="records", date_format="iso"))
-    return rows
-
-
 def _emit_json(kind: str, df: Any, filters: dict[str, Any], output: Path | None) -> None:
     """The versioned ``--json`` envelope of a report (docs/cli.md) to ``output`` or standard output."""
+    from ..views.json import frame_rows
     from ..views.json import table_json
 
-    text = json.dumps(table_json(kind, _rows(df), filters), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(table_json(kind, frame_rows(df), filters), ensure_ascii=False, indent=2) + "\n"
     if output is not None:
         _write(output, text)
     else:
         sys.stdout.write(text)
 
 
-def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any],
+def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: PulkaFilter,
            as_json: bool = False) -> None:
-    from .. import reports
+    from ..application import Archive
 
     as_json = as_json or fmt == TableFormat.json  # --format json is the --json document
-    con = _connect(store, as_json=as_json)
-    df = getattr(reports, kind)(con, **filters)
-    if df.empty:
-        _explain_empty(con, filters)
+    archive = Archive(_ws(store), _connect(store, as_json=as_json))
+    report = archive.report(kind, filters)
+    if report.frame.empty and report.filter.active:
+        _explain_dates(archive)
     if as_json:
-        _emit_json(f"stats {kind}", df, {k: v for k, v in filters.items() if v is not None}, output)
+        _emit_json(f"stats {kind}", report.frame, report.filters_json(), output)
     else:
-        _emit(df, fmt, output, kind)
+        _emit(report.frame, fmt, output, kind)
 
 
 _Player = Annotated[str | None, typer.Option(help="Only this player.")]
@@ -893,27 +821,28 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
            pulka: _Pulka = None, store: StoreOpt = None) -> None:
     """One self-contained HTML page with tables and charts (the filters as for stats)."""
     from .. import reports
+    from ..application import Archive
     from ..reports.html import write
     from ..views.viewer import write_viewers
 
     ws = _ws(store)
     con = _connect(store)
-    filters = _filters(player, preset, date_from, date_to, pulka)
-    filtered = any(v is not None for v in filters.values())
-    if filtered and reports.players(con, **filters).empty:
-        _explain_empty(con, filters)
+    archive = Archive(ws, con)
+    filters = archive.resolve(_filters(player, preset, date_from, date_to, pulka))
+    if filters.active and reports.players(con, **filters.options()).empty:
+        _explain_dates(archive)
     links: list[tuple[str, str]] = []
     if pages is not None:
         loaded = ws.load(None)
-        if filtered:
-            keep = {pid for pid, sm in _pulka_summaries(ws).items() if _summary_matches(sm, filters)
-                    and (filters["pulka"] is None or pid in filters["pulka"])}
+        if filters.active:
+            keep = {s.id for s in archive.find(filters)}
             loaded = [ld for ld in loaded if ld.id in keep]
         with file_errors(pages):
             links = write_viewers(loaded, pages, html.parent)
         _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
     try:
-        write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, player), **filters)
+        write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, filters.player),
+              **filters.options())
     except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
         raise FileError(html, exc.strerror or str(exc)) from exc
     out.print(f"wrote {html}", markup=False)
@@ -971,7 +900,8 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              pulkas: Annotated[int, typer.Option(min=1, help="How many pulkas.")] = 1,
              players: Annotated[int, typer.Option(min=3, max=4, help="3 or 4.")] = 3,
              pool: Annotated[int, typer.Option(min=1, help="Pulya size.")] = 20,
-             seed: Annotated[int, typer.Option()] = 1,
+             seed: Annotated[int, typer.Option(help="Seed of the deals' shuffles and the bots' choices: the same "
+                                                    "seed and settings play the same pulkas.")] = 1,
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
              fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,

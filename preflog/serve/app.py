@@ -32,7 +32,6 @@ import threading
 from collections.abc import AsyncIterator
 from collections.abc import Callable
 from collections.abc import Sequence
-from collections.abc import Sized
 from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
@@ -49,15 +48,17 @@ from starlette.responses import Response
 from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
+from ..application import Archive
+from ..application import PulkaFilter
+from ..application import PulkaSummary
 from ..engine.families import family_of
 from ..engine.replay import AuditResult
 from ..engine.replay import audit
+from ..errors import NotStoredError
 from ..errors import PreflogError
 from ..model.events import Event
-from ..model.events import EventError
 from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
-from ..model.events import from_row
 from ..projections.facts import date_iso
 from ..record.api import read_records
 from ..record.api import write_text
@@ -211,8 +212,7 @@ class Server:
         self.settings = settings
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
-        self._archive: tuple[tuple[Path, ...], list[dict[str, Any]]] | None = None
-        self._segments: dict[Path, list[dict[str, Any]]] = {}   # a projection file -> its archive rows
+        self._archive: tuple[int | None, Archive] | None = None   # the table's version, its pulkas
         self._events: dict[str, tuple[int, list[Event]]] = {}   # pulka -> (table version, its events)
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -308,85 +308,23 @@ class Server:
             self._standings[key] = kept
         return kept
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """Each stored pulka's id, players, rules, date and number of deals on its sheet, sorted by id: from
-        the projections (``pulka_results``, brought level with the event table first: cheap when nothing
-        changed). Their files are immutable (a refresh writes new ones): each is read once and its rows
-        kept, so after an entry only the segment it rewrote is read again. A pulka the projections do not
-        hold (its audit found no sheet) comes from its first event."""
-        from ..projections.store import snapshot
+    def archive(self) -> Archive:
+        """The stored pulkas (:class:`~preflog.application.Archive`), kept while the event table stays at
+        one version (one ``stat`` when nothing changed): the list and its filter are the application's."""
+        with self.lock:
+            store = self.store()
+            version = self._version(store) if store is not None else None
+            if self._archive is None or version is None or self._archive[0] != version:
+                self._archive = (version, Archive(self.ws))
+            return self._archive[1]
 
+    def summaries(self, f: PulkaFilter | None = None) -> list[PulkaSummary]:
+        """The summaries of the stored pulkas ``f`` passes, sorted by id (none while there is no store); a
+        name the store does not hold is :class:`~preflog.errors.NotStoredError`."""
         with self.lock:
             if not self.ws.exists():
                 return []
-            self.ws.heal_projections()
-            files = tuple(snapshot(self.ws.root).get("pulka_results", []))
-            if self._archive is not None and self._archive[0] == files:
-                return self._archive[1]
-            kept = {f: self._segments[f] for f in files if f in self._segments}
-            kept.update(self._projected([f for f in files if f not in kept]))
-            self._segments = kept
-            rows = [r for f in files for r in kept[f]]
-            ids = {r["id"] for r in rows}
-            store = self.store()
-            heads = store.heads() if store is not None else None
-            if isinstance(heads, Sized) and len(ids) < len(heads):
-                rows += [r for r in self._first_events() if r["id"] not in ids]
-            rows.sort(key=lambda r: r["id"])
-            self._archive = (files, rows)
-            return rows
-
-    @staticmethod
-    def _projected(files: list[Path]) -> dict[Path, list[dict[str, Any]]]:
-        """The archive's rows of each of the ``pulka_results`` files: one per pulka, its players in seat
-        order (grouped by DuckDB in one query: the files are the projections' own, listed by their
-        manifest)."""
-        import duckdb
-
-        out: dict[Path, list[dict[str, Any]]] = {f: [] for f in files}
-        if not files:
-            return out
-        by_name = {str(f): f for f in files}
-        listed = ", ".join("'" + name.replace("'", "''") + "'" for name in by_name)
-        con = duckdb.connect()
-        try:
-            got = con.sql(f"SELECT filename, pulka, any_value(rules_spec), any_value(preset), "
-                          f"CAST(any_value(date) AS VARCHAR), any_value(deals), list(player ORDER BY seat) "
-                          f"FROM read_parquet([{listed}], filename = true) GROUP BY filename, pulka").fetchall()
-        finally:
-            con.close()
-        for name, pid, rules, preset, date, deals, players in got:
-            out[by_name[name]].append({"id": pid, "players": players, "rules": rules, "preset": preset,
-                                       "deals": deals, "date": date or "", "iso_date": date or "",
-                                       "who": "\x00".join(players).casefold()})
-        return out
-
-    def _first_events(self) -> list[dict[str, Any]]:
-        """Each stored pulka's row from its first event (for those the projections leave out)."""
-        import duckdb
-
-        with self.lock:
-            store = self.store()
-            if store is None:
-                return []
-            con = duckdb.connect()
-            try:
-                rows = store.duckdb_relation(con).filter("seq = 1").project("pulka, code, payload").fetchall()
-            finally:
-                con.close()
-        out = []
-        for pid, code, payload in rows:
-            try:
-                ev = from_row(code, -1, -1, 0, payload)
-            except (EventError, TypeError, ValueError):
-                continue
-            if isinstance(ev, PulkaStarted):
-                date = dict(ev.meta).get("date", "")
-                out.append({"id": pid, "players": list(ev.players), "rules": ev.rules, "deals": None,
-                            "preset": ev.rules.split("+")[0], "date": date, "iso_date": date_iso(date) or "",
-                            "who": "\x00".join(ev.players).casefold()})
-        out.sort(key=lambda s: s["id"])
-        return out
+            return sorted(self.archive().find(f), key=lambda s: s.id)
 
     def state(self, pid: str, events: Sequence[Event] | None = None) -> dict[str, Any]:
         """Where pulka ``pid`` stands (``events``: its events, when the caller has them): what its page
@@ -436,20 +374,29 @@ class Server:
             "paper": paper_choices(table),
         }
 
-    def stats_page(self, **filters: str | None) -> str:
-        """The statistics page of ``preflog report`` (players, contracts, variants), over the projections
-        brought level with the event table first; ``filters``: player, preset, date_from, date_to."""
+    def stats_page(self, f: PulkaFilter) -> str:
+        """The statistics page of ``preflog report`` (players, contracts, variants) of the pulkas ``f``
+        passes (its names as the store spells them: a name it does not hold is
+        :class:`~preflog.errors.NotStoredError`), over the projections brought level with the events first."""
         from ..reports.html import render
 
         with self.lock:
             if not self.ws.exists():
                 raise Refused(404, "the store holds no pulka yet")
+            f = self.archive().resolve(f)
             self.ws.heal_projections()
             con = self.ws.connect(sandbox=True)
         try:
-            return render(con, title="preflog · statistics", **filters)  # type: ignore[arg-type]
+            return render(con, title="preflog · statistics", **f.options())
         finally:
             con.close()
+
+    def stats_json(self, kind: str, f: PulkaFilter) -> dict[str, Any]:
+        """The report ``kind`` of the pulkas ``f`` passes as ``preflog stats KIND --json`` writes it."""
+        with self.lock:
+            if not self.ws.exists():
+                raise Refused(404, "the store holds no pulka yet")
+            return self.archive().report(kind, f).as_json()
 
     def analysis_page(self, pid: str) -> str:
         """The deal viewer of pulka ``pid`` with the cards that lost tricks marked (``preflog analyze
@@ -693,8 +640,8 @@ def _server(request: Request) -> Server:
     return server
 
 
-def _html(request: Request, text: str) -> HTMLResponse:
-    resp = HTMLResponse(text, headers=_HEADERS)
+def _html(request: Request, text: str, status: int = 200) -> HTMLResponse:
+    resp = HTMLResponse(text, status_code=status, headers=_HEADERS)
     if CSRF_COOKIE not in request.cookies:
         resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
     token = _server(request).settings.table_token
@@ -802,6 +749,8 @@ def _guarded(handler: Handler) -> Handler:
             return resp
         except Refused as exc:  # (a PreflogError too: caught first)
             failed = exc
+        except NotStoredError as exc:  # a filter naming a player (preset, pulka) the store does not hold
+            failed = Refused(404, exc.message)
         except PreflogError as exc:  # the store's own refusal (none there, damaged): one line, nothing written
             failed = Refused(500, str(exc))
         if request.url.path.startswith("/api/"):
@@ -822,34 +771,36 @@ async def home(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     server = _server(request)
-    q = request.query_params
-    player = q.get("player", "").strip()[:MOST_NAME]
-    preset = q.get("rules", "").strip()[:MOST_NAME]
-    since, until = date_iso(q.get("from", "")[:20]) or "", date_iso(q.get("to", "")[:20]) or ""
+    f = _filter_of(request)
     try:
-        page_no = max(1, int(q.get("page", "1")[:9]))
+        page_no = max(1, int(request.query_params.get("page", "1")[:9]))
     except ValueError:
         page_no = 1
-    rows = await run_in_threadpool(server.summaries)
-    presets = sorted({r["preset"] for r in rows})
-    if player:
-        wanted = player.casefold()
-        rows = [r for r in rows if wanted in r["who"]]
-    if preset:
-        rows = [r for r in rows if r["preset"] == preset]
-    if since or until:  # a pulka without a date is left out of a date range
-        rows = [r for r in rows if r["iso_date"] and (not since or r["iso_date"] >= since)
-                and (not until or r["iso_date"] <= until)]
+    everything = await run_in_threadpool(server.summaries)
+    presets = sorted({r.preset for r in everything if r.preset})
+    refused = ""
+    try:
+        rows = await run_in_threadpool(server.summaries, f)
+    except NotStoredError as exc:  # a name the store does not hold: said on the page, as the CLI says it
+        rows, refused = [], exc.message
     pages = max(1, -(-len(rows) // PAGE_SIZE))
     page_no = min(page_no, pages)
     shown = rows[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
-    query = urlencode([(k, v) for k, v in (("player", player), ("rules", preset), ("from", since), ("to", until))
-                       if v])
+    asked = (("player", f.player), ("rules", f.preset), ("from", f.date_from), ("to", f.date_to))
+    query = urlencode([(k, v) for k, v in asked if v])
     text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · pulkas",
-                data=_page_data(request), rows=shown, player=player,
-                preset=preset, presets=presets, since=since, until=until, query=query, page_no=page_no,
-                pages=pages, total=len(rows))
-    return _html(request, text)
+                data=_page_data(request), rows=shown, player=f.player or "", preset=f.preset or "",
+                presets=presets, since=f.date_from or "", until=f.date_to or "", query=query, page_no=page_no,
+                pages=pages, total=len(rows), refused=refused)
+    return _html(request, text, 404 if refused else 200)
+
+
+def _filter_of(request: Request) -> PulkaFilter:
+    """The pulka filter of a page's query: ``player``, ``rules`` (a preset), ``from`` and ``to`` (dates as
+    records write them too; one that is no date is no filter)."""
+    q = request.query_params
+    return PulkaFilter(q.get("player", "").strip()[:MOST_NAME] or None, q.get("rules", "").strip()[:MOST_NAME] or None,
+                       date_iso(q.get("from", "")[:20]), date_iso(q.get("to", "")[:20]))
 
 
 async def new(request: Request) -> Response:
@@ -884,11 +835,8 @@ async def viewer(request: Request) -> Response:
 async def stats(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
-    q = request.query_params
-    filters = {"player": q.get("player", "").strip()[:MOST_NAME] or None,
-               "preset": q.get("rules", "").strip()[:MOST_NAME] or None,
-               "date_from": date_iso(q.get("from", "")[:20]), "date_to": date_iso(q.get("to", "")[:20])}
-    text = await run_in_threadpool(lambda: _server(request).stats_page(**filters))
+    f = _filter_of(request)
+    text = await run_in_threadpool(_server(request).stats_page, f)
     return _html(request, text)
 
 
@@ -906,6 +854,27 @@ async def record(request: Request) -> Response:
     pid = request.path_params["pid"]
     text = await run_in_threadpool(server.record, pid)
     return PlainTextResponse(text, headers={**_HEADERS, "Content-Disposition": 'attachment; filename="pulka.pref"'})
+
+
+async def api_list(request: Request) -> Response:
+    """``GET /api/pulkas``: the list of ``/`` as JSON (its filters, all pulkas that pass, no pages): each
+    pulka as ``preflog ls --json`` lists it."""
+    from starlette.concurrency import run_in_threadpool
+
+    rows = await run_in_threadpool(_server(request).summaries, _filter_of(request))
+    return JSONResponse({"pulkas": [s.as_json() for s in rows]}, headers=_HEADERS)
+
+
+async def api_stats(request: Request) -> Response:
+    """``GET /api/stats/{kind}``: a report of ``/stats`` (``players``, ``contracts``, ``variants``) as
+    ``preflog stats KIND --json`` writes it, with the filters of ``/stats``."""
+    from starlette.concurrency import run_in_threadpool
+
+    kind = request.path_params["kind"]
+    if kind not in ("players", "contracts", "variants"):
+        raise Refused(404, f"no report {kind!r} (players, contracts or variants)")
+    doc = await run_in_threadpool(_server(request).stats_json, kind, _filter_of(request))
+    return JSONResponse(doc, headers=_HEADERS)
 
 
 async def api_state(request: Request) -> Response:
@@ -1041,19 +1010,23 @@ def create_app(store: str | Path, table_token: str | None = None,
     routes = [
         Route("/", _guarded(home)),
         Route("/new", _guarded(new)),
-        Route("/pulka/{pid}", _guarded(pulka_page)),
-        Route("/pulka/{pid}/viewer", _guarded(viewer)),
-        Route("/pulka/{pid}/record", _guarded(record)),
-        Route("/pulka/{pid}/analysis", _guarded(analysis)),
+        # a pulka id may hold "/" (the record reader takes [Id "a/b"]): the {pid:path} routes with a suffix
+        # come before the pulka's own page, which takes the whole rest of the path
+        Route("/pulka/{pid:path}/viewer", _guarded(viewer)),
+        Route("/pulka/{pid:path}/record", _guarded(record)),
+        Route("/pulka/{pid:path}/analysis", _guarded(analysis)),
+        Route("/pulka/{pid:path}", _guarded(pulka_page)),
         Route("/stats", _guarded(stats)),
-        Route("/api/pulka/{pid}", _guarded(api_state)),
-        Route("/api/pulka/{pid}/stream", _guarded(api_stream)),
+        Route("/api/pulka/{pid:path}/stream", _guarded(api_stream)),
+        Route("/api/pulkas", _guarded(api_list), methods=["GET"]),
         Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
-        Route("/api/pulka/{pid}/deals", _guarded(api_enter), methods=["POST"]),
-        Route("/api/pulka/{pid}/end", _guarded(api_end), methods=["POST"]),
-        Route("/api/pulka/{pid}/cards/draft", _guarded(api_card_draft), methods=["POST"]),
-        Route("/api/pulka/{pid}/cards", _guarded(api_enter_cards), methods=["POST"]),
-        Route("/api/pulka/{pid}/correct", _guarded(api_correct), methods=["POST"]),
+        Route("/api/stats/{kind}", _guarded(api_stats)),
+        Route("/api/pulka/{pid:path}/deals", _guarded(api_enter), methods=["POST"]),
+        Route("/api/pulka/{pid:path}/end", _guarded(api_end), methods=["POST"]),
+        Route("/api/pulka/{pid:path}/cards/draft", _guarded(api_card_draft), methods=["POST"]),
+        Route("/api/pulka/{pid:path}/cards", _guarded(api_enter_cards), methods=["POST"]),
+        Route("/api/pulka/{pid:path}/correct", _guarded(api_correct), methods=["POST"]),
+        Route("/api/pulka/{pid:path}", _guarded(api_state)),
         Route("/api/import", _guarded(api_import), methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
