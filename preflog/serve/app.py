@@ -1,8 +1,14 @@
 """The web app of ``preflog serve``: the archive read-only, and live scorekeeping at paper level.
 
+This module holds the app's state (:class:`Server`), the rules every request goes through and
+:func:`create_app`; the handlers of the routes are :mod:`.routes`'s. The list, its filter and the reports
+are :mod:`preflog.application`'s, as for the command line. A pulka id in a path may hold ``/``.
+
 Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` ones speak JSON):
 
-- ``GET /`` the pulka list (``?player=`` filters, ``?page=`` pages), ``GET /new`` the start form;
+- ``GET /`` the pulka list (``?player=``, ``?rules=``, ``?from=``, ``?to=`` filter, ``?page=`` pages;
+  ``GET /api/pulkas`` the same list as JSON), ``GET /new`` the start form; ``GET /stats`` the report page
+  (``GET /api/stats/{kind}`` one report as JSON);
 - ``GET /pulka/{id}`` a pulka's page: its drawn sheet, settlement, audit findings and, while it runs, the
   entry of the next deal; ``GET /pulka/{id}/viewer`` the deal viewer; ``GET /pulka/{id}/record`` its record;
 - ``GET /api/pulka/{id}`` where the pulka stands (JSON), ``GET /api/pulka/{id}/stream`` server-sent events:
@@ -29,7 +35,6 @@ import hmac
 import json
 import secrets
 import threading
-from collections.abc import AsyncIterator
 from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,8 +50,6 @@ from starlette.responses import HTMLResponse
 from starlette.responses import JSONResponse
 from starlette.responses import PlainTextResponse
 from starlette.responses import Response
-from starlette.responses import StreamingResponse
-from starlette.routing import Route
 
 from ..application import Archive
 from ..application import PulkaFilter
@@ -59,7 +62,6 @@ from ..errors import PreflogError
 from ..model.events import Event
 from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
-from ..projections.facts import date_iso
 from ..record.api import read_records
 from ..record.api import write_text
 from ..render.numbers import mixed
@@ -69,7 +71,6 @@ from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
 from ..store.delta import DeltaStore
-from ..templates import Markup
 from ..templates import page
 from ..views.json import finding_json
 from ..views.json import sheet_json
@@ -79,7 +80,6 @@ from ..workspace import Loaded
 from ..workspace import Workspace
 from .cards import DraftRefused
 from .cards import card_events
-from .cards import deck
 from .cards import draft_view
 from .entry import DealEntry
 from .entry import EntryError
@@ -93,8 +93,6 @@ from .entry import refusals
 from .entry import standing
 from .start import MOST_SPEC
 from .start import POOL_UNUSED
-from .start import form_options
-from .start import form_presets
 from .start import has_pool
 from .start import started_rules
 
@@ -765,241 +763,6 @@ def _guarded(handler: Handler) -> Handler:
     return run
 
 
-async def home(request: Request) -> Response:
-    from urllib.parse import urlencode
-
-    from starlette.concurrency import run_in_threadpool
-
-    server = _server(request)
-    f = _filter_of(request)
-    try:
-        page_no = max(1, int(request.query_params.get("page", "1")[:9]))
-    except ValueError:
-        page_no = 1
-    everything = await run_in_threadpool(server.summaries)
-    presets = sorted({r.preset for r in everything if r.preset})
-    refused = ""
-    try:
-        rows = await run_in_threadpool(server.summaries, f)
-    except NotStoredError as exc:  # a name the store does not hold: said on the page, as the CLI says it
-        rows, refused = [], exc.message
-    pages = max(1, -(-len(rows) // PAGE_SIZE))
-    page_no = min(page_no, pages)
-    shown = rows[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
-    asked = (("player", f.player), ("rules", f.preset), ("from", f.date_from), ("to", f.date_to))
-    query = urlencode([(k, v) for k, v in asked if v])
-    text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · pulkas",
-                data=_page_data(request), rows=shown, player=f.player or "", preset=f.preset or "",
-                presets=presets, since=f.date_from or "", until=f.date_to or "", query=query, page_no=page_no,
-                pages=pages, total=len(rows), refused=refused)
-    return _html(request, text, 404 if refused else 200)
-
-
-def _filter_of(request: Request) -> PulkaFilter:
-    """The pulka filter of a page's query: ``player``, ``rules`` (a preset), ``from`` and ``to`` (dates as
-    records write them too; one that is no date is no filter)."""
-    q = request.query_params
-    return PulkaFilter(q.get("player", "").strip()[:MOST_NAME] or None, q.get("rules", "").strip()[:MOST_NAME] or None,
-                       date_iso(q.get("from", "")[:20]), date_iso(q.get("to", "")[:20]))
-
-
-async def new(request: Request) -> Response:
-    data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat(),
-                      rules=form_presets(LIVE_PRESETS), options=form_options())
-    text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data)
-    return _html(request, text)
-
-
-async def pulka_page(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    server = _server(request)
-    pid = request.path_params["pid"]
-    state = await run_in_threadpool(server.state, pid)
-    svg = Markup(state.pop("svg"))
-    text = page("serve_pulka.html", script=("serve.js", "serve_cards.js"), same_origin=True,
-                title=f"preflog · {pid}", pid=pid, svg=svg,
-                data=_page_data(request, state=state, deck=deck()))
-    return _html(request, text)
-
-
-async def viewer(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    server = _server(request)
-    pid = request.path_params["pid"]
-    events = await run_in_threadpool(server.events, pid)
-    return _html(request, viewer_html(Loaded(pid, events, str(server.ws.root))))
-
-
-async def stats(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    f = _filter_of(request)
-    text = await run_in_threadpool(_server(request).stats_page, f)
-    return _html(request, text)
-
-
-async def analysis(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    text = await run_in_threadpool(_server(request).analysis_page, request.path_params["pid"])
-    return _html(request, text)
-
-
-async def record(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    server = _server(request)
-    pid = request.path_params["pid"]
-    text = await run_in_threadpool(server.record, pid)
-    return PlainTextResponse(text, headers={**_HEADERS, "Content-Disposition": 'attachment; filename="pulka.pref"'})
-
-
-async def api_list(request: Request) -> Response:
-    """``GET /api/pulkas``: the list of ``/`` as JSON (its filters, all pulkas that pass, no pages): each
-    pulka as ``preflog ls --json`` lists it."""
-    from starlette.concurrency import run_in_threadpool
-
-    rows = await run_in_threadpool(_server(request).summaries, _filter_of(request))
-    return JSONResponse({"pulkas": [s.as_json() for s in rows]}, headers=_HEADERS)
-
-
-async def api_stats(request: Request) -> Response:
-    """``GET /api/stats/{kind}``: a report of ``/stats`` (``players``, ``contracts``, ``variants``) as
-    ``preflog stats KIND --json`` writes it, with the filters of ``/stats``."""
-    from starlette.concurrency import run_in_threadpool
-
-    kind = request.path_params["kind"]
-    if kind not in ("players", "contracts", "variants"):
-        raise Refused(404, f"no report {kind!r} (players, contracts or variants)")
-    doc = await run_in_threadpool(_server(request).stats_json, kind, _filter_of(request))
-    return JSONResponse(doc, headers=_HEADERS)
-
-
-async def api_state(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    state = await run_in_threadpool(_server(request).state, request.path_params["pid"])
-    return JSONResponse(state, headers=_HEADERS)
-
-
-async def api_stream(request: Request) -> Response:
-    """``GET /api/pulka/{id}/stream``: server-sent events (``text/event-stream``), the ``length`` of the
-    pulka's log now and whenever it grows (this process's entries at once, another process's within
-    :data:`LOOK` seconds), a comment every :data:`HEARTBEAT` seconds; read rules as ``/api/pulka/{id}``
-    (the page's cookie carries the table token); 503 when :data:`STREAMS` are open already."""
-    from starlette.concurrency import run_in_threadpool
-
-    server = _server(request)
-    streams = server.streams
-    pid = request.path_params["pid"]
-    await run_in_threadpool(server.events, pid)   # an unknown pulka is 404 before any stream opens
-    streams.check()
-
-    async def lengths() -> AsyncIterator[str]:
-        try:   # the slot is taken once the body is sent (a response never sent holds none)
-            slot, event = streams.open()
-        except Refused:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-            last, said = -1, loop.time()
-            yield "retry: 2000\n\n"
-            while not streams.closing:
-                try:
-                    length = len(await run_in_threadpool(server.events, pid))
-                except Refused:
-                    return
-                if length != last:
-                    last, said = length, loop.time()
-                    yield f"event: length\ndata: {length}\n\n"
-                elif loop.time() - said >= HEARTBEAT:
-                    said = loop.time()
-                    yield ": still here\n\n"
-                event.clear()
-                try:
-                    await asyncio.wait_for(event.wait(), LOOK)
-                except TimeoutError:
-                    pass
-        finally:
-            streams.release(slot)
-
-    return StreamingResponse(lengths(), media_type="text/event-stream", headers={**_HEADERS, "X-Accel-Buffering": "no"})
-
-
-async def api_start(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    data = await _body(request)
-    pid = await run_in_threadpool(_server(request).start, data)
-    return JSONResponse({"id": pid, "url": f"/pulka/{pid}"}, status_code=201, headers=_HEADERS)
-
-
-async def api_enter(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    data = await _body(request)
-    state = await run_in_threadpool(_server(request).enter, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
-
-
-async def api_correct(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    data = await _body(request)
-    state = await run_in_threadpool(_server(request).correct, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
-
-
-async def api_import(request: Request) -> Response:
-    """``POST /api/import``: the body is a record file (text or JSON, at most :data:`MAX_UPLOAD` bytes),
-    ``X-File-Name`` its name for messages."""
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    body = await _raw(request, MAX_UPLOAD)
-    from urllib.parse import unquote
-
-    name = unquote(request.headers.get("x-file-name", "upload")[:400])
-    items = await run_in_threadpool(_server(request).upload, name, body)
-    failed = [i for i in items if i["status"] == "error"]
-    return JSONResponse({"items": items, **({"error": failed[0]["error"]} if failed else {})},
-                        status_code=422 if failed else 201, headers=_HEADERS)
-
-
-async def api_card_draft(request: Request) -> Response:
-    """``POST /api/pulka/{id}/cards/draft``: the card-level draft's next options (writes nothing; asked as
-    an entry is, with the CSRF token)."""
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    data = await _body(request)
-    view = await run_in_threadpool(_server(request).card_draft, request.path_params["pid"], data)
-    return JSONResponse(view, headers=_HEADERS)
-
-
-async def api_enter_cards(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    data = await _body(request)
-    state = await run_in_threadpool(_server(request).enter_cards, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
-
-
-async def api_end(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    _check_write(request)
-    data = await _body(request)
-    state = await run_in_threadpool(_server(request).end, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
-
-
 def create_app(store: str | Path, table_token: str | None = None,
                allowed_hosts: Sequence[str] | None = None, poll_ms: int = 5000, public_read: bool = False,
                pin: bool = False) -> Starlette:
@@ -1007,29 +770,9 @@ def create_app(store: str | Path, table_token: str | None = None,
     reads unless ``public_read``; ``pin``: the token is a PIN the join page asks for;
     ``allowed_hosts``: the only names a request may address the server by (``Host``; else 400), so that a
     page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
-    routes = [
-        Route("/", _guarded(home)),
-        Route("/new", _guarded(new)),
-        # a pulka id may hold "/" (the record reader takes [Id "a/b"]): the {pid:path} routes with a suffix
-        # come before the pulka's own page, which takes the whole rest of the path
-        Route("/pulka/{pid:path}/viewer", _guarded(viewer)),
-        Route("/pulka/{pid:path}/record", _guarded(record)),
-        Route("/pulka/{pid:path}/analysis", _guarded(analysis)),
-        Route("/pulka/{pid:path}", _guarded(pulka_page)),
-        Route("/stats", _guarded(stats)),
-        Route("/api/pulka/{pid:path}/stream", _guarded(api_stream)),
-        Route("/api/pulkas", _guarded(api_list), methods=["GET"]),
-        Route("/api/pulkas", _guarded(api_start), methods=["POST"]),
-        Route("/api/stats/{kind}", _guarded(api_stats)),
-        Route("/api/pulka/{pid:path}/deals", _guarded(api_enter), methods=["POST"]),
-        Route("/api/pulka/{pid:path}/end", _guarded(api_end), methods=["POST"]),
-        Route("/api/pulka/{pid:path}/cards/draft", _guarded(api_card_draft), methods=["POST"]),
-        Route("/api/pulka/{pid:path}/cards", _guarded(api_enter_cards), methods=["POST"]),
-        Route("/api/pulka/{pid:path}/correct", _guarded(api_correct), methods=["POST"]),
-        Route("/api/pulka/{pid:path}", _guarded(api_state)),
-        Route("/api/import", _guarded(api_import), methods=["POST"]),
-    ]
+    from .routes import routes  # the handlers: they import this module's helpers
+
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
-    app = Starlette(routes=routes, middleware=middleware)
+    app = Starlette(routes=routes(), middleware=middleware)
     app.state.server = Server(Settings(Path(store), table_token, poll_ms, public_read, pin))
     return app
