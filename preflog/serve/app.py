@@ -30,7 +30,6 @@ state, and nothing is written.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import hmac
 import json
 import secrets
@@ -38,7 +37,6 @@ import threading
 from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,47 +52,19 @@ from starlette.responses import Response
 from ..application import Archive
 from ..application import PulkaFilter
 from ..application import PulkaSummary
-from ..engine.families import family_of
-from ..engine.replay import AuditResult
-from ..engine.replay import audit
+from ..application.table import LiveTables
+from ..application.table import Refusal
+from ..application.table import TableRefused
+from ..application.table import version_of
 from ..errors import NotStoredError
 from ..errors import PreflogError
 from ..model.events import Event
-from ..model.events import PulkaEnded
-from ..model.events import PulkaStarted
-from ..record.api import read_records
-from ..record.api import write_text
-from ..render.numbers import mixed
-from ..render.sheet_svg import render_svg
-from ..rules.config import Rules
-from ..rules.presets import PRESETS
-from ..store.base import ConcurrencyError
 from ..store.base import EventStore
 from ..store.delta import DeltaStore
 from ..templates import page
-from ..views.json import finding_json
-from ..views.json import sheet_json
 from ..views.viewer import viewer_html
-from ..workspace import Audited
 from ..workspace import Loaded
 from ..workspace import Workspace
-from .cards import DraftRefused
-from .cards import card_events
-from .cards import draft_view
-from .entry import DealEntry
-from .entry import EntryError
-from .entry import Table
-from .entry import correction_events
-from .entry import deal_blocks
-from .entry import deal_events
-from .entry import history
-from .entry import paper_choices
-from .entry import refusals
-from .entry import standing
-from .start import MOST_SPEC
-from .start import POOL_UNUSED
-from .start import has_pool
-from .start import started_rules
 
 MAX_BODY = 16 * 1024
 """The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
@@ -104,13 +74,6 @@ MAX_UPLOAD = 2 * 1024 * 1024
 PAGE_SIZE = 20
 CSRF_COOKIE = "preflog_csrf"
 TABLE_COOKIE = "preflog_table"
-LIVE_PRESETS = tuple(name for name, rules in PRESETS.items() if family_of(rules).live_entry)
-"""The presets a pulka can be started with here: those of the families whose deals live entry takes
-(:attr:`~preflog.engine.families.Family.entry`: the Russian family's, and the Croatian one's in its own
-terms)."""
-MOST_NAME = 40
-KEPT_PULKAS = 64
-"""Pulkas whose events and audit the server keeps between requests (then it starts afresh)."""
 
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
             "Cache-Control": "no-store"}
@@ -210,10 +173,9 @@ class Server:
         self.settings = settings
         self.ws = Workspace(settings.store)
         self.lock = threading.RLock()
+        self.tables = LiveTables(self.ws, self.lock, on_commit=self._committed)
+        """The live pulkas (:mod:`preflog.application.table`): their state, entries, corrections, end."""
         self._archive: tuple[int | None, Archive] | None = None   # the table's version, its pulkas
-        self._events: dict[str, tuple[int, list[Event]]] = {}   # pulka -> (table version, its events)
-        self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
-        self._states: dict[tuple[str, int, str], dict[str, Any]] = {}
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
         self.checkpointing: threading.Thread | None = None   # the checkpoint being written after an entry
         self.streams = Streams()
@@ -241,77 +203,30 @@ class Server:
         return self.ws.store() if self.ws.exists() else None
 
     def events(self, pid: str) -> list[Event]:
-        """The stored pulka ``pid``'s events; 404 unless the store holds that id. Kept for the next request
-        by the table's version: while no commit came since, or the commits since appended to other pulkas
-        only (:meth:`_still`), they are the pulka's events (any process's commits count)."""
-        with self.lock:
-            store = self.store()
-            if store is None:
-                raise Refused(404, "no such pulka")
-            version = self._version(store)
-            kept = self._events.get(pid)
-            if kept is not None and version is not None and self._still(store, pid, kept[0], version):
-                self._events[pid] = (version, kept[1])
-                return list(kept[1])
-            events = store.read(pid)  # a value in the store's query, never a path
-            if not events:
-                raise Refused(404, "no such pulka")
-            self._keep(pid, events, version)
-        return events
+        """The stored pulka ``pid``'s events (:meth:`LiveTables.events`; 404 unless the store holds it)."""
+        return self.tables.events(pid)
 
-    @staticmethod
-    def _version(store: EventStore) -> int | None:
-        """The version of the store's table (one ``stat`` when nothing changed), or None for a store
-        without versions (nothing is kept then)."""
-        return store.version() if isinstance(store, DeltaStore) else None
+    def state(self, pid: str, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        """Where pulka ``pid`` stands, as ``GET /api/pulka/{id}`` writes it (:class:`TableState`)."""
+        return self.tables.state(pid, events).as_json()
 
-    @staticmethod
-    def _still(store: EventStore, pid: str, kept: int, version: int) -> bool:
-        """Whether pulka ``pid`` as read at version ``kept`` is the pulka at ``version``: no commit since
-        appended to it, as their heads records say (a commit that records none: no)."""
-        if kept == version:
-            return True
-        touched = store.appended_since(kept) if isinstance(store, DeltaStore) else None
-        return touched is not None and pid not in touched
-
-    def _keep(self, pid: str, events: list[Event], version: int | None) -> None:
-        if version is None:
-            return
-        if len(self._events) >= KEPT_PULKAS:
-            self._events.clear()
-        self._events[pid] = (version, list(events))
-
-    def _appended(self, pid: str, events: list[Event]) -> None:
-        """This process appended to ``pid``: its events as they are at the store's own commit (other pulkas'
-        stay kept: the commit's heads record names ``pid`` alone)."""
+    def _committed(self, pid: str) -> None:
+        """This process committed to ``pid``: the streams are woken; every :data:`CHECKPOINT_EVERY` versions
+        a checkpoint of the log is written on a thread of its own."""
         store = self.store()
-        self._events.pop(pid, None)
         if isinstance(store, DeltaStore) and store.committed is not None:
-            self._keep(pid, events, store.committed)
             if store.committed % CHECKPOINT_EVERY == 0 and (self.checkpointing is None
                                                            or not self.checkpointing.is_alive()):
                 self.checkpointing = threading.Thread(target=_checkpoint, args=(store,), daemon=True)
                 self.checkpointing.start()
         self.streams.wake()
 
-    def standing(self, pid: str, events: Sequence[Event]) -> tuple[Table, AuditResult]:
-        """:func:`~.entry.standing` of pulka ``pid``'s ``events``, kept by (id, length, last event): the
-        log is append-only, so that prefix is always the same events."""
-        key = (pid, len(events), repr(events[-1].to_row()) if events else "")
-        kept = self._standings.get(key)
-        if kept is None:
-            kept = standing(events)
-            if len(self._standings) >= KEPT_PULKAS:
-                self._standings.clear()
-            self._standings[key] = kept
-        return kept
-
     def archive(self) -> Archive:
         """The stored pulkas (:class:`~preflog.application.Archive`), kept while the event table stays at
         one version (one ``stat`` when nothing changed): the list and its filter are the application's."""
         with self.lock:
             store = self.store()
-            version = self._version(store) if store is not None else None
+            version = version_of(store) if store is not None else None
             if self._archive is None or version is None or self._archive[0] != version:
                 self._archive = (version, Archive(self.ws))
             return self._archive[1]
@@ -323,54 +238,6 @@ class Server:
             if not self.ws.exists():
                 return []
             return sorted(self.archive().find(f), key=lambda s: s.id)
-
-    def state(self, pid: str, events: Sequence[Event] | None = None) -> dict[str, Any]:
-        """Where pulka ``pid`` stands (``events``: its events, when the caller has them): what its page
-        draws and what the next deal's entry needs. Kept between requests (phones ask for it every few
-        seconds), by the same key as :meth:`standing`."""
-        evs = list(events) if events is not None else self.events(pid)
-        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "")
-        kept = self._states.get(key)
-        if kept is None:
-            kept = self._state(pid, evs)
-            if len(self._states) >= KEPT_PULKAS:
-                self._states.clear()
-            self._states[key] = kept
-        return dict(kept)
-
-    def _state(self, pid: str, evs: list[Event]) -> dict[str, Any]:
-        """:meth:`state` made afresh (it is kept by the same key as :meth:`standing`)."""
-        table, result = self.standing(pid, evs)
-        loaded = Loaded(pid, evs, str(self.ws.root))
-        sheet = sheet_json(Audited(loaded, result))
-        dealer = table.dealer
-        blocks = deal_blocks(evs)
-        return {
-            "id": pid,
-            "seq": len(evs),
-            "players": list(table.players),
-            "rules": sheet["rules"],
-            "deals": len(sheet["deals"]),
-            "svg": render_svg(sheet),
-            "totals": sheet["totals"],
-            "settlement": sheet["settlement"],
-            # as on paper: fractions as mixed numbers (30⅔), minus as −
-            "settlement_shown": {k: {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
-                                 for k, by in sheet["settlement"].items()},
-            "findings": [finding_json(f) for f in result.findings],
-            "ended": table.ended,
-            "live": _live(table.rules),
-            "dealer": dealer,
-            "dealers": list(table.dealers),
-            "seats_in": list(table.seats_in(dealer)) if dealer is not None else [],
-            "contracts": table.contracts(),
-            "terms": table.terms(sheet["rules"]),
-            "last_deal": blocks[-1] if blocks else "",
-            "sheet_dealers": [d.dealer for d in result.deals],
-            "seats_of": [list(table.seats_in(d)) for d in range(len(table.players))],
-            "history": history(evs, blocks),
-            "paper": paper_choices(table),
-        }
 
     def stats_page(self, f: PulkaFilter) -> str:
         """The statistics page of ``preflog report`` (players, contracts, variants) of the pulkas ``f``
@@ -414,134 +281,6 @@ class Server:
             return self.ws.export(pid)
 
     # --- writing ------------------------------------------------------------------------------
-    def start(self, data: Any) -> str:
-        """Start a pulka from the start form's fields; returns its id."""
-        if not isinstance(data, dict):
-            raise Refused(400, "the start form is a JSON object")
-        players = data.get("players")
-        if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
-            raise Refused(400, "players are a list of names")
-        names = tuple(p.strip() for p in players if p.strip())
-        if len(names) not in (3, 4):
-            raise Refused(400, "a pulka has 3 or 4 players")
-        if any(len(p) > MOST_NAME for p in names):
-            raise Refused(400, f"a player's name has at most {MOST_NAME} characters")
-        spec = data.get("rules")
-        if not isinstance(spec, str) or not spec.strip() or len(spec) > MOST_SPEC:
-            raise Refused(400, f"rules: a rules spec, one of {', '.join(LIVE_PRESETS)} with its options "
-                               f"(sochi+allow_concede_down3=true)")
-        try:   # the CLI's spec parser: a bad option is its own sentence
-            rules, preset, overrides = started_rules(spec)
-        except PreflogError as exc:
-            raise Refused(400, str(exc)) from None
-        if not _live(rules):
-            raise Refused(400, f"rules: one of {', '.join(LIVE_PRESETS)}")
-        pool = data.get("pool") if has_pool(rules) or data.get("pool") is not None else POOL_UNUSED
-        if type(pool) is not int or not 1 <= pool <= 10_000:
-            raise Refused(400, "pool is a whole number from 1 to 10000")
-        price = data.get("whist_price", "1")
-        date = data.get("date") or dt.date.today().isoformat()
-        if not isinstance(price, str) or not isinstance(date, str) or len(price) > 20 or len(date) > 20:
-            raise Refused(400, "whist price and date are short texts")
-        pid = f"live-{date.strip()[:10]}-{secrets.token_hex(3)}"
-        try:
-            # the id in the pulka's own tags, as an export writes it: the record imports again to these events
-            started = PulkaStarted(players=names, rules=preset, overrides=overrides, pool=pool,
-                                   whist_price=price.strip() or "1", meta=(("date", date.strip()), ("id", pid)))
-            # what the record reader reads back is what is stored: the export imports again as it is
-            back = read_records(write_text([started]), "the start form")
-        except (PreflogError, ValueError) as exc:
-            raise Refused(400, str(exc)) from None
-        if len(back) != 1 or list(back[0].events) != [started]:
-            raise Refused(400, "these names cannot be written in a record (see docs/record-format.md, Players)")
-        found = audit([started]).findings
-        if found:
-            raise Refused(400, found[0].message)
-        store = self.ws.store(create=True)
-        with self.lock:
-            store.append(pid, [started], 0)
-        return pid
-
-    def _as_seen(self, pid: str, data: Any) -> tuple[int, list[Event]]:
-        """``(expected_seq, events)`` of pulka ``pid`` when the page that sent ``data`` saw every event
-        (its ``expected_seq``); else 409 with the sheet as it stands. Called holding the lock."""
-        if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
-            raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
-        expected: int = data["expected_seq"]
-        events = self.events(pid)
-        if len(events) != expected:
-            raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                          state=self.state(pid, events))
-        return expected, events
-
-    def _append(self, pid: str, events: list[Event], new: list[Event], expected: int) -> dict[str, Any]:
-        """Append ``new`` after the ``expected`` events the page saw (409 with the sheet as it stands when
-        another entry came first: the store's optimistic concurrency); returns the new state. Called holding
-        the lock, once the audit accepted ``new``."""
-        try:
-            self.ws.store().append(pid, new, expected)
-        except ConcurrencyError:
-            raise Refused(409, "another entry was made first: here is the sheet as it stands now",
-                          state=self.state(pid)) from None
-        self._appended(pid, [*events, *new])
-        return self.state(pid, [*events, *new])
-
-    def enter(self, pid: str, data: Any) -> dict[str, Any]:
-        """Append one deal to pulka ``pid``; returns the new state."""
-
-        def paper(events: list[Event], table: Table) -> list[Event]:
-            return deal_events(DealEntry.from_json(data.get("deal"), len(table.players)), table)
-
-        return self._enter_deal(pid, data, paper)
-
-    def _enter_deal(self, pid: str, data: Any, make: Callable[[list[Event], Table], list[Event]]) -> dict[str, Any]:
-        """Append the deal ``make(events, table)`` writes to pulka ``pid`` as the page saw it (paper or card
-        level): 400 for an entry of the wrong shape, 422 with the audit's sentence for what the audit refuses
-        (nothing written), 409 when another phone got there first; returns the new state."""
-        with self.lock:
-            expected, events = self._as_seen(pid, data)
-            table, _ = self.standing(pid, events)
-            if not _live(table.rules):
-                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
-            try:
-                new = make(events, table)
-            except EntryError as exc:
-                raise Refused(400, str(exc)) from None
-            except DraftRefused as exc:
-                raise Refused(422, exc.finding.message, step=exc.step,
-                              findings=[finding_json(exc.finding)]) from None
-            _, after = self.standing(pid, [*events, *new])
-            found = refusals(after, len(events))
-            if found:
-                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            return self._append(pid, events, new, expected)
-
-    def card_draft(self, pid: str, data: Any) -> dict[str, Any]:
-        """What the page shows of its card-level draft ``data["draft"]`` of pulka ``pid``'s next deal
-        (:func:`~.cards.draft_view`): 400 for a draft of the wrong shape, 422 with the audit's sentence for a
-        step the engine refuses. Nothing is written."""
-        with self.lock:
-            events = self.events(pid)
-            table, _ = self.standing(pid, events)
-        if not _live(table.rules):
-            raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
-        try:
-            return draft_view(events, data.get("draft") if isinstance(data, dict) else None, len(table.players),
-                              table.dealer)
-        except EntryError as exc:
-            raise Refused(400, str(exc)) from None
-        except DraftRefused as exc:
-            raise Refused(422, exc.finding.message, step=exc.step, findings=[finding_json(exc.finding)]) from None
-
-    def enter_cards(self, pid: str, data: Any) -> dict[str, Any]:
-        """Append one card-level deal (``data["draft"]``, finished) to pulka ``pid``, as :meth:`enter` does a
-        paper-level one; returns the new state."""
-
-        def cards(events: list[Event], table: Table) -> list[Event]:
-            return card_events(events, data.get("draft"), len(table.players), table.dealer)
-
-        return self._enter_deal(pid, data, cards)
-
     def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
         each pulka's id and status, or the error, located in the file as ``NAME:LINE:COL``. The body is
@@ -556,59 +295,13 @@ class Server:
             path.write_bytes(body)
             with self.lock:
                 items = self.ws.import_paths([path], workers=1)
-            self._events.clear()
+            self.tables.forget()
             out = []
             for it in items:
                 error = it.error.replace(str(path), shown) if it.error else ""
                 out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
                             "error": error})
         return out
-
-    def correct(self, pid: str, data: Any) -> dict[str, Any]:
-        """Correct deal ``data["deal"]`` of pulka ``pid``: replaced by the entry ``data["entry"]`` (its
-        dealer is the corrected deal's), or struck out when there is none. Appended as events
-        (:func:`~.entry.correction_events`); refused (422) when the audit finds anything it did not find
-        before (a correction re-scores the deals after it); returns the new state."""
-        with self.lock:
-            expected, events = self._as_seen(pid, data)
-            table, before = self.standing(pid, events)
-            if not _live(table.rules):
-                raise Refused(400, f"live entry takes the deals of {', '.join(LIVE_PRESETS)} pulkas so far")
-            if table.ended:
-                raise Refused(422, "the pulka has ended: its sheet is final")
-            number = data.get("deal")
-            if type(number) is not int or not 1 <= number <= len(before.deals):
-                raise Refused(400, f"deal is a deal of the sheet (1 to {len(before.deals)})")
-            dealer = before.deals[number - 1].dealer
-            at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            replacement: list[Event] | None = None
-            if data.get("entry") is not None:
-                try:
-                    entry = DealEntry.from_json(data["entry"], len(table.players))
-                    replacement = deal_events(replace(entry, dealer=dealer), table)
-                except EntryError as exc:
-                    raise Refused(400, str(exc)) from None
-            new = correction_events(number, dealer, replacement, at)
-            _, after = self.standing(pid, [*events, *new])
-            found = refusals(after, len(events), before)
-            if found:
-                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            return self._append(pid, events, new, expected)
-
-    def end(self, pid: str, data: Any) -> dict[str, Any]:
-        """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
-        (by agreement, before the end); returns the new state."""
-        with self.lock:
-            expected, events = self._as_seen(pid, data)
-            found: list[Any] = []
-            for reason in ("closed", "stopped"):
-                new: list[Event] = [PulkaEnded(reason)]
-                found = refusals(self.standing(pid, [*events, *new])[1], len(events))
-                if not found:
-                    break
-            if found:
-                raise Refused(422, found[0].message, findings=[finding_json(f) for f in found])
-            return self._append(pid, events, new, expected)
 
 
 CHECKPOINT_EVERY = 10
@@ -627,12 +320,6 @@ def _checkpoint(store: DeltaStore) -> None:
         pass
 
 
-def _live(rules: Rules | None) -> bool:
-    """Whether the live entry takes this pulka's deals (its family's, :data:`LIVE_PRESETS`)."""
-    return rules is not None and family_of(rules).live_entry
-
-
-# --- the HTTP edge ------------------------------------------------------------------------------------
 def _server(request: Request) -> Server:
     server: Server = request.app.state.server
     return server
@@ -730,6 +417,21 @@ def _upload_name(name: str) -> str:
     return clean or "upload"
 
 
+_STATUS = {Refusal.BAD_REQUEST: 400, Refusal.NO_PULKA: 404, Refusal.STALE: 409, Refusal.REFUSED: 422}
+"""The HTTP status of each refusal of the live table."""
+
+
+def _table_refusal(exc: TableRefused) -> Refused:
+    extra: dict[str, Any] = {}
+    if exc.state is not None:
+        extra["state"] = exc.state.as_json()
+    if exc.step is not None:
+        extra["step"] = exc.step
+    if exc.findings:
+        extra["findings"] = exc.findings
+    return Refused(_STATUS[exc.refusal], exc.message, **extra)
+
+
 def _refusal(exc: Refused) -> JSONResponse:
     return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status, headers=_HEADERS)
 
@@ -749,6 +451,8 @@ def _guarded(handler: Handler) -> Handler:
             failed = exc
         except NotStoredError as exc:  # a filter naming a player (preset, pulka) the store does not hold
             failed = Refused(404, exc.message)
+        except TableRefused as exc:   # the live table's refusal, nothing written
+            failed = _table_refusal(exc)
         except PreflogError as exc:  # the store's own refusal (none there, damaged): one line, nothing written
             failed = Refused(500, str(exc))
         if request.url.path.startswith("/api/"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -18,6 +19,11 @@ from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
 from ..application import PulkaFilter
+from ..application.cards import deck
+from ..application.start import form_options
+from ..application.start import form_presets
+from ..application.table import LIVE_PRESETS
+from ..application.table import MOST_NAME
 from ..errors import NotStoredError
 from ..projections.facts import date_iso
 from ..templates import Markup
@@ -26,8 +32,6 @@ from ..views.viewer import viewer_html
 from ..workspace import Loaded
 from . import app as _app
 from .app import _HEADERS
-from .app import LIVE_PRESETS
-from .app import MOST_NAME
 from .app import Refused
 from .app import _body
 from .app import _check_write
@@ -36,9 +40,6 @@ from .app import _html
 from .app import _page_data
 from .app import _raw
 from .app import _server
-from .cards import deck
-from .start import form_options
-from .start import form_presets
 
 
 async def home(request: Request) -> Response:
@@ -204,12 +205,41 @@ async def api_stream(request: Request) -> Response:
     return StreamingResponse(lengths(), media_type="text/event-stream", headers={**_HEADERS, "X-Accel-Buffering": "no"})
 
 
+def _expected(data: Any) -> int:
+    """The ``expected_seq`` a write names: the log's length its page saw (400 without one)."""
+    if not isinstance(data, dict) or type(data.get("expected_seq")) is not int:
+        raise Refused(400, "an entry names the last seq its page saw (expected_seq)")
+    seq: int = data["expected_seq"]
+    return seq
+
+
+def _start_form(data: Any) -> tuple[list[str], str, int | None, str, str | None]:
+    """The start form's fields as :meth:`LiveTables.start` takes them (400 for a field of the wrong type)."""
+    if not isinstance(data, dict):
+        raise Refused(400, "the start form is a JSON object")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise Refused(400, "players are a list of names")
+    spec = data.get("rules")
+    if not isinstance(spec, str):
+        raise Refused(400, f"rules: a rules spec, one of {', '.join(LIVE_PRESETS)} with its options "
+                           f"(sochi+allow_concede_down3=true)")
+    pool = data.get("pool")
+    if pool is not None and type(pool) is not int:
+        raise Refused(400, "pool is a whole number from 1 to 10000")
+    price = data.get("whist_price", "1")
+    date = data.get("date") or None
+    if not isinstance(price, str) or not isinstance(date, str | None):
+        raise Refused(400, "whist price and date are short texts")
+    return players, spec, pool, price, date
+
+
 async def api_start(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     _check_write(request)
-    data = await _body(request)
-    pid = await run_in_threadpool(_server(request).start, data)
+    form = _start_form(await _body(request))
+    pid = await run_in_threadpool(_server(request).tables.start, *form)
     return JSONResponse({"id": pid, "url": f"/pulka/{pid}"}, status_code=201, headers=_HEADERS)
 
 
@@ -218,8 +248,9 @@ async def api_enter(request: Request) -> Response:
 
     _check_write(request)
     data = await _body(request)
-    state = await run_in_threadpool(_server(request).enter, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
+    state = await run_in_threadpool(_server(request).tables.enter, request.path_params["pid"], _expected(data),
+                                    data.get("deal"))
+    return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 
 async def api_correct(request: Request) -> Response:
@@ -227,8 +258,9 @@ async def api_correct(request: Request) -> Response:
 
     _check_write(request)
     data = await _body(request)
-    state = await run_in_threadpool(_server(request).correct, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
+    state = await run_in_threadpool(_server(request).tables.correct, request.path_params["pid"], _expected(data),
+                                    data.get("deal"), data.get("entry"))
+    return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 
 async def api_import(request: Request) -> Response:
@@ -254,7 +286,8 @@ async def api_card_draft(request: Request) -> Response:
 
     _check_write(request)
     data = await _body(request)
-    view = await run_in_threadpool(_server(request).card_draft, request.path_params["pid"], data)
+    draft = data.get("draft") if isinstance(data, dict) else None
+    view = await run_in_threadpool(_server(request).tables.card_draft, request.path_params["pid"], draft)
     return JSONResponse(view, headers=_HEADERS)
 
 
@@ -263,8 +296,9 @@ async def api_enter_cards(request: Request) -> Response:
 
     _check_write(request)
     data = await _body(request)
-    state = await run_in_threadpool(_server(request).enter_cards, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
+    state = await run_in_threadpool(_server(request).tables.enter_cards, request.path_params["pid"],
+                                    _expected(data), data.get("draft"))
+    return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 
 async def api_end(request: Request) -> Response:
@@ -272,9 +306,8 @@ async def api_end(request: Request) -> Response:
 
     _check_write(request)
     data = await _body(request)
-    state = await run_in_threadpool(_server(request).end, request.path_params["pid"], data)
-    return JSONResponse(state, status_code=201, headers=_HEADERS)
-
+    state = await run_in_threadpool(_server(request).tables.end, request.path_params["pid"], _expected(data))
+    return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 
 def routes() -> list[Route]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from preflog.application.start import started_rules
 from preflog.engine.replay import audit
 from preflog.projections.facts import resolve_spec
 from preflog.record.api import read_records
@@ -14,7 +15,6 @@ from preflog.render.sheet_svg import render_svg
 from preflog.rules import PRESETS
 from preflog.rules import RulesError
 from preflog.rules.spec import RulesSpec
-from preflog.serve.start import started_rules
 from preflog.views.json import sheet_json
 from preflog.workspace import Audited
 from preflog.workspace import Loaded
