@@ -208,7 +208,13 @@ def stats_skill(player: _Player = None, history: Annotated[bool, typer.Option(
                 store: StoreOpt = None) -> None:
     """Luck and play per player: cards and play, the play and raw-result ratings, the decisions with
     their intervals (from the play_analysis tables: run analyze --all first; docs/skill.md)."""
-    df = _ws(store).skill(player, history)
+    from ..application import Archive
+    from ..application import PulkaFilter
+
+    ws = _ws(store)
+    if player is not None:   # named as every filter names a player (any case, the whole name)
+        player = Archive(ws).resolve(PulkaFilter(player=player)).player
+    df = ws.skill(player, history)
     if df.empty:
         err.print("no skill statistics yet: run preflog analyze --all first", highlight=False)
     filters = {"player": player} if player is not None else {}
