@@ -16,7 +16,7 @@ Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` 
   them), ``POST /api/pulkas`` starts a pulka,
   ``POST /api/pulka/{id}/deals`` appends one deal, ``POST /api/pulka/{id}/end`` ends the pulka;
   ``POST /api/pulka/{id}/cards/draft`` answers a card-level draft of the next deal with what may come next
-  and ``POST /api/pulka/{id}/cards`` appends the finished one (:mod:`.cards`).
+  and ``POST /api/pulka/{id}/cards`` appends the finished one (:mod:`preflog.application.cards`).
 
 A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
 no request path reaches the file system. Every write carries the page's CSRF token (double submit: the
