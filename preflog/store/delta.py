@@ -37,6 +37,7 @@ from filelock import FileLock
 from ..model.columns import RowColumns
 from ..model.events import Row
 from . import keyed
+from . import logdamage
 from . import plan
 from .base import Batch
 from .base import ConcurrencyError
@@ -82,6 +83,7 @@ from .delta_read import pulka_spans
 from .delta_read import read_units
 from .delta_read import shard_units
 from .delta_verify import Verification
+from .delta_verify import first_line
 from .duck import read_parquet
 from .heads import HeadIndex
 from .plan import ReadPlan
@@ -90,6 +92,7 @@ from .pool import bulk_memory_pool
 from .schema import EVENTS_V1
 from .schema import TABLE_SCHEMA_VERSION
 from .schema import VERSION_KEY
+from .schema import file_schema_problem
 from .schema import upcast
 from .sealed import Columns
 from .sealed import SealedRows
@@ -154,10 +157,17 @@ class DeltaStore(Verification, EventStore):
                                                      HASH_EVERY_KEY: str(hash_every), HEADS_LOG_KEY: "1"},
                                       raise_if_key_not_exists=False)
                     keyed.write_witness(self.path, keyed.Witness(0, 0, ""), key)
+        self.fallback: logdamage.Fallback | None = None
+        """Set when the log could not be opened as it is (a damaged checkpoint or cut last commit): the table
+        read from its commits instead, and the line that says so (the store then takes no commit)."""
         try:
             self._dt = DeltaTable(str(self.path), version=version)
-        except Exception as exc:  # deltalake raises several types for a missing version
-            raise StoreError(f"cannot open {self.path} at version {version}: {exc}") from None
+        except Exception as exc:  # deltalake raises several types for a missing version or a damaged log
+            self.fallback = logdamage.open_past_damage(self.path, version)
+            if self.fallback is None:
+                raise StoreError(self._open_error(version, exc)) from None
+            self._dt = self.fallback.table
+            logdamage.say(self.fallback.line)
         conf = self._dt.metadata().configuration
         self.table_schema_version = int(conf.get(VERSION_KEY, "0"))
         self.hash_every = int(conf.get(HASH_EVERY_KEY, str(hash_every)))
@@ -169,6 +179,15 @@ class DeltaStore(Verification, EventStore):
         """The Delta version of this object's own last append commit (None before its first)."""
         self._kept_plan: ReadPlan | None = None
         self._pending: tuple[str, Tip] | None = None  # the link of the commit being written, and its place
+
+    def _open_error(self, version: int | None, exc: Exception) -> str:
+        """Why the table cannot be opened, in one line: the damaged files of its log when it has some."""
+        at = "" if version is None else f" at version {version}"
+        damage = logdamage.log_damage(self.path)
+        if damage:
+            return (f"cannot open {self.path}{at}: " + "; ".join(d.line() for d in damage)
+                    + "; restore _delta_log from a backup (`preflog verify` names what else is damaged)")
+        return f"cannot open {self.path}{at}: {first_line(exc)}"
 
     def settings(self) -> dict[str, str]:
         """The table's own settings (``preflog.*`` of its configuration), as the table holds them now."""
@@ -183,7 +202,7 @@ class DeltaStore(Verification, EventStore):
 
     def _table(self) -> DeltaTable:
         """The table as of its latest commit (a pinned view: as of its version)."""
-        if self._pinned is None and self._behind():
+        if self._pinned is None and self.fallback is None and self._behind():
             self._dt.update_incremental()
         return self._dt
 
@@ -195,14 +214,18 @@ class DeltaStore(Verification, EventStore):
         return (self.path / "_delta_log" / f"{self._dt.version() + 1:020d}.json").exists()
 
     # --- damaged files ---------------------------------------------------------------------
-    def damaged_files(self) -> list[tuple[str, str]]:
+    def damaged_files(self, schema: bool = False) -> list[tuple[str, str]]:
         """``(path, what is wrong)`` for each live data file that is missing, of another size than the
         table's log recorded, or not a whole Parquet file (see :func:`~preflog.store.base.parquet_damage`);
-        the pulkas the file holds (from the log's statistics) are named after the problem."""
+        with ``schema`` (verify), also one whose footer names other columns or types than the table's
+        (:func:`~.schema.file_schema_problem`: read as NULLs, never an error); the pulkas the file holds
+        (from the log's statistics) are named after the problem."""
         dt = self._dt if self._pinned is not None else self._table()
         out: list[tuple[str, str]] = []
         for f in self._plan(dt).files:
             problem = parquet_damage(f.uri, f.size)
+            if problem is None and schema:
+                problem = file_schema_problem(f.uri, self.table_schema_version)
             if problem is not None:
                 a, b = f.lo, f.hi
                 held = "" if a is None else f"pulka {a!r}" if a == b else f"pulkas {a!r} … {b!r}"
@@ -289,6 +312,13 @@ class DeltaStore(Verification, EventStore):
     def _check_writable(self) -> None:
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        self._check_log()
+
+    def _check_log(self) -> None:
+        """Refuse a commit over a log read past its damage (:attr:`fallback`)."""
+        if self.fallback is not None:
+            raise StoreError(f"{self.fallback.damage[0].line()}: the store takes no commit over a damaged log; "
+                             "run `preflog repair` first")
         if self.table_schema_version != TABLE_SCHEMA_VERSION:
             raise StoreError(f"{self.path} holds schema v{self.table_schema_version}; "
                              "call migrate() before appending")
@@ -409,6 +439,8 @@ class DeltaStore(Verification, EventStore):
         """The commit metadata that records the heads an append leaves, its link in the chain of append
         commits, and (with the key) their signature. Refuses to write over a log that lost commits its
         witness names (:meth:`_chain_tip`)."""
+        if self._tip is None:   # this object's first commit: its key must be the store's (once; the witness says)
+            keyed.check_writer_key(self.path, self._key, dt.history)
         if not self.heads_log and self._key is None:
             return {}
         record = heads_record({p: (s, h) for p, (s, h, _d) in local.items()})
@@ -621,6 +653,7 @@ class DeltaStore(Verification, EventStore):
         appends, so that one-pulka reads prune row groups again)."""
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        self._check_log()
         self.check_files()  # never merge a damaged file into a new one
         dt = self._table()
         if sort:
@@ -678,6 +711,7 @@ class DeltaStore(Verification, EventStore):
         and no commit (every commit stays in the log: history and :meth:`verify_log` read them)."""
         if self._pinned is not None:
             raise StoreError(f"{self.path} is open read-only at version {self._pinned}")
+        self._check_log()
         dt = DeltaTable(str(self.path))
         dt.create_checkpoint()
         return dt.version()

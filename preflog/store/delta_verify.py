@@ -19,6 +19,7 @@ import duckdb
 from deltalake import DeltaTable
 
 from . import keyed
+from . import logdamage
 from .base import DamagedFileError
 from .base import IntegrityProblem
 from .base import StoreError
@@ -63,28 +64,36 @@ class Verification:
     def _history(self, dt: DeltaTable, limit: int | None = None) -> list[dict[str, Any]]: ...
 
     @abstractmethod
-    def damaged_files(self) -> list[tuple[str, str]]: ...
+    def damaged_files(self, schema: bool = False) -> list[tuple[str, str]]: ...
 
     def verify(self, progress: Callable[[int, int], None] | None = None) -> list[IntegrityProblem]:
-        """The hash chain of every pulka (:func:`~.chain.check_pulka`), then the table against its log
-        (:meth:`verify_log`); ``progress(rows checked, rows in all)`` after each batch of rows."""
+        """The files of the log (:func:`~.logdamage.log_damage`: a damaged checkpoint or commit, read past
+        where it can be, is ``unreadable``), the data files (their footers' schema too), the hash chain of
+        every pulka (:func:`~.chain.check_pulka`), then the table against its log (:meth:`verify_log`);
+        ``progress(rows checked, rows in all)`` after each batch of rows."""
+        log: list[IntegrityProblem] = []
+        if self._pinned is None:
+            log = [IntegrityProblem("", 0, Kind.UNREADABLE, f"{d.line()}; run `preflog repair`")
+                   for d in logdamage.log_damage(self.path) + logdamage.checkpoint_disagreements(self.path)]
         try:
-            damaged = self.damaged_files()
+            damaged = self.damaged_files(schema=True)
             if damaged:  # its rows cannot be read, so the chains cannot be checked: name the files
-                return [IntegrityProblem("", 0, Kind.FILE, f"{path}: {problem}") for path, problem in damaged]
-            problems = self._verify_rows(progress)
+                return log + [IntegrityProblem("", 0, Kind.FILE, f"{path}: {problem}") for path, problem in damaged]
+            problems = log + self._verify_rows(progress)
             problems.extend(self.verify_log())
         except DamagedFileError as exc:
-            return [IntegrityProblem("", 0, Kind.FILE, f"{exc.path}: {exc.problem}")]
+            return log + [IntegrityProblem("", 0, Kind.FILE, f"{exc.path}: {exc.problem}")]
         except (StoreError, duckdb.Error) as exc:  # the log was read; a data file was not: no log to restore
             text = first_line(exc) if isinstance(exc, StoreError) else \
                 f"{self.path}: a data file of the table cannot be read ({type(exc).__name__}: {first_line(exc)})"
-            return [IntegrityProblem("", 0, Kind.FILE, text)]
+            return log + [IntegrityProblem("", 0, Kind.FILE, text)]
         except BaseException as exc:  # a damaged log: Delta's errors (a Rust panic is a BaseException)
             if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
                 raise
-            return [IntegrityProblem("", 0, Kind.UNREADABLE, f"{self.path}: the table's commit log cannot be read "
-                                     f"({type(exc).__name__}: {first_line(exc)}); restore _delta_log from a backup")]
+            return log or [IntegrityProblem("", 0, Kind.UNREADABLE,
+                                            f"{self.path}: the table's commit log cannot be read "
+                                            f"({type(exc).__name__}: {first_line(exc)}); restore _delta_log from a "
+                                            "backup")]
         return problems
 
     def verify_log(self) -> list[IntegrityProblem]:
@@ -248,9 +257,12 @@ class Verification:
             problem(Kind.WITNESS, error)
             return
         if witness is None:
-            if chained and self._key is not None:
+            if chained:   # every store with a chain of commits was given a witness when it was created
+                unkeyed = "" if self._key is not None else (
+                    " (and without a key, anyone can write a witness: key the store, setting PREFLOG_KEY or "
+                    "PREFLOG_KEY_FILE before its first import, for a witness only the club can sign)")
                 problem(Kind.WITNESS, f"{self.path / keyed.WITNESS_NAME} is missing: the store cannot show that "
-                        "its last commits are all there")
+                        f"its last commits are all there{unkeyed}")
             return
         if witness.n == 0:
             return  # the witness of a new table: no append commit named yet

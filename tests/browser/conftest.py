@@ -42,7 +42,7 @@ def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("playwright is not installed (pip install -e '.[test]')")
+        _unavailable("playwright is not installed (pip install -e '.[browser]')")
     exe = chromium_path()
     if exe is None:
         _unavailable("no chromium-headless-shell or chromium on PATH (apt-get install chromium-headless-shell)")

@@ -126,6 +126,7 @@ def test_findings_link_to_their_event(page: Any, tmp_path: Path) -> None:
     assert not leaked
 
 
+@pytest.mark.needs_no_extra
 def test_viewer_of_the_longest_pulkas_stays_small(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "st")
     for record, pulka in (("data/demo/croatian-3p.pref", "demo-croatian-3p-013"),

@@ -21,7 +21,6 @@ from deltalake import CommitProperties
 from deltalake import DeltaTable
 from deltalake import write_deltalake
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
 from preflog.store.delta_log import HEADS_META
@@ -35,6 +34,7 @@ from preflog.store.keyed import signed_text
 from preflog.store.schema import stored_table
 from preflog.workspace import KEY_ENV
 from preflog.workspace import Workspace
+from tests.synthetic import synthetic_pulka
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
 KEY = "club secret of issue 31"

@@ -33,7 +33,7 @@ def need_pyspark() -> None:
         return
     if os.environ.get("PREFLOG_REQUIRE_SPARK") == "1":
         pytest.fail("PREFLOG_REQUIRE_SPARK=1 but pyspark is not installed (pip install -e '.[spark]')")
-    pytest.skip("the spark extra: pip install -e '.[spark]' (.ci/run installs it)")
+    pytest.skip("needs the spark extra: pip install -e '.[spark,spark-test]'")
 
 SIM_SPECS = [
     {"rules_spec": "sochi", "players": 3, "pool": 10},

@@ -33,18 +33,21 @@ def one_error_line(res: Result) -> str:
     return lines[0]
 
 
+@pytest.mark.needs_no_extra
 def test_the_cli_and_the_package_load_without_pyspark() -> None:
     code = ("import sys, preflog, preflog.cli.app, preflog.spark, preflog.spark.tables, preflog.spark.sql; "
             "assert 'pyspark' not in sys.modules, 'pyspark was imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.needs_no_extra
 def test_help_lists_the_spark_commands() -> None:
     res = invoke("spark", "--help")
     assert res.exit_code == 0
     assert all(cmd in res.output for cmd in ("audit", "project", "report"))
 
 
+@pytest.mark.needs_no_extra
 def test_without_the_extra_the_command_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "pyspark", None)          # as if pyspark were not installed
     monkeypatch.delitem(sys.modules, "preflog.spark.job", raising=False)

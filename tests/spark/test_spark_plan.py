@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from preflog.spark.plan import DataFile
 from preflog.spark.plan import Snapshot
@@ -17,6 +18,9 @@ from preflog.spark.plan import pulka_spans
 from preflog.spark.plan import read_group
 from preflog.spark.plan import row_group_ranges
 from preflog.spark.tables import EVENT_COLUMNS
+
+# no Spark: the plan's arithmetic and the worker's read run without the extra too
+pytestmark = pytest.mark.needs_no_extra
 
 
 def snap(*files: tuple[str, int, str | None, str | None]) -> Snapshot:

@@ -34,8 +34,6 @@ from pyarrow import fs
 from typer.testing import CliRunner
 from typer.testing import Result
 
-from benchmarks.spark_cluster import HOST
-from benchmarks.spark_cluster import free_port
 from preflog import reports as duck_reports
 from preflog.analysis.table import TABLES as ANALYSIS_TABLES
 from preflog.analysis.table import table_files
@@ -45,6 +43,8 @@ from preflog.shipped import shipped
 from preflog.sim import simulate_many
 from preflog.spark.tables import SORT_KEYS
 from preflog.workspace import Workspace
+from tests.spark.cluster import HOST
+from tests.spark.cluster import free_port
 
 from .conftest import need_pyspark
 
@@ -58,8 +58,8 @@ def need_moto() -> None:
     need_pyspark()
     if importlib.util.find_spec("moto") is None:
         if os.environ.get("PREFLOG_REQUIRE_SPARK") == "1":
-            pytest.fail("PREFLOG_REQUIRE_SPARK=1 but moto is not installed (pip install -e '.[test]')")
-        pytest.skip("moto[server] (the test extra) starts the S3-compatible server")
+            pytest.fail("PREFLOG_REQUIRE_SPARK=1 but moto is not installed (pip install -e '.[spark-test]')")
+        pytest.skip("moto[server] (the spark-test extra) starts the S3-compatible server")
 
 
 @contextmanager
@@ -136,6 +136,7 @@ def endpoint(store: Workspace, server: str) -> str:
     return server
 
 
+@pytest.mark.needs_no_extra
 def test_the_environment_gives_the_storage_options() -> None:
     """The documented variables as deltalake's options and pyarrow's S3 arguments (an http endpoint allowed)."""
     from preflog.spark.storage import s3_arguments

@@ -21,6 +21,9 @@ from preflog.spark.sql import report_sql
 from preflog.spark.sql import spark_report_sql
 from preflog.workspace import Workspace
 
+# DuckDB only: these run without the extra too
+pytestmark = pytest.mark.needs_no_extra
+
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Workspace:

@@ -13,10 +13,10 @@ import pyarrow.compute as pc
 import pytest
 from deltalake import write_deltalake
 
-from benchmarks.synthetic import synthetic_pulkas
 from preflog.store import DeltaStore
 from preflog.store import delta
 from preflog.store import delta_read
+from tests.synthetic import synthetic_pulkas
 
 
 def _duckdb_rows(store: DeltaStore, **kw: object) -> list[tuple[object, ...]]:

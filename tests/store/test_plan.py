@@ -9,12 +9,12 @@ import pyarrow.parquet as pq
 import pytest
 from deltalake import WriterProperties
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.spark.plan import row_group_ranges
 from preflog.spark.plan import snapshot
 from preflog.store import DeltaStore
 from preflog.store import delta
 from preflog.store.plan import RowGroup
+from tests.synthetic import synthetic_pulka
 
 GAME = synthetic_pulka(7, deals=3)
 ODD = "Мои игры #1 100%"

@@ -15,7 +15,6 @@ import pyarrow as pa
 import pytest
 from deltalake import WriterProperties
 
-from benchmarks.synthetic import synthetic_pulkas
 from preflog.store import DeltaStore
 from preflog.store import EventStore
 from preflog.store import MemoryStore
@@ -24,6 +23,7 @@ from preflog.store import delta_read
 from preflog.store.base import bounds_of_counts
 from preflog.store.base import shard_cuts
 from preflog.store.base import shard_range
+from tests.synthetic import synthetic_pulkas
 
 Rows = list[tuple[Any, ...]]
 
