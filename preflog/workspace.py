@@ -626,7 +626,7 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
     stored already (the same seed and settings played again) is not stored twice but counted in
     ``already``; one whose id another pulka holds (the same seed, another ``pool``) is stored under
     :func:`free_id`. Then the projections of the new pulkas are written."""
-    from .importer import IMPORT_CHUNK
+    from .importer import session
     from .sim import simulate_many
     from .store.chain import GENESIS
     from .store.chain import seal
@@ -671,7 +671,7 @@ def simulate_to(*, rules: str, pulkas: int, players: int, pool: int, seed: int, 
                 (output / f"{pid}{suffix}").write_text(text, encoding="utf-8")
         if workspace is not None:
             batch.append((pid, seal([e.to_row() for e in events], 0, GENESIS, 0, hash_every)))
-            if len(batch) >= IMPORT_CHUNK:
+            if len(batch) >= session.IMPORT_CHUNK:
                 commit()
         elif output is None and fmt == "json":
             to_stdout.extend(events)  # one JSON document holds every pulka (written below)

@@ -9,7 +9,7 @@ saves, during compaction — and the next command must leave a store where
 * ``verify`` (events and projections) is clean.
 
 The victim is a fresh interpreter (``python -c``) importing ``data/examples`` (40 pulkas, 16 files)
-three pulkas a commit (``importer.IMPORT_CHUNK = 3``, so an import is many commits); chosen points are hooks it
+three pulkas a commit (``importer.session.IMPORT_CHUNK = 3``, so an import is many commits); chosen points are hooks it
 installs on itself that SIGKILL the process. Every wait has a timeout; no thread is started. Eight
 trials, about 20 s of CPU (a minute of wall time on a loaded two-core machine).
 """
@@ -42,8 +42,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
 KILL_HOOK = r"""
 import json, os, signal, sys
 cfg = json.loads(sys.argv[1])
-from preflog import importer, workspace
-importer.IMPORT_CHUNK = 3
+from preflog import workspace
+from preflog.importer import session
+session.IMPORT_CHUNK = 3
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
