@@ -228,8 +228,9 @@
   }
 
   function drawSheet() {
-    var holder = $("sheet");
-    holder.innerHTML = state.svg;  // drawn by the server, every text in it escaped
+    var holder = $("sheet");  // drawn by the server, every text in it escaped: as on paper, and for a phone
+    holder.querySelector(".paper").innerHTML = state.svg;
+    holder.querySelector(".portrait").innerHTML = state.portrait;
     var table = $("settle");
     var cols = terms().settle || [["player", "player"], ["exact", "exact"], ["method1", "method 1"],
                                   ["method2", "method 2"], ["money", "money"]];  // the family's settlement
