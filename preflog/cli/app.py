@@ -656,6 +656,26 @@ def compact(store: StoreOpt = None) -> None:
                   markup=False)
 
 
+@app.command()
+@_guard
+def backup(dest: Annotated[Path, typer.Argument(help="A new folder: the backup, itself a store folder.")],
+           store: StoreOpt = None) -> None:
+    """Copy the store as of its last commit, safe while serve or an import writes (docs/deploy.md)."""
+    from ..store.backup import backup_table
+    from ..workspace import Workspace
+
+    ws = _ws(store)
+    if not ws.exists():
+        raise NoStoreError(ws.root)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise FileError(dest, "exists already: a backup goes into a new folder")
+    copy = Workspace(dest)
+    got = backup_table(ws.events_dir, copy.events_dir)
+    copy.heal_projections(reading=False)  # the copy's own projections, built from it: a whole store
+    out.print(f"backed up {ws.root} at version {got.version} to {dest} ({got.files} files, "
+              f"{got.size / 1024:.0f} KiB)", markup=False, highlight=False, soft_wrap=True)
+
+
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
              pulka: list[str] | None) -> dict[str, Any]:
     return {"player": player, "preset": preset, "date_from": _date(date_from, "--from"),
