@@ -1071,15 +1071,20 @@ def serve(host: Annotated[str, typer.Option(help="Address to listen on; another 
                           ] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
           no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the browser.")] = False,
-          public_read: Annotated[bool, typer.Option("--public-read", help="With --host: reading needs no "
-                                                    "token (writing still does).")] = False,
-          pin: Annotated[str | None, typer.Option(help="With --host: the table's PIN (4 to 12 digits) instead of "
-                                                  "a random token.")] = None,
+          public_read: Annotated[bool, typer.Option("--public-read", help="With --host or --proxied: reading needs "
+                                                    "no token (writing still does).")] = False,
+          pin: Annotated[str | None, typer.Option(help="With --host or --proxied: the table's PIN (4 to 12 digits) "
+                                                  "instead of a random token.")] = None,
+          proxied: Annotated[bool, typer.Option("--proxied", help="Behind a reverse proxy on this machine (TLS): "
+                                                "its forwarded headers count, and the table needs its token or "
+                                                "PIN (docs/deploy.md).")] = False,
+          root_path: Annotated[str, typer.Option(help="The path the proxy serves it under, e.g. /preflog.")] = "",
           store: StoreOpt = None) -> None:
     """A local web app: the archive (sheets, audit, deal viewer) and live scorekeeping (docs/serve.md)."""
     from ..serve import run
 
     run(_ws(store).root, host=host, port=port, open_browser=not no_browser, public_read=public_read, pin=pin,
+        proxied=proxied, root_path=root_path,
         say=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
 
 

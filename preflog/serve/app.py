@@ -76,6 +76,7 @@ from ..views.viewer import viewer_html
 from ..workspace import Audited
 from ..workspace import Loaded
 from ..workspace import Workspace
+from . import install
 from .cards import DraftRefused
 from .cards import card_events
 from .cards import deck
@@ -90,6 +91,8 @@ from .entry import history
 from .entry import paper_choices
 from .entry import refusals
 from .entry import standing
+from .proxy import RootPath
+from .proxy import route_path
 from .start import MOST_SPEC
 from .start import POOL_UNUSED
 from .start import form_options
@@ -696,12 +699,13 @@ def _server(request: Request) -> Server:
 
 def _html(request: Request, text: str) -> HTMLResponse:
     resp = HTMLResponse(text, headers=_HEADERS)
+    secure = request.url.scheme == "https"   # behind a TLS proxy (its X-Forwarded-Proto): HTTPS only
     if CSRF_COOKIE not in request.cookies:
-        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
+        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict", secure=secure)
     token = _server(request).settings.table_token
     given = request.query_params.get("token")
     if token is not None and given is not None and _same(given, token):
-        resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict")
+        resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict", secure=secure)
     return resp
 
 
@@ -805,7 +809,7 @@ def _guarded(handler: Handler) -> Handler:
             failed = exc
         except PreflogError as exc:  # the store's own refusal (none there, damaged): one line, nothing written
             failed = Refused(500, str(exc))
-        if request.url.path.startswith("/api/"):
+        if route_path(request.scope).startswith("/api/"):
             return _refusal(failed)
         if failed.status in (401, 429):   # a page: the join form, asking for the PIN or token
             settings = _server(request).settings
@@ -1056,8 +1060,10 @@ def create_app(store: str | Path, table_token: str | None = None,
         Route("/api/pulka/{pid}/cards", _guarded(api_enter_cards), methods=["POST"]),
         Route("/api/pulka/{pid}/correct", _guarded(api_correct), methods=["POST"]),
         Route("/api/import", _guarded(api_import), methods=["POST"]),
+        *install.routes(),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    middleware = [Middleware(RootPath)]
+    middleware += [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)
     app.state.server = Server(Settings(Path(store), table_token, poll_ms, public_read, pin))
     return app
