@@ -5,9 +5,12 @@ puts nginx with TLS in front and drives a phone through it)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import struct
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -147,10 +150,11 @@ class _Ran:
         pass
 
 
-def _unit_command(unit: str) -> list[str]:
+def _unit_command(unit: str, key: str = "ExecStart") -> list[str]:
     text = (DEPLOY / unit).read_text(encoding="utf-8").replace("\\\n", " ")
-    (line,) = [x for x in text.splitlines() if x.startswith("ExecStart=")]
-    return shlex.split(line.removeprefix("ExecStart="))
+    (line,) = [x for x in text.splitlines() if x.startswith(key + "=")]
+    # systemd's own escapes: $$ is a dollar sign, %% a percent sign
+    return shlex.split(line.removeprefix(key + "=").replace("$$", "$").replace("%%", "%"))
 
 
 def test_the_service_units_command_line_serves_behind_the_proxy(tmp_path: Path,
@@ -172,12 +176,28 @@ def test_the_service_units_command_line_serves_behind_the_proxy(tmp_path: Path,
         serve_mod.run(tmp_path, port=0, open_browser=False, pin="123456", say=lambda _: None)
 
 
-def test_the_backup_units_command_line_backs_up(tmp_path: Path) -> None:
+def test_the_backup_units_commands_back_up_and_keep_the_newest_30(tmp_path: Path) -> None:
     store, _ = table_store(tmp_path)
-    args = _unit_command("preflog-backup.service")
-    assert args[:2] == ["/bin/sh", "-c"]
-    line = args[2].replace("/var/lib/preflog/store", str(store)).replace("/var/backups/preflog", str(tmp_path / "bk"))
-    line = line.replace("exec /opt/preflog/bin/preflog ", "").replace("$(date -u +%%Y-%%m-%%dT%%H%%M)", "2026")
-    res = CliRunner().invoke(app, shlex.split(line))
-    assert res.exit_code == 0, res.output
-    assert res.output.startswith(f"backed up {store} at version ") and (tmp_path / "bk" / "2026" / "events").is_dir()
+    backups = tmp_path / "bk"
+    backups.mkdir()
+    for day in range(1, 33):   # 32 older backups
+        (backups / f"2000-01-{day:02d}T0400").mkdir()
+
+    def sh(key: str) -> None:
+        args = _unit_command("preflog-backup.service", key)
+        assert args[:2] == ["/bin/sh", "-c"]
+        line = (args[2].replace("/opt/preflog/bin/preflog", f"{sys.executable} -m preflog")
+                .replace("/var/lib/preflog/store", str(store)).replace("/var/backups/preflog", str(backups)))
+        got = subprocess.run(["/bin/sh", "-c", line], capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert got.returncode == 0, got.stderr
+        if key == "ExecStart":
+            assert got.stdout.startswith(f"backed up {store} at version "), got.stdout
+
+    sh("ExecStart")
+    made = [p for p in backups.iterdir() if not p.name.startswith("2000")]
+    assert len(made) == 1 and re.fullmatch(r"20\d\d-\d\d-\d\dT\d{4}", made[0].name)
+    assert (made[0] / "events" / "_delta_log").is_dir()
+    sh("ExecStartPost")
+    kept = sorted(p.name for p in backups.iterdir())
+    assert len(kept) == 30 and kept[-1] == made[0].name and kept[0] == "2000-01-04T0400"
