@@ -49,7 +49,7 @@ SOLVER_EXTENSIONS.append(Extension("preflog.store._chain", ["preflog/store/_chai
                                    optional=True))
 
 # The compiled column reader of the store's bulk read (preflog/store/_read.c, plain C API); optional the same
-# way: without it preflog.store.delta turns integer columns into lists with NumPy's tolist.
+# way: without it preflog.store.delta_read turns integer columns into lists with NumPy's tolist.
 SOLVER_EXTENSIONS.append(Extension("preflog.store._read", ["preflog/store/_read.c"], extra_compile_args=["-O3"],
                                    optional=True))
 

@@ -15,22 +15,24 @@ of the three is not zero, printing the first input of each kind.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import random
 import signal
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-NOISE = list('[]{};:,"\\()=-+ \n\t0123456789AKQJTakqjtschdSCHD♠♣♦♥пчбтДВКТ²٣') + [
-    "pass", "hold", "Deal", "Auction:", "Anna", "Talon:", "1:", "igra", "Start:", "Score:", "concede", "9" * 60]
-VALUES: list[Any] = [None, 1.5, -3, True, "Xh", [], {}, ["A", "6s"], {"A": 1}, "all pass", 10 ** 40, "﻿x", "\x00"]
+if str(ROOT) not in sys.path:  # run as a script from a checkout: the package and the tests' mutations
+    sys.path.insert(0, str(ROOT))
+
+from tests.mutations import mutate  # noqa: E402
+from tests.mutations import mutate_json  # noqa: E402
+from tests.mutations import picker  # noqa: E402
+from tests.mutations import seeds  # noqa: E402
 
 
 class _Hang(Exception):
@@ -39,64 +41,6 @@ class _Hang(Exception):
 
 def _alarm(_sig: int, _frame: Any) -> None:
     raise _Hang
-
-
-def seeds() -> list[str]:
-    """The records the mutations start from: the documented examples and the shipped seed examples."""
-    import re
-
-    doc = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
-    texts = re.findall(r"```pref\n(.*?)```", doc, re.S)
-    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "data" / "examples").glob("*.pref"))]
-    return texts
-
-
-Pick = Callable[[str, int, int], int]
-"""``pick(label, lo, hi)``: an int from ``lo`` to ``hi`` — a seeded ``random`` here, a hypothesis draw in the
-suite's fuzz test (so that a failure there shrinks to the fewest, smallest edits)."""
-
-
-def picker(rng: random.Random) -> Pick:
-    return lambda _label, lo, hi: rng.randint(lo, hi)
-
-
-def mutate(pick: Pick, text: str, n: int) -> str:
-    """``n`` edits of ``text``: insert noise, delete a span, swap two lines, repeat a line, or copy a span
-    elsewhere."""
-    for _ in range(n):
-        op, i = pick("edit", 0, 4), pick("at", 0, len(text))
-        if op == 0:
-            text = text[:i] + NOISE[pick("noise", 0, len(NOISE) - 1)] + text[i:]
-        elif op == 1:
-            text = text[:i] + text[i + pick("length", 1, 7):]
-        elif op in (2, 3):
-            lines = text.split("\n")
-            a, b = pick("line", 0, len(lines) - 1), pick("other line", 0, len(lines) - 1)
-            if op == 2:
-                lines[a], lines[b] = lines[b], lines[a]
-            else:
-                lines.insert(b, lines[a])
-            text = "\n".join(lines)
-        else:
-            j = pick("from", 0, len(text))
-            text = text[:i] + text[j:j + 6] + text[i:]
-    return text
-
-
-def mutate_json(rng: random.Random, doc: Any, n: int) -> Any:
-    for _ in range(n):
-        node, key, cur = None, None, doc
-        for _ in range(rng.randint(1, 8)):
-            if isinstance(cur, dict) and cur:
-                k: Any = rng.choice(list(cur))
-            elif isinstance(cur, list) and cur:
-                k = rng.randrange(len(cur))
-            else:
-                break
-            node, key, cur = cur, k, cur[k]
-        if node is not None:
-            node[key] = copy.deepcopy(rng.choice(VALUES))  # a fresh value: no shared or circular nodes
-    return doc
 
 
 def run_chunk(args: tuple[str, int, int, float]) -> dict[str, Any]:
@@ -186,5 +130,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     raise SystemExit(main())

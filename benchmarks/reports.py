@@ -3,7 +3,7 @@
     python benchmarks/reports.py --deals 1000000 [--dir /tmp/bench] [--repeat 3]
 
 Generates ``deals`` (N rows) and ``player_deals`` (3·N rows) and ``pulka_results`` with the
-projection schemas (:func:`benchmarks.synthetic.synthesize`: typed small ints, sorted by pulka),
+projection schemas (:func:`tests.synthetic.synthesize`: typed small ints, sorted by pulka),
 writes them as a store's projections (zstd, 128 k-row groups) and times each report (cold = first
 run, warm = median of repeats) and the projection refresh after one more pulka is imported, then
 after it changes (only its segment is rewritten, see :mod:`preflog.projections.store`).
@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.synthetic import synthesize  # noqa: E402
 from preflog.model.outcome import DealKind  # noqa: E402
 from preflog.model.outcome import DealOutcome  # noqa: E402
 from preflog.projections.facts import PulkaFacts  # noqa: E402
@@ -33,6 +32,7 @@ from preflog.projections.store import write_table  # noqa: E402
 from preflog.reports import db  # noqa: E402
 from preflog.reports import queries  # noqa: E402
 from preflog.scoring.sheet import DealScore  # noqa: E402
+from tests.synthetic import synthesize  # noqa: E402
 
 
 def _one_pulka(pid: str) -> PulkaFacts:

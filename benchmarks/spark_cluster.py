@@ -33,15 +33,10 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-HOST = "127.0.0.1"
+from tests.spark.cluster import HOST  # noqa: E402
+from tests.spark.cluster import cluster  # noqa: E402
+
 DATA = Path(os.environ.get("PREFLOG_SPARKBENCH_DATA", "/tmp/sparkbench-data"))
 TINY_PULKAS = 4  # the start-up table: four pulkas in four commits (one task per core of two workers)
 GOAL_ONE_CORE = 1.3
@@ -111,74 +108,6 @@ def local_audit(store: Path) -> dict[str, Any]:
             "load": before}
 
 
-# ---------------------------------------------------------------------------------------- the cluster
-def free_port() -> int:
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = int(s.getsockname()[1])
-    s.close()
-    return port
-
-
-def status(port: int) -> dict[str, Any]:
-    """A standalone master's or worker's status page (``/json/`` of its web UI)."""
-    with urllib.request.urlopen(f"http://{HOST}:{port}/json/", timeout=10) as r:
-        doc: dict[str, Any] = json.load(r)
-    return doc
-
-
-@dataclass(frozen=True)
-class Cluster:
-    master: str
-    """The master's URL (``spark://HOST:PORT``)."""
-    worker_uis: tuple[int, ...]
-    """Each worker's web UI port (its :func:`status` lists the executors it ran)."""
-
-
-@contextmanager
-def cluster(work: Path, workers: int = 2, memory: str = "2g") -> Iterator[Cluster]:
-    """A standalone master and ``workers`` single-core workers on this machine (pyspark's ``spark-class``),
-    their logs and work folders under ``work``; stops only the processes it started. The benchmark and
-    ``tests/spark/test_spark_cluster.py`` both start theirs here."""
-    import pyspark
-
-    home = Path(pyspark.__file__).parent
-    spark_class = home / "bin" / "spark-class"
-    env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOCAL_IP": HOST, "SPARK_LOG_DIR": str(work)}
-    port, ui = free_port(), free_port()
-    master = f"spark://{HOST}:{port}"
-    procs = [subprocess.Popen([str(spark_class), "org.apache.spark.deploy.master.Master", "--host", HOST,
-                               "--port", str(port), "--webui-port", str(ui)], env=env,
-                              stdout=open(work / "master.log", "w"), stderr=subprocess.STDOUT)]
-    worker_uis = tuple(free_port() for _ in range(workers))
-    for i, wui in enumerate(worker_uis):
-        procs.append(subprocess.Popen(
-            [str(spark_class), "org.apache.spark.deploy.worker.Worker", master, "--host", HOST, "--cores", "1",
-             "--memory", memory, "--webui-port", str(wui), "--work-dir", str(work / f"w{i}")], env=env,
-            stdout=open(work / f"worker{i}.log", "w"), stderr=subprocess.STDOUT))
-    try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                if sum(w["state"] == "ALIVE" for w in status(ui)["workers"]) == workers:
-                    break
-            except (OSError, ValueError):  # not up yet, or a page that is not the status yet
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the standalone cluster did not come up: " + (work / "master.log").read_text()[-2000:])
-            time.sleep(1)
-        yield Cluster(master, worker_uis)
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-
-
-# ------------------------------------------------------------------------- one Spark run (a child process)
 _DURATION = re.compile(r"([\d.,]+)\s*(ms|s|m|h|min)\b")
 _SIZE = re.compile(r"([\d.,]+)\s*(B|KiB|MiB|GiB|TiB)\b")
 _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0,

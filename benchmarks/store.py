@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.synthetic import synthetic_pulkas  # noqa: E402
 from preflog.store.delta import DeltaStore  # noqa: E402
+from tests.synthetic import synthetic_pulkas  # noqa: E402
 
 
 def _parquet_bytes(path: str) -> int:

@@ -99,7 +99,8 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'preflog' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    # the compiled kernel's classes and functions get their docstrings back (see _native.documented)
+    value = _native.documented(getattr(importlib.import_module(module), name), module, name)
     globals()[name] = value  # later look-ups skip this function
     return value
 

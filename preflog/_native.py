@@ -22,6 +22,8 @@ This module imports nothing from preflog (layer 0).
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -180,6 +182,58 @@ def select() -> None:
                       RuntimeWarning, stacklevel=2)
     if (pure or old) and not any(isinstance(f, _PureFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _PureFinder(pure + old))
+
+
+@functools.cache
+def source_docstrings(module: str) -> dict[str, str]:
+    """The docstrings of a kernel module as its source writes them: the module's (key ``""``), each top-level
+    class's and function's (``"Name"``) and each method's (``"Class.name"``).
+
+    mypyc keeps none of them: a compiled module, class or function has no ``__doc__`` beyond its signature.
+    :func:`documented` puts them back on the public names; the doctests of a compiled module run from here."""
+    path = source_of(module)
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    docs = {"": ast.get_docstring(tree, clean=False) or ""}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            docs[node.name] = ast.get_docstring(node, clean=False) or ""
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    docs[f"{node.name}.{item.name}"] = ast.get_docstring(item, clean=False) or ""
+    return {k: v for k, v in docs.items() if v}
+
+
+_FILLER = "mypyc filler docstring"
+"""What mypyc writes as the docstring of a compiled class it builds from a template (an enum)."""
+
+
+def documented(value: Any, module: str, name: str) -> Any:
+    """``value``, the name ``name`` of kernel module ``module``, with the docstring of its source when the
+    compiled kernel runs and left it without one or with :data:`_FILLER` (``help(preflog.audit)``): a
+    compiled class gets its ``__doc__`` back; a compiled function, whose ``__doc__`` cannot be set, comes
+    back as a Python function that carries the docstring and calls it (the compiled one is its
+    ``__wrapped__``; the signature is its).
+    Anything else, and every name of the pure-Python kernel, is returned as it is. Reads the source once per
+    module, on the first such name asked for."""
+    if not NATIVE or module not in MODULES or (getattr(value, "__doc__", None) or "").strip() not in ("", _FILLER):
+        return value
+    doc = source_docstrings(module).get(name)
+    if doc is None:
+        return value
+    if isinstance(value, type):
+        value.__doc__ = doc
+        return value
+    if not callable(value):
+        return value
+    compiled = value
+
+    @functools.wraps(compiled)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return compiled(*args, **kwargs)
+
+    call.__doc__ = doc
+    return call
 
 
 def loaded() -> bool:

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
     from .analysis.table import BuildResult
     from .store.delta import DeltaStore
+    from .store.logdamage import Repaired
 
 STORE_ENV = "PREFLOG_STORE"
 KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
@@ -180,6 +181,51 @@ class Workspace:
     def exists(self) -> bool:
         return (self.events_dir / "_delta_log").exists()
 
+    @_file_errors_at_root
+    def unchecked_signatures(self) -> str | None:
+        """What a verify without the key could not check, in one sentence: the store is keyed (its seal's
+        fingerprint) and no key is given, so its signatures went unchecked; None when a key is given or the
+        store is not keyed."""
+        if not self.exists() or club_key() is not None:
+            return None
+        from .store.keyed import store_seal
+
+        self.store()
+        assert self._store is not None
+        sealed = store_seal(self.events_dir, self._store.history)
+        if not sealed:
+            return None
+        return (f"this store is keyed (fingerprint {sealed}) and no key is given: its signatures went unchecked "
+                "(set PREFLOG_KEY or PREFLOG_KEY_FILE to check them)")
+
+    @_file_errors_at_root
+    def repair(self) -> Repaired:
+        """Move the damaged files of the event table's log aside and rebuild its checkpoint from the
+        commits (:func:`~preflog.store.logdamage.repair`); when a cut last commit was moved aside, the
+        projections are rebuilt too (they were built at the version it held)."""
+        if not self.exists():
+            raise NoStoreError(self.root)
+        from .store.logdamage import repair
+
+        self._store = None   # opened again after the repair
+        done = repair(self.events_dir, club_key())
+        if done.dropped is not None and done.checkpoint is not None:
+            self.rebuild_projections()
+        return done
+
+    @_file_errors_at_root
+    def check_key(self) -> None:
+        """Refuse to write with a key that is not the store's (a wrong one, none for a keyed store, one for
+        a store sealed without a key): :class:`~preflog.store.keyed.KeyMismatchError`, one line naming
+        both fingerprints, before anything is read or written. A new store takes any key."""
+        if not self.exists():
+            return
+        from .store.keyed import check_writer_key
+
+        self.store()
+        assert self._store is not None
+        check_writer_key(self.events_dir, club_key(), self._store.history)
+
     # --- import -------------------------------------------------------------------------
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
@@ -208,6 +254,7 @@ class Workspace:
         keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
         of pulkas (the ids and content hashes already stored are looked up in the store's compact head
         index, see :mod:`preflog.store.heads`). The work is an :class:`~preflog.importer.ImportSession`'s."""
+        self.check_key()
         return ImportSession(self, run_audit, workers, self.progress).run(paths, on_item, progress)
 
     # --- loading ------------------------------------------------------------------------

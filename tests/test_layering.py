@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "record": 5,        # text and JSON records (above engine: a record is read with its family's bid codec)
     "store": 4,         # event stores and the hash chain (beside engine)
     "projections": 5,   # facts of audited pulkas and the Parquet tables built from them
+    "generated": 5,     # python -m preflog.generated: every file generated from the code (docs, schemas, header)
     "sim": 5,           # bots driving the engine
     "reports": 6,       # SQL, DataFrames, HTML over the projections
     "render": 6,        # sheet SVG

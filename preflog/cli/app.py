@@ -605,6 +605,8 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
            deep: Annotated[bool, typer.Option("--deep", help="Also replay every pulka and compare the projections "
                                               "with what its events give (slow: an audit of the whole store).")]
            = False,
+           strict: Annotated[bool, typer.Option("--strict", help="Exit 1 also when a check could not run: a "
+                                                "keyed store verified without its key.")] = False,
            store: StoreOpt = None) -> None:
     """Check every pulka's hash chain and sequence numbers, the table against its commit log, and the projections
     against the events; exit 1 on damage."""
@@ -614,6 +616,7 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
         with _watching(ws, as_json):
             problems = ws.verify(deep=deep)
         pulkas = _verified_pulkas(ws, problems)
+        unchecked = ws.unchecked_signatures()
     except PreflogError as exc:
         if not as_json:
             _fail(str(exc))
@@ -625,13 +628,15 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
     if as_json:
         from ..views.json import verify_json
 
-        _print_json(verify_json(str(ws.root), pulkas, problems))
-        raise typer.Exit(1 if problems else 0)
+        _print_json(verify_json(str(ws.root), pulkas, problems, unchecked=unchecked))
+        raise typer.Exit(1 if problems or (strict and unchecked) else 0)
     for p in problems:
         out.print(str(p), highlight=False, markup=False)
-    if problems:
+    if unchecked:
+        out.print(f"note: {unchecked}", highlight=False, markup=False)
+    if problems or (strict and unchecked):
         raise typer.Exit(1)
-    out.print("store verifies clean")
+    out.print("store verifies clean" + (", but for its signatures" if unchecked else ""))
 
 
 def _verified_pulkas(ws: Workspace, problems: list[Any]) -> int:
@@ -1083,7 +1088,9 @@ def serve(host: Annotated[str, typer.Option(help="Address to listen on; another 
     """A local web app: the archive (sheets, audit, deal viewer) and live scorekeeping (docs/serve.md)."""
     from ..serve import run
 
-    run(_ws(store).root, host=host, port=port, open_browser=not no_browser, public_read=public_read, pin=pin,
+    ws = _ws(store)
+    ws.check_key()   # entries are signed with the key given: a wrong or missing one is refused before serving
+    run(ws.root, host=host, port=port, open_browser=not no_browser, public_read=public_read, pin=pin,
         proxied=proxied, root_path=root_path,
         say=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
 
@@ -1228,6 +1235,9 @@ def spark_entry_script() -> None:
     from . import spark_submit as entry
 
     out.print(str(Path(entry.__file__).resolve()), markup=False, highlight=False, soft_wrap=True)
+
+
+from . import repair as _repair  # noqa: E402,F401  (`preflog repair`: registers itself on the app)
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 /* Generated from preflog/engine/cardloop_layout.py (LAYOUT) by
- * `python -m preflog.engine.cardloop_layout`: do not edit.
+ * `python -m preflog.generated`: do not edit.
  * The bit layout of the card loop's packed words (see _tricks.c). */
 #ifndef PREFLOG_TRICKS_LAYOUT_H
 #define PREFLOG_TRICKS_LAYOUT_H

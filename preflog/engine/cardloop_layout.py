@@ -6,7 +6,7 @@ to the C loop (``_tricks.c``) as two 64-bit words, ``setup`` (what stays fixed d
 ``state`` (the trick in progress), and reads it back from one, ``out``. :data:`LAYOUT` names each
 field's word, first bit, width and bias (the value stored is ``value + bias``, so that seats and cards of
 -1, and the talon's unknown order of -2, pack as non-negative numbers). ``_tricks_layout.h`` is generated
-from it (``python -m preflog.engine.cardloop_layout`` rewrites the header; a test fails when the
+from it (``python -m preflog.generated`` rewrites the header; a test fails when the
 committed header is not what the table gives), and tests/engine/test_card_loop_layout.py checks the
 packer in ``tricks.py`` and the C loop against :func:`unpack` of the same table.
 
@@ -15,7 +15,6 @@ This module imports nothing from preflog (it is data and two small functions).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -91,7 +90,7 @@ def header_text() -> str:
     """``_tricks_layout.h``: a getter and a setter macro per field (``SETUP_TRUMP(w)`` reads it,
     ``PUT_STATE_BEST(v)`` is the bits of value ``v``)."""
     lines = ["/* Generated from preflog/engine/cardloop_layout.py (LAYOUT) by",
-             " * `python -m preflog.engine.cardloop_layout`: do not edit.",
+             " * `python -m preflog.generated`: do not edit.",
              " * The bit layout of the card loop's packed words (see _tricks.c). */",
              "#ifndef PREFLOG_TRICKS_LAYOUT_H", "#define PREFLOG_TRICKS_LAYOUT_H", ""]
     for f in LAYOUT:
@@ -103,8 +102,3 @@ def header_text() -> str:
         lines.append(f"#define PUT_{tag}(v) ((int64_t)((v){put_bias}) << {f.shift})")
     lines += ["", "#endif", ""]
     return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    HEADER.write_text(header_text(), encoding="utf-8")
-    print(f"wrote {HEADER}", file=sys.stderr)

@@ -265,7 +265,7 @@ _MEANING: dict[Code, str] = {code: text for s in SECTIONS for code, text in s.co
 HEADER = """\
 # Audit finding codes
 
-<!-- generated from preflog/engine/codes.py by `python -m preflog.engine.codes`; do not edit -->
+<!-- generated from preflog/engine/codes.py by `python -m preflog.generated`; do not edit -->
 
 Every rule check raises `IllegalAction(code, message)`; `audit()` turns it into a `Finding` with the
 deal number (1-based), `seq` (the event's number in the store: 1 for the first event), the event and a one-sentence
@@ -316,9 +316,3 @@ def findings_doc() -> str:
         if s.notes:
             parts.append(f"\n{s.notes}\n")
     return "".join(parts)
-
-
-if __name__ == "__main__":  # pragma: no cover - regenerates the doc
-    from pathlib import Path
-
-    Path(__file__).resolve().parents[2].joinpath("docs", "findings.md").write_text(findings_doc(), encoding="utf-8")

@@ -37,6 +37,8 @@ from ..model.events import DealCorrected
 from ..model.events import DealStarted
 from ..model.events import Event
 from ..model.events import EventError
+from ..model.events import PulkaEnded
+from ..model.events import PulkaStarted
 from ..model.events import Row
 from ..model.events import ScoreRecorded
 from ..model.events import from_row
@@ -338,38 +340,45 @@ class Auditor:
                    row, deal=0)
 
     def _other(self, seq: int, ev: Event, row: Row | None) -> None:
-        """An event that is no deal step, by its role in the event registry (:data:`ROLES`)."""
+        """An event that is no deal step, by its role in the event registry (:data:`ROLES`). Each role has
+        one event class (the registry's entries); the ``isinstance`` asserts say which, for the type checker
+        and as a guard against an entry whose class does not fit its role."""
         code = ev.CODE
         role = ROLES[code] if 0 <= code < len(ROLES) else -1
         if role == _PULKA_START:
+            assert isinstance(ev, PulkaStarted)
             if self.pulka is not None or self.fatal:
                 self._find(Code.DUPLICATE_PULKA_START, seq, "a second PulkaStarted in one log", ev, row)
                 return
             try:
-                self.pulka = PulkaState(ev)  # type: ignore[arg-type]
+                self.pulka = PulkaState(ev)
                 self.pulka.reuse_deals = self.reuse_deals
             except IllegalAction as exc:
                 self.fatal = True
                 self._find(exc.code, seq, exc.message, ev, row, deal=0)
             return
         if role == _DEAL_START:
-            self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)  # type: ignore[attr-defined]
+            assert isinstance(ev, DealStarted)
+            self._deal_started(seq, ev.dealer, ev.hands, ev.talon, ev, row)
             return
         p = self._running(seq, ev.KIND, ev, row)
         if p is None:
             return
         if role == _SCORE_LINE:
-            self._score_line(seq, ev, row)  # type: ignore[arg-type]
+            assert isinstance(ev, ScoreRecorded)
+            self._score_line(seq, ev, row)
         elif role == _CORRECTION:   # one that applies never reaches the replay (see run)
-            self._find(Code.BAD_CORRECTION, seq, f"a correction of deal {ev.deal} that cannot apply: it comes "  # type: ignore[attr-defined]
+            assert isinstance(ev, DealCorrected)
+            self._find(Code.BAD_CORRECTION, seq, f"a correction of deal {ev.deal} that cannot apply: it comes "
                        "right after a deal header, names a deal the sheet has, before the end", ev, row)
         elif role == _PULKA_END:
+            assert isinstance(ev, PulkaEnded)
             self._close_open_deal(seq, ev, row)
             try:
-                p.verify_end(ev)  # type: ignore[arg-type]
+                p.verify_end(ev)
             except IllegalAction as exc:
                 self._find(exc.code, seq, exc.message, ev, row)
-            p.end(ev)  # type: ignore[arg-type]
+            p.end(ev)
 
     def _end_without_play(self, seq: int, ev: Event | None, row: Row | None) -> None:
         """A deal that ends without a further deal event (Croatian 2♠ rule) ends at the next other event."""

@@ -52,6 +52,20 @@ CARD_LOOP: Any = BUILT if _native.NATIVE else None
 as :mod:`preflog._native` decides; ``PREFLOG_PURE=1`` runs neither), else None: the ``.py`` loop, the reference."""
 
 
+def playable(hand: int, led: int, trump_mask: int) -> int:
+    """The cards of ``hand`` that may go to a trick whose suit led is ``led`` (-1: none yet, any card): the
+    suit led, else, void in it, the trump suit (``trump_mask``: its cards when the rules say ``must_trump``,
+    else 0), else any card. The one follow-suit rule: :meth:`TrickPlay.legal_cards` and the bots' look-ahead
+    (:func:`preflog.sim.cardplay.legal`) ask it; the card loops apply it card by card."""
+    if led < 0:
+        return hand
+    m = hand & SUIT_MASKS[led]
+    if m:
+        return m
+    m = hand & trump_mask
+    return m if m else hand
+
+
 def _cards_text(mask: int) -> str:
     return format_cards(mask) or "-"
 
@@ -221,12 +235,7 @@ class TrickPlay:
         if self.trick_cards or self._talon_tricks > self.completed:
             if led < 0:  # open-talon trick 1 before the talon order is known: either talon suit follows
                 return hand & self._talon_suits() or hand
-            m = hand & SUIT_MASKS[led]
-            if m:
-                return m
-            m = hand & self._tmask
-            if m:
-                return m
+            return playable(hand, led, self._tmask)
         return hand
 
     def verify_card(self, seat: int, card: int) -> None:

@@ -40,7 +40,7 @@ from .bidcodes import ru_trump
 from .bidcodes import strain_of
 
 _STRAIN_LATIN = {1: "s", 2: "c", 3: "d", 4: "h", 5: "NT"}
-_STRAIN_UNICODE = {1: "♠", 2: "♣", 3: "♦", 4: "♥", 5: "БК"}
+_STRAIN_UNICODE = {1: "♠", 2: "♣", 3: "♦", 4: "♥", 5: "NT"}  # no trump has no suit symbol: NT in every style
 _STRAIN_ALIASES = {
     "s": 1, "♠": 1, "♤": 1, "п": 1, "пики": 1, "spades": 1,
     "c": 2, "♣": 2, "♧": 2, "т": 2, "трефы": 2, "clubs": 2,

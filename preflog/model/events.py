@@ -40,6 +40,10 @@ LEGACY_RULES_VERSION = 1
 were recorded; the tables of version 1 are the presets of that time)."""
 NO_PLAYER = -1
 NO_CARD = -1
+MAX_DEALS = 32_767
+"""The most deals a pulka may hold. A pulka of a club's evening has tens of deals, a long one a few
+hundred; the projections keep deal numbers as 16-bit integers, so a record of more deals is refused
+where it goes past this one (at its deal header), before the rest of it is read."""
 
 
 

@@ -91,7 +91,7 @@ class DealOutcome:
     invited: int = NO_SEAT          # seat invited by a lone whister (writes nothing)
     stopped_early: bool = False     # play stopped at the defenders' 5th trick
 
-    # <written out from the fields above by `python -m preflog.model.writeout`: do not edit>
+    # <written out from the fields above by `python -m preflog.generated`: do not edit>
     def __init__(self, deal: int, dealer: int, n_players: int, kind: str, declarer: int = NO_SEAT, contract: int = 0,
                  tricks: tuple[int, ...] = (), calls: tuple[int, ...] = (), whist_order: tuple[int, ...] = (),
                  half_whister: int = NO_SEAT, returner: int = NO_SEAT, open_play: bool = False, checked: bool = False,

@@ -11,14 +11,14 @@ declared above the mark::
         pulya: tuple[Number, ...]
         note: str = ""
 
-        # <written out from the fields above by `python -m preflog.model.writeout`: do not edit>
+        # <written out from the fields above by `python -m preflog.generated`: do not edit>
         def __init__(self, pulya: tuple[Number, ...], note: str = "") -> None:
             ...
         # </written out>
 
-``python -m preflog.model.writeout`` rewrites the marked blocks of :data:`FILES`; tests/model/test_writeout.py
-fails when a checked-in block is not what the fields give, and checks the classes whose ``__init__`` does
-more than assign (``Sheet`` copies its lists) against their fields too.
+``python -m preflog.generated`` rewrites the marked blocks of :data:`FILES` (with every other generated file);
+tests/model/test_writeout.py fails when a checked-in block is not what the fields give, and checks the classes
+whose ``__init__`` does more than assign (``Sheet`` copies its lists) against their fields too.
 
 This module imports nothing from preflog (it reads the sources as text).
 """
@@ -26,14 +26,13 @@ This module imports nothing from preflog (it reads the sources as text).
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 FILES: tuple[str, ...] = ("model/outcome.py", "scoring/sheet.py")
 """The sources (relative to the package) with written-out blocks."""
 
-BEGIN = "# <written out from the fields above by `python -m preflog.model.writeout`: do not edit>"
+BEGIN = "# <written out from the fields above by `python -m preflog.generated`: do not edit>"
 END = "# </written out>"
 WIDTH = 120
 
@@ -147,17 +146,3 @@ def mismatches(source: str, where: str = "") -> list[str]:
                     found.append(f"{where}:{fn.lineno}: {cls.name}.__reduce__ passes {passed}, its fields are "
                                  f"{names}")
     return found
-
-
-def main() -> None:
-    for rel in FILES:
-        path = PACKAGE / rel
-        old = path.read_text(encoding="utf-8")
-        new = generate(old)
-        if new != old:
-            path.write_text(new, encoding="utf-8")
-            print(f"wrote {path}", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    main()

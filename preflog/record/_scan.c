@@ -1,7 +1,7 @@
 /* The compiled scanner of the text reader: runs of canonical trick lines, and card lists.
  *
- * The pure-Python reader (preflog/record/textfmt.py and build.py) is the reference. These functions
- * are its fast paths done without a Python object per line: each accepts a strict subset of what the
+ * The pure-Python reader (preflog/record/textfmt.py parses the lines, reader.py builds the events) is
+ * the reference. These functions are its fast paths done without a Python object per line: each accepts a strict subset of what the
  * Python fast path accepts and gives exactly its result there; anything else (a talon mark, two
  * spaces, a card not held, a wrong trick number, a non-ASCII digit ...) stops the run at that line
  * and the Python reader reads that line itself, careful path and exact error included. Cards are

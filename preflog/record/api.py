@@ -262,17 +262,6 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_bounded(path: str | Path, limits: Limits | None = None) -> str:
-    """The UTF-8 text of a record file, refusing what is not a regular file (a folder, a FIFO, a
-    device such as ``/dev/zero``) and a file over ``limits.max_file_bytes``, with a
-    :class:`~preflog.errors.FileError` naming it. Never blocks on a FIFO: it is opened without waiting
-    for a writer, then refused."""
-    lim = limits or Limits.from_env()
-    with _record_file(path, lim) as f:
-        raw = f.read(lim.max_file_bytes + 1)
-    return _decoded(raw, str(path), lim)
-
-
 @contextmanager
 def _record_file(path: str | Path, lim: Limits) -> Iterator[BinaryIO]:
     """A record file open for reading, refused (:class:`~preflog.errors.FileError` naming it) when it
@@ -301,33 +290,6 @@ def _too_big(size: int | None, lim: Limits) -> str:
         f"more than the limit of {lim.max_file_bytes:,} bytes"
     return (f"holds {size:,} bytes, {over}" if size is not None else f"holds {over}") + \
         f" for one record file (raise it with {MAX_FILE_BYTES_ENV})"
-
-
-def _decoded(raw: bytes, source: str, lim: Limits) -> str:
-    if len(raw) > lim.max_file_bytes:  # grew while read, or a stream
-        raise FileError(source, _too_big(None, lim))
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(source, Loc(), "", f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    # universal newlines, as a file opened in text mode reads them
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def _check_lines(text: str, source: str, lim: Limits) -> None:
-    """Refuse a line longer than ``lim.max_line_chars``, located and quoted by its start only. Linear:
-    each step jumps to the last line break within the next window, so short lines cost nothing extra."""
-    width, n, pos = lim.max_line_chars, len(text), 0
-    while n - pos > width:
-        nl = text.rfind("\n", pos, pos + width + 1)
-        if nl < 0:
-            end = text.find("\n", pos)
-            end = n if end < 0 else end
-            length = end - pos
-            raise RecordError(source, Loc(text.count("\n", 0, pos) + 1, 1), excerpt(text[pos:min(end, pos + 41)], 40),
-                              f"starts a line of {length:,} characters, more than the limit of {width:,} "
-                              f"(raise it with {MAX_LINE_CHARS_ENV})")
-        pos = nl + 1
 
 
 def read_records(text: str, source: str = "<string>") -> list[Record]:

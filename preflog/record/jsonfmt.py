@@ -26,11 +26,17 @@ import math
 import re
 from typing import Any
 
+from preflog.model.events import MAX_DEALS
+
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
+from .syntax import ALL_PASS_KEY
 from .syntax import ALL_PASS_WORDS
+from .syntax import BY_JSON_KEY
+from .syntax import STEPS
 from .syntax import DealSyn
+from .syntax import Form
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
@@ -39,8 +45,7 @@ from .validate import option_text
 
 FORMAT = "preflog-record"
 VERSION = 1
-_STEP_KEYS = ("auction", "talon_shown", "discard", "contract", "whist", "trick", "claim", "check", "tricks",
-              "score", "corrects", "strikes")
+_STEP_KEYS = tuple(BY_JSON_KEY)
 
 
 class _JsonReader:
@@ -136,7 +141,11 @@ class _JsonReader:
         for key, value in self.obj(d.get("meta", {}), f"{path}.meta").items():
             p.meta.append((key, self.tok(value, f"{path}.meta.{key}")))
         p.start = [self.score_line(x, q) for x, q in self.each(d.get("start", []), f"{path}.start")]
-        p.deals = [self.deal(x, q) for x, q in self.each(d.get("deals", []), f"{path}.deals")]
+        deals = d.get("deals", [])
+        if isinstance(deals, list) and len(deals) > MAX_DEALS:   # refused before any deal is read
+            raise self.fail(f"{path}.deals[{MAX_DEALS}]", deals[MAX_DEALS], f"is deal {MAX_DEALS + 1:,} of its "
+                            f"pulka: a pulka holds at most {MAX_DEALS:,} deals")
+        p.deals = [self.deal(x, q) for x, q in self.each(deals, f"{path}.deals")]
         if "end" in d:
             p.end = self.tok(d["end"], f"{path}.end")
         if "notes" in d:
@@ -164,31 +173,32 @@ class _JsonReader:
         d = self.obj(v, path, (), _STEP_KEYS)
         if len(d) != 1:
             raise self.fail(path, v, "is not a one-key step object", ", ".join(_STEP_KEYS))
-        kind, val = next(iter(d.items()))
-        q = f"{path}.{kind}"
+        key, val = next(iter(d.items()))
+        spec = BY_JSON_KEY[key]
+        kind, form = spec.kind, spec.form
+        q = f"{path}.{key}"
         loc = Loc(path=q)
-        if kind == "auction" and isinstance(val, str):
+        if key == ALL_PASS_KEY and isinstance(val, str):
             if " ".join(val.lower().split()) not in ALL_PASS_WORDS:
                 raise self.fail(q, val, "is not an auction", "pairs [player, bid] or \"all pass\"")
             return Step("all_pass", loc)
-        if kind in ("auction", "whist"):
-            pairs = [Pair(*self.pair(x, f"{q}[{i}]")) for i, x in enumerate(self.arr(val, q))]
-            return Step("auction" if kind == "auction" else "calls", loc, pairs=pairs)
-        if kind == "talon_shown":
+        if form == Form.PAIRS:
+            return Step(kind, loc, pairs=[Pair(*self.pair(x, f"{q}[{i}]")) for i, x in enumerate(self.arr(val, q))])
+        if form == Form.CARDS:
             return Step(kind, loc, value=self.cards(val, q))
-        if kind in ("corrects", "strikes"):  # a correction, as the text form writes it: "deal 3"
+        if form == Form.VALUE:  # e.g. a correction, as the text form writes it: "deal 3"
             return Step(kind, loc, value=self.tok(val, q))
-        if kind in ("discard", "contract"):
-            who, text = self.pair(val, q, optional=kind == "discard")
+        if form == Form.PLAYER_VALUE:
+            who, text = self.pair(val, q, optional=spec.player_optional)
             return Step(kind, loc, player=who, value=text)
-        if kind == "trick":
+        if form == Form.TRICK:
             pairs = []
             for i, c in enumerate(self.arr(val, q)):
                 t = self.tok(c, f"{q}[{i}]")
                 mark = t.text.startswith("(") and t.text.endswith(")") and len(t.text) > 2
                 pairs.append(Pair(None, Tok(t.text[1:-1], t.loc) if mark else t, mark))
-            return Step("trick", loc, pairs=pairs)
-        if kind in ("claim", "check", "tricks"):
+            return Step(kind, loc, pairs=pairs)
+        if form == Form.COUNTS:
             if isinstance(val, list):
                 return Step(kind, loc, pairs=[Pair(None, self.num(x, f"{q}[{i}]")) for i, x in enumerate(val)])
             return Step(kind, loc, pairs=[Pair(Tok(k, Loc(path=f"{q}.{k}")), self.num(x, f"{q}.{k}"))
@@ -290,20 +300,22 @@ def _deal_obj(deal: DealSyn) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     for s in plain_steps(deal.steps):
         pairs = [[p.player.text if p.player else None, p.value.text] for p in s.pairs]
-        if s.kind == "all_pass":
-            steps.append({"auction": "all pass"})
-        elif s.kind in ("auction", "calls"):
-            steps.append({"auction" if s.kind == "auction" else "whist": pairs})
-        elif s.kind in ("talon_shown", "corrects", "strikes"):
-            steps.append({s.kind: s.value.text if s.value else ""})
-        elif s.kind in ("discard", "contract"):
-            steps.append({s.kind: [s.player.text if s.player else None, s.value.text if s.value else ""]})
-        elif s.kind == "trick":
-            steps.append({"trick": [f"({p.value.text})" if p.mark else p.value.text for p in s.pairs]})
-        elif s.kind in ("claim", "check", "tricks"):
-            steps.append({s.kind: {p.player.text if p.player else "": _int_or_text(p.value) for p in s.pairs}})
-        elif s.kind == "score":
-            steps.append({"score": _score_obj(s)})
+        spec = STEPS[s.kind]
+        form, key = spec.form, spec.json_key
+        if form == Form.ALL_PASS:
+            steps.append({key: "all pass"})
+        elif form == Form.PAIRS:
+            steps.append({key: pairs})
+        elif form == Form.VALUE or form == Form.CARDS:
+            steps.append({key: s.value.text if s.value else ""})
+        elif form == Form.PLAYER_VALUE:
+            steps.append({key: [s.player.text if s.player else None, s.value.text if s.value else ""]})
+        elif form == Form.TRICK:
+            steps.append({key: [f"({p.value.text})" if p.mark else p.value.text for p in s.pairs]})
+        elif form == Form.COUNTS:
+            steps.append({key: {p.player.text if p.player else "": _int_or_text(p.value) for p in s.pairs}})
+        else:
+            steps.append({key: _score_obj(s)})
     d["steps"] = steps
     return d
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ from .fast import FastReading
 from .holdings import DealReading
 from .holdings import Holdings
 from .holdings import cards_in
+from .syntax import STEPS
 from .syntax import DealSyn
 from .syntax import HandLine
 from .syntax import KeyedLine
@@ -465,83 +467,94 @@ class Reader(FastReading):
             lines.extend([step.loc.line] * (len(events) - before))
         return events
     def step(self, step: Step, st: DealReading, out: list[Event]) -> None:
-        kind = step.kind
-        if kind != "trick":
+        """The events of one step, by its kind's builder (:data:`_BUILD`, one per step kind of
+        :data:`~preflog.record.syntax.STEPS`)."""
+        if step.kind != "trick":
             st.last_trick = -1
-        if kind == "auction":
-            for pair in step.pairs:
-                seat = self.seat(pair.player, pair.value)
-                if B.call_words(pair.value.text) in B.HOLD_WORDS:
-                    if st.current is None:
-                        raise self.fail(pair.value, "holds no bid", "a bid before the first hold")
-                    code = st.current
-                else:
-                    code = self.bid(pair.value)
-                if code != B.PASS:
-                    st.current, st.bidder = code, seat
-                ev = BIDS.get((seat, code))
-                if ev is None:
-                    ev = BIDS[(seat, code)] = BidMade(seat, code)
-                out.append(ev)
-        elif kind == "all_pass":
-            out.extend(BidMade(s, B.PASS) for s in bidding_order(self.n, st.dealer))
-        elif kind == "talon_shown":
-            assert step.value is not None
-            mask = 0
-            for c, piece in self.cards(step.value):
-                holder = st.cards.holder(c)
-                if holder >= 0:
-                    raise self.fail(piece, f"is in {self.names[holder]}'s hand, not in the talon")
-                mask |= 1 << c
-            st.cards.talon = mask
-            out.append(TalonRevealed(mask))
-        elif kind == "discard":
-            assert step.value is not None
-            if step.player is not None:
-                seat = self.seat(step.player)
-            elif st.bidder is not None:
-                seat = st.bidder
+        build = _BUILD.get(step.kind)
+        if build is None:  # pragma: no cover - the parsers only make the kinds of STEPS
+            raise RecordError(self.source, step.loc, step.kind, "is not a step kind")
+        build(self, step, st, out)
+
+    def _auction(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        for pair in step.pairs:
+            seat = self.seat(pair.player, pair.value)
+            if B.call_words(pair.value.text) in B.HOLD_WORDS:
+                if st.current is None:
+                    raise self.fail(pair.value, "holds no bid", "a bid before the first hold")
+                code = st.current
             else:
-                raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
-            pairs = self.cards(step.value)
-            if st.cards.hands is not None and len(pairs) != TALON_CARDS:
-                # with the hands known, the cards left in hand depend on it: say so here, not at a later trick
-                raise self.fail(step.value, f"is a discard of {len(pairs)} card{'' if len(pairs) == 1 else 's'}",
-                                f"exactly {TALON_CARDS} cards: the declarer puts back as many as the talon gave")
-            mask = sum(1 << c for c, _ in pairs)
-            bad = st.cards.discard(seat, mask)
-            if bad >= 0:
-                piece = next(p for c, p in pairs if c == bad)
-                raise self.fail(piece, f"is neither in {self.names[seat]}'s hand nor in the talon")
-            out.append(Discarded(seat, mask))
-        elif kind == "contract":
-            assert step.value is not None
-            seat = self.seat(step.player, step.value)
-            code = self.bid(step.value)
-            if code not in self.bids.contracts:
-                raise self.fail(step.value, "is not a contract", self.bids.contracts_text)
-            out.append(ContractDeclared(seat, code))
-        elif kind == "calls":
-            for pair in step.pairs:
-                seat = self.seat(pair.player, pair.value)
-                out.append(self.call(seat, pair.value))
-        elif kind == "trick":
-            self.trick(step, st, out)
-        elif kind in _COUNT_KINDS:
-            out.append(_COUNT_KINDS[kind](self.counts(step)))  # type: ignore[call-arg]
-        elif kind == "score":
-            seat = self.seat(step.player, step.value)
-            pulya, gora, visty = self.totals(step)
-            out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
-        elif kind in ("corrects", "strikes"):
-            assert step.value is not None
-            m = CORRECTION.fullmatch(step.value.text.strip())
-            if m is None:
-                raise self.fail(step.value, "is not a correction", "'deal N', optionally 'at' and when "
-                                "(e.g. deal 3 at 2024-05-17T20:15:00Z)")
-            out.append(DealCorrected(int(m[1]), kind == "strikes", m[2] or ""))
-        else:  # pragma: no cover - the parsers only make the kinds above
-            raise RecordError(self.source, step.loc, kind, "is not a step kind")
+                code = self.bid(pair.value)
+            if code != B.PASS:
+                st.current, st.bidder = code, seat
+            ev = BIDS.get((seat, code))
+            if ev is None:
+                ev = BIDS[(seat, code)] = BidMade(seat, code)
+            out.append(ev)
+
+    def _all_pass(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        out.extend(BidMade(s, B.PASS) for s in bidding_order(self.n, st.dealer))
+
+    def _talon_shown(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        assert step.value is not None
+        mask = 0
+        for c, piece in self.cards(step.value):
+            holder = st.cards.holder(c)
+            if holder >= 0:
+                raise self.fail(piece, f"is in {self.names[holder]}'s hand, not in the talon")
+            mask |= 1 << c
+        st.cards.talon = mask
+        out.append(TalonRevealed(mask))
+
+    def _discard(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        assert step.value is not None
+        if step.player is not None:
+            seat = self.seat(step.player)
+        elif st.bidder is not None:
+            seat = st.bidder
+        else:
+            raise self.fail(step.value, "is a discard without a declarer", "'Discard: A 7s 8s'")
+        pairs = self.cards(step.value)
+        if st.cards.hands is not None and len(pairs) != TALON_CARDS:
+            # with the hands known, the cards left in hand depend on it: say so here, not at a later trick
+            raise self.fail(step.value, f"is a discard of {len(pairs)} card{'' if len(pairs) == 1 else 's'}",
+                            f"exactly {TALON_CARDS} cards: the declarer puts back as many as the talon gave")
+        mask = sum(1 << c for c, _ in pairs)
+        bad = st.cards.discard(seat, mask)
+        if bad >= 0:
+            piece = next(p for c, p in pairs if c == bad)
+            raise self.fail(piece, f"is neither in {self.names[seat]}'s hand nor in the talon")
+        out.append(Discarded(seat, mask))
+
+    def _contract(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        assert step.value is not None
+        seat = self.seat(step.player, step.value)
+        code = self.bid(step.value)
+        if code not in self.bids.contracts:
+            raise self.fail(step.value, "is not a contract", self.bids.contracts_text)
+        out.append(ContractDeclared(seat, code))
+
+    def _calls(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        for pair in step.pairs:
+            seat = self.seat(pair.player, pair.value)
+            out.append(self.call(seat, pair.value))
+
+    def _counts(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        out.append(_COUNT_KINDS[step.kind](self.counts(step)))  # type: ignore[call-arg]
+
+    def _score(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        seat = self.seat(step.player, step.value)
+        pulya, gora, visty = self.totals(step)
+        out.append(ScoreRecorded(seat, pulya, gora, tuple(visty)))
+
+    def _correction(self, step: Step, st: DealReading, out: list[Event]) -> None:
+        assert step.value is not None
+        m = CORRECTION.fullmatch(step.value.text.strip())
+        if m is None:
+            raise self.fail(step.value, "is not a correction", "'deal N', optionally 'at' and when "
+                            "(e.g. deal 3 at 2024-05-17T20:15:00Z)")
+        out.append(DealCorrected(int(m[1]), step.kind == "strikes", m[2] or ""))
+
     def totals(self, step: Step) -> tuple[ScoreValue, ScoreValue, list[ScoreValue]]:
         """(pulya, gora, visty per seat) of a ``Score:`` or ``Start:`` line; what it omits is 0."""
         pulya = self.score(step.fields["pulya"]) if "pulya" in step.fields else 0
@@ -617,6 +630,16 @@ class Reader(FastReading):
             seen.add(seat)
             counts[seat] = self.integer(pair.value, "is not a trick count", "a whole number 0..10", low=0)
         return tuple(counts)
+
+
+_BUILD: dict[str, Callable[[Reader, Step, DealReading, list[Event]], None]] = {
+    "auction": Reader._auction, "all_pass": Reader._all_pass, "talon_shown": Reader._talon_shown,
+    "discard": Reader._discard, "contract": Reader._contract, "calls": Reader._calls, "trick": Reader.trick,
+    **dict.fromkeys(_COUNT_KINDS, Reader._counts), "score": Reader._score,
+    **dict.fromkeys((k for k, s in STEPS.items() if s.syntax == "correction"), Reader._correction),
+}
+"""The builder of each step kind's events (:meth:`Reader.step`)."""
+assert set(_BUILD) == set(STEPS), "one builder per step kind of the syntax table"
 
 
 def build_records(pulkas: Iterable[PulkaSyn], source: str) -> list[Record]:

@@ -6,7 +6,8 @@ tag: exactly where the parser starts one) or, when own-line comments and blank l
 that tag, at the first of them. Each block keeps the number of its first line in the file, so
 every location stays the file's own. The cut is found by a few regular expressions over a whole
 chunk of text (the comments blanked out first), not by a loop over lines, so it costs little next
-to the parse; a block is then parsed and built on its own (:func:`parse_block`), in this process
+to the parse; a block is then parsed and built on its own
+(:func:`~preflog.record.textfmt.parse_text`, :func:`~preflog.record.reader.build_records`), in this process
 or on a worker (:mod:`preflog.importer` hands out runs of blocks of one big file).
 
 Bytes are read in chunks of whole lines (:func:`byte_chunks`), decoded, and checked against the

@@ -5,7 +5,8 @@ Both forms parse into these plain objects (strings with locations, nothing resol
 and :mod:`preflog.record.writer` turns events back into them. So the two forms cannot drift apart.
 
 Step kinds and what they carry (``pairs`` are ``(player, value)``; ``player`` may be
-``None`` where the form allows it):
+``None`` where the form allows it); :data:`STEPS` is their one table (each kind's line form, text
+keyword, JSON key and event-registry syntax), which the readers and writers of both forms dispatch on:
 
 =============  ===========================================================
 ``auction``    pairs (player, bid)
@@ -25,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field
+from enum import IntEnum
 from typing import NamedTuple
 
 from .errors import NOWHERE
@@ -111,7 +113,7 @@ class KeyedLine(NamedTuple):
 
     def step(self) -> Step:
         line, col = self.line, self.column
-        if self.kind == "discard" or self.kind == "contract":
+        if STEPS[self.kind].form == Form.PLAYER_VALUE:
             return Step(self.kind, Loc(line, 1), player=Tok(self.text[0], Loc(line, col)),
                         value=Tok(self.text[2:], Loc(line, col + 2)))
         return Step(self.kind, Loc(line, 1), pairs=letter_pairs(Tok(self.text, Loc(line, col))))
@@ -235,10 +237,58 @@ KEYWORDS: dict[str, str] = {
     "corrects": "corrects", "исправляет": "corrects", "strikes": "strikes", "зачёркивает": "strikes",
     "deal": "deal", "сдача": "deal", "раздача": "deal", "trick": "trick", "взятка": "trick",
 }
-# Canonical keyword written for each step kind.
-CANONICAL: dict[str, str] = {
-    "auction": "Auction", "all_pass": "Auction", "talon_shown": "Talon shown", "discard": "Discard",
-    "contract": "Contract", "calls": "Whist", "claim": "Claim", "check": "Check", "tricks": "Tricks",
-    "score": "Score", "corrects": "Corrects", "strikes": "Strikes",
-}
+
+
+class Form(IntEnum):
+    """How a step line carries what it says, alike in the text and the JSON form (text / JSON)."""
+
+    PAIRS = 0          # (player, value) pairs: ``A 6s, B pass`` / ``[["A", "6s"], ["B", "pass"]]``
+    ALL_PASS = 1       # nothing: ``all pass`` / ``"all pass"``
+    VALUE = 2          # one value: ``deal 3`` / ``"deal 3"``
+    CARDS = 3          # cards: ``7s 8d`` / ``"7s 8d"``
+    PLAYER_VALUE = 4   # a player, then a value: ``B 7c 8d`` / ``["B", "7c 8d"]``
+    TRICK = 5          # cards, ``(c)`` a raspasy talon card: ``1: 7s 8s (9s)`` / ``["7s", "8s", "(9s)"]``
+    COUNTS = 6         # (player or none, number) pairs: ``A 6, B 4`` / ``{"A": 6, "B": 4}`` or ``[6, 4]``
+    SCORE = 7          # a score line: player, pulya, gora, visty
+
+
+@dataclass(frozen=True, slots=True)
+class StepSyntax:
+    """The record syntax of one step kind: its line's :class:`Form`, the keyword the text form writes
+    (``""``: a trick line, written by its number), the JSON form's key, and the event registry's
+    ``syntax`` it spells (:data:`preflog.model.registry.BY_SYNTAX`: the events a step of this kind
+    yields)."""
+
+    kind: str
+    form: Form
+    keyword: str
+    json_key: str
+    syntax: str
+    player_optional: bool = False   # PLAYER_VALUE: the player may be left out (the declarer's discard)
+
+
+STEPS: dict[str, StepSyntax] = {s.kind: s for s in (
+    StepSyntax("auction", Form.PAIRS, "Auction", "auction", "auction"),
+    StepSyntax("all_pass", Form.ALL_PASS, "Auction", "auction", "auction"),
+    StepSyntax("talon_shown", Form.CARDS, "Talon shown", "talon_shown", "talon_shown"),
+    StepSyntax("discard", Form.PLAYER_VALUE, "Discard", "discard", "discard", player_optional=True),
+    StepSyntax("contract", Form.PLAYER_VALUE, "Contract", "contract", "contract"),
+    StepSyntax("calls", Form.PAIRS, "Whist", "whist", "calls"),
+    StepSyntax("trick", Form.TRICK, "", "trick", "trick"),
+    StepSyntax("claim", Form.COUNTS, "Claim", "claim", "claim"),
+    StepSyntax("check", Form.COUNTS, "Check", "check", "check"),
+    StepSyntax("tricks", Form.COUNTS, "Tricks", "tricks", "tricks"),
+    StepSyntax("score", Form.SCORE, "Score", "score", "score"),
+    StepSyntax("corrects", Form.VALUE, "Corrects", "corrects", "correction"),
+    StepSyntax("strikes", Form.VALUE, "Strikes", "strikes", "correction"),
+)}
+"""The one syntax table of the steps of a deal, by step kind: the text and JSON readers and writers
+dispatch on a kind's :class:`Form` here, and :mod:`preflog.record.reader` builds its events. A new event
+kind whose line has one of these forms is one entry here (and one in the event registry)."""
+BY_JSON_KEY: dict[str, StepSyntax] = {s.json_key: s for s in STEPS.values() if s.form != Form.ALL_PASS}
+"""The step kinds by the JSON form's key (``"auction": "all pass"`` is the auction's key with a string)."""
+ALL_PASS_KEY = STEPS["all_pass"].json_key
+"""The JSON key whose string value may say ``all pass``."""
+CANONICAL: dict[str, str] = {k: s.keyword for k, s in STEPS.items() if s.keyword}
+"""The canonical keyword written for each step kind."""
 ALL_PASS_WORDS = frozenset({"all pass", "all-pass", "allpass", "все пас", "распасы", "raspasy"})

@@ -16,23 +16,26 @@ from typing import Any
 
 from preflog.model.cards import CardError
 from preflog.model.cards import parse_card
+from preflog.model.events import MAX_DEALS
 
 from . import scanner
 from .errors import Loc
 from .errors import RecordError
 from .errors import Tok
 from .syntax import ALL_PASS_WORDS
-from .syntax import CANONICAL
 from .syntax import FAST_TRICK
 from .syntax import KEYWORDS
+from .syntax import STEPS
 from .syntax import Comment
 from .syntax import DealSyn
+from .syntax import Form
 from .syntax import HandLine
 from .syntax import KeyedLine
 from .syntax import Notes
 from .syntax import Pair
 from .syntax import PulkaSyn
 from .syntax import Step
+from .syntax import StepSyntax
 from .syntax import TrickLine
 from .syntax import TrickRun
 from .syntax import plain_steps
@@ -52,6 +55,7 @@ _FAST_TRICK = FAST_TRICK  # a canonical trick line (the careful _TRICK reads it 
 # Keys of canonical keyed lines (as the writer spells them) → step kind: read without the line patterns.
 _CANONICAL_KEYS = {k: KEYWORDS[k.lower()] for k in ("Auction", "Whist", "Contract", "Discard", "Talon", "Talon shown",
                                                      "Claim", "Check", "Tricks", "Score")}
+_FORMS = {kind: spec.form for kind, spec in STEPS.items()}  # (a dict lookup on the fast path)
 _SCORE_WORD = re.compile(r"(?i)(?<![\w])(pulya|пуля|pool|gora|гора|mountain|visty|висты|whists)(?![\w])")
 _SCORE_FIELD = {"pulya": "pulya", "пуля": "pulya", "pool": "pulya", "gora": "gora", "гора": "gora",
                 "mountain": "gora", "visty": "visty", "висты": "visty", "whists": "visty"}
@@ -219,13 +223,14 @@ class _Parser:
                         if runs is not None:  # what keyed() makes of the commonest, without its general steps
                             if self._cands_of is not self.names:
                                 self._refresh()
-                            if (kind == "auction" or kind == "calls") and letter_list(rest, self._safe):
+                            form = _FORMS.get(kind)
+                            if form == Form.PAIRS and letter_list(rest, self._safe):
                                 deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
                                 continue
                             if kind == "talon" and not deal.steps and deal.talon is None:
                                 deal.talon = Tok(rest, Loc(lineno, 8))
                                 continue
-                            if (kind == "discard" or kind == "contract") and len(rest) > 2 and rest[1] == " " \
+                            if form == Form.PLAYER_VALUE and len(rest) > 2 and rest[1] == " " \
                                     and rest[0] in self._safe and rest[2] not in " \t:=":  # split_player's first case
                                 deal.steps.append(KeyedLine(lineno, kind, rest, len(key) + 3))
                                 continue
@@ -236,7 +241,7 @@ class _Parser:
                 m = fast_deal(raw)
                 if m and p is not None and p.end is None:  # what line() and deal_header() make of it
                     deal = self.deal = DealSyn(loc=Loc(lineno, 1))
-                    p.deals.append(deal)
+                    self.add_deal(p, deal, Tok(raw.rstrip(), deal.loc))
                     deal.number = Tok(m[1], Loc(lineno, 6))
                     deal.dealer = Tok(m[2], Loc(lineno, m.start(2) + 1))
                     letters = self.hand_letters
@@ -341,10 +346,18 @@ class _Parser:
         else:
             p.meta.append((low, value))
 
+    def add_deal(self, p: PulkaSyn, deal: DealSyn, header: Tok) -> None:
+        """``deal`` as the next deal of ``p``; refused at its header when ``p`` holds :data:`MAX_DEALS`
+        already (at once: the rest of the record is not read)."""
+        if len(p.deals) >= MAX_DEALS:
+            raise self.fail(header, f"is deal {len(p.deals) + 1:,} of its pulka: a pulka holds at most "
+                            f"{MAX_DEALS:,} deals")
+        p.deals.append(deal)
+
     def deal_header(self, tok: Tok, m: re.Match[str]) -> None:
         assert self.pulka is not None
         self.deal = DealSyn(loc=tok.loc)
-        self.pulka.deals.append(self.deal)
+        self.add_deal(self.pulka, self.deal, tok)
         if m.group(2):
             self.deal.number = Tok(m.group(2), tok.loc.shifted(m.start(2)))
         rest = m.group(3)
@@ -446,21 +459,23 @@ class _Parser:
             if deal.talon is not None:
                 raise self.fail(key, "is a second talon line", "one 'Talon:' line per deal")
             deal.talon = value
-        elif kind in ("talon", "talon_shown"):
-            deal.steps.append(Step("talon_shown", key.loc, value=value))
-        elif kind in ("corrects", "strikes"):  # a correction: "Corrects: deal 3" (DealCorrected)
-            deal.steps.append(Step(kind, key.loc, value=value))
-        elif kind == "auction":
-            if " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
+        else:
+            self.step_line(deal, STEPS["talon_shown" if kind == "talon" else kind], key, value)
+
+    def step_line(self, deal: DealSyn, spec: StepSyntax, key: Tok, value: Tok) -> None:
+        """A keyed line of a deal that is a step (an event's line), read by its kind's :class:`Form`."""
+        kind, form = spec.kind, spec.form
+        if form == Form.PAIRS:
+            if spec.syntax == STEPS["all_pass"].syntax and " ".join(value.text.lower().split()) in ALL_PASS_WORDS:
                 deal.steps.append(Step("all_pass", key.loc))
             else:
-                deal.steps.append(Step("auction", key.loc, pairs=self.pairs(value)))
-        elif kind in ("discard", "contract"):
+                deal.steps.append(Step(kind, key.loc, pairs=self.pairs(value)))
+        elif form == Form.VALUE or form == Form.CARDS:
+            deal.steps.append(Step(kind, key.loc, value=value))
+        elif form == Form.PLAYER_VALUE:
             who, rest = self.split_player(value)
             deal.steps.append(Step(kind, key.loc, player=who, value=rest))
-        elif kind == "calls":
-            deal.steps.append(Step("calls", key.loc, pairs=self.pairs(value)))
-        elif kind in ("claim", "check", "tricks"):
+        elif form == Form.COUNTS:
             fast = self.letter_pairs(value)
             if fast is not None:
                 deal.steps.append(Step(kind, key.loc, pairs=fast))
@@ -473,7 +488,7 @@ class _Parser:
                 who, rest = self.split_player(it)
                 pairs.append(Pair(who, rest))
             deal.steps.append(Step(kind, key.loc, pairs=pairs))
-        elif kind == "score":
+        elif form == Form.SCORE:
             deal.steps.append(self.score(key, value))
 
     def pairs(self, value: Tok) -> list[Pair]:
@@ -597,22 +612,20 @@ def _render_deal(number: int, d: DealSyn) -> list[str]:
 
 def _render_step(s: Step, lines: list[str], trick: int) -> None:
     """The canonical line of one step (``trick``: tricks of the deal before it)."""
-    key = CANONICAL.get(s.kind, "")
-    if s.kind == "auction" or s.kind == "calls":
+    spec = STEPS[s.kind]
+    key, form = spec.keyword, spec.form
+    if form == Form.PAIRS or form == Form.COUNTS:
         lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
                                             for p in s.pairs))
-    elif s.kind == "all_pass":
+    elif form == Form.ALL_PASS:
         lines.append(f"{key}: all pass")
-    elif s.kind in ("talon_shown", "corrects", "strikes"):
+    elif form == Form.VALUE or form == Form.CARDS:
         lines.append(f"{key}: {s.value.text if s.value else ''}")
-    elif s.kind in ("discard", "contract"):
+    elif form == Form.PLAYER_VALUE:
         lines.append(f"{key}: {s.player.text if s.player else ''} {s.value.text if s.value else ''}")
-    elif s.kind == "trick":
+    elif form == Form.TRICK:
         lines.append(f"{trick + 1}: " + " ".join(f"({p.value.text})" if p.mark else p.value.text for p in s.pairs))
-    elif s.kind in ("claim", "check", "tricks"):
-        lines.append(f"{key}: " + ", ".join(f"{p.player.text if p.player else ''} {p.value.text}"
-                                            for p in s.pairs))
-    elif s.kind == "score":
+    else:
         lines.append(_score_line(key, s))
 
 

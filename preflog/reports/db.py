@@ -44,7 +44,7 @@ def load_sql(name: str) -> str:
 
 RESULT_UNITS = ("visty", "points")
 """The units a pulka's result is counted in, as the players report names its columns (``total_visty``,
-``total_points`` …): every family's :attr:`~preflog.engine.families.SheetTerms.paper` ``unit``."""
+``total_points`` …): every family's :attr:`~preflog.engine.families.SheetTerms.unit`."""
 
 
 def unit_macro_sql() -> str:

@@ -274,9 +274,6 @@ class Rules:
     def option(self, name: str) -> Any:
         return getattr(self, name)
 
-    def obligation(self, level: int) -> int:
-        return dict(self.whist_obligation)[level]
-
     def value(self, level: int) -> int:
         return dict(self.game_values)[level]
 

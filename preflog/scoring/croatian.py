@@ -161,10 +161,6 @@ class CroatianScorer(Scorer):
     def under_hat(self) -> tuple[bool, ...]:
         return tuple(c >= 0 for c in self.sheet.pulya)
 
-    def refe_of(self, seat: int) -> int:
-        """Refes queued for ``seat`` (its next contract is doubled if > 0)."""
-        return self.refe[seat]
-
     def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
         """Whether the 2♠ rule applies: 2 with the talon, declarer without refe → a defender must contra
         for the deal to be played (else ``_CONCEDED``)."""

@@ -33,7 +33,7 @@ class DealScore:
     visty: tuple[tuple[Number, ...], ...]
     note: str = ""  # e.g. "help 4 to C", "refe", "hat"
 
-    # <written out from the fields above by `python -m preflog.model.writeout`: do not edit>
+    # <written out from the fields above by `python -m preflog.generated`: do not edit>
     def __init__(self, pulya: tuple[Number, ...], gora: tuple[Number, ...], visty: tuple[tuple[Number, ...], ...],
                  note: str = "") -> None:
         self.pulya = pulya
@@ -124,7 +124,7 @@ class Settlement:
     method2: tuple[int, ...]
     money: tuple[Fraction, ...] = ()
 
-    # <written out from the fields above by `python -m preflog.model.writeout`: do not edit>
+    # <written out from the fields above by `python -m preflog.generated`: do not edit>
     def __init__(self, exact: tuple[Fraction, ...], method1: tuple[int, ...], method2: tuple[int, ...],
                  money: tuple[Fraction, ...] = ()) -> None:
         self.exact = exact

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ..engine.deal import DONE
 from ..engine.deal import PLAY
 from ..engine.deal import Deal
+from ..engine.tricks import playable
 from ..model.cards import SUIT_MASKS
 from ..model.events import CardPlayed
 from ..model.events import Event
@@ -49,18 +50,10 @@ def high(m: int) -> int:
 
 
 def legal(hand: int, lead_suit: int, trump: int, must_trump: bool = True) -> int:
-    """The cards the heuristics expect ``hand`` to choose from: follow suit, else trump if void
-    (``must_trump``), else any (a look-ahead at another player; the bot's own choice is the engine's)."""
-    if lead_suit == NO_SUIT:
-        return hand
-    f = hand & _S[lead_suit]
-    if f:
-        return f
-    if must_trump and trump >= 0:
-        t = hand & _S[trump]
-        if t:
-            return t
-    return hand
+    """The cards the heuristics expect ``hand`` to choose from: the engine's follow-suit rule
+    (:func:`preflog.engine.tricks.playable`), trumping when void if ``must_trump`` (a look-ahead at another
+    player; the bot's own choice is the engine's ``legal_cards``)."""
+    return playable(hand, lead_suit, _S[trump] if must_trump and trump >= 0 else 0)
 
 
 def beaters(cards: int, winner: int, trump: int) -> int:

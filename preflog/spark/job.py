@@ -334,11 +334,6 @@ def partitions_for(events: int, spark: SparkSession) -> int:
     return max(int(spark.sparkContext.defaultParallelism), math.ceil(events / EVENTS_PER_PARTITION))
 
 
-def packed_frame(events: DataFrame) -> DataFrame:
-    """One row per pulka: its id and every table's rows as ``list<struct>`` columns (the audit's one pass)."""
-    return events.groupBy("pulka").applyInArrow(audit_group, schema=from_arrow_schema(PACKED_SCHEMA))
-
-
 def _task_frame(spark: SparkSession, snap: Snapshot, kind: Kind, schema: pa.Schema) -> DataFrame | None:
     """The grouped plan: ``mapInArrow`` of a :class:`~preflog.spark.plan.TaskWorker` over one id per task (one
     partition each); None when the table's pulkas are scattered over its files

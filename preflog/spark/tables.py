@@ -122,45 +122,12 @@ def table_of(rows: Sequence[tuple[object, ...]], schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)], schema=schema)
 
 
-def findings_table(pid: str, result: AuditResult) -> pa.Table:
-    return table_of(findings_rows(pid, result), FINDINGS_SCHEMA)
-
-
-def settlements_table(pid: str, result: AuditResult) -> pa.Table:
-    return table_of(settlements_rows(pid, result), SETTLEMENTS_SCHEMA)
-
-
-def audits_table(pid: str, result: AuditResult, error: str | None) -> pa.Table:
-    return table_of(audits_rows(pid, result, error), AUDITS_SCHEMA)
-
-
 def _facts_or_error(pid: str, rows: Sequence[Row], result: AuditResult) -> tuple[PulkaFacts | None, str | None]:
     try:
         first = [from_row(*rows[0])] if rows else []
         return facts_of(pid, first, result), None
     except PreflogError as e:
         return None, str(e)
-
-
-def pulka_tables(pid: str, rows: Sequence[Row]) -> dict[str, pa.Table]:
-    """Every table's rows of one pulka from its log in row form (sorted by seq).
-
-    A pulka whose facts cannot be projected (a :class:`~preflog.errors.PreflogError`, e.g. a date that
-    is not ISO) keeps its findings, settlement and audit row, with the error in ``audits.error`` and no
-    projection rows: one bad pulka among millions does not stop the job.
-    """
-    result = audit_rows(rows)
-    facts, error = _facts_or_error(pid, rows, result)
-    projected: dict[str, pa.Table] | None = None
-    if facts is not None:
-        try:
-            projected = project(facts)
-        except PreflogError as e:
-            error = str(e)
-    if projected is None:
-        projected = {t: PROJECTION_SCHEMAS[t].empty_table() for t in PROJECTION_TABLES}
-    return {"findings": findings_table(pid, result), "settlements": settlements_table(pid, result),
-            "audits": audits_table(pid, result, error), **projected}
 
 
 def _list_of(flat: pa.Table, counts: Sequence[int]) -> pa.Array:
@@ -312,12 +279,3 @@ def analysis_group(events: pa.Table) -> pa.Table:
     if events.num_rows == 0:
         return ANALYSIS_PACKED_SCHEMA.empty_table()
     return analysis_row(events.column("pulka")[0].as_py(), rows_of_table(events))
-
-
-def unpack(packed: pa.Table, table: str) -> pa.Table:
-    """The rows of one table from packed rows (what the job does with ``explode`` in Spark)."""
-    col = packed.column(table).combine_chunks()
-    flat = col.flatten() if len(col) else pa.array([], col.type.value_type)
-    if len(flat) == 0:
-        return SCHEMAS[table].empty_table()
-    return pa.Table.from_struct_array(flat).cast(SCHEMAS[table])

@@ -1,5 +1,5 @@
-/* The store's bulk read: a slice of an integer column as a Python list (preflog/store/delta.py `_values`;
- * NumPy's `tolist` is the reference and the fallback).
+/* The store's bulk read: a slice of an integer column as a Python list
+ * (preflog/store/delta_read.py `column_values`; NumPy's `tolist` is the reference and the fallback).
  *
  *   int_list(column, start, end)
  *

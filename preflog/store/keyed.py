@@ -25,6 +25,9 @@ import hmac
 import json
 import os
 import stat
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,11 +140,20 @@ class Witness:
         return f"{self.version}:{self.n}:{self.digest}"
 
 
+def _witness_text(witness: Witness, key_fp: str | None) -> str:
+    """What a witness's signature covers: its commit, and the fingerprint of the store's key when the
+    witness names one (witnesses written before they did: the commit alone)."""
+    return "witness " + witness.text() + ("" if key_fp is None else " key " + key_fp)
+
+
 def write_witness(table: Path, witness: Witness, key: bytes | None) -> None:
-    """Replace the witness file atomically (a temporary file renamed over it)."""
-    body: dict[str, Any] = {"version": witness.version, "n": witness.n, "digest": witness.digest}
+    """Replace the witness file atomically (a temporary file renamed over it). It names the fingerprint
+    of the key the store is sealed with ("" for none), so a writer can tell a wrong or missing key
+    before it writes anything (:func:`check_writer_key`)."""
+    key_fp = fingerprint(key) if key is not None else ""
+    body: dict[str, Any] = {"version": witness.version, "n": witness.n, "digest": witness.digest, "key": key_fp}
     if key is not None:
-        body["mac"] = sign(key, "witness " + witness.text())
+        body["mac"] = sign(key, _witness_text(witness, key_fp))
     path = table / WITNESS_NAME
     tmp = path.with_name(f"{WITNESS_NAME}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(body), encoding="utf-8")
@@ -162,11 +174,83 @@ def read_witness(table: Path, key: bytes | None) -> Witness | None:
     try:
         got: Any = json.loads(raw)
         version, n, digest = got["version"], got["n"], got["digest"]
-        if not (isinstance(version, int) and isinstance(n, int) and isinstance(digest, str)):
+        key_fp = got.get("key")
+        if not (isinstance(version, int) and isinstance(n, int) and isinstance(digest, str)
+                and (key_fp is None or isinstance(key_fp, str))):
             raise TypeError
         witness = Witness(version, n, digest)
     except (ValueError, TypeError, KeyError):
         raise ValueError(f"{path} is damaged (not a witness record)") from None
-    if key is not None and not hmac.compare_digest(str(got.get("mac", "")), sign(key, "witness " + witness.text())):
+    if key is not None and not hmac.compare_digest(str(got.get("mac", "")), sign(key, _witness_text(witness, key_fp))):
         raise ValueError(f"{path} is not signed with this store's key")
     return witness
+
+
+class KeyMismatchError(StoreError):
+    """A writer's key is not the one the store is sealed with (a wrong key, none for a keyed store, or one
+    for a store sealed without a key): nothing is written. ``given`` and ``sealed`` are the two keys'
+    fingerprints ("" for no key)."""
+
+    def __init__(self, table: Path, given: str, sealed: str) -> None:
+        self.table = str(table)
+        self.given = given
+        self.sealed = sealed
+        if not given:
+            what = (f"{table}: this store is keyed (sealed with the key of fingerprint {sealed}), but no key is "
+                    "given (PREFLOG_KEY, PREFLOG_KEY_FILE are unset or empty)")
+        elif not sealed:
+            what = (f"{table}: this store was sealed without a key, but a key is given (fingerprint {given}); "
+                    "unset PREFLOG_KEY and PREFLOG_KEY_FILE")
+        else:
+            what = (f"{table}: the key given (fingerprint {given}) is not the one this store is sealed with "
+                    f"(fingerprint {sealed}); check PREFLOG_KEY or PREFLOG_KEY_FILE")
+        super().__init__(f"{what}: nothing was written (a store keeps the key of its first import)")
+
+
+def _witness_fields(table: Path) -> dict[str, Any] | None:
+    """The witness file's fields as they stand (unchecked), None when there is none or it is damaged."""
+    try:
+        with (table / WITNESS_NAME).open("rb") as fh:
+            got: Any = json.loads(fh.read(KEY_MAX + 1))
+    except (OSError, ValueError):
+        return None
+    return got if isinstance(got, dict) else None
+
+
+def store_seal(table: Path, commits: Callable[[], Iterable[Mapping[str, Any]]]) -> str | None:
+    """The fingerprint of the key the store at ``table`` is sealed with ("" sealed without a key), None
+    when nothing says yet (no append commit). The witness names it; a store
+    whose witness does not (written before witnesses did, or damaged) is asked through the link of its
+    last append commit, from ``commits`` (the log's commit infos, as ``DeltaTable.history`` gives them)."""
+    got = _witness_fields(table)
+    if got is not None and got.get("n") == 0:
+        return None   # the witness of a new table: its first import seals it
+    if got is not None and isinstance(got.get("key"), str):
+        return str(got["key"])
+    last: tuple[int, str] | None = None
+    for c in commits():
+        chain, version = c.get(CHAIN_META), c.get("version")
+        if isinstance(chain, str) and isinstance(version, int) and (last is None or version > last[0]):
+            last = (version, chain)
+    if last is None:
+        return None
+    try:
+        return Link.parse(last[1]).key
+    except ValueError:
+        return None   # a damaged link: verify names it; the writer's own check of the chain stops it
+
+
+def check_writer_key(table: Path, key: bytes | None, commits: Callable[[], Iterable[Mapping[str, Any]]]) -> None:
+    """Refuse (:class:`KeyMismatchError`) a writer whose key is not the store's: a wrong key, no key for
+    a keyed store, or a key for a store sealed without one. A witness signed with the key given proves
+    it right at once; a store nothing has sealed yet takes any key (its first import seals it)."""
+    given = fingerprint(key) if key is not None else ""
+    if key is not None:
+        try:
+            if read_witness(table, key) is not None and "mac" in (_witness_fields(table) or {}):
+                return
+        except ValueError:
+            pass   # not signed with this key, or damaged: the seal says which key it is
+    sealed = store_seal(table, commits)
+    if sealed is not None and sealed != given:
+        raise KeyMismatchError(table, given, sealed)

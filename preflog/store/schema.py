@@ -93,3 +93,35 @@ def stored_table(stored: list[tuple[Any, ...]]) -> pa.Table:
     cols = list(zip(*stored, strict=True))
     return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(cols, EVENTS_V1, strict=True)],
                                 schema=EVENTS_V1)
+
+
+_TEXT = {"string", "large_string", "string_view"}   # one column type, however a writer laid the text out
+
+
+def _type_name(t: pa.DataType) -> str:
+    name = str(t)
+    return "string" if name in _TEXT else name
+
+
+def file_schema_problem(path: str, version: int = TABLE_SCHEMA_VERSION) -> str | None:
+    """What in the footer of the data file at ``path`` differs from the columns of table-schema ``version``
+    (names and types, in words), None when they agree. A column renamed or retyped in a footer (one flipped
+    byte turns ``code`` into ``codE``) reads as a column of NULLs under its own name: a reader never says
+    so. An unreadable footer is :func:`~.base.parquet_damage`'s to name: None here."""
+    import pyarrow.parquet as pq
+
+    try:
+        got = pq.read_schema(path)
+    except (OSError, pa.ArrowException):
+        return None
+    want = SCHEMAS[version]
+    if [(f.name, _type_name(f.type)) for f in got] == [(f.name, _type_name(f.type)) for f in want]:
+        return None
+    have = {f.name: _type_name(f.type) for f in got}
+    need = {f.name: _type_name(f.type) for f in want}
+    parts = [f"column {n!r} is missing" for n in need if n not in have]
+    parts += [f"column {n!r} is not one of the table's" for n in have if n not in need]
+    parts += [f"column {n!r} is {have[n]}, not {t}" for n, t in need.items() if n in have and have[n] != t]
+    if not parts:
+        parts = ["its columns are in another order than the table's"]
+    return "its schema differs from the table's: " + "; ".join(parts)

@@ -187,12 +187,14 @@ def import_json(items: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-def verify_json(root: str, pulkas: int, problems: Sequence[Any], error: str | None = None) -> dict[str, Any]:
+def verify_json(root: str, pulkas: int, problems: Sequence[Any], error: str | None = None, *,
+                unchecked: str | None = None) -> dict[str, Any]:
     """``verify --json``: how many pulkas were checked and each problem
     (:class:`~preflog.store.base.IntegrityProblem`); ``error``: the one-line error when verify could not
-    run to its end (exit 2), else None."""
+    run to its end (exit 2), else None; ``unchecked``: what went unchecked (a keyed store verified without
+    its key), else None."""
     return {"kind": "verify", "version": CLI_JSON_VERSION, "store": root, "pulkas": pulkas,
-            "clean": not problems and error is None, "error": error,
+            "clean": not problems and error is None, "error": error, "unchecked": unchecked,
             "problems": [{"pulka": p.pulka, "seq": p.seq, "kind": p.kind, "detail": p.detail,
                           "first_seq": p.first_seq} for p in problems]}
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from benchmarks import reports as bench
-from benchmarks.synthetic import synthesize
 from preflog.projections.build import SCHEMAS
+from tests.synthetic import synthesize
 
 
 def test_synthesize_shapes_and_run(tmp_path):

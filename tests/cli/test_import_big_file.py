@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from preflog import importer
+from preflog.importer import prepare
+from preflog.importer import session
 from preflog.model.events import PulkaStarted
 from preflog.projections.store import SORT_KEYS
 from preflog.projections.store import TABLES
@@ -56,10 +57,10 @@ def _items(ws: Workspace, path: str, workers: int) -> list[tuple[object, ...]]:
 
 @pytest.fixture
 def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 0)
-    monkeypatch.setattr(importer, "PART_BYTES", 3000)
-    monkeypatch.setattr(importer, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(importer, "SPILL_MEMORY_BYTES", 10_000)  # most parts wait on disk
+    monkeypatch.setattr(prepare, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(prepare, "PART_BYTES", 3000)
+    monkeypatch.setattr(prepare, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(prepare, "SPILL_MEMORY_BYTES", 10_000)  # most parts wait on disk
 
 
 @pytest.mark.slow
@@ -69,7 +70,7 @@ def test_a_file_in_parts_on_workers_stores_what_one_reading_stores(tmp_path: Pat
     path.write_text(_big(24), encoding="utf-8")
     parted = Workspace(tmp_path / "parted")
     got = _items(parted, str(path), workers=2)
-    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1 << 40)  # read whole, in this process
+    monkeypatch.setattr(prepare, "SPLIT_MIN_BYTES", 1 << 40)  # read whole, in this process
     whole = Workspace(tmp_path / "whole")
     assert _items(whole, str(path), workers=1) == got
     assert [g[1] for g in got][:4] == ["t0", "big-2", "big-3", "t3"]
@@ -93,8 +94,8 @@ def test_standard_input_streams_in_parts(tmp_path: Path, small_parts: None, monk
     text = _big(9)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
     parts: list[int] = []
-    real = importer.prepare_unit
-    monkeypatch.setattr(importer, "prepare_unit", lambda u, *a: parts.append(u.part) or real(u, *a))
+    real = prepare.prepare_unit
+    monkeypatch.setattr(prepare, "prepare_unit", lambda u, *a: parts.append(u.part) or real(u, *a))
     items = Workspace(tmp_path / "store").import_paths(["-"], workers=2)
     assert [i.pulka for i in items][:3] == ["t0", "stdin-2", "stdin-3"] and len(items) == 9
     assert len(parts) >= 3  # read in parts, not whole
@@ -104,7 +105,7 @@ def test_import_memory_stays_flat_in_the_number_of_pulkas(tmp_path: Path, small_
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Python-level peak (tracemalloc) of importing N and 4N pulkas from one file, in this process,
     without the audit: within a small factor (the whole file's rows held at once would grow 4x)."""
-    monkeypatch.setattr(importer, "IMPORT_ROWS", 2000)
+    monkeypatch.setattr(session, "IMPORT_ROWS", 2000)
     peaks = []
     for n in (6, 24):
         path = tmp_path / f"f{n}.pref"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from preflog import importer
 from preflog.cli.app import app
 from preflog.engine.replay import AuditResult
+from preflog.importer import prepare
 from preflog.model.events import Event
 from preflog.model.events import PulkaStarted
 from preflog.workspace import Workspace
@@ -66,12 +66,12 @@ def test_the_cli_reports_the_failed_file_and_imports_the_others(tmp_path: Path,
 def test_a_worker_failure_is_the_files_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
     """A failure a worker's prepare_unit did not turn into the file's error (a bug) is that file's error row
     with its traceback, not the import's end."""
-    def boom(*_a: object) -> importer.PartResult:
+    def boom(*_a: object) -> prepare.PartResult:
         raise TypeError("boom")
 
-    monkeypatch.setattr(importer, "prepare_unit", boom)
-    monkeypatch.setattr(importer, "_SETTINGS", [32, True, frozenset()])
-    got = importer.work(importer.Unit("x.pref", 0, True, size=10))
+    monkeypatch.setattr(prepare, "prepare_unit", boom)
+    monkeypatch.setattr(prepare, "_SETTINGS", [32, True, frozenset()])
+    got = prepare.work(prepare.Unit("x.pref", 0, True, size=10))
     assert got.source == "x.pref" and got.pulkas == [] and got.last and got.size == 10
     assert "x.pref: could not be imported" in got.error and "TypeError: boom" in got.error
 

@@ -1,6 +1,6 @@
 """A bulk import allocates Arrow buffers from the system allocator (parent and workers) and leaves the
 caller's default pool as it found it; a pool chosen with ``ARROW_DEFAULT_MEMORY_POOL`` is kept
-(see ``importer.import_memory_pool``: Arrow's default mimalloc pool kept freed pages, so the
+(see ``importer.session.import_memory_pool``: Arrow's default mimalloc pool kept freed pages, so the
 parent's memory grew with the number of pulkas imported)."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from preflog import importer
+from preflog.importer import prepare
+from preflog.importer import session
 from preflog.record.api import write_text
+from preflog.store.pool import ARROW_POOL_ENV
 from preflog.workspace import Workspace
 
 from ..randomplay import random_pulka
@@ -29,19 +31,19 @@ def _records(folder: Path) -> Path:
 
 def _pools_seen(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = importer.ImportSession._take_files
+    real = session.ImportSession._take_files
 
-    def spy(self: importer.ImportSession, results: Iterator[Any], *args: Any) -> None:
+    def spy(self: session.ImportSession, results: Iterator[Any], *args: Any) -> None:
         seen.append(pa.default_memory_pool().backend_name)
         real(self, results, *args)
 
-    monkeypatch.setattr(importer.ImportSession, "_take_files", spy)
+    monkeypatch.setattr(session.ImportSession, "_take_files", spy)
     return seen
 
 
 def test_the_import_uses_the_system_allocator_and_restores_the_pool(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(importer.ARROW_POOL_ENV, raising=False)
+    monkeypatch.delenv(ARROW_POOL_ENV, raising=False)
     seen = _pools_seen(monkeypatch)
     before = pa.default_memory_pool().backend_name
     items = Workspace(tmp_path / "st").import_paths([_records(tmp_path / "in")], workers=1)
@@ -50,7 +52,7 @@ def test_the_import_uses_the_system_allocator_and_restores_the_pool(tmp_path: Pa
 
 
 def test_a_chosen_pool_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(importer.ARROW_POOL_ENV, "mimalloc")
+    monkeypatch.setenv(ARROW_POOL_ENV, "mimalloc")
     seen = _pools_seen(monkeypatch)
     before = pa.default_memory_pool().backend_name
     Workspace(tmp_path / "st").import_paths([_records(tmp_path / "in")], workers=1)
@@ -63,22 +65,22 @@ def pool_name(_unit: object) -> str:
 
 
 def test_a_worker_gets_the_system_allocator(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The import's workers switch to the system allocator as they start (importer._settle), whatever pool
-    the fork server they come from loaded pyarrow with."""
+    """The import's workers switch to the system allocator as they start (importer.prepare._settle), whatever
+    pool the fork server they come from loaded pyarrow with."""
     from preflog.workers import run_ordered
 
-    monkeypatch.delenv(importer.ARROW_POOL_ENV, raising=False)
-    got = list(run_ordered(pool_name, [0, 1], 2, preload=[*importer.PRELOAD, __name__],
-                           initializer=importer._settle, initargs=(32, True, frozenset())))
+    monkeypatch.delenv(ARROW_POOL_ENV, raising=False)
+    got = list(run_ordered(pool_name, [0, 1], 2, preload=[*prepare.PRELOAD, __name__],
+                           initializer=prepare._settle, initargs=(32, True, frozenset())))
     assert got == ["system", "system"]
 
 
 def test_overlapping_imports_restore_the_pool_once_the_last_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two imports on two threads overlap: the first in switches to the system allocator, the last
     out switches back to the pool from before the first (not to the system one the second saw)."""
-    monkeypatch.delenv(importer.ARROW_POOL_ENV, raising=False)
+    monkeypatch.delenv(ARROW_POOL_ENV, raising=False)
     before = pa.default_memory_pool().backend_name
-    first, second = importer.import_memory_pool(), importer.import_memory_pool()
+    first, second = session.import_memory_pool(), session.import_memory_pool()
     first.__enter__()
     second.__enter__()
     assert pa.default_memory_pool().backend_name == "system"

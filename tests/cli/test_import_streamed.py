@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from preflog import importer
+from preflog.importer import prepare
+from preflog.importer import session
 from preflog.model.events import PulkaStarted
 from preflog.record.api import write_text
 from preflog.workspace import ImportItem
@@ -73,8 +74,8 @@ def _suffixed(ws: Workspace, pid: str, like: str) -> str:
 @pytest.mark.parametrize("chunk", [1, 2000])
 def test_duplicates_and_ids_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
                                      chunk: int) -> None:
-    monkeypatch.setattr(importer, "IMPORT_CHUNK", chunk)  # 1: a commit after every file
-    monkeypatch.setattr(importer, "PARALLEL_MIN_BYTES", 0)  # small files: the pool all the same
+    monkeypatch.setattr(session, "IMPORT_CHUNK", chunk)  # 1: a commit after every file
+    monkeypatch.setattr(prepare, "PARALLEL_MIN_BYTES", 0)  # small files: the pool all the same
     ws = Workspace(tmp_path / "st")
     first = ws.import_paths([_stored_first(tmp_path)], workers=workers)
     assert [(i.pulka, i.status) for i in first] == [("club", "imported"), ("game", "imported")]

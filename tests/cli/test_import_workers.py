@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from preflog import importer
+from preflog.importer import prepare
 from preflog.model.events import PulkaStarted
 from preflog.projections.store import SORT_KEYS
 from preflog.projections.store import TABLES
@@ -69,10 +69,10 @@ def test_workers_store_the_same_as_one_process(tmp_path: Path, monkeypatch: pyte
     content) and its repeated pulka are duplicates, its middle one is new (hence ``d: 1``)."""
     folder = tmp_path / "records"
     expected = _folder(folder)
-    monkeypatch.setattr(importer, "PARALLEL_MIN_BYTES", 0)  # the folder is small: force the pool
+    monkeypatch.setattr(prepare, "PARALLEL_MIN_BYTES", 0)  # the folder is small: force the pool
     used: list[bool] = []
-    real = importer.use_pool
-    monkeypatch.setattr(importer, "use_pool", lambda files, workers: used.append(real(files, workers)) or used[-1])
+    real = prepare.use_pool
+    monkeypatch.setattr(prepare, "use_pool", lambda files, workers: used.append(real(files, workers)) or used[-1])
 
     one, two = Workspace(tmp_path / "one"), Workspace(tmp_path / "two")
     seen: list[tuple[int, int]] = []
@@ -108,7 +108,7 @@ def test_workers_second_import_is_all_duplicates(tmp_path: Path, monkeypatch: py
     duplicate of a stored one (10 readable pulkas: 2 + 2 + 3 + 1 + 1 + 1), c.pref still errs."""
     folder = tmp_path / "records"
     _folder(folder)
-    monkeypatch.setattr(importer, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(prepare, "PARALLEL_MIN_BYTES", 0)
     ws = Workspace(tmp_path / "st")
     ws.import_paths([folder], workers=2)
     before = _snapshot(ws)
@@ -123,10 +123,10 @@ def test_small_imports_stay_in_process(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     _folder(folder)
     files = sorted(folder.iterdir())
-    assert sum(f.stat().st_size for f in files) < importer.PARALLEL_MIN_BYTES
-    assert not importer.use_pool(files, 2)
-    assert not importer.use_pool(files[:1], 2)
-    assert not importer.use_pool(files, 1)
+    assert sum(f.stat().st_size for f in files) < prepare.PARALLEL_MIN_BYTES
+    assert not prepare.use_pool(files, 2)
+    assert not prepare.use_pool(files[:1], 2)
+    assert not prepare.use_pool(files, 1)
 
 
 def test_worker_projection_rows_equal_a_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,9 +137,9 @@ def test_worker_projection_rows_equal_a_rebuild(tmp_path: Path, monkeypatch: pyt
 
     folder = tmp_path / "records"
     _folder(folder)
-    monkeypatch.setattr(importer, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)  # every file read in parts of one pulka
-    monkeypatch.setattr(importer, "PART_BYTES", 1)
+    monkeypatch.setattr(prepare, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(prepare, "SPLIT_MIN_BYTES", 1)  # every file read in parts of one pulka
+    monkeypatch.setattr(prepare, "PART_BYTES", 1)
     ws = Workspace(tmp_path / "st")
     ws.import_paths([folder], workers=2)
     shutil.copytree(tmp_path / "st" / "events", tmp_path / "clean" / "events")

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 from typer.testing import Result
 
-from preflog import importer
 from preflog.cli.app import app
+from preflog.importer import prepare
 from preflog.record.api import write_text
 from preflog.workspace import READING
 from preflog.workspace import STORING
@@ -124,8 +124,8 @@ FIVE = "\n".join(write_text(random_pulka("sochi", PLAYERS, 2, seed=s)) for s in 
 @pytest.fixture
 def every_pulka_a_part(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any file is read in parts (as one of over 1 MB is), each pulka a part of its own."""
-    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 0)
-    monkeypatch.setattr(importer, "PART_BYTES", 1)
+    monkeypatch.setattr(prepare, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(prepare, "PART_BYTES", 1)
 
 
 def _reading(root: Path, paths: list[str]) -> list[tuple[int, int | None, bool]]:

@@ -11,10 +11,8 @@ from typing import Any
 import pytest
 
 from preflog.engine import tricks
-from preflog.engine.cardloop_layout import HEADER
 from preflog.engine.cardloop_layout import LAYOUT
 from preflog.engine.cardloop_layout import fields
-from preflog.engine.cardloop_layout import header_text
 from preflog.engine.cardloop_layout import pack
 from preflog.engine.cardloop_layout import unpack
 from preflog.engine.deal import Deal
@@ -31,11 +29,6 @@ from preflog.rules import resolve
 from ..randomplay import random_layout
 from ..strategies import TABLES
 from .test_card_loop import card_loop
-
-
-def test_the_header_is_generated_from_the_table() -> None:
-    """``python -m preflog.engine.cardloop_layout`` rewrites it after a change of the table."""
-    assert HEADER.read_text(encoding="utf-8") == header_text()
 
 
 def test_the_table_packs_and_unpacks_every_field() -> None:

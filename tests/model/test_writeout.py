@@ -21,7 +21,7 @@ def test_the_checked_in_blocks_are_what_the_generator_writes() -> None:
     for rel in writeout.FILES:
         text = (ROOT / rel).read_text(encoding="utf-8")
         assert writeout.BEGIN in text, rel
-        assert writeout.generate(text) == text, f"{rel}: run python -m preflog.model.writeout"
+        assert writeout.generate(text) == text, f"{rel}: run python -m preflog.generated"
 
 
 def test_every_dataclass_of_the_kernel_writes_its_fields_out_in_order() -> None:

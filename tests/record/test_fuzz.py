@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from benchmarks import fuzz
 from preflog.engine.replay import audit
 from preflog.model.bids import HR_LADDER
 from preflog.model.bids import IGRA
@@ -38,6 +37,7 @@ from preflog.record import read_records
 from preflog.record import read_text
 from preflog.record import write_json
 from preflog.record import write_text
+from tests import mutations
 
 from ..strategies import TABLES
 from ..strategies import draw_pulka
@@ -47,7 +47,7 @@ SEEDS = doc_blocks("pref")
 def mutate(data: st.DataObject, text: str, n: int) -> str:
     """``n`` drawn edits of ``text`` (the long fuzz run's edits, drawn step by step so that a failure
     shrinks to the fewest, smallest edits)."""
-    return fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), text, n)
+    return mutations.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), text, n)
 
 
 @settings(max_examples=400, deadline=None)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmarks import fuzz
+from benchmarks import fuzz  # this file tests the fuzz script itself
+from tests import mutations
 
 
 def test_a_short_fuzz_run_is_clean(tmp_path: Path) -> None:
@@ -25,7 +26,7 @@ def test_the_json_mutations_never_share_a_node() -> None:
     aliased list once made the fuzzer itself write circular documents)."""
     import random
 
-    doc = fuzz.mutate_json(random.Random(3), {"a": [1, 2], "b": {"c": [3]}}, 200)
+    doc = mutations.mutate_json(random.Random(3), {"a": [1, 2], "b": {"c": [3]}}, 200)
     seen: set[int] = set()
 
     def walk(node: object) -> None:
@@ -36,4 +37,4 @@ def test_the_json_mutations_never_share_a_node() -> None:
                 walk(child)
 
     walk(doc)
-    assert all(v in ([], {}, ["A", "6s"], {"A": 1}) or not isinstance(v, (list, dict)) for v in fuzz.VALUES)
+    assert all(v in ([], {}, ["A", "6s"], {"A": 1}) or not isinstance(v, (list, dict)) for v in mutations.VALUES)

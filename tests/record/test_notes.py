@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from benchmarks import fuzz
 from preflog.model.events import PulkaStarted
 from preflog.record import Record
 from preflog.record import RecordError
@@ -23,6 +22,7 @@ from preflog.record import write_json
 from preflog.record import write_text
 from preflog.workspace import Workspace
 from preflog.workspace import with_id
+from tests import mutations
 
 from .conftest import doc_blocks
 
@@ -135,7 +135,7 @@ def test_mutated_records_keep_their_notes(data: st.DataObject, which: int, n: in
     """Whatever a corrupted record reads to, writing and reading it back keeps its notes and names,
     and the written text is a fixed point."""
     base = [COMMENTED, *doc_blocks("pref")][which]
-    text = fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
+    text = mutations.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
     try:
         recs = read_records(text, "m.pref")
     except RecordError:

@@ -16,7 +16,6 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from benchmarks import fuzz
 from preflog.record import Record
 from preflog.record import RecordError
 from preflog.record import iter_records
@@ -28,6 +27,7 @@ from preflog.record import write_text
 from preflog.record.reader import build_records
 from preflog.record.textfmt import parse_text
 from preflog.sim import simulate_many
+from tests import mutations
 
 from .conftest import doc_blocks
 
@@ -123,7 +123,7 @@ def test_mutated_records_stream_as_they_read(data: st.DataObject, which: int, n:
     """Corrupted input: the streamed reader (any chunk size) and the whole-text reader accept the same
     texts with the same records, and refuse the same texts; one pulka's text gives the same error."""
     base = (SEEDS + [MIXED])[which]
-    text = fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
+    text = mutations.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
     text = text.replace("\r", "\n")  # a file's CR is a line break; the string readers take it as is
     assume(not text.lstrip().startswith("{"))  # a file that starts so is read as JSON
     ref = outcome(whole, text)
@@ -238,5 +238,5 @@ def test_the_fast_paths_read_as_the_general_reader(data: st.DataObject, which: i
     """Differential: corrupted records give identical records (events, lines, notes) or the identical
     error line with and without the fast paths."""
     base = (SEEDS + [simulated(1)])[which]
-    text = fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
+    text = mutations.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), base, n)
     assert noted_outcome(text) == reference(text)

@@ -21,12 +21,11 @@ from deltalake import CommitProperties
 from deltalake import DeltaTable
 from deltalake import write_deltalake
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
-from preflog.store.delta import HEADS_META
-from preflog.store.delta import MAC_META
-from preflog.store.delta import heads_record
+from preflog.store.delta_log import HEADS_META
+from preflog.store.delta_log import MAC_META
+from preflog.store.delta_log import heads_record
 from preflog.store.keyed import CHAIN_META
 from preflog.store.keyed import Link
 from preflog.store.keyed import link_digest
@@ -35,6 +34,7 @@ from preflog.store.keyed import signed_text
 from preflog.store.schema import stored_table
 from preflog.workspace import KEY_ENV
 from preflog.workspace import Workspace
+from tests.synthetic import synthetic_pulka
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
 KEY = "club secret of issue 31"

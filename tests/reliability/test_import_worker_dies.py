@@ -5,7 +5,7 @@ stores the rest.
 
 The worker is killed by an environment hook: a ``sitecustomize`` on the victim's ``PYTHONPATH`` (so every
 interpreter of the import loads it: the command's, the workers' and the fork server they come from) wraps
-``preflog.importer.prepare_unit`` to SIGKILL its own process when it is handed the chosen file.
+``preflog.importer.prepare.prepare_unit`` to SIGKILL its own process when it is handed the chosen file.
 """
 
 from __future__ import annotations
@@ -32,25 +32,25 @@ SITECUSTOMIZE = r"""
 import os, signal
 _die_on = os.environ.get("PREFLOG_TEST_WORKER_DIES_ON")
 if _die_on:
-    from preflog import importer
+    from preflog.importer import prepare
 
-    _real = importer.prepare_unit
+    _real = prepare.prepare_unit
 
     def prepare_unit(unit, *args):
         if os.path.basename(unit.source) == _die_on:
             os.kill(os.getpid(), signal.SIGKILL)
         return _real(unit, *args)
 
-    importer.prepare_unit = prepare_unit
+    prepare.prepare_unit = prepare_unit
 """
 
 # the command line's import, on two workers however small the files, a commit after every file
 VICTIM = r"""
 import json, sys
 cfg = json.loads(sys.argv[1])
-from preflog import importer
-importer.IMPORT_CHUNK = 1
-importer.PARALLEL_MIN_BYTES = 0
+from preflog.importer import prepare, session
+session.IMPORT_CHUNK = 1
+prepare.PARALLEL_MIN_BYTES = 0
 from preflog.cli.app import main
 sys.argv = ["preflog", "import", cfg["records"], "--store", cfg["root"], "--workers", "2"]
 main()

@@ -1,6 +1,6 @@
 """Hypothesis-driven record mutation, text and JSON, through the streaming file reader the commands use.
 
-Each case is a documented or shipped example record (``benchmarks/fuzz.py``'s seeds) changed by 1–6 drawn
+Each case is a documented or shipped example record (``tests/mutations.py``'s seeds) changed by 1–6 drawn
 edits (noise inserted, spans deleted or copied, lines swapped or repeated; for JSON also a node replaced
 by a value of another type), read from a byte stream as a file is (:func:`~preflog.record.api.iter_records`:
 the chunked cut into pulkas, comment blanking, the scanner, the parser), then every pulka read is
@@ -23,18 +23,18 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from benchmarks import fuzz
 from preflog.engine.replay import audit
 from preflog.record import RecordError
 from preflog.record import read_records
 from preflog.record import write_json
 from preflog.record import write_text
 from preflog.record.api import iter_records
+from tests import mutations
 
 from .conftest import COUNTS
 from .conftest import LONG
 
-SEEDS = fuzz.seeds()
+SEEDS = mutations.seeds()
 TEXT_CASES = 100_000 if LONG else 150
 JSON_CASES = 25_000 if LONG else 100
 CPU_LIMIT = 5.0  # seconds for one case of a few kilobytes: a hang, not a slow read
@@ -59,7 +59,7 @@ def _read(data: bytes, name: str) -> None:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), which=st.integers(0, len(SEEDS) - 1), n=st.integers(1, 6))
 def test_mutated_text_records_read_or_refuse_in_bounded_time(data: st.DataObject, which: int, n: int) -> None:
-    text = fuzz.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), SEEDS[which], n)
+    text = mutations.mutate(lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label), SEEDS[which], n)
     COUNTS["text mutation"] += 1
     _read(text.encode("utf-8", "surrogatepass"), "mutated.pref")
 
@@ -81,7 +81,7 @@ def test_mutated_json_records_read_or_refuse_in_bounded_time(data: st.DataObject
         return
     pick = lambda label, lo, hi: data.draw(st.integers(lo, hi), label=label)  # noqa: E731
     if not structural:
-        doc = fuzz.mutate(pick, base, n)
+        doc = mutations.mutate(pick, base, n)
     else:
         tree = json.loads(base)
         for _ in range(n):
@@ -95,7 +95,7 @@ def test_mutated_json_records_read_or_refuse_in_bounded_time(data: st.DataObject
                     break
                 node, key, cur = cur, k, cur[k]  # type: ignore[index]
             if node is not None:
-                node[key] = json.loads(json.dumps(fuzz.VALUES[pick("value", 0, len(fuzz.VALUES) - 1)]))
+                node[key] = json.loads(json.dumps(mutations.VALUES[pick("value", 0, len(mutations.VALUES) - 1)]))
         doc = json.dumps(tree)
     COUNTS["JSON mutation"] += 1
     _read(doc.encode("utf-8", "surrogatepass"), "mutated.json")

@@ -7,9 +7,10 @@ case: verify says so (exit 1 with findings, or exit 2 with a JSON ``error``), or
 exactly what it held (the same pulkas with the same content hashes, and the projections what the events
 give): never a traceback, never a clean verify over changed content.
 
-Kinds: each ``_delta_log`` commit deleted, truncated, replaced by another commit, swapped with the one
-before it; the checkpoint and ``_last_checkpoint`` deleted, truncated, overwritten; each data file
-truncated, deleted, overwritten at its size, rewritten with one value changed; each projection file and
+Kinds: each ``_delta_log`` commit deleted, truncated, emptied, replaced by another commit, swapped with the
+one before it; the checkpoint and ``_last_checkpoint`` deleted, truncated, overwritten, a byte flipped,
+emptied, the checkpoint replaced by a data file; each data file truncated, deleted, overwritten at its
+size, a byte flipped, rewritten with one value changed, a column renamed in its footer; each projection file and
 member file changed, deleted; the manifest truncated, an SHA-256 in it changed; the witness deleted,
 truncated, its digest changed; each heads record damaged; each table setting dropped or changed; the key
 wrong, or a key file that is no key. The short run takes the first and last file of each kind; the long
@@ -79,6 +80,17 @@ def _flip(f: Path) -> None:
     f.write_bytes(bytes(data))
 
 
+def _empty(f: Path) -> None:
+    f.write_bytes(b"")
+
+
+def _rename_column(f: Path) -> None:
+    """One flipped byte in the footer: the column ``code`` named ``codE`` (issue 38: SQL read NULLs)."""
+    data = bytearray(f.read_bytes())
+    data[data.index(b"code") + 3] ^= 0x20
+    f.write_bytes(bytes(data))
+
+
 def _edit_value(f: Path) -> None:
     """The file rewritten whole with one event's ``value`` changed (a valid Parquet file, same columns)."""
     t = pq.read_table(f)
@@ -123,16 +135,19 @@ def cases(root: Path) -> dict[str, Tamper]:
         v = int(c.stem)
         out[f"commit {v} deleted"] = on(rel(c), Path.unlink)
         out[f"commit {v} truncated"] = on(rel(c), _truncate)
+        out[f"commit {v} emptied"] = on(rel(c), _empty)
         other = commits[v - 1 if v else 1]
         out[f"commit {v} replaced by commit {int(other.stem)}"] = _swap(rel(c), rel(other), both=False)
         if v:
             out[f"commit {v} swapped with commit {v - 1}"] = _swap(rel(c), rel(commits[v - 1]), both=True)
     for f in _files(ev / "_delta_log", "*.checkpoint.parquet") + [ev / "_delta_log" / "_last_checkpoint"]:
-        for how in (Path.unlink, _truncate, _overwrite):
+        for how in (Path.unlink, _truncate, _overwrite, _flip, _empty):
             out[f"{f.name} {how.__name__.strip('_')}"] = on(rel(f), how)
     live = [Path(u.removeprefix("file://")) for u in DeltaTable(str(ev)).file_uris()]
+    for f in _files(ev / "_delta_log", "*.checkpoint.parquet"):
+        out[f"{f.name} replaced by data file"] = _swap(rel(f), rel(live[0]), both=False)
     for f in _pick(sorted(set(_files(ev, "*.parquet")) | set(live))):
-        for how in (Path.unlink, _truncate, _overwrite, _flip, _edit_value):
+        for how in (Path.unlink, _truncate, _overwrite, _flip, _edit_value, _rename_column):
             out[f"data file {f.name[:14]} {'live' if f in live else 'removed'} {how.__name__.strip('_')}"] = \
                 on(rel(f), how)
     for kind in ("deals", "player_deals", "pulka_results", "members"):
@@ -187,17 +202,20 @@ def cases(root: Path) -> dict[str, Tamper]:
 
 
 STORES = [KEY, None] if LONG else [KEY]
-KINDS = ("commit 0 deleted", "swapped", "checkpoint.parquet", "_last_checkpoint", "data file", "projection deals",
-         "projection members", "manifest", "witness", "heads record", "setting", "key wrong", "key file")
+KINDS = ("commit 0 deleted", "swapped", "emptied", "checkpoint.parquet", "_last_checkpoint", "replaced by data file",
+         "data file", "rename_column", "projection deals", "projection members", "manifest", "witness",
+         "heads record", "setting", "key wrong", "key file")
 
 
 def _short(all_cases: dict[str, Tamper]) -> dict[str, Tamper]:
     """The short run's sample: of each group of cases (by first word: commits, data files, …) the first,
-    middle and last."""
+    middle and last, and every way of damage (by first and last word) once."""
     groups: dict[str, list[str]] = {}
+    ways: dict[tuple[str, str], str] = {}
     for name in all_cases:
         groups.setdefault(name.split()[0], []).append(name)
-    keep = {g[i] for g in groups.values() for i in {0, len(g) // 2, len(g) - 1}}
+        ways.setdefault((name.split()[0], name.split()[-1]), name)
+    keep = {g[i] for g in groups.values() for i in {0, len(g) // 2, len(g) - 1}} | set(ways.values())
     return {name: t for name, t in all_cases.items() if name in keep}
 
 

@@ -25,15 +25,15 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from benchmarks.spark_cluster import HOST
-from benchmarks.spark_cluster import cluster as start_cluster
-from benchmarks.spark_cluster import status
 from preflog import reports as duck_reports
 from preflog.projections.store import read_table
 from preflog.shipped import shipped
 from preflog.sim import simulate_many
 from preflog.spark.tables import SORT_KEYS
 from preflog.workspace import Workspace
+from tests.spark.cluster import HOST
+from tests.spark.cluster import cluster as start_cluster
+from tests.spark.cluster import status
 
 from .conftest import need_pyspark
 

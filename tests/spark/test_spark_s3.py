@@ -34,8 +34,6 @@ from pyarrow import fs
 from typer.testing import CliRunner
 from typer.testing import Result
 
-from benchmarks.spark_cluster import HOST
-from benchmarks.spark_cluster import free_port
 from preflog import reports as duck_reports
 from preflog.analysis.table import TABLES as ANALYSIS_TABLES
 from preflog.analysis.table import table_files
@@ -45,6 +43,8 @@ from preflog.shipped import shipped
 from preflog.sim import simulate_many
 from preflog.spark.tables import SORT_KEYS
 from preflog.workspace import Workspace
+from tests.spark.cluster import HOST
+from tests.spark.cluster import free_port
 
 from .conftest import need_pyspark
 

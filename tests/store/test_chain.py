@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.model.events import CardPlayed
 from preflog.store.chain import GENESIS
 from preflog.store.chain import StoredRow
 from preflog.store.chain import as_rows
 from preflog.store.chain import check_pulka
 from preflog.store.chain import seal
+from tests.synthetic import synthetic_pulka
 
 ROWS = as_rows("p", synthetic_pulka(3, deals=1), 1)  # pulka start + one deal + pulka end: 40 events
 

@@ -12,7 +12,6 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.engine.replay import audit_columns
 from preflog.engine.replay import audit_rows
 from preflog.model.events import BidMade
@@ -31,6 +30,7 @@ from preflog.store import StoreError
 from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
 from preflog.store.schema import EVENTS_V1
+from tests.synthetic import synthetic_pulka
 
 GAME = synthetic_pulka(7, deals=3)  # 1 + 3 deals + 1 events
 

@@ -18,8 +18,6 @@ import pyarrow.parquet as pq
 import pytest
 from deltalake import write_deltalake
 
-from benchmarks.synthetic import synthetic_pulka
-from benchmarks.synthetic import synthetic_pulkas
 from preflog.model.events import BidMade
 from preflog.model.events import CardPlayed
 from preflog.store import DeltaStore
@@ -28,6 +26,8 @@ from preflog.store import StoreError
 from preflog.store.schema import EVENTS_V0
 from preflog.store.schema import TABLE_SCHEMA_VERSION
 from preflog.store.schema import schema_json
+from tests.synthetic import synthetic_pulka
+from tests.synthetic import synthetic_pulkas
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
 REPO = Path(__file__).resolve().parents[2]

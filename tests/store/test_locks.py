@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.projections import store as pstore
 from preflog.store import DeltaStore
 from preflog.store.delta import LOCK_NAME
+from tests.synthetic import synthetic_pulka
 
 REPO = Path(__file__).resolve().parents[2]
 

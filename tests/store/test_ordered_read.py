@@ -13,9 +13,10 @@ import pyarrow.compute as pc
 import pytest
 from deltalake import write_deltalake
 
-from benchmarks.synthetic import synthetic_pulkas
 from preflog.store import DeltaStore
 from preflog.store import delta
+from preflog.store import delta_read
+from tests.synthetic import synthetic_pulkas
 
 
 def _duckdb_rows(store: DeltaStore, **kw: object) -> list[tuple[object, ...]]:
@@ -30,13 +31,13 @@ def _duckdb_rows(store: DeltaStore, **kw: object) -> list[tuple[object, ...]]:
 def _spy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the units the ordered read hands out rows of (0 when it was not used)."""
     seen: list[int] = []
-    real = delta._read_units
+    real = delta.read_units
 
     def spy(units: list[tuple[str, int | None]], *a: object) -> Iterator[pa.RecordBatch]:
         seen.append(len(units))
         return real(units, *a)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(delta, "_read_units", spy)
+    monkeypatch.setattr(delta, "read_units", spy)
     return seen
 
 
@@ -133,7 +134,7 @@ def test_row_groups_and_pulkas_running_on(tmp_path: Path, monkeypatch: pytest.Mo
     from deltalake import WriterProperties
 
     monkeypatch.setattr(delta, "WRITER_PROPERTIES", WriterProperties(max_row_group_size=97))
-    monkeypatch.setattr(delta, "WHOLE_FILE_ROWS", 10)
+    monkeypatch.setattr(delta_read, "WHOLE_FILE_ROWS", 10)
     pulkas = list(synthetic_pulkas(3000, deals=4))
     half = len(pulkas) // 2
     store = _store(tmp_path, [pulkas[:half]])

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.model.events import Row
 from preflog.store import DeltaStore
 from preflog.store import StoreError
@@ -25,6 +24,7 @@ from preflog.store.sealed import new_columns
 from preflog.store.sealed import seal_into
 from preflog.store.sealed import seal_part
 from preflog.store.sealed import sealed_batch
+from tests.synthetic import synthetic_pulka
 
 
 def _rows(seed: int, deals: int) -> list[Row]:

@@ -15,14 +15,15 @@ import pyarrow as pa
 import pytest
 from deltalake import WriterProperties
 
-from benchmarks.synthetic import synthetic_pulkas
 from preflog.store import DeltaStore
 from preflog.store import EventStore
 from preflog.store import MemoryStore
 from preflog.store import delta
+from preflog.store import delta_read
 from preflog.store.base import bounds_of_counts
 from preflog.store.base import shard_cuts
 from preflog.store.base import shard_range
+from tests.synthetic import synthetic_pulkas
 
 Rows = list[tuple[Any, ...]]
 
@@ -50,13 +51,13 @@ def _check_partition(shards: list[Rows], everything: Rows) -> None:
 def _spy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The rows of the units each ordered read decodes (one entry per read that went the ordered way)."""
     seen: list[int] = []
-    real = delta._read_units
+    real = delta.read_units
 
-    def spy(units: list[delta._Unit], *a: Any) -> Iterator[pa.RecordBatch]:
+    def spy(units: list[delta_read.Unit], *a: Any) -> Iterator[pa.RecordBatch]:
         seen.append(sum(u.rows or 0 for u in units))
         return real(units, *a)
 
-    monkeypatch.setattr(delta, "_read_units", spy)
+    monkeypatch.setattr(delta, "read_units", spy)
     return seen
 
 
@@ -74,7 +75,7 @@ def _memory(chunks: list[list[tuple[str, list[Any]]]]) -> MemoryStore:
     return store
 
 
-@pytest.mark.parametrize("whole_file_rows", [delta.WHOLE_FILE_ROWS, 10])
+@pytest.mark.parametrize("whole_file_rows", [delta_read.WHOLE_FILE_ROWS, 10])
 def test_ordered_table_shards_partition_and_read_their_share(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                              whole_file_rows: int) -> None:
     """Three commits of ascending pulka ranges in row groups of 97 rows (pulkas run from one group into
@@ -83,7 +84,7 @@ def test_ordered_table_shards_partition_and_read_their_share(tmp_path: Path, mon
     the ordered way, decoding at most its share of the rows plus two row groups (where its range begins
     and ends); the same shards come out of DuckDB's sorted scan and of the memory store."""
     monkeypatch.setattr(delta, "WRITER_PROPERTIES", WriterProperties(max_row_group_size=97))
-    monkeypatch.setattr(delta, "WHOLE_FILE_ROWS", whole_file_rows)
+    monkeypatch.setattr(delta_read, "WHOLE_FILE_ROWS", whole_file_rows)
     pulkas = list(synthetic_pulkas(4000, deals=2))
     third = len(pulkas) // 3
     chunks = [pulkas[:third], pulkas[third:2 * third], pulkas[2 * third:]]
@@ -116,7 +117,7 @@ def test_a_read_that_falls_back_half_way_keeps_its_range(tmp_path: Path, monkeyp
     for n in (2, 3):
         shards = _shards(store, n)
         _check_partition(shards, everything)
-        real = delta._read_units
+        real = delta.read_units
         broken: list[int] = []
 
         def first_batch_then_unordered(*a: Any, real: Any = real, broken: list[int] = broken
@@ -124,10 +125,10 @@ def test_a_read_that_falls_back_half_way_keeps_its_range(tmp_path: Path, monkeyp
             it = real(*a)
             yield next(it)
             broken.append(1)
-            raise delta._Unordered
+            raise delta_read.Unordered
 
         with monkeypatch.context() as m:
-            m.setattr(delta, "_read_units", first_batch_then_unordered)
+            m.setattr(delta, "read_units", first_batch_then_unordered)
             assert _shards(store, n) == shards
         assert len(broken) == n
 

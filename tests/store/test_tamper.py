@@ -5,7 +5,7 @@ made-up pulka with a recomputed (unkeyed) chain. Every append commit now records
 (``preflog.heads`` in the commit's metadata; signed with the club's key when there is one) and verify
 checks the table against that record; the projections manifest witnesses the table version.
 
-Store: p0 … p3, each a synthetic pulka of 2 deals (benchmarks/synthetic.py), p0 and p1 in one commit
+Store: p0 … p3, each a synthetic pulka of 2 deals (tests/synthetic.py), p0 and p1 in one commit
 (version 1, one file), p2 (version 2), p3 (version 3).
 """
 
@@ -22,20 +22,20 @@ from deltalake import CommitProperties
 from deltalake import write_deltalake
 from typer.testing import CliRunner
 
-from benchmarks.synthetic import synthetic_pulka
 from preflog.cli.app import app
 from preflog.errors import WorkspaceError
 from preflog.store import DeltaStore
 from preflog.store.chain import GENESIS
 from preflog.store.chain import seal
-from preflog.store.delta import HEADS_META
-from preflog.store.delta import heads_record
+from preflog.store.delta_log import HEADS_META
+from preflog.store.delta_log import heads_record
 from preflog.store.keyed import CHAIN_META
 from preflog.store.keyed import Link
 from preflog.store.keyed import fingerprint
 from preflog.store.keyed import link_digest
 from preflog.store.schema import stored_table
 from preflog.workspace import Workspace
+from tests.synthetic import synthetic_pulka
 
 KEY = b"club secret"
 

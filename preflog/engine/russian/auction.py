@@ -33,7 +33,6 @@ from ..auction import AuctionBase
 from ..codes import Code
 from ..findings import IllegalAction
 
-_TRICK_BIDS: Final = tuple(b for b in RU_LADDER if b != MISER)
 _CANDIDATES: Final = (PASS, TAKE_TALON) + RU_LADDER
 
 
