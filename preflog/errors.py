@@ -83,14 +83,19 @@ class NoStoreError(WorkspaceError):
 
 class NotStoredError(WorkspaceError):
     """A name the store does not hold (a filter that can match nothing: a typo): ``what`` is ``player``,
-    ``preset`` or ``pulka``, ``name`` the name asked for, ``known`` the names the store holds."""
+    ``preset`` or ``pulka``, ``name`` the name asked for, ``known`` the names the store holds, ``near`` those
+    of them that contain it, in any case (``ann`` → ``Anna``, ``Hanna``: the message asks "did you mean")."""
 
     def __init__(self, what: str, name: str, known: Sequence[str]) -> None:
         shown = ", ".join(known[:12]) + (f" … ({len(known)} in all)" if len(known) > 12 else "") or "none"
-        super().__init__(f"no {what} {name!r} in the store (known {what}s: {shown})")
+        near = [k for k in known if name.casefold() in k.casefold()] if name.strip() else []
+        hint = f"; did you mean {' or '.join(near[:3])}?" if near else ""
+        super().__init__(f"no {what} {name!r} in the store{hint} (known {what}s: {shown})")
         self.what = what
         self.name = name
         self.known = tuple(known)
+        self.near = tuple(near)
+        """The known names that contain the one asked for, case-folded (what it may have meant)."""
 
 
 class FileError(PreflogError):

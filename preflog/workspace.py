@@ -226,6 +226,10 @@ class Workspace:
         assert self._store is not None
         check_writer_key(self.events_dir, club_key(), self._store.history)
 
+    def projected(self) -> bool:
+        """Whether the folder holds projections (a folder of projections alone is read by the reports)."""
+        return (self.root / "projections").is_dir()
+
     # --- import -------------------------------------------------------------------------
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
@@ -260,7 +264,9 @@ class Workspace:
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
     def ids(self) -> list[str]:
-        return [i.pulka for i in self.store().pulkas()] if self.exists() else []
+        """The stored pulkas' ids; a folder holding no store is :class:`NoStoreError` (a mistyped folder
+        is said, not answered with an empty list)."""
+        return [i.pulka for i in self.store().pulkas()]
 
     @_file_errors_at_root
     def load(self, target: str | None) -> list[Loaded]:

@@ -38,10 +38,11 @@ LAYERS: dict[str, int] = {
     "spark": 7,         # the Spark job (beside reports, one layer up: it runs the reports' SQL on Spark)
     "workspace": 7,     # the façade: store, import, load, audit, projections
     "views": 8,         # JSON shapes of audited pulkas
-    "serve": 9,         # preflog serve: the web app over workspace and views
-    "cli": 10,          # typer commands
-    "__init__": 11,     # the public names, re-exported from every layer
-    "__main__": 12,     # python -m preflog: runs the cli
+    "application": 9,   # what the application does (pulka filter and summaries, …): the front ends' one layer
+    "serve": 10,        # preflog serve: the web app over the application layer, workspace and views
+    "cli": 11,          # typer commands
+    "__init__": 12,     # the public names, re-exported from every layer
+    "__main__": 13,     # python -m preflog: runs the cli
 }
 
 

@@ -1,5 +1,8 @@
-"""The ``preflog`` command line: a thin layer of typer commands over :mod:`preflog.workspace`
-and the JSON views of :mod:`preflog.views`.
+"""The ``preflog`` command line: a thin layer of typer commands over :mod:`preflog.application`,
+:mod:`preflog.workspace` and the JSON views of :mod:`preflog.views`. This module holds the helpers every
+command shares and the commands of one pulka or record (import, export, replay, audit, sheet, …);
+:mod:`.archive_cmds` the questions asked of the stored pulkas (ls, stats, compare, report, sql) and
+:mod:`.spark_cmds` the Spark job's.
 
 Every user error (a :class:`~preflog.errors.PreflogError`) is printed as one readable line (file,
 line, event, rule) and exits with status 2; ``audit`` exits 1 when it found something. Any other
@@ -11,7 +14,6 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import io
 import json
 import os
 import sys
@@ -38,15 +40,15 @@ from ..errors import PreflogError
 # loads none of them).
 if TYPE_CHECKING:
     from ..engine.findings import Finding
-    from ..projections.facts import facts_of
+    from ..projections.facts import facts_of as facts_of  # (as: the other command modules take these from here)
     from ..views.json import audit_json
     from ..views.json import settle_json
     from ..views.json import sheet_json
     from ..workspace import Loaded
     from ..workspace import Workspace
-    from ..workspace import file_errors
+    from ..workspace import file_errors as file_errors
     from ..workspace import simulate_to
-    from . import views
+    from . import views as views
     from .progress import Report
 else:
     class _LazyModule:
@@ -309,67 +311,6 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
         err.print(f"[red]error:[/red] {escape(line)}", highlight=False, soft_wrap=True)
     if errors:
         raise typer.Exit(2)
-
-
-@app.command("ls")
-@_guard
-def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
-       player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-       store: StoreOpt = None) -> None:
-    """The stored pulkas: rules, date, deals, players, events."""
-    ws = _ws(store)
-    infos = ws.store().pulkas()
-    with _watching(ws, as_json):  # the projections may be rebuilt first
-        summaries = _pulka_summaries(ws)
-    filters = _filters(player, preset, date_from, date_to, None)
-    if any(v is not None for v in filters.values()):
-        infos = [i for i in infos if _summary_matches(summaries.get(i.pulka), filters)]
-        if not infos:
-            _explain_empty(ws.connect() if summaries else None, filters)
-    if as_json:
-        from ..views.json import ls_json
-
-        _print_json(ls_json(str(ws.root), infos, summaries))
-    else:
-        out.print(views.pulka_list(str(ws.root), infos, summaries, out.width))
-
-
-def _summary_matches(sm: dict[str, Any] | None, filters: dict[str, Any]) -> bool:
-    """Whether a pulka's projected summary passes ``ls``'s filters (no summary passes none)."""
-    if sm is None:
-        return False
-    date = sm["date"]
-    return ((filters["player"] is None or filters["player"] in sm["players"])
-            and (filters["preset"] is None or str(sm["rules"]).split("+")[0] == filters["preset"])
-            and (filters["date_from"] is None or (date is not None and date >= filters["date_from"]))
-            and (filters["date_to"] is None or (date is not None and date <= filters["date_to"])))
-
-
-def _corrected_deals(con: Any) -> dict[str, int]:
-    """The sheet's deal count of each pulka whose log holds a correction (:func:`sheet_deals`)."""
-    from ..engine.corrections import CORRECTED
-    from ..engine.corrections import sheet_deals
-
-    rows = con.execute(
-        "SELECT pulka, list((code, player, card, value, payload) ORDER BY seq) FROM events WHERE pulka IN "
-        f"(SELECT DISTINCT pulka FROM events WHERE code = {CORRECTED}) GROUP BY pulka").fetchall()
-    return {p: sheet_deals([tuple(r) for r in log]) for p, log in rows}
-
-
-def _pulka_summaries(ws: Workspace) -> dict[str, dict[str, Any]]:
-    """What the projections know of each stored pulka: players (seat order), rules, date, deals, settled."""
-    if not (ws.root / "projections").is_dir():
-        return {}
-    con = ws.connect()
-    rows = con.execute(
-        "SELECT pulka, list(player ORDER BY seat), any_value(rules_spec), any_value(date), any_value(deals), "
-        "bool_and(settled) FROM pulka_results GROUP BY pulka").fetchall()
-    # deals as import counts them: every deal on the sheet (the events' deal number), also one the audit
-    # stopped in, which the projections leave out; a corrected pulka's as its corrections leave the sheet
-    started = dict(con.execute("SELECT pulka, max(deal) FROM events GROUP BY pulka").fetchall())
-    started.update(_corrected_deals(con))
-    return {r[0]: {"players": list(r[1]), "rules": r[2], "date": None if r[3] is None else str(r[3]),
-                   "deals": started.get(r[0], r[4]), "settled": r[5]} for r in rows}
 
 
 @app.command()
@@ -681,322 +622,14 @@ def backup(dest: Annotated[Path, typer.Argument(help="A new folder: the backup, 
               f"{got.size / 1024:.0f} KiB)", markup=False, highlight=False, soft_wrap=True)
 
 
-def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
-             pulka: list[str] | None) -> dict[str, Any]:
-    return {"player": player, "preset": preset, "date_from": _date(date_from, "--from"),
-            "date_to": _date(date_to, "--to"), "pulka": pulka or None}
-
-
-def _date(text: str | None, flag: str) -> str | None:
-    """A filter date as ISO text: ``2024-05-17`` or the record's own ``2024.05.17`` (or ``2024/05/17``)."""
-    import datetime as dt
-
-    from ..projections.facts import date_iso
-
-    if text is None:
-        return None
-    iso = date_iso(text)
-    try:
-        if iso is None or len(text.strip()) > 10:
-            raise ValueError
-        dt.date.fromisoformat(iso)
-    except ValueError:
-        _fail(f"{flag} {text!r} is not a date (YYYY-MM-DD, or YYYY.MM.DD as records write it)")
-    return iso
-
-
-def _connect(store: Path | None, sandbox: bool = False, as_json: bool = False) -> Any:
-    """The reports' DuckDB connection; a folder holding neither events nor projections is refused by name
-    (a mistyped ``--store`` would otherwise report on nothing). ``sandbox``: the views only, no file access."""
-    ws = _ws(store)
-    if not (ws.root / "projections").is_dir():
-        ws.store()  # raises "no preflog store at …" when there are no events either
-    with _watching(ws, as_json):  # the projections may be rebuilt first
-        return ws.connect(sandbox=sandbox)
-
-
-def _explain_empty(con: Any, filters: dict[str, Any]) -> None:
-    """Filters that matched nothing: a name the store does not know is refused like an unknown pulka id
-    (a typo); dates outside the stored ones are a valid question with an empty answer, said on stderr."""
-    if con is None:
-        _fail("no stored pulka has projections to filter on (preflog import rebuilds them)")
-    reason = _no_match(con, filters)
-    if reason is not None and reason.startswith("no pulka in the dates"):
-        err.print(views.lit(reason), soft_wrap=True)
-    elif reason is not None:
-        _fail(reason)
-
-
-def _no_match(con: Any, filters: dict[str, Any]) -> str | None:
-    """When a filtered report came back empty: which filter matched nothing, with the known values."""
-    def known(sql: str) -> list[str]:
-        return [str(r[0]) for r in con.execute(sql).fetchall() if r[0] is not None]
-
-    def listing(values: list[str]) -> str:
-        return ", ".join(values[:12]) + (f" … ({len(values)} in all)" if len(values) > 12 else "") or "none"
-
-    if filters["player"] is not None:
-        names = known("SELECT DISTINCT player FROM pulka_results ORDER BY 1")
-        if filters["player"] not in names:
-            return f"no player {filters['player']!r} in the store (known players: {listing(names)})"
-    if filters["preset"] is not None:
-        presets = known("SELECT DISTINCT preset FROM pulka_results ORDER BY 1")
-        if filters["preset"] not in presets:
-            return f"no preset {filters['preset']!r} in the store (known presets: {listing(presets)})"
-    for pid in filters["pulka"] or ():
-        ids = known("SELECT DISTINCT pulka FROM pulka_results ORDER BY 1")
-        if pid not in ids:
-            return f"no pulka {pid!r} in the store (known pulkas: {listing(ids)})"
-    if filters["date_from"] is not None or filters["date_to"] is not None:
-        lo, hi = con.execute("SELECT min(date), max(date) FROM pulka_results").fetchone()
-        span = f"{lo} to {hi}" if lo is not None else "no pulka has a date"
-        return f"no pulka in the dates asked (the stored pulkas' dates: {span})"
-    return None
-
-
-FORMATS = ("table", "csv", "json", "parquet", "markdown")
-
-
-def _emit(df: Any, fmt: str, output: Path | None, title: str) -> None:
-    if fmt not in FORMATS:
-        _fail(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
-    if fmt == "table":
-        if output is None:
-            out.print(views.frame_table(df, title, width=out.width))
-            return
-        # the table as the terminal shows it, as text in the file
-        page = Console(width=out.width, emoji=False, no_color=True, record=True, file=io.StringIO())
-        page.print(views.frame_table(df, title, width=out.width))
-        _write(output, page.export_text())
-        return
-    if fmt == "parquet":
-        if output is None:
-            _fail("--format parquet needs --output FILE")
-        with file_errors(output):
-            df.to_parquet(output)
-        _wrote(output)
-        return
-    text: str
-    if fmt in ("csv", "json"):
-        # the projections hold sums of exact fractions as floats: 9 decimals drop the binary noise
-        # (1556.00000000001 → 1556.0) and keep every digit a third or a sixth needs to be read back
-        floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
-        df = df.assign(**{c: df[c].round(9) for c in floats})
-    if fmt == "csv":
-        text = df.to_csv(index=False)
-    elif fmt == "json":
-        text = json.dumps(_rows(df), ensure_ascii=False, indent=2)
-    else:
-        text = views.frame_markdown(df)
-    if output is not None:
-        _write(output, text)
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def _rows(df: Any) -> list[dict[str, Any]]:
-    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NULL and NaN as null, dates
-    as ISO text (``2024-03-01`` for a date, ``2024-03-01T10:00:00.000`` for a time of day)."""
-    floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
-    days = [c for c in df.columns if str(df[c].dtype).startswith("datetime64")
-            and (df[c].dropna() == df[c].dropna().dt.normalize()).all()]
-    df = df.assign(**{c: df[c].round(9) for c in floats}, **{c: df[c].dt.strftime("%Y-%m-%d") for c in days})
-    rows: list[dict[str, Any]] = json.loads(df.to_json(orient="records", date_format="iso"))
-    return rows
-
-
-def _emit_json(kind: str, df: Any, filters: dict[str, Any], output: Path | None) -> None:
-    """The versioned ``--json`` envelope of a report (docs/cli.md) to ``output`` or standard output."""
-    from ..views.json import table_json
-
-    text = json.dumps(table_json(kind, _rows(df), filters), ensure_ascii=False, indent=2) + "\n"
-    if output is not None:
-        _write(output, text)
-    else:
-        sys.stdout.write(text)
-
-
-def _stats(kind: str, store: Path | None, fmt: str, output: Path | None, filters: dict[str, Any],
-           as_json: bool = False) -> None:
-    from .. import reports
-
-    as_json = as_json or fmt == TableFormat.json  # --format json is the --json document
-    con = _connect(store, as_json=as_json)
-    df = getattr(reports, kind)(con, **filters)
-    if df.empty:
-        _explain_empty(con, filters)
-    if as_json:
-        _emit_json(f"stats {kind}", df, {k: v for k, v in filters.items() if v is not None}, output)
-    else:
-        _emit(df, fmt, output, kind)
-
-
-_Player = Annotated[str | None, typer.Option(help="Only this player.")]
-_Preset = Annotated[str | None, typer.Option(help="Only this rules preset.")]
-_From = Annotated[str | None, typer.Option("--from", help="From date, inclusive: 2024-05-17 or 2024.05.17.")]
-_To = Annotated[str | None, typer.Option("--to", help="To date, inclusive: 2024-05-17 or 2024.05.17.")]
-_Pulka = Annotated[list[str] | None, typer.Option("--pulka", help="Only these pulkas (repeatable).")]
-_Fmt = Annotated[TableFormat, typer.Option("--format", case_sensitive=False,
-                                            help="parquet needs --output; table fits the terminal")]
-_Out = Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")]
-_Json = Annotated[bool, typer.Option("--json", help="Every column as versioned JSON (docs/cli.md); "
-                                                    "instead of --format.")]
-
-
-@stats_app.command("players")
-@_guard
-def stats_players(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                  pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
-                  as_json: _Json = False, store: StoreOpt = None) -> None:
-    """Per player: deals, declarer success, whist, miser, raspasy, results (visty and Croatian points apart)."""
-    _stats("players", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
-
-
-@stats_app.command("skill")
-@_guard
-def stats_skill(player: _Player = None, history: Annotated[bool, typer.Option(
-                    "--history", help="Each rating after every pulka instead.")] = False,
-                fmt: _Fmt = TableFormat.table, output: _Out = None, as_json: _Json = False,
-                store: StoreOpt = None) -> None:
-    """Luck and play per player: cards and play, the play and raw-result ratings, the decisions with
-    their intervals (from the play_analysis tables: run analyze --all first; docs/skill.md)."""
-    df = _ws(store).skill(player, history)
-    if df.empty:
-        err.print("no skill statistics yet: run preflog analyze --all first", highlight=False)
-    filters = {"player": player} if player is not None else {}
-    if as_json or fmt == TableFormat.json:
-        _emit_json("stats skill", df, filters, output)
-    else:
-        _emit(df, fmt, output, "skill_history" if history else "skill")
-
-
-@stats_app.command("contracts")
-@_guard
-def stats_contracts(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                    pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
-                    as_json: _Json = False, store: StoreOpt = None) -> None:
-    """Success rate per contract, with sample size and Wilson interval."""
-    _stats("contracts", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
-
-
-@stats_app.command("variants")
-@_guard
-def stats_variants(player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-                   pulka: _Pulka = None, fmt: _Fmt = TableFormat.table, output: _Out = None,
-                   as_json: _Json = False, store: StoreOpt = None) -> None:
-    """Per preset: raspasy/refe frequency, deals per pulka, spread of results, declarer edge."""
-    _stats("variants", store, fmt, output, _filters(player, preset, date_from, date_to, pulka), as_json)
-
-
-@app.command()
-@_guard
-def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
-            rules: Annotated[list[str], typer.Option("--rules", help="Rules spec to re-score under (repeatable).")],
-            fmt: _Fmt = TableFormat.table, output: _Out = None, as_json: _Json = False,
-            store: StoreOpt = None) -> None:
-    """The same recorded deals re-scored under other conventions: settlement per player and difference."""
-    import pandas as pd
-
-    from ..reports.counterfactual import compare as cf_compare
-
-    audited = _ws(store).audit(target)
-    facts = [facts_of(a.loaded.id, a.loaded.events, a.result) for a in audited]
-    # each alternative labelled with its whole spec as given (two specs on one preset stay apart)
-    frames = [cf_compare(facts, spec).assign(alt_rules=spec.strip()) for spec in rules]
-    df = pd.concat(frames, ignore_index=True)
-    if as_json or fmt == TableFormat.json:  # --format json is the --json document
-        _emit_json("compare", df, {"target": target, "rules": list(rules)}, output)
-    else:
-        _emit(df, fmt, output, "counterfactual")
-
-
-@app.command()
-@_guard
-def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
-           pages: Annotated[Path | None, typer.Option(help="Also write a deal viewer per pulka into this folder.")]
-           = None, player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-           pulka: _Pulka = None, store: StoreOpt = None) -> None:
-    """One self-contained HTML page with tables and charts (the filters as for stats)."""
-    from .. import reports
-    from ..reports.html import write
-    from ..views.viewer import write_viewers
-
-    ws = _ws(store)
-    con = _connect(store)
-    filters = _filters(player, preset, date_from, date_to, pulka)
-    filtered = any(v is not None for v in filters.values())
-    if filtered and reports.players(con, **filters).empty:
-        _explain_empty(con, filters)
-    links: list[tuple[str, str]] = []
-    if pages is not None:
-        loaded = ws.load(None)
-        if filtered:
-            keep = {pid for pid, sm in _pulka_summaries(ws).items() if _summary_matches(sm, filters)
-                    and (filters["pulka"] is None or pid in filters["pulka"])}
-            loaded = [ld for ld in loaded if ld.id in keep]
-        with file_errors(pages):
-            links = write_viewers(loaded, pages, html.parent)
-        _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
-    try:
-        write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, player), **filters)
-    except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
-        raise FileError(html, exc.strerror or str(exc)) from exc
-    out.print(f"wrote {html}", markup=False)
-
-
-def _skill_frames(ws: Workspace, player: str | None) -> tuple[Any, Any] | None:
-    """The report's skill section: the skill table and rating history (None before ``analyze --all``)."""
-    summary = ws.skill()
-    if summary.empty:
-        return None
-    if player is not None:
-        summary = summary[summary["player"] == player]
-    return summary, ws.skill(history=True)
-
-
-# paragraphs as single lines: the help wraps them at the terminal's width
-_SQL_HELP = (
-    "SQL over the views (read-only: no file access unless --allow-files).\n\n"
-    "Views: events (the stored rows, in codes); events_readable (the same events with names and words: "
-    "event, player, text); deals, player_deals, pulka_results (the projections). SHOW TABLES and "
-    "DESCRIBE <view> list them; docs/cli.md describes them.\n\n"
-    "Examples:\n\n"
-    "preflog sql \"SELECT * FROM events_readable WHERE pulka = 'P' AND deal = 1\"\n\n"
-    "preflog sql \"SELECT player, count(*) AS n FROM events_readable WHERE event = 'contract' AND "
-    "text = 'miser' GROUP BY ALL ORDER BY n DESC\"\n\n"
-    "preflog sql \"SELECT contract_label, count(*) AS n, avg(made::INT) AS success FROM deals "
-    "WHERE declarer IS NOT NULL GROUP BY 1\" --format csv"
-)
-
-
-@app.command(help=_SQL_HELP)
-@_guard
-def sql(query: str, fmt: _Fmt = TableFormat.table, output: _Out = None,
-        allow_files: Annotated[bool, typer.Option("--allow-files", help="Let the query read and write files "
-                                                  "(read_csv, COPY … TO, ATTACH); off: the views only.")] = False,
-        store: StoreOpt = None) -> None:
-    """SQL over the views; the help text is :data:`_SQL_HELP`."""
-    import duckdb
-
-    from ..reports import sql as run_sql
-
-    try:
-        df = run_sql(_connect(store, sandbox=not allow_files), query)
-    except duckdb.PermissionException as exc:
-        _fail(f"SQL error: {str(exc).splitlines()[0]} (preflog sql reads the views only; --allow-files lets "
-              "a query use files)")
-    except duckdb.Error as exc:
-        _fail(f"SQL error: {_one_line(str(exc))}")
-    _emit(df, fmt, output, "sql")
-
-
 @app.command()
 @_guard
 def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              pulkas: Annotated[int, typer.Option(min=1, help="How many pulkas.")] = 1,
              players: Annotated[int, typer.Option(min=3, max=4, help="3 or 4.")] = 3,
              pool: Annotated[int, typer.Option(min=1, help="Pulya size.")] = 20,
-             seed: Annotated[int, typer.Option()] = 1,
+             seed: Annotated[int, typer.Option(help="Seed of the deals' shuffles and the bots' choices: the same "
+                                                    "seed and settings play the same pulkas.")] = 1,
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
              fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
@@ -1095,149 +728,16 @@ def serve(host: Annotated[str, typer.Option(help="Address to listen on; another 
         say=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
 
 
-# --- preflog spark: the Spark job (the `spark` extra; pyspark is imported only when a command runs) -----
-spark_app = typer.Typer(no_args_is_help=True, help="Audit, projections and reports as a Spark job (docs/spark.md).")
-app.add_typer(spark_app, name="spark")
-_Master = Annotated[str | None, typer.Option(help="Spark master URL: local[*], spark://host:7077, yarn, k8s://… "
-                                             "(default: spark-submit's, spark-defaults.conf's or $MASTER; "
-                                             "else local[*])")]
-_Conf = Annotated[list[str] | None, typer.Option("--conf", help="Spark setting KEY=VALUE (repeatable; adds to "
-                                                 "the cluster's).")]
-_SparkOut = Annotated[str, typer.Argument(help="Output folder or URI of the tables.")]
-_Debug = Annotated[bool, typer.Option("--debug", help="On a failure, the traceback before the one line "
-                                      "(also PREFLOG_DEBUG=1).")]
-_TableVersion = Annotated[int | None, typer.Option("--table-version", help="Read this version of the event "
-                                                   "table (Delta time travel).")]
-_AsOf = Annotated[str | None, typer.Option("--as-of", help="Read the event table as it was at this ISO time "
-                                           "(UTC unless it names a zone).")]
-class SparkFormat(StrEnum):
-    """``spark --format``: how the job writes its tables."""
+# the commands of the other modules register themselves on ``app`` when imported (they import this
+# module's helpers: it is complete by now)
+from . import archive_cmds as archive_cmds  # noqa: E402
+from . import repair as repair  # noqa: E402
+from . import spark_cmds as spark_cmds  # noqa: E402
 
-    parquet = "parquet"
-    delta = "delta"
-
-
-class SparkRead(StrEnum):
-    """``spark --read``: how the job reads the Delta event table."""
-
-    files = "files"
-    delta = "delta"
-
-
-class SparkPlan(StrEnum):
-    """``spark --plan``: how the job brings each pulka's events to one worker."""
-
-    auto = "auto"
-    groups = "groups"
-    shuffle = "shuffle"
-
-
-_SparkFmt = Annotated[SparkFormat, typer.Option("--format", case_sensitive=False,
-                                                help="parquet, or delta (needs the Delta Lake jars)")]
-_Read = Annotated[SparkRead, typer.Option(case_sensitive=False, help="files: the Delta snapshot's files via "
-                                                                     "deltalake; delta: format(delta)")]
-_Plan = Annotated[SparkPlan, typer.Option(case_sensitive=False, help="groups: workers read whole-pulka groups "
-                                          "of files; shuffle: Spark reads and groups by pulka; auto: groups "
-                                          "where the Delta log proves them")]
-_Source = Annotated[str | None, typer.Option("--store", help="Store folder, or the Delta event table's path/URI "
-                                             "(default: as for every command, $PREFLOG_STORE or ./preflog-store).")]
-
-
-def _spark_job() -> Any:
-    try:
-        from ..spark import job
-    except ImportError as exc:
-        _fail(f"the spark commands need pyspark ({exc.name} is missing): pip install 'preflog[spark]'")
-    return job
-
-
-def _spark_source(store: str | None) -> str:
-    return store if store is not None else str(_ws(None).root)
-
-
-def _spark_run(project: bool, out_dir: str, store: str | None, master: str | None, conf: list[str] | None,
-               fmt: str, read: str, plan: str, version: int | None, as_of: str | None, debug: bool) -> None:
-    s = _spark_job().run_job(_spark_source(store), out_dir, project=project, master=master, conf=conf or [],
-                             fmt=fmt, read=read, plan=plan, version=version, as_of=as_of, debug=debug)
-    p = views.plural
-    out.print(f"{p(s.pulkas, 'pulka')}, {p(s.events, 'event')}, {p(s.findings, 'finding')}, {s.errors} not projected "
-              f"→ {out_dir}",
-              markup=False)
-    if s.pin is not None:
-        out.print(_spark_pin_line(s.pin), markup=False, highlight=False)
-    raise typer.Exit(1 if s.findings else 0)
-
-
-def _spark_pin_line(pin: Any) -> str:
-    """What a run read and where it ran: ``TABLE at version V (F files), PLAN plan on MASTER: E executors, C cores``."""
-    p = views.plural
-    version = f"version {pin.version}" if pin.version >= 0 else "its latest version"
-    return (f"{pin.table} at {version} ({p(pin.files, 'file')}), {pin.plan} plan on {pin.master}: "
-            f"{p(pin.executors, 'executor')}, {p(pin.cores, 'core')}")
-
-
-@spark_app.command("audit")
-@_guard
-def spark_audit(out_dir: _SparkOut, store: _Source = None, master: _Master = None, conf: _Conf = None,
-                fmt: _SparkFmt = SparkFormat.parquet, read: _Read = SparkRead.files, plan: _Plan = SparkPlan.auto,
-                table_version: _TableVersion = None, as_of: _AsOf = None, debug: _Debug = False) -> None:
-    """Findings, settlements and per-pulka audit rows of every stored pulka; exit 1 if any finding, 2 if the
-    job could not run."""
-    _spark_run(False, out_dir, store, master, conf, fmt, read, plan, table_version, as_of, debug)
-
-
-@spark_app.command("project")
-@_guard
-def spark_project(out_dir: _SparkOut, store: _Source = None, master: _Master = None, conf: _Conf = None,
-                  fmt: _SparkFmt = SparkFormat.parquet, read: _Read = SparkRead.files,
-                  plan: _Plan = SparkPlan.auto, table_version: _TableVersion = None, as_of: _AsOf = None,
-                  debug: _Debug = False) -> None:
-    """The audit tables and the projections (deals, player_deals, pulka_results); exit 1 if any finding, 2
-    if the job could not run."""
-    _spark_run(True, out_dir, store, master, conf, fmt, read, plan, table_version, as_of, debug)
-
-
-@spark_app.command("analyze")
-@_guard
-def spark_analyze(out_dir: _SparkOut, store: _Source = None, master: _Master = None, conf: _Conf = None,
-                  read: _Read = SparkRead.files, plan: _Plan = SparkPlan.auto,
-                  table_version: _TableVersion = None, as_of: _AsOf = None, debug: _Debug = False,
-                  as_json: Annotated[bool, typer.Option("--json", help="The report as JSON (docs/cli.md).")] = False
-                  ) -> None:
-    """Double-dummy analysis of every stored pulka on Spark (what analyze --all computes): the deals,
-    seats, cards and skill tables under OUT_DIR/analysis/ (a folder or a URI such as s3://), then the report
-    per player from those tables."""
-    built, rows = _spark_job().run_analysis(_spark_source(store), out_dir, master=master, conf=conf or [],
-                                            read=read, plan=plan, version=table_version, as_of=as_of,
-                                            debug=debug)
-    if as_json:
-        from ..views.analysis import analysis_report_json
-
-        _print_json(analysis_report_json(built, rows))
-    else:
-        out.print(views.analysis_report(built, rows))
-
-
-@spark_app.command("report")
-@_guard
-def spark_report(out_dir: _SparkOut, master: _Master = None, conf: _Conf = None,
-                 fmt: _SparkFmt = SparkFormat.parquet, debug: _Debug = False) -> None:
-    """The players, players_by_level, contracts and variants reports over the projections in OUT_DIR."""
-    for name, path in _spark_job().run_reports(out_dir, master=master, conf=conf or [], fmt=fmt,
-                                               debug=debug).items():
-        out.print(f"{name} → {path}", markup=False)
-
-
-@spark_app.command("entry-script")
-def spark_entry_script() -> None:
-    """The path of the script for spark-submit: it takes the arguments of `preflog spark …`
-    (spark-submit --master spark://HOST:7077 SCRIPT audit OUT --store DIR)."""
-    from . import spark_submit as entry
-
-    out.print(str(Path(entry.__file__).resolve()), markup=False, highlight=False, soft_wrap=True)
-
-
-from . import repair as _repair  # noqa: E402,F401  (`preflog repair`: registers itself on the app)
+HELP_ORDER = ("import", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
+              "compact", "backup", "compare", "report", "sql", "simulate", "demo", "serve")
+"""The order ``preflog --help`` lists the commands in (the way through the tool, not the modules' order)."""
+app.registered_commands.sort(key=lambda c: HELP_ORDER.index(c.name or getattr(c.callback, "__name__", "")))
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ from ..workspace import Loaded
 
 if TYPE_CHECKING:
     from ..analysis.table import BuildResult
+    from ..application import PulkaSummary
 
 
 def lit(value: object, style: str = "") -> Text:
@@ -151,16 +152,11 @@ def import_errors(items: Sequence[ImportItem], limit: int | None = None, total: 
     return errors
 
 
-def pulka_list(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, Any]],
-               width: int | None = None) -> Group:
-    """The stored pulkas: id, rules, date, deals, events and players (what the projections know). At a
-    given ``width`` the text columns share what the numbers leave and fold onto further lines, never cut."""
-    rows = []
-    for info in infos:
-        sm = summaries.get(info.pulka, {})
-        rows.append((info.pulka, sm.get("rules") or "", sm.get("date") or "",
-                     "" if sm.get("deals") is None else str(sm["deals"]), str(info.events),
-                     ", ".join(sm.get("players") or ())))
+def pulka_list(root: str, summaries: Sequence[PulkaSummary], width: int | None = None) -> Group:
+    """The stored pulkas: id, rules, date, deals, events and players. At a given ``width`` the text columns
+    share what the numbers leave and fold onto further lines, never cut."""
+    rows = [(s.id, s.rules or "", s.date or "", "" if s.deals is None else str(s.deals), str(s.events),
+             ", ".join(s.players)) for s in summaries]
     cols = ("pulka", "rules", "date", "deals", "events", "players")
     natural = [max([len(c), *(len(r[k]) for r in rows)]) for k, c in enumerate(cols)]
     widths: list[int | None] = [None] * len(cols)
@@ -181,7 +177,7 @@ def pulka_list(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, A
                      overflow="fold", width=widths[k])
     for r in rows:
         t.add_row(*[lit(r[k]) for k in keep])
-    return Group(t, Text(plural(len(infos), "pulka")))
+    return Group(t, Text(plural(len(summaries), "pulka")))
 
 
 def finding_line(f: Any, pulka: str | None = None, where: str | None = None) -> Text:

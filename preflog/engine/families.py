@@ -44,6 +44,7 @@ from ..rules.config import Rules
 from ..rules.settings import TableSettings
 from ..rules.settings import croatian_settings
 from ..rules.settings import russian_settings
+from ..rules.spec import RulesSpec
 from ..scoring.base import Scorer
 from ..scoring.croatian import CroatianScorer
 from ..scoring.russian import RussianScorer
@@ -182,8 +183,8 @@ class SheetTerms:
 
     def words(self, rules: str | None = None, lang: Lang = Lang.EN) -> SheetWords:
         """The pictures' words in ``lang`` (where the family has them), as the preset of ``rules`` (a spec
-        such as ``slovenian+key=value``) says them."""
-        preset = (rules or "").split("+")[0].split(":")[0]
+        such as ``Slovenian+key=value``: the preset's name in any case) says them."""
+        preset = RulesSpec.preset_of(rules)
         own = dict(self.translated.get(lang, {}))
         if own:
             own["lang"] = lang

@@ -19,8 +19,7 @@ from ..model.events import Event
 from ..model.events import PulkaStarted
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
-from ..rules.config import RulesError
-from ..rules.presets import resolve
+from ..rules.spec import RulesSpec
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Number
 from ..scoring.sheet import Settlement
@@ -90,22 +89,9 @@ def fingerprint_of(pulka: str, content_print: str) -> str:
 
 
 def resolve_spec(spec: str) -> Rules:
-    """Rules from ``preset[+named-override][+key=value]…``; :func:`preflog.rules.presets.resolve`
-    plus ``key=value`` parts (values as text, coerced by :meth:`Rules.replace`)."""
-    named: list[str] = []
-    overrides: dict[str, Any] = {}
-    if "=" in spec.split("+")[0]:  # an option where the preset goes: resolve says how a spec starts
-        named.append(spec.split("+")[0])
-    for part in spec.split("+")[len(named):]:
-        if "=" in part:
-            key, _, value = part.partition("=")
-            overrides[key.strip()] = value.strip()
-        else:
-            named.append(part)
-    try:
-        return resolve("+".join(named), overrides or None)
-    except RulesError as e:
-        raise RulesError(f"rules spec {spec!r}: {e}") from None
+    """Rules from ``preset[+named-override][+key=value]…``: :meth:`RulesSpec.parse` and its
+    :meth:`~preflog.rules.spec.RulesSpec.rules` (values as text, coerced by :meth:`Rules.replace`)."""
+    return RulesSpec.parse(spec).rules()
 
 
 # --- from an audited log to facts ---------------------------------------------------------
@@ -143,7 +129,7 @@ def facts_of(pid: str, events: Sequence[Event], result: AuditResult) -> PulkaFac
     meta = dict(started.meta) if started else {}
     return PulkaFacts(
         pulka=pid,
-        preset=result.rules.name if result.rules else (started.rules.split("+")[0] if started else "?"),
+        preset=result.rules.name if result.rules else (RulesSpec.preset_of(started.rules) if started else "?"),
         rules_spec=rules_spec(started) if started else "sochi",
         players=tuple(players),
         date=date_iso(meta.get("date")),

@@ -2,7 +2,7 @@
 
 :func:`create_app` builds the Starlette app (:mod:`.app`); :func:`run` serves it with uvicorn, printing
 the local address (and, when other devices are served, the join link with the table token). Live entry
-of paper-level deals is :mod:`.entry`, of card-level ones :mod:`.cards`.
+of paper-level deals is :mod:`preflog.application.entry`, of card-level ones :mod:`preflog.application.cards`.
 """
 
 from __future__ import annotations

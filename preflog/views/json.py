@@ -7,6 +7,7 @@ lists, with players named and fractions as ``"n/d"`` text.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -21,6 +22,8 @@ from ..rules.config import Rules
 from ..scoring.sheet import Settlement
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..workspace import Audited
     from ..workspace import Loaded
 
@@ -164,13 +167,10 @@ def audit_doc(pulkas: Sequence[dict[str, Any]]) -> dict[str, Any]:
 CLI_JSON_VERSION = 1  # raised when a key changes meaning or goes away; new keys keep the number
 
 
-def ls_json(root: str, infos: Sequence[Any], summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """``ls --json``: every stored pulka (``infos``: :class:`~preflog.store.base.PulkaInfo`) with what the
-    projections know of it (``summaries`` by id: players, rules, date, deals, settled)."""
-    empty = {"players": None, "rules": None, "date": None, "deals": None, "settled": None}
-    return {"kind": "ls", "version": CLI_JSON_VERSION, "store": root,
-            "pulkas": [{"id": i.pulka, "events": i.events, "last_seq": i.last_seq, **summaries.get(i.pulka, empty)}
-                       for i in infos]}
+def ls_json(root: str, pulkas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``ls --json``: every stored pulka listed (``pulkas``: each one's summary as JSON, its id, events,
+    last seq, players, rules, date, deals and whether it settled)."""
+    return {"kind": "ls", "version": CLI_JSON_VERSION, "store": root, "pulkas": list(pulkas)}
 
 
 def import_json(items: Sequence[Any]) -> dict[str, Any]:
@@ -197,6 +197,17 @@ def verify_json(root: str, pulkas: int, problems: Sequence[Any], error: str | No
             "clean": not problems and error is None, "error": error, "unchecked": unchecked,
             "problems": [{"pulka": p.pulka, "seq": p.seq, "kind": p.kind, "detail": p.detail,
                           "first_seq": p.first_seq} for p in problems]}
+
+
+def frame_rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """A report's rows as JSON values: floats to 9 decimals (no binary noise), NULL and NaN as null, dates
+    as ISO text (``2024-03-01`` for a date, ``2024-03-01T10:00:00.000`` for a time of day)."""
+    floats = [c for c in df.columns if str(df[c].dtype).startswith("float")]
+    days = [c for c in df.columns if str(df[c].dtype).startswith("datetime64")
+            and (df[c].dropna() == df[c].dropna().dt.normalize()).all()]
+    df = df.assign(**{c: df[c].round(9) for c in floats}, **{c: df[c].dt.strftime("%Y-%m-%d") for c in days})
+    rows: list[dict[str, Any]] = json.loads(df.to_json(orient="records", date_format="iso"))
+    return rows
 
 
 def table_json(kind: str, rows: list[dict[str, Any]], filters: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The rest of the Russian paper-level live entry: open or closed whisting, the half-whist's return (by the
 passer or the sitting-out dealer), the dealer's whist after two passes, «без трёх», and what the form is
-offered under the pulka's rules (asked of the engine, :func:`preflog.serve.entry.paper_choices`)."""
+offered under the pulka's rules (asked of the engine, :func:`preflog.application.entry.paper_choices`)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from preflog.application.entry import DealEntry
+from preflog.application.entry import EntryError
+from preflog.application.entry import deal_events
+from preflog.application.entry import paper_choices
+from preflog.application.entry import table_of
 from preflog.model.events import Event
 from preflog.model.events import PulkaStarted
 from preflog.record.api import read_text
-from preflog.serve.entry import DealEntry
-from preflog.serve.entry import EntryError
-from preflog.serve.entry import deal_events
-from preflog.serve.entry import paper_choices
-from preflog.serve.entry import table_of
 from preflog.workspace import Workspace
 
 from .conftest import csrf

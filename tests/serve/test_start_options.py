@@ -137,7 +137,7 @@ def test_the_settlement_table_says_what_the_familys_sheet_settles(client: TestCl
 
 
 def test_the_tables_shorten_a_name_only_where_a_piece_of_it_is_too_long_for_the_phone() -> None:
-    from preflog.serve.entry import table_names
+    from preflog.application.entry import table_names
 
     # wrapped between words and after hyphens, these fit; one 20-letter piece does not, and the table writes
     # the sheet's next form (first name, initials)

@@ -4,7 +4,7 @@ and the rules spec the form sends back, read by the spec parser the CLI uses.
 The form draws every option from the :class:`Rules` fields' own metadata (doc, family, choices, type) in the
 sections of :data:`preflog.rules.config.OPTION_SECTIONS`; a preset's values are its :class:`Rules` value.
 The page sends ``preset+key=value…`` for the options changed, and :func:`started_rules` reads it with
-:func:`preflog.projections.facts.resolve_spec`, so a bad value is the parser's own sentence.
+:class:`preflog.rules.spec.RulesSpec`, so a bad value is the parser's own sentence.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from typing import Any
 
 from ..engine.families import family_of
 from ..model.events import PulkaStarted
-from ..projections.facts import resolve_spec
 from ..rules.config import Rules
 from ..rules.config import option_family
 from ..rules.config import option_sections
 from ..rules.config import plain_value
 from ..rules.config import stored_value
 from ..rules.presets import PRESETS
+from ..rules.spec import RulesSpec
 
 PRESET_CHOOSES: tuple[str, ...] = ("name", "family")
 """The options the preset itself chooses (its name and game family): the form changes the others."""
@@ -116,11 +116,10 @@ def has_pool(rules: Rules) -> bool:
 
 def started_rules(spec: str) -> tuple[Rules, str, tuple[tuple[str, Any], ...]]:
     """The rules of the spec the start form sent (``preset[+named-override…][+key=value…]``), read by the
-    CLI's spec parser (:func:`resolve_spec`; its :class:`~preflog.rules.RulesError` is the refusal), with
-    the spec proper and the ``key=value`` overrides as a :class:`~preflog.model.events.PulkaStarted` holds
-    them (as the record reader types them: each value as the rules read it)."""
-    rules = resolve_spec(spec)
-    parts = [p.strip() for p in spec.split("+")]
-    named = "+".join(p.lower() for p in parts if "=" not in p)
-    keys = dict.fromkeys(p.partition("=")[0].strip() for p in parts if "=" in p)
-    return rules, named, tuple((k, stored_value(getattr(rules, k))) for k in keys)
+    one spec parser (:class:`~preflog.rules.spec.RulesSpec`; its :class:`~preflog.rules.RulesError` is the
+    refusal), with the spec proper and the ``key=value`` overrides as a
+    :class:`~preflog.model.events.PulkaStarted` holds them (as the record reader types them: each value as
+    the rules read it)."""
+    parsed = RulesSpec.parse(spec)
+    rules = parsed.rules()
+    return rules, parsed.base, tuple((k, stored_value(getattr(rules, k))) for k in dict(parsed.options))
