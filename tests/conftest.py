@@ -12,6 +12,8 @@ marker     what it needs                                         how to get it
 spark      pyspark (the job in local mode; Java on the machine)  ``pip install -e ".[spark,spark-test]"``
 browser    Playwright and Debian's headless Chromium             ``pip install -e ".[browser]"``,
                                                                  ``apt-get install chromium-headless-shell``
+nginx      Debian's nginx (run as the user's own process, in     ``apt-get install nginx`` (openssl makes
+           front of ``preflog serve``) and openssl               the test's certificate)
 =========  ====================================================  =========================================
 
 A test of such a folder that needs nothing of it (the plan's arithmetic, the message a user gets
@@ -30,11 +32,12 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 
-# folder (or file) under tests/ → the marker every test in it carries
+# folder (or file) under tests/ → the marker every test in it carries (a file in a marked folder may add one)
 MARKED: dict[str, str] = {
     "spark": "spark",
     "benchmarks/test_spark_cluster_quick.py": "spark",
     "browser": "browser",
+    "browser/test_deploy.py": "nginx",
 }
 
 CHROMIUM = ("chromium-headless-shell", "chromium", "/usr/lib/chromium/chromium-headless-shell",
@@ -59,31 +62,31 @@ def missing(marker: str) -> str | None:
         if not _chromium():
             return "needs Debian's headless Chromium: apt-get install chromium-headless-shell"
         return None
+    if marker == "nginx":
+        if not any(shutil.which(n) for n in NGINX):
+            return "needs Debian's nginx: apt-get install nginx"
+        return None if shutil.which("openssl") else "needs openssl (the test's certificate): apt-get install openssl"
     raise ValueError(marker)
 
 
-REQUIRED = {"spark": "PREFLOG_REQUIRE_SPARK", "browser": "PREFLOG_REQUIRE_BROWSER"}
+NGINX = ("nginx", "/usr/sbin/nginx")
+REQUIRED = {"spark": "PREFLOG_REQUIRE_SPARK", "browser": "PREFLOG_REQUIRE_BROWSER", "nginx": "PREFLOG_REQUIRE_NGINX"}
 
 
-def marker_of(path: Path) -> str | None:
+def markers_of(path: Path) -> list[str]:
     rel = path.resolve().relative_to(TESTS).as_posix() if path.resolve().is_relative_to(TESTS) else ""
-    for prefix, marker in MARKED.items():
-        if rel == prefix or rel.startswith(prefix + "/"):
-            return marker
-    return None
+    return [marker for prefix, marker in MARKED.items() if rel == prefix or rel.startswith(prefix + "/")]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     why: dict[str, str | None] = {}
     for item in items:
-        marker = marker_of(item.path)
-        if marker is None:
-            continue
-        item.add_marker(getattr(pytest.mark, marker))
-        if item.get_closest_marker("needs_no_extra"):
-            continue  # in the folder, but a test of what works without the extra
-        if marker not in why:
-            why[marker] = missing(marker)
-        reason = why[marker]
-        if reason is not None and os.environ.get(REQUIRED[marker]) != "1":
-            item.add_marker(pytest.mark.skip(reason=reason))
+        for marker in markers_of(item.path):
+            item.add_marker(getattr(pytest.mark, marker))
+            if item.get_closest_marker("needs_no_extra"):
+                continue  # in the folder, but a test of what works without the extra
+            if marker not in why:
+                why[marker] = missing(marker)
+            reason = why[marker]
+            if reason is not None and os.environ.get(REQUIRED[marker]) != "1":
+                item.add_marker(pytest.mark.skip(reason=reason))

@@ -107,10 +107,11 @@ class TableState:
     """Where a pulka stands: what its page draws and what the next deal's entry needs.
 
     ``seq`` is the log's length (the ``expected_seq`` of the next write); ``deals`` the deals on the
-    sheet; ``svg`` the drawn sheet; ``totals`` and ``settlement`` as ``sheet --json`` writes them,
-    ``settlement_shown`` as on paper (30⅔, −); ``findings`` the audit's; ``live``: whether live entry takes
-    its deals; the rest is the entry's (the dealer and the seats dealt in, the contracts and the
-    family's words, the last deal's record block, each deal's dealer and history, the paper choices)."""
+    sheet; ``svg`` the drawn sheet, ``portrait`` the same for a phone held upright; ``totals`` and
+    ``settlement`` as ``sheet --json`` writes them, ``settlement_shown`` as on paper (30⅔, −);
+    ``findings`` the audit's; ``live``: whether live entry takes its deals; the rest is the entry's (the
+    dealer and the seats dealt in, the contracts and the family's words, the last deal's record block,
+    each deal's dealer and history, the paper choices)."""
 
     id: str
     seq: int
@@ -118,6 +119,7 @@ class TableState:
     rules: str | None
     deals: int
     svg: str
+    portrait: str
     totals: dict[str, Any]
     settlement: dict[str, Any]
     settlement_shown: dict[str, Any]
@@ -226,7 +228,8 @@ class LiveTables:
         blocks = deal_blocks(evs)
         return TableState(
             id=pid, seq=len(evs), players=list(table.players), rules=sheet["rules"], deals=len(sheet["deals"]),
-            svg=render_svg(sheet), totals=sheet["totals"], settlement=sheet["settlement"],
+            svg=render_svg(sheet), portrait=render_svg(sheet, portrait=True),
+            totals=sheet["totals"], settlement=sheet["settlement"],
             # as on paper: fractions as mixed numbers (30⅔), minus as −
             settlement_shown={k: {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
                               for k, by in sheet["settlement"].items()},

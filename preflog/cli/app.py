@@ -31,6 +31,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..errors import FileError
 from ..errors import NoStoreError
 from ..errors import PreflogError
 
@@ -603,6 +604,26 @@ def compact(store: StoreOpt = None) -> None:
 
 @app.command()
 @_guard
+def backup(dest: Annotated[Path, typer.Argument(help="A new folder: the backup, itself a store folder.")],
+           store: StoreOpt = None) -> None:
+    """Copy the store as of its last commit, safe while serve or an import writes (docs/deploy.md)."""
+    from ..store.backup import backup_table
+    from ..workspace import Workspace
+
+    ws = _ws(store)
+    if not ws.exists():
+        raise NoStoreError(ws.root)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise FileError(dest, "exists already: a backup goes into a new folder")
+    copy = Workspace(dest)
+    got = backup_table(ws.events_dir, copy.events_dir)
+    copy.heal_projections(reading=False)  # the copy's own projections, built from it: a whole store
+    out.print(f"backed up {ws.root} at version {got.version} to {dest} ({got.files} files, "
+              f"{got.size / 1024:.0f} KiB)", markup=False, highlight=False, soft_wrap=True)
+
+
+@app.command()
+@_guard
 def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              pulkas: Annotated[int, typer.Option(min=1, help="How many pulkas.")] = 1,
              players: Annotated[int, typer.Option(min=3, max=4, help="3 or 4.")] = 3,
@@ -688,10 +709,14 @@ def serve(host: Annotated[str, typer.Option(help="Address to listen on; another 
                           ] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
           no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the browser.")] = False,
-          public_read: Annotated[bool, typer.Option("--public-read", help="With --host: reading needs no "
-                                                    "token (writing still does).")] = False,
-          pin: Annotated[str | None, typer.Option(help="With --host: the table's PIN (4 to 12 digits) instead of "
-                                                  "a random token.")] = None,
+          public_read: Annotated[bool, typer.Option("--public-read", help="With --host or --proxied: reading needs "
+                                                    "no token (writing still does).")] = False,
+          pin: Annotated[str | None, typer.Option(help="With --host or --proxied: the table's PIN (4 to 12 digits) "
+                                                  "instead of a random token.")] = None,
+          proxied: Annotated[bool, typer.Option("--proxied", help="Behind a reverse proxy on this machine (TLS): "
+                                                "its forwarded headers count, and the table needs its token or "
+                                                "PIN (docs/deploy.md).")] = False,
+          root_path: Annotated[str, typer.Option(help="The path the proxy serves it under, e.g. /preflog.")] = "",
           store: StoreOpt = None) -> None:
     """A local web app: the archive (sheets, audit, deal viewer) and live scorekeeping (docs/serve.md)."""
     from ..serve import run
@@ -699,6 +724,7 @@ def serve(host: Annotated[str, typer.Option(help="Address to listen on; another 
     ws = _ws(store)
     ws.check_key()   # entries are signed with the key given: a wrong or missing one is refused before serving
     run(ws.root, host=host, port=port, open_browser=not no_browser, public_read=public_read, pin=pin,
+        proxied=proxied, root_path=root_path,
         say=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
 
 
@@ -709,7 +735,7 @@ from . import repair as repair  # noqa: E402
 from . import spark_cmds as spark_cmds  # noqa: E402
 
 HELP_ORDER = ("import", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
-              "compact", "compare", "report", "sql", "simulate", "demo", "serve")
+              "compact", "backup", "compare", "report", "sql", "simulate", "demo", "serve")
 """The order ``preflog --help`` lists the commands in (the way through the tool, not the modules' order)."""
 app.registered_commands.sort(key=lambda c: HELP_ORDER.index(c.name or getattr(c.callback, "__name__", "")))
 

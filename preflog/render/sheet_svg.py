@@ -755,7 +755,8 @@ def _render_list(pulka: dict[str, Any], words: Words, portrait: bool) -> str:
     start. An all-pass that grants refe is a stroke across every contract column in its row, crossed by a
     second stroke in the deal its player used it; a column that crossed zero carries the hat ``∩`` (``∪``
     when it drops back under). Each player has a letter (A, B, C) that the juha columns' heads use, as
-    on paper, with his name above his group."""
+    on paper, with his name above his group (a name the group can hold only shortened, ``B · А.К.``, is
+    also written whole in the head, after its letter)."""
     players: list[str] = pulka["players"]
     n = len(players)
     letters = [chr(ord("A") + k) for k in range(n)]
@@ -796,18 +797,19 @@ def _render_list(pulka: dict[str, Any], words: Words, portrait: bool) -> str:
     line = SMALL * 1.5
     head_lines, head_size = fit_lines([[" · ".join(heads)], [" · ".join(heads[:1]), " · ".join(heads[1:])]],
                                       width - 16, 14, SMALL)
-    head_lines = [*head_lines, *([legend] if legend else [])]
+    # the names over their groups: the letter, then the name on one or more lines, or a shorter form of it
+    group_w = {i: sum(c.w for c in cols if c.player == i) for i in range(n)}
+    group_x = {i: min(c.x for c in cols if c.player == i) for i in range(n)}
+    fitted = {i: _name_lines(f"{letters[i]} \u00b7 ", forms[p], group_w[i] - 2 * pad) for i, p in enumerate(players)}
+    # a name its group could only hold shortened is written whole in the head, after its letter
+    whole = [f"{letters[i]} \u00b7 {p}" for i, p in enumerate(players)
+             if "".join(fitted[i][0]).replace(" ", "") != f"{letters[i]}\u00b7{p}".replace(" ", "")]
+    head_lines = [*head_lines, *([legend] if legend else []), *whole]
     parts.append(_frame(4, y, width - 8, line * len(head_lines) + 4, "centre"))
     for k, t in enumerate(head_lines):
         parts.append(_text(8, y + line * (k + 1) - 4, *_fit(t, width - 16, head_size, smallest=SMALL),
                            fill=INK["label"], role="centre", zone="centre"))
     y += line * len(head_lines) + 8
-    # the names over their groups: the letter, then the name on one or two lines
-    group_w = {i: sum(c.w for c in cols if c.player == i) for i in range(n)}
-    group_x = {i: min(c.x for c in cols if c.player == i) for i in range(n)}
-    fitted = {}
-    for i, p in enumerate(players):
-        fitted[i] = _name_lines(f"{letters[i]} \u00b7 ", forms[p], group_w[i] - 2 * pad)
     name_h = max(len(lines) for lines, _ in fitted.values()) * 14 * 1.3 + 6
     for i in range(n):
         zone = f"name-{i}"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import PreflogError
 from .app import create_app
+from .proxy import check_root_path
 
 if TYPE_CHECKING:
     import uvicorn
@@ -82,10 +83,13 @@ def check_pin(pin: str) -> str:
     return pin
 
 
-def uvicorn_server(app: Starlette, host: str, port: int) -> uvicorn.Server:
+def uvicorn_server(app: Starlette, host: str, port: int, root_path: str = "",
+                   proxied: bool = False) -> uvicorn.Server:
     """The uvicorn server of ``app``: on shutdown (Ctrl-C, or ``should_exit``) it first ends the app's update
     streams (:class:`.app.Streams`), which uvicorn would otherwise wait for; a response still running
-    after :data:`GRACE` seconds is cancelled."""
+    after :data:`GRACE` seconds is cancelled. ``root_path``: the path a reverse proxy serves it under
+    (:mod:`.proxy`); ``proxied``: the proxy's ``X-Forwarded-For``/``-Proto`` are honoured when they come
+    from this machine (:data:`PROXY_ADDRESSES`), else from nowhere."""
     import uvicorn
 
     streams = app.state.server.streams
@@ -95,7 +99,13 @@ def uvicorn_server(app: Starlette, host: str, port: int) -> uvicorn.Server:
             streams.close()
             await super().shutdown(sockets)
 
-    return _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE))
+    return _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE,
+                                  root_path=root_path, proxy_headers=proxied,
+                                  forwarded_allow_ips=PROXY_ADDRESSES if proxied else ""))
+
+
+PROXY_ADDRESSES = "127.0.0.1,::1"
+"""Where a reverse proxy's forwarded headers are honoured from (``--proxied``): this machine."""
 
 
 GRACE = 5
@@ -103,23 +113,32 @@ GRACE = 5
 
 
 def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True,
-        say: Callable[[str], None] = print, public_read: bool = False, pin: str | None = None) -> None:
-    """Serve ``store`` until interrupted. Another host than loopback gets a table token (or ``pin``): writes
-    need it, and reads unless ``public_read``."""
+        say: Callable[[str], None] = print, public_read: bool = False, pin: str | None = None,
+        proxied: bool = False, root_path: str = "") -> None:
+    """Serve ``store`` until interrupted. Another host than loopback, or a reverse proxy in front
+    (``proxied``), gets a table token (or ``pin``): writes need it, and reads unless ``public_read``.
+    ``root_path``: the path the proxy serves it under (docs/deploy.md)."""
+    root = check_root_path(root_path)
+    shared_out = proxied or not is_loopback(host)
     if pin is not None:
         check_pin(pin)
-        if is_loopback(host):
-            raise ServeError("--pin is for serving other devices: give --host too (e.g. --host 0.0.0.0)")
-    if public_read and is_loopback(host):
-        raise ServeError("--public-read is for serving other devices: give --host too (e.g. --host 0.0.0.0)")
+        if not shared_out:
+            raise ServeError("--pin is for serving other devices: give --host (e.g. --host 0.0.0.0) or --proxied")
+    if public_read and not shared_out:
+        raise ServeError("--public-read is for serving other devices: give --host (e.g. --host 0.0.0.0) or "
+                         "--proxied")
     _check_free(host, port)
-    token = None if is_loopback(host) else pin or secrets.token_urlsafe(16)
+    token = (pin or secrets.token_urlsafe(16)) if shared_out else None
     # on loopback only the loopback names may address it (DNS rebinding); others need the token to write
-    hosts = ["127.0.0.1", "localhost", "::1", host] if token is None else None
+    # (a proxy on this machine addresses it so too: nginx's proxy_pass sends the upstream's name as Host)
+    hosts = ["127.0.0.1", "localhost", "::1", host] if is_loopback(host) else None
     app = create_app(store, table_token=token, allowed_hosts=hosts, public_read=public_read, pin=pin is not None)
     local = join_address("127.0.0.1" if not is_loopback(host) else host, port, token)
     say(f"preflog serve: {store} at {local}")
-    if token is not None:
+    if proxied:
+        say(f"behind the proxy: players open its address of {root or '/'}"
+            + (f" with ?token={token} (the join link)" if token else ""))
+    elif token is not None:
         shared = lan_address() if host in ("0.0.0.0", "::", "") else host
         needs = "writing needs its token; reading is public" if public_read else "reading and writing need its token"
         say(f"join link for the other devices at the table: {join_address(shared, port, token)} ({needs})")
@@ -127,4 +146,4 @@ def run(store: Path, host: str = "127.0.0.1", port: int = 8765, open_browser: bo
             say(f"or open {join_address(shared, port, None)} and type the PIN {pin}")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(local,)).start()
-    uvicorn_server(app, host, port).run()
+    uvicorn_server(app, host, port, root, proxied).run()

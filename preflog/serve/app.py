@@ -64,6 +64,9 @@ from ..templates import page
 from ..views.viewer import viewer_html
 from ..workspace import Loaded
 from ..workspace import Workspace
+from . import install
+from .proxy import RootPath
+from .proxy import route_path
 
 MAX_BODY = 16 * 1024
 """The largest request body a write takes (bytes); a larger one is 413 before it is parsed."""
@@ -326,12 +329,13 @@ def _server(request: Request) -> Server:
 
 def _html(request: Request, text: str, status: int = 200) -> HTMLResponse:
     resp = HTMLResponse(text, status_code=status, headers=_HEADERS)
+    secure = request.url.scheme == "https"   # behind a TLS proxy (its X-Forwarded-Proto): HTTPS only
     if CSRF_COOKIE not in request.cookies:
-        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
+        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict", secure=secure)
     token = _server(request).settings.table_token
     given = request.query_params.get("token")
     if token is not None and given is not None and _same(given, token):
-        resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict")
+        resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict", secure=secure)
     return resp
 
 
@@ -454,7 +458,7 @@ def _guarded(handler: Handler) -> Handler:
             failed = _table_refusal(exc)
         except PreflogError as exc:  # the store's own refusal (none there, damaged): one line, nothing written
             failed = Refused(500, str(exc))
-        if request.url.path.startswith("/api/"):
+        if route_path(request.scope).startswith("/api/"):
             return _refusal(failed)
         if failed.status in (401, 429):   # a page: the join form, asking for the PIN or token
             settings = _server(request).settings
@@ -475,7 +479,8 @@ def create_app(store: str | Path, table_token: str | None = None,
     page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
     from .routes import routes  # the handlers: they import this module's helpers
 
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
-    app = Starlette(routes=routes(), middleware=middleware)
+    middleware = [Middleware(RootPath)]
+    middleware += [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    app = Starlette(routes=[*routes(), *install.routes()], middleware=middleware)
     app.state.server = Server(Settings(Path(store), table_token, poll_ms, public_read, pin))
     return app

@@ -93,9 +93,9 @@ async def pulka_page(request: Request) -> Response:
     server = _server(request)
     pid = request.path_params["pid"]
     state = await run_in_threadpool(server.state, pid)
-    svg = Markup(state.pop("svg"))
+    svg, portrait = Markup(state.pop("svg")), Markup(state.pop("portrait"))
     text = page("serve_pulka.html", script=("serve.js", "serve_cards.js"), same_origin=True,
-                title=f"preflog · {pid}", pid=pid, svg=svg,
+                title=f"preflog · {pid}", pid=pid, svg=svg, portrait=portrait,
                 data=_page_data(request, state=state, deck=deck()))
     return _html(request, text)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from contextvars import ContextVar
 from typing import Any
 
 from jinja2 import Environment
@@ -24,7 +25,7 @@ from jinja2 import PackageLoader
 from jinja2 import StrictUndefined
 from markupsafe import Markup
 
-__all__ = ["Markup", "page", "policy", "script_hash", "script_json", "source"]
+__all__ = ["ROOT", "Markup", "page", "policy", "script_hash", "script_json", "source"]
 
 # The characters that could end or reinterpret a <script> element's text (``</script>``, ``<!--``), or
 # break a script that reads the JSON as JavaScript source: written as JSON escapes, never raw.
@@ -50,12 +51,15 @@ def policy(*scripts: str, same_origin: bool = False) -> str:
     ``<style>`` and SVG ``style`` attributes), and scripts only the given inline ones, by hash (none: no
     script runs at all). Without ``'unsafe-inline'`` for scripts no inline event handler runs.
     ``same_origin``: the page may also talk to the server that served it, and to nothing else: its script
-    fetch from it (``connect-src 'self'``) and its forms submit to it (``form-action 'self'``): the pages
-    of ``preflog serve``."""
+    fetch from it (``connect-src 'self'``), its forms submit to it (``form-action 'self'``) and its web app
+    manifest and icons come from it (``manifest-src 'self'``, ``img-src 'self'``): the pages of ``preflog
+    serve``."""
     form = "form-action 'self'" if same_origin else "form-action 'none'"
     parts = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", form]
     if same_origin:
         parts.insert(1, "connect-src 'self'")
+        parts.insert(2, "manifest-src 'self'")
+        parts.insert(3, "img-src 'self'")
     if scripts:
         parts.insert(1, "script-src " + " ".join(script_hash(s) for s in scripts))
     return "; ".join(parts)
@@ -74,6 +78,11 @@ def source(name: str) -> str:
     return text
 
 
+ROOT: ContextVar[str] = ContextVar("preflog_root", default="")
+"""The path the pages are served under (``preflog serve --root-path``, set per request by
+:class:`preflog.serve.proxy.RootPath`): every page has it as ``root``, written before its own links."""
+
+
 def page(name: str, *, script: str | tuple[str, ...] | None = None, same_origin: bool = False,
          **context: Any) -> str:
     """Render the page template ``name`` with ``context`` (autoescaped). ``script``: the name of the
@@ -83,4 +92,5 @@ def page(name: str, *, script: str | tuple[str, ...] | None = None, same_origin:
     names = (script,) if isinstance(script, str) else script
     code = "\n".join(source(s) for s in names) if names else None
     csp = policy(code, same_origin=same_origin) if code is not None else policy(same_origin=same_origin)
-    return ENV.get_template(name).render(csp=csp, script=Markup(code) if code is not None else None, **context)
+    return ENV.get_template(name).render(csp=csp, script=Markup(code) if code is not None else None,
+                                         **{"root": ROOT.get(), **context})

@@ -6,6 +6,8 @@
 (function () {
   var data = JSON.parse(document.getElementById("data").textContent);
   var $ = function (id) { return document.getElementById(id); };
+  // the path the app is served under (preflog serve --root-path), before every address it asks
+  var ROOT = document.querySelector("meta[name=preflog-root]").getAttribute("content");
 
   function headers() {
     var h = {"Content-Type": "application/json", "X-CSRF-Token": data.csrf};
@@ -62,7 +64,7 @@
       h["Content-Type"] = "application/octet-stream";
       h["X-File-Name"] = encodeURIComponent(file.name);
       file.arrayBuffer().then(function (buf) {
-        return fetch("/api/import", {method: "POST", headers: h, body: buf, credentials: "same-origin"});
+        return fetch(ROOT + "/api/import", {method: "POST", headers: h, body: buf, credentials: "same-origin"});
       }).then(function (r) {
         return r.json().then(function (j) { return {status: r.status, body: j}; },
                              function () { return {status: r.status, body: {error: "HTTP " + r.status}}; });
@@ -73,7 +75,7 @@
           if (it.status === "error") { return; }
           var li = document.createElement("li");
           var a = document.createElement("a");
-          a.href = "/pulka/" + encodeURIComponent(it.id);
+          a.href = ROOT + "/pulka/" + encodeURIComponent(it.id);
           a.textContent = it.id;
           li.appendChild(a);
           li.appendChild(document.createTextNode(" " + it.status + " · " + it.deals + " deals"));
@@ -178,9 +180,9 @@
       var players = [0, 1, 2, 3].map(function (i) { return $("p" + i).value; });
       var form = {players: players, rules: spec(), whist_price: $("price").value, date: $("date").value};
       if (preset().pool) { form.pool = parseInt($("pool").value, 10); }
-      post("/api/pulkas", form).then(function (r) {
+      post(ROOT + "/api/pulkas", form).then(function (r) {
         if (r.status === 201) {
-          window.location.href = r.body.url + (data.token ? "?token=" + encodeURIComponent(data.token) : "");
+          window.location.href = ROOT + r.body.url + (data.token ? "?token=" + encodeURIComponent(data.token) : "");
         } else {
           say(r.body.error, false);
         }
@@ -228,8 +230,9 @@
   }
 
   function drawSheet() {
-    var holder = $("sheet");
-    holder.innerHTML = state.svg;  // drawn by the server, every text in it escaped
+    var holder = $("sheet");  // drawn by the server, every text in it escaped: as on paper, and for a phone
+    holder.querySelector(".paper").innerHTML = state.svg;
+    holder.querySelector(".portrait").innerHTML = state.portrait;
     var table = $("settle");
     var cols = terms().settle || [["player", "player"], ["exact", "exact"], ["method1", "method 1"],
                                   ["method2", "method 2"], ["money", "money"]];  // the family's settlement
@@ -520,7 +523,7 @@
     if (!entry.kind) { say("Choose a contract or " + terms().all_pass.toLowerCase() + " first", false); return; }
     $("enter").disabled = true;
     var fixing = entry.fix;
-    post("/api/pulka/" + encodeURIComponent(state.id) + (fixing ? "/correct" : "/deals"), payload()).then(function (r) {
+    post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + (fixing ? "/correct" : "/deals"), payload()).then(function (r) {
       $("enter").disabled = false;
       if (r.status === 201) {
         show(r.body);
@@ -545,7 +548,7 @@
     }
     strikeArmed = false;
     $("strike").textContent = "Strike this deal out";
-    post("/api/pulka/" + encodeURIComponent(state.id) + "/correct",
+    post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/correct",
          {expected_seq: entry.seq, deal: n, entry: null}).then(function (r) {
       if (r.status === 201) {
         show(r.body);
@@ -567,7 +570,7 @@
     }
     endArmed = false;
     $("end").textContent = "End the pulka";
-    post("/api/pulka/" + encodeURIComponent(state.id) + "/end", {expected_seq: state.seq}).then(function (r) {
+    post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/end", {expected_seq: state.seq}).then(function (r) {
       if (r.status === 201) {
         show(r.body);
       } else {
@@ -581,7 +584,7 @@
   // the page then fetches the state and redraws. Where no stream can be had (no EventSource, or the server
   // refused one: 503 when too many are open) it asks every few seconds instead.
   function refresh() {
-    return fetch("/api/pulka/" + encodeURIComponent(state.id), {credentials: "same-origin"}).then(function (r) {
+    return fetch(ROOT + "/api/pulka/" + encodeURIComponent(state.id), {credentials: "same-origin"}).then(function (r) {
       return r.ok ? r.json() : null;
     }).then(function (s) {
       if (!s || s.seq === state.seq) { return; }
@@ -599,7 +602,7 @@
     if (polling === null) { polling = window.setInterval(refresh, data.poll_ms); }
   }
   if (window.EventSource) {
-    var stream = new EventSource("/api/pulka/" + encodeURIComponent(state.id) + "/stream");
+    var stream = new EventSource(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/stream");
     stream.addEventListener("length", function (e) {
       if (parseInt(e.data, 10) !== state.seq) { refresh(); }
     });

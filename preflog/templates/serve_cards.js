@@ -7,6 +7,8 @@
   if (!document.getElementById("cards")) { return; }
   var data = JSON.parse(document.getElementById("data").textContent);
   var $ = function (id) { return document.getElementById(id); };
+  // the path the app is served under (preflog serve --root-path), before every address it asks
+  var ROOT = document.querySelector("meta[name=preflog-root]").getAttribute("content");
   var state = data.state;
   var deck = data.deck;
   var SUITS = {s: "\u2660", c: "\u2663", d: "\u2666", h: "\u2665"};
@@ -62,7 +64,7 @@
     busy = true;
     $("cards").setAttribute("aria-busy", "true");
     var body = {draft: {dealer: draft.dealer, hands: draft.hands, talon: draft.talon, steps: draft.steps}};
-    return post("/api/pulka/" + encodeURIComponent(state.id) + "/cards/draft", body).then(function (r) {
+    return post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/cards/draft", body).then(function (r) {
       if (mine !== asked) { return; }
       busy = false;
       $("cards").setAttribute("aria-busy", "false");
@@ -305,7 +307,7 @@
     $("c-save").disabled = true;
     var body = {expected_seq: draft.seq,
                 draft: {dealer: draft.dealer, hands: draft.hands, talon: draft.talon, steps: draft.steps}};
-    post("/api/pulka/" + encodeURIComponent(state.id) + "/cards", body).then(function (r) {
+    post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/cards", body).then(function (r) {
       if (r.status === 201) {
         var n = state.deals + 1;
         $("cards").className = "hidden";

@@ -46,11 +46,30 @@ LONGEST: dict[str, tuple[str, str, tuple[str, ...]]] = {
                                        "Aleksander Krajnc-Potočnik")),
 }
 
+# The phone sheet of ``preflog serve`` (issue 39): the names a club's table brings, on every family's sheet.
+ALEXANDRA, MAXIMILIAN = "Александра Константинопольская", "Maximilian Württemberg-Hohenzollern"
+TABLE: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "table-russian-3p": ("data/demo/sochi-3p.pref", "demo-sochi-3p-001", (ALEXANDRA, MAXIMILIAN, "Юрий Ли")),
+    "table-russian-4p": ("data/demo/sochi-4p.pref", "demo-sochi-4p-038",
+                         (ALEXANDRA, MAXIMILIAN, "Мария Иванова-Кузнецова", "Константин Константинопольский")),
+    "table-croatian": ("data/demo/croatian-3p.pref", "demo-croatian-3p-013",
+                       (MAXIMILIAN, ALEXANDRA, "Zvonimir Šimunović Petrinjski")),
+    "table-slovenian": ("", "slovenian", (ALEXANDRA, "Aleksander Krajnc-Potočnik", MAXIMILIAN)),
+}
+
+
+def table_store(tmp: Path) -> tuple[Path, dict[str, str]]:
+    """A store holding each :data:`TABLE` pulka; its folder and each case's pulka id."""
+    store = tmp / "table-store"
+    items = Workspace(store).import_paths([long_record(case, tmp) for case in TABLE])
+    assert [i.status for i in items] == ["imported"] * len(TABLE), [i.error for i in items]
+    return store, {Path(i.source).stem: i.pulka for i in items}
+
 
 def long_record(case: str, tmp: Path) -> Path:
     """The record file of a case (of :data:`LONG` or :data:`LONGEST`): its one pulka, seated by the long
     names."""
-    path, key, players = {**LONG, **LONGEST}[case]
+    path, key, players = {**LONG, **LONGEST, **TABLE}[case]
     out = tmp / f"{case}.pref"
     if not path:
         out.write_text(write_text(random_pulka(key, players, 24, seed=27)), encoding="utf-8")

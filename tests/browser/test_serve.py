@@ -20,12 +20,13 @@ from .conftest import SHOTS
 
 
 @contextmanager
-def _serving(store: Path, poll_ms: int = 5000) -> Iterator[str]:
-    """The app over ``store`` on a free local port (uvicorn in a thread), its address."""
+def _serving(store: Path, poll_ms: int = 5000, root_path: str = "", proxied: bool = False) -> Iterator[str]:
+    """The app over ``store`` on a free local port (uvicorn in a thread), its address; ``root_path`` and
+    ``proxied`` as ``preflog serve`` passes them (docs/deploy.md)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn_server(create_app(store, poll_ms=poll_ms), "127.0.0.1", port)
+    server = uvicorn_server(create_app(store, poll_ms=poll_ms), "127.0.0.1", port, root_path, proxied)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(100):
