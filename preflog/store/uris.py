@@ -2,17 +2,17 @@
 
 A Delta log names its data files as URIs: an ``add`` action's path is relative to the table and
 percent-encoded (RFC 3986), and deltalake's ``file_uris()`` joins it to the table's own URI, encoded the
-same way (``/home/ann/My%20Games/s/events/part-….parquet``, no ``file://``). DuckDB, pyarrow and the file
+same way (``/srv/ann/My%20Games/s/events/part-….parquet``, no ``file://``). DuckDB, pyarrow and the file
 system take a local file by its path, so a folder whose name holds a space, Cyrillic letters, ``#`` or
 ``%`` must be decoded first, or the file "does not exist". A remote file (``s3://``, ``gs://``, …) stays
 the URI it is: its file systems take URIs.
 
->>> reader_uri("/home/ann/%D0%9C%D0%BE%D0%B8%20%D0%B8%D0%B3%D1%80%D1%8B%20%231%20100%25/part-0.parquet")
-'/home/ann/Мои игры #1 100%/part-0.parquet'
+>>> reader_uri("/srv/ann/%D0%9C%D0%BE%D0%B8%20%D0%B8%D0%B3%D1%80%D1%8B%20%231%20100%25/part-0.parquet")
+'/srv/ann/Мои игры #1 100%/part-0.parquet'
 >>> reader_uri("s3://club/My%20Games/part-0.parquet")
 's3://club/My%20Games/part-0.parquet'
->>> data_file("/home/ann/Мои игры #1 100%/events", "part-0%20a.parquet")
-'/home/ann/Мои игры #1 100%/events/part-0 a.parquet'
+>>> data_file("/srv/ann/Мои игры #1 100%/events", "part-0%20a.parquet")
+'/srv/ann/Мои игры #1 100%/events/part-0 a.parquet'
 >>> data_file("s3://club/events/", "part-0.parquet")
 's3://club/events/part-0.parquet'
 """
