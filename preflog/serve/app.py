@@ -234,12 +234,22 @@ class Server:
             return self._archive[1]
 
     def summaries(self, f: PulkaFilter | None = None) -> list[PulkaSummary]:
-        """The summaries of the stored pulkas ``f`` passes, sorted by id (none while there is no store); a
-        name the store does not hold is :class:`~preflog.errors.NotStoredError`."""
+        """The summaries of the stored pulkas ``f`` passes, in the application's order (in progress first,
+        then the most recent; none while there is no store); a name the store does not hold is
+        :class:`~preflog.errors.NotStoredError`."""
         with self.lock:
             if not self.ws.exists():
                 return []
-            return sorted(self.archive().find(f), key=lambda s: s.id)
+            return self.archive().find(f)
+
+    def start_players(self) -> tuple[list[str], list[str]]:
+        """The names the start form offers (:meth:`Archive.offered_players`) and the last table's players
+        (:meth:`Archive.last_table`); none while there is no store."""
+        with self.lock:
+            if not self.ws.exists():
+                return [], []
+            archive = self.archive()
+            return archive.offered_players(), list(archive.last_table())
 
     def stats_page(self, f: PulkaFilter) -> str:
         """The statistics page of ``preflog report`` (players, contracts, variants) of the pulkas ``f``

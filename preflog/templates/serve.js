@@ -90,6 +90,12 @@
 
   // --- the start form ---------------------------------------------------------------------------
   if ($("start")) {
+    // one tap fills the last table's players, in their seats (the fourth field emptied at three)
+    if ($("last-table")) {
+      $("last-table").addEventListener("click", function () {
+        [0, 1, 2, 3].forEach(function (i) { $("p" + i).value = (data.last_table || [])[i] || ""; });
+      });
+    }
     // the chosen preset's options (its family's, as the server's Rules list them), in their sections
     var preset = function () { return (data.rules || {})[$("rules").value] || {family: null, pool: true, values: {}}; };
     var shown = [];
