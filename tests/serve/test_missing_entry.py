@@ -53,6 +53,9 @@ def test_at_four_the_dealer_sitting_out_took_none(store: Path, client: TestClien
      "no call from Vera on 6s: tap whist or pass for each defender"),
     ({"kind": "contract", "declarer": 1, "contract": "7h", "tricks": [2, 7, 1]},
      "no call from Vera and Anna on 7h: tap whist or pass for each defender"),
+    # a whisted six is played: entered without any tricks, it lacks them (not the audit's phase words)
+    ({"kind": "contract", "declarer": 0, "contract": "6s", "calls": {"1": "whist", "2": "pass"}},
+     "the tricks are not entered: tap each player's tricks (the last count is filled in from the others)"),
     ({"kind": "contract", "declarer": 0, "contract": "6s", "calls": {"1": "whist", "2": "pass"},
       "tricks": [8, 4, None]},
      "the tricks entered come to 12, more than the 10 of a deal"),
