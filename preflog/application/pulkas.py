@@ -134,17 +134,13 @@ class Archive:
     def players(self) -> list[str]:
         return sorted({p for s in self.summaries() for p in s.players})
 
-    def last_table(self) -> tuple[str, ...]:
-        """The players of the last table, in seat order: of the first pulka of the lists' order (the one
-        in progress, else the most recent; :func:`recent_first`); none when the store holds no pulka."""
+    def known_players(self) -> KnownPlayers:
+        """The players the start form offers to pick (:class:`KnownPlayers`): the last table's, of the
+        first pulka of the lists' order (the one in progress, else the most recent; :func:`recent_first`),
+        and every other player the store holds."""
         summaries = self.summaries()
-        return summaries[0].players if summaries else ()
-
-    def offered_players(self) -> list[str]:
-        """The names the start form offers to pick: the last table's players first (in seat order), then
-        every other player the store holds, alphabetically."""
-        last = self.last_table()
-        return [*last, *(p for p in self.players() if p not in last)]
+        last = summaries[0].players if summaries else ()
+        return KnownPlayers(last, tuple(p for p in self.players() if p not in last))
 
     def resolve(self, f: PulkaFilter) -> PulkaFilter:
         """``f`` with its names as the store spells them (the player in any case, the preset in any case);
@@ -186,6 +182,20 @@ class Archive:
         else:
             frame = self.ws.stats(kind, **f.options())
         return Report(kind, f, frame)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownPlayers:
+    """The stored players as a start form offers them: the last table's in seat order, then the others
+    alphabetically (:meth:`Archive.known_players`)."""
+
+    last_table: tuple[str, ...]
+    others: tuple[str, ...]
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """Every name to pick, the last table's first."""
+        return self.last_table + self.others
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,4 +297,4 @@ def _first_events(con: Any, projected: set[str]) -> dict[str, tuple[tuple[str, .
     return out
 
 
-__all__ = ["Archive", "PulkaFilter", "PulkaSummary", "Report", "recent_first"]
+__all__ = ["Archive", "KnownPlayers", "PulkaFilter", "PulkaSummary", "Report", "recent_first"]

@@ -50,6 +50,7 @@ from starlette.responses import PlainTextResponse
 from starlette.responses import Response
 
 from ..application import Archive
+from ..application import KnownPlayers
 from ..application import PulkaFilter
 from ..application import PulkaSummary
 from ..application.table import LiveTables
@@ -242,14 +243,13 @@ class Server:
                 return []
             return self.archive().find(f)
 
-    def start_players(self) -> tuple[list[str], list[str]]:
-        """The names the start form offers (:meth:`Archive.offered_players`) and the last table's players
-        (:meth:`Archive.last_table`); none while there is no store."""
+    def known_players(self) -> KnownPlayers:
+        """The players the start form offers (:meth:`Archive.known_players`); none while there is no
+        store."""
         with self.lock:
             if not self.ws.exists():
-                return [], []
-            archive = self.archive()
-            return archive.offered_players(), list(archive.last_table())
+                return KnownPlayers((), ())
+            return self.archive().known_players()
 
     def stats_page(self, f: PulkaFilter) -> str:
         """The statistics page of ``preflog report`` (players, contracts, variants) of the pulkas ``f``

@@ -84,11 +84,11 @@ def _filter_of(request: Request) -> PulkaFilter:
 async def new(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
-    known, last = await run_in_threadpool(_server(request).start_players)
+    known = await run_in_threadpool(_server(request).known_players)
     data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat(),
-                      rules=form_presets(LIVE_PRESETS), options=form_options(), last_table=last)
+                      rules=form_presets(LIVE_PRESETS), options=form_options(), last_table=list(known.last_table))
     text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data,
-                known=known, last=last)
+                known=known.offered, last=known.last_table)
     return _html(request, text)
 
 
