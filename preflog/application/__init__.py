@@ -6,7 +6,8 @@ routes, ask this layer, and render its answer; neither derives an answer of its 
 - :mod:`.pulkas`: the stored pulkas as a list (:class:`PulkaSummary`), filtered (:class:`PulkaFilter`),
   and the reports of the pulkas a filter passes (:class:`Report`), all through an :class:`Archive`. So
   ``preflog ls``, ``stats``, ``report``, the web app's list and its statistics page filter the same way
-  and count the same deals.
+  and count the same deals; they list them in one order (in progress, then the most recent), and the
+  start form offers the stored players (:class:`KnownPlayers`).
 - :mod:`.table`: the live table (:class:`LiveTables`): start a pulka, where it stands
   (:class:`TableState`), enter a deal at paper level (:mod:`.entry`) or card by card (:mod:`.cards`),
   correct one, end the pulka; each write with the log's length its page saw. Its refusals are one
@@ -14,6 +15,7 @@ routes, ask this layer, and render its answer; neither derives an answer of its 
 """
 
 from .pulkas import Archive
+from .pulkas import KnownPlayers
 from .pulkas import PulkaFilter
 from .pulkas import PulkaSummary
 from .pulkas import Report
@@ -22,5 +24,5 @@ from .table import Refusal
 from .table import TableRefused
 from .table import TableState
 
-__all__ = ["Archive", "LiveTables", "PulkaFilter", "PulkaSummary", "Refusal", "Report", "TableRefused",
+__all__ = ["Archive", "KnownPlayers", "LiveTables", "PulkaFilter", "PulkaSummary", "Refusal", "Report", "TableRefused",
            "TableState"]

@@ -61,6 +61,7 @@ from ..render.sheet_svg import text_width
 from ..rules.config import Rules
 
 MOST_TRICKS = 10  # a number a trick box can hold (the audit checks the sum against the deal)
+ALL_TRICKS = 10  # the tricks of a deal played out: the seats dealt in take them all
 
 
 class EntryError(PreflogError):
@@ -111,7 +112,9 @@ class DealEntry:
     contract: str | None = None
     calls: tuple[tuple[int, CallEntered], ...] = ()
     """Each defender's call, by seat; they are written in the order the defenders call, after the declarer."""
-    tricks: tuple[int, ...] | None = None
+    tricks: tuple[int | None, ...] | None = None
+    """The tricks each seat took; ``None`` a count not entered (the one left is what the others leave of
+    :data:`ALL_TRICKS`: :func:`tricks_taken`)."""
     contra: tuple[int, ...] = ()
     """The contra chain, by the seat of each call in order (kontra, rekontra …), where the family has one."""
     returned_by: int | None = None
@@ -134,11 +137,12 @@ class DealEntry:
             raise EntryError("kind is 'contract', or 'raspasy' (or 'refe') for a deal everybody passed") from None
         dealer = _seat(data.get("dealer"), n, "dealer", optional=True)
         tricks_in = data.get("tricks")
-        tricks: tuple[int, ...] | None = None
+        tricks: tuple[int | None, ...] | None = None
         if tricks_in is not None:
             if (not isinstance(tricks_in, list) or len(tricks_in) != n
-                    or not all(type(t) is int and 0 <= t <= MOST_TRICKS for t in tricks_in)):
-                raise EntryError(f"tricks are {n} whole numbers from 0 to {MOST_TRICKS}, one per player")
+                    or not all(t is None or (type(t) is int and 0 <= t <= MOST_TRICKS) for t in tricks_in)):
+                raise EntryError(f"tricks are {n} whole numbers from 0 to {MOST_TRICKS}, one per player "
+                                 "(null: not entered)")
             tricks = tuple(tricks_in)
         if kind is DealKindEntered.RASPASY:
             return cls(kind, dealer, tricks=tricks)
@@ -316,6 +320,11 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
             order = seats[k + 1:] + seats[:k]
         else:
             order = tuple(s for s in sorted(calls))
+        silent = [s for s in order if s not in calls]
+        if silent and not entry.conceded and _defended(table.rules, len(table.players), chosen.contract):
+            words = [terms.call_words.get(k, CALL_NAMES[k]) for k in chosen.calls]
+            raise EntryError(f"no call from {_named(silent, table.players)} on {chosen.text}: "
+                             f"tap {' or '.join(words[:2])} for each defender")
         in_turn = [(s, calls[s].code) for s in order if s in calls]
         in_turn += [(s, c.code) for s, c in entry.calls if s not in order]
         out += [WhistCalled(player=s, call=c) for s, c in terms.spoken(in_turn)]
@@ -324,8 +333,39 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
             raise EntryError(f"{family.name} rules have no contra")
         out += [ContraCalled(player=s) for s in entry.contra]
     if entry.tricks is not None:
-        out.append(PaperResult(tricks=entry.tricks))
+        out.append(PaperResult(tricks=tricks_taken(entry.tricks, seats, table.players)))
     return out
+
+
+def _named(seats: Sequence[int], players: Sequence[str]) -> str:
+    names = [players[s] for s in seats]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def tricks_taken(tricks: Sequence[int | None], seats: Sequence[int], players: Sequence[str]) -> tuple[int, ...]:
+    """Each seat's tricks, the counts not entered (``None``) filled in where the others determine them:
+    a seat not dealt in took none, and the one seat dealt in left blank took what the others leave of
+    :data:`ALL_TRICKS`. Two or more left blank (or more than 10 entered) is an :class:`EntryError` that
+    names them.
+
+    >>> tricks_taken([4, None, 3], (0, 1, 2), ("Ann", "Bob", "Cid"))
+    (4, 3, 3)
+    >>> tricks_taken([None, 6, None, None], (1, 2, 3), ("Ann", "Bob", "Cid", "Dan"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    preflog.application.entry.EntryError: the tricks of Cid and Dan are not entered: tap them (the last ...
+    """
+    missing = [s for s in seats if tricks[s] is None]
+    if len(missing) > 1:
+        raise EntryError(f"the tricks of {_named(missing, players)} are not entered: tap them "
+                         "(the last count is filled in from the others)")
+    taken = [t or 0 for t in tricks]
+    if missing:
+        left = ALL_TRICKS - sum(taken)
+        if left < 0:
+            raise EntryError(f"the tricks entered come to {sum(taken)}, more than the {ALL_TRICKS} of a deal")
+        taken[missing[0]] = left
+    return tuple(taken)
 
 
 def _hand_auction(chosen: EntryContract, declarer: int, seats: Sequence[int]) -> list[Event]:
@@ -422,6 +462,12 @@ def _choices(rules: Rules, n: int) -> dict[str, Any]:
         d = after(c)
         out["concede"] = d is not None and d.can_whist(declarer, CALL_CONCEDE)
     return out
+
+
+def _defended(rules: Rules, n: int, contract: int) -> bool:
+    """Whether the defenders call on ``contract`` under ``rules`` (not a misère, not a checked ten): the
+    deal machine's answer (:func:`paper_choices`)."""
+    return family_of(rules).bids.format(contract) in _choices(rules, n)["whisted"]
 
 
 def refusals(result: AuditResult, before: int, earlier: AuditResult | None = None) -> list[Finding]:

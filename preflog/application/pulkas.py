@@ -11,6 +11,10 @@ and its statistics page filter by; :class:`Archive` answers them over one worksp
   a finding is still a deal played), a corrected pulka's as its corrections leave the sheet.
 * **a summary** exists for every stored pulka: from the projections where the audit projected it, else
   from its first event (players, rules, date; not whether it settled).
+* **the order** of the lists: the pulkas in progress first (:attr:`PulkaSummary.in_progress`: the log
+  holds no end yet), then the most recent, by the date of the pulka (the date its entries were made; the log
+  keeps no clock), newest first, a pulka without a date last; pulkas of one date by id
+  (:func:`recent_first`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 from ..errors import NotStoredError
 from ..errors import WorkspaceError
 from ..model.events import EventError
+from ..model.events import PulkaEnded
 from ..model.events import PulkaStarted
 from ..model.events import from_row
 from ..projections.facts import date_iso
@@ -81,6 +86,14 @@ class PulkaSummary:
     settled: bool | None
     events: int
     last_seq: int
+    ended: bool | None = None
+    """Whether the log holds the pulka's end (a ``PulkaEnded``; the ``End:`` line of a record); ``None``:
+    no log to ask (a folder of projections alone)."""
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether the pulka is still being played: its log holds no end."""
+        return self.ended is False
 
     def as_json(self) -> dict[str, Any]:
         """The summary as ``ls --json`` writes it (docs/cli.md)."""
@@ -99,7 +112,8 @@ class Archive:
         self._summaries: list[PulkaSummary] | None = None
 
     def summaries(self) -> list[PulkaSummary]:
-        """Every stored pulka's summary, in the store's order of ids; a folder that holds no store is
+        """Every stored pulka's summary, those in progress first, then the most recent
+        (:func:`recent_first`); a folder that holds no store is
         :class:`~preflog.errors.NoStoreError`."""
         if self._summaries is None:
             # a folder of projections alone (no event table) is asked what its projections hold
@@ -114,10 +128,19 @@ class Archive:
                     self._summaries = _summaries(infos, con)
                 finally:
                     con.close()
+            self._summaries = recent_first(self._summaries)
         return list(self._summaries)
 
     def players(self) -> list[str]:
         return sorted({p for s in self.summaries() for p in s.players})
+
+    def known_players(self) -> KnownPlayers:
+        """The players the start form offers to pick (:class:`KnownPlayers`): the last table's, of the
+        first pulka of the lists' order (the one in progress, else the most recent; :func:`recent_first`),
+        and every other player the store holds."""
+        summaries = self.summaries()
+        last = summaries[0].players if summaries else ()
+        return KnownPlayers(last, tuple(p for p in self.players() if p not in last))
 
     def resolve(self, f: PulkaFilter) -> PulkaFilter:
         """``f`` with its names as the store spells them (the player in any case, the preset in any case);
@@ -162,6 +185,20 @@ class Archive:
 
 
 @dataclass(frozen=True, slots=True)
+class KnownPlayers:
+    """The stored players as a start form offers them: the last table's in seat order, then the others
+    alphabetically (:meth:`Archive.known_players`)."""
+
+    last_table: tuple[str, ...]
+    others: tuple[str, ...]
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """Every name to pick, the last table's first."""
+        return self.last_table + self.others
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """A report of the pulkas ``filter`` passes (its names as the store spells them) as a DataFrame."""
 
@@ -176,6 +213,21 @@ class Report:
     def as_json(self) -> dict[str, Any]:
         """The report as ``preflog stats KIND --json`` writes it (docs/cli.md)."""
         return table_json(f"stats {self.kind}", frame_rows(self.frame), self.filters_json())
+
+
+def recent_first(summaries: Sequence[PulkaSummary]) -> list[PulkaSummary]:
+    """``summaries`` in the lists' order: in progress first, then by date, newest first (no date last),
+    then by id.
+
+    >>> s = [PulkaSummary(i, (), None, None, d, 1, None, 1, 1, e) for i, d, e in
+    ...      (("a", "2024-05-01", True), ("b", None, True), ("c", "2024-05-03", True), ("d", "2024-04-01", False))]
+    >>> [x.id for x in recent_first(s)]
+    ['d', 'c', 'a', 'b']
+    """
+    out = sorted(summaries, key=lambda s: s.id)
+    out.sort(key=lambda s: s.date or "", reverse=True)
+    out.sort(key=lambda s: not s.in_progress)
+    return out
 
 
 def _stored_name(what: str, name: str, known: Sequence[str]) -> str:
@@ -210,6 +262,8 @@ def _summaries(infos: Sequence[PulkaInfo] | None, con: Any) -> list[PulkaSummary
         f"(SELECT DISTINCT pulka FROM events WHERE code = {CORRECTED}) GROUP BY pulka").fetchall()
     deals.update({p: sheet_deals([tuple(r) for r in log]) for p, log in rows})
     first = {} if len(projected) == len(infos) else _first_events(con, set(projected))
+    ended = {r[0] for r in con.execute(
+        f"SELECT DISTINCT pulka FROM events WHERE code = {PulkaEnded.CODE}").fetchall()}
     out = []
     head: tuple[tuple[str, ...], str | None, str | None, str | None, bool | None]
     for info in infos:
@@ -220,7 +274,7 @@ def _summaries(infos: Sequence[PulkaInfo] | None, con: Any) -> list[PulkaSummary
         else:
             head = first.get(info.pulka, ((), None, None, None, None))
         out.append(PulkaSummary(info.pulka, head[0], head[1], head[2], head[3], deals.get(info.pulka), head[4],
-                                info.events, info.last_seq))
+                                info.events, info.last_seq, info.pulka in ended))
     return out
 
 
@@ -243,4 +297,4 @@ def _first_events(con: Any, projected: set[str]) -> dict[str, tuple[tuple[str, .
     return out
 
 
-__all__ = ["Archive", "PulkaFilter", "PulkaSummary", "Report"]
+__all__ = ["Archive", "KnownPlayers", "PulkaFilter", "PulkaSummary", "Report", "recent_first"]

@@ -22,6 +22,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
+from ..engine.codes import Code
 from ..engine.families import family_of
 from ..engine.replay import AuditResult
 from ..engine.replay import audit
@@ -96,6 +97,10 @@ class TableRefused(PreflogError):
 def _stale(state: TableState) -> TableRefused:
     return TableRefused(Refusal.STALE, "another entry was made first: here is the sheet as it stands now",
                         state=state)
+
+
+NO_TRICKS = "the tricks are not entered: tap each player's tricks (the last count is filled in from the others)"
+"""Why a paper deal that is played, entered without its tricks, is refused."""
 
 
 def _audit_refusal(found: Sequence[Any]) -> TableRefused:
@@ -327,7 +332,10 @@ class LiveTables:
         def paper(events: list[Event], table: Table) -> list[Event]:
             return deal_events(DealEntry.from_json(deal, len(table.players)), table)
 
-        return self._enter_deal(pid, expected_seq, paper)
+        # a deal the audit finds unfinished, entered without tricks, lacks its tricks: said so, not the
+        # audit's phase (a deal won without play, entered without tricks, is complete and taken)
+        blank = isinstance(deal, dict) and deal.get("tricks") is None
+        return self._enter_deal(pid, expected_seq, paper, NO_TRICKS if blank else None)
 
     def enter_cards(self, pid: str, expected_seq: int, draft: object) -> TableState:
         """Append one card-level deal (``draft`` finished, :mod:`.cards`) as :meth:`enter` does a
@@ -338,7 +346,10 @@ class LiveTables:
 
         return self._enter_deal(pid, expected_seq, cards)
 
-    def _enter_deal(self, pid: str, expected: int, make: Callable[[list[Event], Table], list[Event]]) -> TableState:
+    def _enter_deal(self, pid: str, expected: int, make: Callable[[list[Event], Table], list[Event]],
+                    unfinished: str | None = None) -> TableState:
+        """Append the deal ``make`` writes, unless the audit refuses it; ``unfinished``: the sentence to
+        refuse it with when the audit finds it unfinished (instead of the audit's)."""
         with self.lock:
             events = self._as_seen(pid, expected)
             table = self._live_table(pid, events)
@@ -351,6 +362,8 @@ class LiveTables:
                                    findings=[finding_json(exc.finding)]) from None
             _, after = self.standing(pid, [*events, *new])
             found = refusals(after, len(events))
+            if found and unfinished is not None and found[0].code == Code.DEAL_INCOMPLETE:
+                raise TableRefused(Refusal.BAD_REQUEST, unfinished)
             if found:
                 raise _audit_refusal(found)
             return self._append(pid, events, new, expected)

@@ -50,6 +50,7 @@ from starlette.responses import PlainTextResponse
 from starlette.responses import Response
 
 from ..application import Archive
+from ..application import KnownPlayers
 from ..application import PulkaFilter
 from ..application import PulkaSummary
 from ..application.table import LiveTables
@@ -234,12 +235,21 @@ class Server:
             return self._archive[1]
 
     def summaries(self, f: PulkaFilter | None = None) -> list[PulkaSummary]:
-        """The summaries of the stored pulkas ``f`` passes, sorted by id (none while there is no store); a
-        name the store does not hold is :class:`~preflog.errors.NotStoredError`."""
+        """The summaries of the stored pulkas ``f`` passes, in the application's order (in progress first,
+        then the most recent; none while there is no store); a name the store does not hold is
+        :class:`~preflog.errors.NotStoredError`."""
         with self.lock:
             if not self.ws.exists():
                 return []
-            return sorted(self.archive().find(f), key=lambda s: s.id)
+            return self.archive().find(f)
+
+    def known_players(self) -> KnownPlayers:
+        """The players the start form offers (:meth:`Archive.known_players`); none while there is no
+        store."""
+        with self.lock:
+            if not self.ws.exists():
+                return KnownPlayers((), ())
+            return self.archive().known_players()
 
     def stats_page(self, f: PulkaFilter) -> str:
         """The statistics page of ``preflog report`` (players, contracts, variants) of the pulkas ``f``

@@ -68,7 +68,8 @@ async def home(request: Request) -> Response:
     text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · pulkas",
                 data=_page_data(request), rows=shown, player=f.player or "", preset=f.preset or "",
                 presets=presets, since=f.date_from or "", until=f.date_to or "", query=query, page_no=page_no,
-                pages=pages, total=len(rows), refused=refused)
+                pages=pages, total=len(rows), refused=refused,
+                tonight=everything[0] if everything and everything[0].in_progress else None)
     return _html(request, text, 404 if refused else 200)
 
 
@@ -81,9 +82,13 @@ def _filter_of(request: Request) -> PulkaFilter:
 
 
 async def new(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    known = await run_in_threadpool(_server(request).known_players)
     data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat(),
-                      rules=form_presets(LIVE_PRESETS), options=form_options())
-    text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data)
+                      rules=form_presets(LIVE_PRESETS), options=form_options(), last_table=list(known.last_table))
+    text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data,
+                known=known.offered, last=known.last_table)
     return _html(request, text)
 
 

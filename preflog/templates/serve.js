@@ -90,6 +90,12 @@
 
   // --- the start form ---------------------------------------------------------------------------
   if ($("start")) {
+    // one tap fills the last table's players, in their seats (the fourth field emptied at three)
+    if ($("last-table")) {
+      $("last-table").addEventListener("click", function () {
+        [0, 1, 2, 3].forEach(function (i) { $("p" + i).value = (data.last_table || [])[i] || ""; });
+      });
+    }
     // the chosen preset's options (its family's, as the server's Rules list them), in their sections
     var preset = function () { return (data.rules || {})[$("rules").value] || {family: null, pool: true, values: {}}; };
     var shown = [];
@@ -214,6 +220,42 @@
   }
   function needsWhist() { return contractCalls().length > 0; }
   function tapped() { return Object.keys(entry.tricks).length > 0; }
+  // the tricks as the form shows them: those tapped, and the one seat dealt in left blank filled in with
+  // what the others leave of 10 (the server fills it in the same way: application/entry.py tricks_taken)
+  function tricksShown() {
+    var counts = {}, blank = [], left = 10;
+    seatsIn().forEach(function (s) {
+      if (entry.tricks[s] === undefined) { blank.push(s); } else { counts[s] = entry.tricks[s]; left -= entry.tricks[s]; }
+    });
+    var auto = blank.length === 1 && left >= 0 && left <= 10 ? blank[0] : null;
+    if (auto !== null) { counts[auto] = left; }
+    return {counts: counts, auto: auto};
+  }
+  function named(seats) {
+    var names = seats.map(function (s) { return state.players[s]; });
+    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+  }
+  // what the deal still lacks, in a sentence (the server refuses the same: never a silent 0 or pass)
+  function missing() {
+    if (entry.kind === "contract") {
+      if (entry.declarer === null) { return "Tap the declarer"; }
+      if (entry.contract === null) { return "Tap the contract"; }
+      var silent = needsWhist() && !entry.conceded ? defenders().filter(function (s) { return !entry.calls[s]; }) : [];
+      if (silent.length) {
+        var words = contractCalls().slice(0, 2).map(function (c) { return terms().calls[c] || c; });
+        return "No call from " + named(silent) + " on " + entry.contract + ": tap " + words.join(" or ") +
+          " for each defender";
+      }
+    }
+    if (needsTricks() && (entry.kind === "raspasy" || tapped())) {
+      var shown = tricksShown().counts;
+      var blank = seatsIn().filter(function (s) { return shown[s] === undefined; });
+      if (blank.length) {
+        return "The tricks of " + named(blank) + " are not entered: tap them (the last count is filled in from the others)";
+      }
+    }
+    return "";
+  }
   function defenders() {
     var seats = seatsIn(), k = seats.indexOf(entry.declarer);
     if (k < 0) { return []; }
@@ -350,13 +392,18 @@
       var head = document.createElement("b");
       head.textContent = "Tricks taken";
       tricks.appendChild(head);
+      var shown = tricksShown();
       seats.forEach(function (s) {
         var grid = seatRow(tricks, s);
         grid.setAttribute("data-tricks", String(s));
         for (var t = 0; t <= 10; t++) {
           (function (t) {
             var b = button(String(t), function () { entry.tricks[s] = t; drawEntry(); });
-            b.setAttribute("aria-pressed", entry.tricks[s] === t ? "true" : "false");
+            b.setAttribute("aria-pressed", shown.counts[s] === t ? "true" : "false");
+            if (shown.auto === s && shown.counts[s] === t) {
+              b.className = "auto";
+              b.title = "filled in: 10 tricks in all";
+            }
             grid.appendChild(b);
           })(t);
         }
@@ -397,15 +444,19 @@
       deal.declarer = entry.declarer;
       deal.contract = entry.contract;
       deal.calls = {};
-      if (needsWhist()) {
-        defenders().forEach(function (s) { deal.calls[s] = entry.calls[s] || "pass"; });
+      if (needsWhist()) {  // the calls tapped: one left out is refused, never taken as a pass
+        defenders().forEach(function (s) { if (entry.calls[s]) { deal.calls[s] = entry.calls[s]; } });
       }
       if (entry.contra.length) { deal.contra = entry.contra.slice(); }
     }
     if (entry.kind === "contract") { afterCallsPayload(deal); }
     // a contract's tricks once any is tapped (a game won without play has none); raspasy's always
     if (needsTricks() && (entry.kind === "raspasy" || tapped())) {
-      deal.tricks = state.players.map(function (_, s) { return entry.tricks[s] || 0; });
+      // the counts shown (the last filled in); one still blank is null (refused), a seat not dealt in took 0
+      var counts = tricksShown().counts, dealt = seatsIn();
+      deal.tricks = state.players.map(function (_, s) {
+        return counts[s] !== undefined ? counts[s] : dealt.indexOf(s) >= 0 ? null : 0;
+      });
     }
     if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal}; }
     return {expected_seq: entry.seq, deal: deal};
@@ -521,6 +572,8 @@
   });
   $("enter").addEventListener("click", function () {
     if (!entry.kind) { say("Choose a contract or " + terms().all_pass.toLowerCase() + " first", false); return; }
+    var lacks = missing();
+    if (lacks) { say(lacks, false); return; }  // said before sending; the server refuses it too
     $("enter").disabled = true;
     var fixing = entry.fix;
     post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + (fixing ? "/correct" : "/deals"), payload()).then(function (r) {

@@ -155,3 +155,47 @@ def test_one_pulkas_sheet_and_settlement(store: Path, web: TestClient) -> None:
     # the seed's results (data/examples/seed003-settlement.pref): method 1 +31/−30/−1, exact +30⅔/−29⅓/−1⅓
     assert api["settlement"]["method1"] == {"Ann": 31, "Anna": -30, "Bob": -1}
     assert api["settlement"]["exact"] == {"Ann": "92/3", "Anna": "-88/3", "Bob": "-4/3"}
+
+
+def _dated(pid: str, date: str | None, deals: int | None = None) -> str:
+    """The seed as pulka ``pid`` dated ``date``; cut after its first ``deals`` deals (no ``End:``: a pulka
+    still being played)."""
+    text = SEED.read_text(encoding="utf-8").replace('[Id "seed003-settlement"]', f'[Id "{pid}"]')
+    if date is not None:
+        text = text.replace('[Pool "14"]', f'[Pool "14"]\n[Date "{date}"]')
+    if deals is not None:
+        text = text[:text.index(f"Deal {deals + 1}:")]
+    return text
+
+
+def test_the_list_shows_the_pulkas_in_progress_then_the_most_recent(tmp_path: Path) -> None:
+    # ids in the opposite order of the list's: the order is not the ids'
+    made = {"a-undated": (None, None), "b-may": ("2024.05.01", None), "c-june": ("2024.06.01", None),
+            "d-tonight": ("2024.01.01", 3)}
+    for pid, (date, deals) in made.items():
+        (tmp_path / f"{pid}.pref").write_text(_dated(pid, date, deals), encoding="utf-8")
+    root = tmp_path / "st"
+    Workspace(root).import_paths(sorted(tmp_path.glob("*.pref")))
+    # in progress (no End: in the log) first though the oldest; then June, May; no date last
+    order = ["d-tonight", "c-june", "b-may", "a-undated"]
+    found = Archive(Workspace(root)).find()
+    assert [s.id for s in found] == order
+    assert [s.in_progress for s in found] == [True, False, False, False]
+    assert [p["id"] for p in _cli(root, "ls", "--json")["pulkas"]] == order
+    with TestClient(create_app(root)) as web:
+        assert [p["id"] for p in web.get("/api/pulkas").json()["pulkas"]] == order
+        page = web.get("/").text
+        assert [page.index(f"<b>{pid}</b><br>") for pid in order] == sorted(page.index(f"<b>{pid}</b><br>")
+                                                                          for pid in order)
+        # one tap to tonight's pulka: the first link of the page's list, above the filters
+        assert page.index('id="tonight"') < page.index("<form")
+        assert '<a class="tonight" href="/pulka/d-tonight">Tonight: <b>d-tonight</b>' in page
+        # a filter keeps the order; the CLI's table lists it in the same order
+        assert [p["id"] for p in web.get("/api/pulkas", params={"player": "юг"}).json()["pulkas"]] == order
+    table = runner.invoke(cli, ["ls", "--store", str(root)]).stdout
+    assert [table.index(pid) for pid in order] == sorted(table.index(pid) for pid in order)
+
+
+def test_no_tonight_link_when_every_pulka_has_ended(store: Path, web: TestClient) -> None:
+    assert all(not s.in_progress for s in Archive(Workspace(store)).find())
+    assert 'id="tonight"' not in web.get("/").text
