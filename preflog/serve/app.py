@@ -285,24 +285,29 @@ class Server:
     # --- writing ------------------------------------------------------------------------------
     def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
-        each pulka's id and status, or the error, located in the file as ``NAME:LINE:COL``. The body is
-        written to a file of this call's own temporary folder, under a name of the server's choosing
-        (``upload.pref`` or ``upload.json``): nothing of the request names a path."""
+        each pulka's id, status, deals and audit findings (how many; the first one's line, deal and
+        message), or the error, located in the file as ``NAME:LINE:COL``. The body is written to a file
+        of this call's own temporary folder, under a name of the server's choosing (``upload.json`` when
+        the file's own name ends so, else ``upload.pref``): the record layer then tells text from JSON
+        as ``preflog import NAME`` does; nothing of the request names a path. The file is read and
+        audited without the server's lock: only each commit takes it (the table's entries wait for a
+        commit, never for a parse)."""
         import tempfile
 
         shown = _upload_name(name)
-        suffix = ".json" if body.lstrip()[:1] in (b"{", b"[") else ".pref"
+        suffix = ".json" if shown.lower().endswith(".json") else ".pref"
         with tempfile.TemporaryDirectory(prefix="preflog-upload-") as tmp:
             path = Path(tmp) / f"upload{suffix}"
             path.write_bytes(body)
-            with self.lock:
-                items = self.ws.import_paths([path], workers=1)
+            items = self.ws.import_paths([path], workers=1, commit_lock=self.lock)
             self.tables.forget()
             out = []
             for it in items:
                 error = it.error.replace(str(path), shown) if it.error else ""
+                line, deal, message = it.first_finding or (0, 0, "")
+                first = {"line": line, "deal": deal, "message": message} if it.first_finding else None
                 out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
-                            "error": error})
+                            "first_finding": first, "error": error})
         return out
 
 

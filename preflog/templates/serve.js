@@ -56,6 +56,12 @@
   }
 
   // --- the archive: import a record file ---------------------------------------------------------
+  // "3 audit findings, the first at line 42 (deal 3): …" (a JSON record has no lines: its deal only)
+  function findingsText(it) {
+    var f = it.first_finding || {};
+    var where = f.line ? "line " + f.line + " (deal " + f.deal + ")" : "deal " + f.deal;
+    return it.findings + " audit finding" + (it.findings === 1 ? "" : "s") + ", the first at " + where + ": " + f.message;
+  }
   if ($("upload")) {
     $("send").addEventListener("click", function () {
       var file = $("upload").files[0];
@@ -79,9 +85,13 @@
           a.textContent = it.id;
           li.appendChild(a);
           li.appendChild(document.createTextNode(" " + it.status + " · " + it.deals + " deals"));
+          if (it.findings) { li.appendChild(document.createTextNode(" · " + findingsText(it))); }
           list.appendChild(li);
         });
-        if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
+        var flagged = (r.body.items || []).filter(function (it) { return it.findings; });
+        if (r.status === 201 && flagged.length) {
+          say("Imported: " + r.body.items.length + " pulka(s); " + flagged[0].id + " has " + findingsText(flagged[0]), false);
+        } else if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
         else { say(r.body.error, false); }
       });
     });

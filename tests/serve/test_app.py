@@ -453,7 +453,7 @@ def test_a_record_file_uploaded_is_imported_and_its_errors_are_located_in_it(cli
     r = client.post("/api/import", content=text, headers=up)
     assert r.status_code == 201, r.text
     assert r.json()["items"] == [{"id": "seed003-settlement", "status": "imported", "deals": 12, "findings": 0,
-                                  "error": ""}]
+                                  "first_finding": None, "error": ""}]
     assert "seed003-settlement" in client.get("/").text                               # in the archive at once
     assert client.post("/api/import", content=text, headers=up).json()["items"][0]["status"] == "duplicate"
     bad = text.replace(b"Tricks: \xd0\x97\xd0\xb0\xd0\xbf\xd0\xb0\xd0\xb4 1,", b"Tricks: Nobody 1,", 1)
