@@ -2,7 +2,7 @@
 // preflog serve: the start form and the live entry of a pulka's next deal. Data comes from the page's
 // <script type="application/json" id="data">; every text is set with textContent (never parsed as HTML)
 // except the sheet's SVG, which the server drew with its texts escaped. Writes send the page's CSRF token
-// (and the table token of the join link, when the server asks for one).
+// (the join link's pass to write is the server's HttpOnly cookie: the page never holds the table token).
 (function () {
   var data = JSON.parse(document.getElementById("data").textContent);
   var $ = function (id) { return document.getElementById(id); };
@@ -11,7 +11,6 @@
 
   function headers() {
     var h = {"Content-Type": "application/json", "X-CSRF-Token": data.csrf};
-    if (data.token) { h["X-Table-Token"] = data.token; }
     return h;
   }
   function post(url, body) {
@@ -192,7 +191,7 @@
       if (preset().pool) { form.pool = parseInt($("pool").value, 10); }
       post(ROOT + "/api/pulkas", form).then(function (r) {
         if (r.status === 201) {
-          window.location.href = ROOT + r.body.url + (data.token ? "?token=" + encodeURIComponent(data.token) : "");
+          window.location.href = ROOT + r.body.url;
         } else {
           say(r.body.error, false);
         }
