@@ -289,7 +289,8 @@
 
   function drawEntry() {
     var section = $("entry");
-    var closed = state.ended || !state.live || state.dealer === null;
+    // a read-only link (or a public page without the join link) watches: no entry
+    var closed = !data.write || state.ended || !state.live || state.dealer === null;
     section.className = closed ? "hidden" : "";
     if (closed) { return; }
     $("entryhead").textContent = entry.fix ? "Correct deal" : "Next deal";

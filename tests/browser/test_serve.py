@@ -265,6 +265,26 @@ def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: t
     assert Workspace(store).ids() == ["seed003-settlement"]
 
 
+def test_an_upload_with_audit_findings_says_so_on_the_page(browser: Any, served: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect
+
+    base, _store = served
+    illegal = Path(__file__).resolve().parents[2] / "data" / "examples" / "seed001-bidding-illegal.pref"
+    context = _phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(base + "/")
+        page.set_input_files("#upload", str(illegal))
+        page.tap("#send")
+        # six pulkas, each with one illegal auction; the first's is at the file's line 8 ("Auction: A 6s, B 7s")
+        expect(page.locator("#msg.err")).to_have_text(
+            "Imported: 6 pulka(s); seed001-illegal-jump has 1 audit finding, the first at line 8 (deal 1): "
+            "7s skips ladder steps; the next step is 6c (no jumps)")
+        expect(page.locator("#imported li").first).to_contain_text("imported · 1 deals · 1 audit finding")
+    finally:
+        context.close()
+
+
 def test_seed_003s_pulka_tapped_deal_by_deal_settles_as_the_seed_says(browser: Any, served: tuple[str, Path],
                                                                        tmp_path: Path) -> None:
     """data/examples/seed003-settlement.pref, every deal tapped on a phone: the seed's settlement shows

@@ -43,7 +43,8 @@ def test_the_join_link_leaves_a_cookie_and_a_clean_address(tmp_path: Path) -> No
         page = c.get("/new")                                         # the clean address, the cookie only
         assert page.status_code == 200 and TOKEN not in page.text
         pid = _start(c)                                              # and it writes
-        assert TOKEN not in c.get(f"/pulka/{pid}").text
+        writer = c.get(f"/pulka/{pid}").text
+        assert TOKEN not in writer and 'id="watching"' not in writer and '"write":true' in writer
     with TestClient(create_app(tmp_path / "s", table_token=TOKEN), base_url="https://club.example.org") as c:
         r = c.get("/", params={"token": TOKEN}, follow_redirects=False)
         assert r.status_code == 303 and "secure" in r.headers["set-cookie"].lower()
@@ -62,6 +63,7 @@ def test_the_read_only_link_watches_and_never_writes(tmp_path: Path) -> None:
         assert _join(guest, share.split("?")[0], watch=share.split("=", 1)[1]) == f"/pulka/{pid}"
         page = guest.get(f"/pulka/{pid}")
         assert page.status_code == 200 and 'id="share"' not in page.text   # a watcher hands on no link
+        assert 'id="watching"' in page.text and '"write":false' in page.text   # and its page offers no entry
         assert guest.get(f"/api/pulka/{pid}").json()["seq"] == 1
         r = guest.post(f"/api/pulka/{pid}/deals", json={"expected_seq": 1, "deal": {"kind": "raspasy",
                                                                                       "tricks": [1, 9, 0]}},
