@@ -376,6 +376,7 @@ def _joined(request: Request) -> Response | None:
     right: 303 to the same address without it, leaving this run's pass in a cookie (HttpOnly,
     SameSite=Lax, Secure over HTTPS), so the address a player shares or bookmarks holds no token.
     ``None`` for any other request."""
+    from urllib.parse import quote
     from urllib.parse import urlencode
 
     server = _server(request)
@@ -388,7 +389,8 @@ def _joined(request: Request) -> Response | None:
     if cookie is None or access is None:
         return None
     rest = urlencode([(k, v) for k, v in q.multi_items() if k not in ("token", "watch")])
-    resp = Response(status_code=303, headers={**_HEADERS, "Location": request.url.path + (f"?{rest}" if rest else "")})
+    here = quote(request.url.path)   # the path as the request spelt it (an id may hold any letter, or "/")
+    resp = Response(status_code=303, headers={**_HEADERS, "Location": here + (f"?{rest}" if rest else "")})
     secure = request.url.scheme == "https"
     resp.set_cookie(cookie, server.pass_of(access), httponly=True, samesite="lax", secure=secure)
     _set_csrf(request, resp)   # as every page sets it (for a client that does not follow the 303)

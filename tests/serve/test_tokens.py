@@ -35,6 +35,8 @@ def _start(c: TestClient) -> str:
 def test_the_join_link_leaves_a_cookie_and_a_clean_address(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "s", table_token=TOKEN), base_url=PHONE) as c:
         assert _join(c, "/", token=TOKEN, player="Anna") == "/?player=Anna"   # the other terms stay
+        # an id of any letters (and "%") comes back as the address spells it
+        assert _join(c, "/pulka/Пулька 100%", token=TOKEN) == "/pulka/%D0%9F%D1%83%D0%BB%D1%8C%D0%BA%D0%B0%20100%25"
         cookie = next(h for h in c.get("/", params={"token": TOKEN}, follow_redirects=False)
                       .headers.get_list("set-cookie") if h.startswith("preflog_table="))
         low = cookie.lower()
