@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
@@ -233,7 +234,8 @@ class Workspace:
     # --- import -------------------------------------------------------------------------
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
-                     run_audit: bool = True, workers: int | None = None) -> list[ImportItem]:
+                     run_audit: bool = True, workers: int | None = None,
+                     commit_lock: AbstractContextManager[object] | None = None) -> list[ImportItem]:
         """Import record files and folders. A file with an error imports nothing; the others still do. A path
         that does not exist, and a folder holding no record file, is an error item of its own (handed out
         first); what folders held besides record files is in :attr:`ImportCounts.skipped`.
@@ -246,20 +248,22 @@ class Workspace:
         what a big import should call.
         """
         items: list[ImportItem] = []
-        self.import_each(paths, items.append, progress, run_audit, workers)
+        self.import_each(paths, items.append, progress, run_audit, workers, commit_lock)
         return items
 
     @_file_errors_at_root
     def import_each(self, paths: Sequence[str | Path], on_item: Callable[[ImportItem], None] | None = None,
                     progress: Callable[[int, int], None] | None = None, run_audit: bool = True,
-                    workers: int | None = None) -> ImportCounts:
+                    workers: int | None = None,
+                    commit_lock: AbstractContextManager[object] | None = None) -> ImportCounts:
         """:meth:`import_paths`, handing each :class:`ImportItem` to ``on_item`` as its file is done (in
         file order; a pulka stored under another id at commit time is handed out after that commit) and
         keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
         of pulkas (the ids and content hashes already stored are looked up in the store's compact head
-        index, see :mod:`preflog.store.heads`). The work is an :class:`~preflog.importer.ImportSession`'s."""
+        index, see :mod:`preflog.store.heads`). ``commit_lock`` is held around each commit only (files are
+        read and audited without it). The work is an :class:`~preflog.importer.ImportSession`'s."""
         self.check_key()
-        return ImportSession(self, run_audit, workers, self.progress).run(paths, on_item, progress)
+        return ImportSession(self, run_audit, workers, self.progress, commit_lock).run(paths, on_item, progress)
 
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root

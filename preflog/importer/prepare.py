@@ -92,6 +92,9 @@ class Prepared(NamedTuple):
     """For a pulka with annotations (comments, names in moves): the content hash of its game alone,
     as it was stored before annotations were kept, so that importing an archive again finds it."""
     projected: Projected | None = None
+    first_finding: tuple[int, int, str] | None = None
+    """Where the audit's first finding is and what it says: the record line of its event (0 where the
+    record has none: JSON), its deal and its message; ``None`` when the audit found nothing."""
 
 
 class Rows(NamedTuple):
@@ -301,6 +304,7 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
             deals = (rows.code.count(DEAL_CODE) if CORRECTED not in rows.code   # as the sheet counts them
                      else sheet_deals([e.to_row() for e in events]))
             findings = 0
+            first: tuple[int, int, str] | None = None
             # a hash stored before, or met earlier in this file, is a duplicate whatever the parent
             # decides about the files in between: no audit needed
             if run_audit and h not in known and h not in seen:
@@ -308,9 +312,14 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
 
                 result = audit(events)
                 findings = len(result.findings)
+                if result.findings:
+                    f0 = result.findings[0]
+                    line = rec.lines[f0.seq - 1] if 1 <= f0.seq <= len(rec.lines) else 0
+                    first = (line, f0.deal, f0.message)
                 audited.append((i, facts_of(file_pulka_id(stem, i, rec.id), events, result)))
             seen.add(h)
-            pulkas.append(Prepared(rec.id, h, deals, len(events), findings, (), None, _plain_hash(events)))
+            pulkas.append(Prepared(rec.id, h, deals, len(events), findings, (), None, _plain_hash(events),
+                                    first_finding=first))
             spans.append(Spans(Rows(start, ends[i] - start)))
             start = ends[i]
         del per_pulka

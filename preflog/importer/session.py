@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from contextlib import nullcontext
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -75,6 +76,8 @@ class ImportItem:
     events: int = 0
     findings: int = 0
     error: str = ""
+    first_finding: tuple[int, int, str] | None = None
+    """The audit's first finding: its record line (0: none, a JSON record), deal and message."""
 
 
 @dataclass(slots=True)
@@ -138,8 +141,12 @@ class ImportSession:
     total)`` is told the bytes read (:data:`READING`) and the pulkas stored (:data:`STORING`)."""
 
     def __init__(self, target: ImportTarget, run_audit: bool = True, workers: int | None = None,
-                 report: Callable[[str, int, int | None], None] | None = None) -> None:
+                 report: Callable[[str, int, int | None], None] | None = None,
+                 commit_lock: AbstractContextManager[object] | None = None) -> None:
         self.target = target
+        self.commit_lock: AbstractContextManager[object] = commit_lock if commit_lock is not None else nullcontext()
+        """Held around each store commit and projection write, never while files are read and audited (a
+        server's lock: its other requests wait for a commit, not for a parse)."""
         self.run_audit = run_audit
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self.report = report
@@ -182,7 +189,8 @@ class ImportSession:
             with gc_paused(), import_memory_pool():  # millions of acyclic rows and facts in flight: see gc_paused
                 self._take_files(results, len(files), progress)
             if self.run_audit:
-                self.target.heal_projections(reading=False)  # what an earlier, interrupted import left unprojected
+                with self.commit_lock:
+                    self.target.heal_projections(reading=False)  # what an earlier, interrupted import left unprojected
         finally:
             results.close()  # stops the workers now if the import failed
             if self._importing is not None:
@@ -219,7 +227,7 @@ class ImportSession:
                 seen.add(pid, h)
                 item.pulka = pid
                 if pp.projected is not None or pp.facts is not None:
-                    item.findings = pp.findings
+                    item.findings, item.first_finding = pp.findings, pp.first_finding
                     self.todo.add(pid, h, pp.projected, pp.facts)
                 pending.append(_Pending(pid, pp.rows, item))
                 rows_pending += len(pp.rows)
@@ -250,7 +258,11 @@ class ImportSession:
         Duplicates and ids are decided again inside the commit's critical section
         (:meth:`EventStore.import_sealed`): content a concurrent import stored meanwhile becomes a
         ``duplicate`` of its pulka, an id it took meanwhile gives way to a free one, and the other
-        pulkas are stored all the same."""
+        pulkas are stored all the same. All under :attr:`commit_lock`."""
+        with self.commit_lock:
+            self._commit(last)
+
+    def _commit(self, last: bool) -> None:
         pending, todo = self.pending, self.todo
         if pending:
             batches = [(p.pulka, p.rows) for p in pending if p.pulka]
@@ -272,7 +284,7 @@ class ImportSession:
                 if got.pulka == p.pulka and got.created:
                     todo.stored(p.pulka)
                 elif not got.created:
-                    item.pulka, item.status, item.findings = got.pulka, "duplicate", 0
+                    item.pulka, item.status, item.findings, item.first_finding = got.pulka, "duplicate", 0, None
                     todo.drop(p.pulka)
                 else:
                     item.pulka = got.pulka

@@ -21,7 +21,8 @@ Routes (HTML pages are rendered by :func:`preflog.templates.page`; the ``/api`` 
 A pulka id from a request is only ever looked up among the ids the store holds (an unknown id is 404):
 no request path reaches the file system. Every write carries the page's CSRF token (double submit: the
 ``X-CSRF-Token`` header must equal the ``preflog_csrf`` cookie), and, when the app serves other devices
-(a table token is set), the table token of the join link; bodies are bounded (:data:`MAX_BODY`, else
+(a table token is set), the pass the join link left in a cookie (or the token, ``X-Table-Token``); a
+read-only link (``?watch=``) lets its holder read only (:class:`Access`); bodies are bounded (:data:`MAX_BODY`, else
 413). A deal is appended with the log's last seq as the page saw it (``expected_seq``): if another phone
 got there first the store's :class:`~preflog.store.base.ConcurrencyError` becomes 409 with the current
 state, and nothing is written.
@@ -30,6 +31,7 @@ state, and nothing is written.
 from __future__ import annotations
 
 import asyncio
+import enum
 import hmac
 import json
 import secrets
@@ -77,6 +79,17 @@ MAX_UPLOAD = 2 * 1024 * 1024
 PAGE_SIZE = 20
 CSRF_COOKIE = "preflog_csrf"
 TABLE_COOKIE = "preflog_table"
+"""The cookie a join link (``?token=``, or the PIN typed) leaves: this run's pass to write (:meth:`Server.pass_of`)."""
+WATCH_COOKIE = "preflog_watch"
+"""The cookie the read-only share link (``?watch=``) leaves: this run's pass to read."""
+
+
+class Access(enum.IntEnum):
+    """What a request may do at a table served with a token: nothing, read (the share link), or write."""
+
+    NONE = 0
+    WATCH = 1
+    WRITE = 2
 
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
             "Cache-Control": "no-store"}
@@ -182,16 +195,28 @@ class Server:
         self.wrong: dict[str, list[float]] = {}   # client address -> times of its wrong tokens (last window)
         self.checkpointing: threading.Thread | None = None   # the checkpoint being written after an entry
         self.streams = Streams()
+        self.secret = secrets.token_bytes(32)
+        """This run's own secret: the passes its cookies carry are made with it (:meth:`pass_of`)."""
+
+    def pass_of(self, access: Access) -> str:
+        """The pass of ``access`` in this run: the value of its cookie (and, to watch, the share link's
+        ``?watch=``), an HMAC of the table token under this run's secret. No pass can be guessed, and one
+        of a former run (another secret, or another token) matches nothing: a phone still holding it is
+        simply not let in (asked to join again), never counted as guessing."""
+        token = (self.settings.table_token or "").encode("utf-8", "surrogatepass")
+        return hmac.new(self.secret, access.name.encode() + b":" + token, "sha256").hexdigest()
 
     def guess(self, client: str, right: bool) -> None:
-        """Count a token a client gave: a wrong one more than :data:`WRONG_TOKENS` times a minute is 429
-        (a PIN of a few digits is not guessed by trying them all)."""
+        """Count a token (or PIN, or share link) a client gave: a client's wrong ones more than
+        :data:`WRONG_TOKENS` times a minute are 429 (a PIN of a few digits is not guessed by trying them
+        all); the right one is never refused (a phone whose owner mistyped, or a stranger at the same
+        address, does not lock the table out)."""
         import time
 
         now = time.monotonic()
         with self.lock:
             recent = [t for t in self.wrong.get(client, []) if now - t < WRONG_WINDOW]
-            if len(recent) >= WRONG_TOKENS:
+            if len(recent) >= WRONG_TOKENS and not right:
                 self.wrong[client] = recent
                 raise Refused(429, "too many wrong PINs or tokens: wait a minute")
             if not right:
@@ -295,24 +320,29 @@ class Server:
     # --- writing ------------------------------------------------------------------------------
     def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
-        each pulka's id and status, or the error, located in the file as ``NAME:LINE:COL``. The body is
-        written to a file of this call's own temporary folder, under a name of the server's choosing
-        (``upload.pref`` or ``upload.json``): nothing of the request names a path."""
+        each pulka's id, status, deals and audit findings (how many; the first one's line, deal and
+        message), or the error, located in the file as ``NAME:LINE:COL``. The body is written to a file
+        of this call's own temporary folder, under a name of the server's choosing (``upload.json`` when
+        the file's own name ends so, else ``upload.pref``): the record layer then tells text from JSON
+        as ``preflog import NAME`` does; nothing of the request names a path. The file is read and
+        audited without the server's lock: only each commit takes it (the table's entries wait for a
+        commit, never for a parse)."""
         import tempfile
 
         shown = _upload_name(name)
-        suffix = ".json" if body.lstrip()[:1] in (b"{", b"[") else ".pref"
+        suffix = ".json" if shown.lower().endswith(".json") else ".pref"
         with tempfile.TemporaryDirectory(prefix="preflog-upload-") as tmp:
             path = Path(tmp) / f"upload{suffix}"
             path.write_bytes(body)
-            with self.lock:
-                items = self.ws.import_paths([path], workers=1)
+            items = self.ws.import_paths([path], workers=1, commit_lock=self.lock)
             self.tables.forget()
             out = []
             for it in items:
                 error = it.error.replace(str(path), shown) if it.error else ""
+                line, deal, message = it.first_finding or (0, 0, "")
+                first = {"line": line, "deal": deal, "message": message} if it.first_finding else None
                 out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
-                            "error": error})
+                            "first_finding": first, "error": error})
         return out
 
 
@@ -339,13 +369,41 @@ def _server(request: Request) -> Server:
 
 def _html(request: Request, text: str, status: int = 200) -> HTMLResponse:
     resp = HTMLResponse(text, status_code=status, headers=_HEADERS)
-    secure = request.url.scheme == "https"   # behind a TLS proxy (its X-Forwarded-Proto): HTTPS only
+    _set_csrf(request, resp)
+    return resp
+
+
+def _set_csrf(request: Request, resp: Response) -> None:
+    """The page's CSRF cookie, unless the request carries it (Secure behind a TLS proxy: its
+    X-Forwarded-Proto)."""
     if CSRF_COOKIE not in request.cookies:
-        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict", secure=secure)
-    token = _server(request).settings.table_token
-    given = request.query_params.get("token")
-    if token is not None and given is not None and _same(given, token):
-        resp.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict", secure=secure)
+        resp.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
+
+
+def _joined(request: Request) -> Response | None:
+    """A page opened by the join link (``?token=``, the PIN typed) or the share link (``?watch=``) that is
+    right: 303 to the same address without it, leaving this run's pass in a cookie (HttpOnly,
+    SameSite=Lax, Secure over HTTPS), so the address a player shares or bookmarks holds no token.
+    ``None`` for any other request."""
+    from urllib.parse import quote
+    from urllib.parse import urlencode
+
+    server = _server(request)
+    q = request.query_params
+    if server.settings.table_token is None or ("token" not in q and "watch" not in q):
+        return None
+    given = _access(request)
+    cookie, access = ((TABLE_COOKIE, Access.WRITE) if given is Access.WRITE and "token" in q
+                      else (WATCH_COOKIE, Access.WATCH) if given is Access.WATCH and "watch" in q else (None, None))
+    if cookie is None or access is None:
+        return None
+    rest = urlencode([(k, v) for k, v in q.multi_items() if k not in ("token", "watch")])
+    here = quote(request.url.path)   # the path as the request spelt it (an id may hold any letter, or "/")
+    resp = Response(status_code=303, headers={**_HEADERS, "Location": here + (f"?{rest}" if rest else "")})
+    secure = request.url.scheme == "https"
+    resp.set_cookie(cookie, server.pass_of(access), httponly=True, samesite="lax", secure=secure)
+    _set_csrf(request, resp)   # as every page sets it (for a client that does not follow the 303)
     return resp
 
 
@@ -355,32 +413,50 @@ def _csrf(request: Request) -> str:
 
 
 def _page_data(request: Request, **data: Any) -> dict[str, Any]:
-    return {"csrf": request.state.csrf, "token": _table_token_of(request),
+    return {"csrf": request.state.csrf, "write": _access(request) is Access.WRITE,
             "poll_ms": _server(request).settings.poll_ms, **data}
 
 
-def _table_token_of(request: Request) -> str | None:
-    """The table token this request carries (query, header or cookie), when it is the right one."""
+def watch_key(request: Request) -> str | None:
+    """The ``?watch=`` of the read-only share link, for a page of someone who may write at a table
+    served with a token (else ``None``: without a token every address is open already)."""
+    server = _server(request)
+    if server.settings.table_token is None or _access(request) is not Access.WRITE:
+        return None
+    return server.pass_of(Access.WATCH)
+
+
+def _access(request: Request) -> Access:
+    """What this request may do (asked once per request): :attr:`Access.WRITE` without a table token, or
+    with this run's write pass (the join link's cookie) or the right token (``?token=``, the PIN typed,
+    ``X-Table-Token``); :attr:`Access.WATCH` with the share link's pass (``?watch=`` or its cookie).
+    A token or share link given and wrong counts against the client (:meth:`Server.guess`); a cookie
+    never does: a pass of a former run is ignored."""
     server = _server(request)
     token = server.settings.table_token
     if token is None:
-        return None
-    known: bool | None = getattr(request.state, "table_ok", None)   # asked once per request
-    if known is None:
-        given = [g for g in (request.query_params.get("token"), request.headers.get("x-table-token"),
-                             request.cookies.get(TABLE_COOKIE)) if g]
-        known = any(_same(g, token) for g in given)
-        if given:
-            server.guess(request.client.host if request.client is not None else "", known)
-        request.state.table_ok = known
-    return token if known else None
+        return Access.WRITE
+    known: Access | None = getattr(request.state, "access", None)
+    if known is not None:
+        return known
+    write, watch = server.pass_of(Access.WRITE), server.pass_of(Access.WATCH)
+    tokens = [g for g in (request.query_params.get("token"), request.headers.get("x-table-token")) if g]
+    link = request.query_params.get("watch")
+    access = (Access.WRITE if _same(request.cookies.get(TABLE_COOKIE, ""), write)
+              or any(_same(g, token) for g in tokens)
+              else Access.WATCH if _same(request.cookies.get(WATCH_COOKIE, ""), watch) or (link and _same(link, watch))
+              else Access.NONE)
+    if tokens or link:
+        server.guess(request.client.host if request.client is not None else "", access is not Access.NONE)
+    request.state.access = access
+    return access
 
 
 def _check_read(request: Request) -> None:
-    """With a table token and without ``--public-read``, reading needs the token too (401)."""
+    """With a table token and without ``--public-read``, reading needs the token or the share link (401)."""
     settings = _server(request).settings
-    if settings.table_token is not None and not settings.public_read and _table_token_of(request) is None:
-        raise Refused(401, "reading needs the table's join link (its ?token=…) or its PIN")
+    if settings.table_token is not None and not settings.public_read and _access(request) is Access.NONE:
+        raise Refused(401, "reading needs the table's join link (its ?token=…), its PIN or its read-only link")
 
 
 def _same(given: str, wanted: str) -> bool:
@@ -389,9 +465,8 @@ def _same(given: str, wanted: str) -> bool:
 
 
 def _check_write(request: Request) -> None:
-    server = _server(request)
-    if server.settings.table_token is not None and _table_token_of(request) is None:
-        raise Refused(403, "writing needs the table's join link (its ?token=…)")
+    if _access(request) is not Access.WRITE:
+        raise Refused(403, "writing needs the table's join link (its ?token=…); a read-only link only watches")
     cookie = request.cookies.get(CSRF_COOKIE, "")
     header = request.headers.get("x-csrf-token", "")
     if not cookie or not header or not _same(cookie, header):
@@ -458,6 +533,9 @@ def _guarded(handler: Handler) -> Handler:
         try:
             if request.method == "GET":
                 _check_read(request)
+                joined = None if route_path(request.scope).startswith("/api/") else _joined(request)
+                if joined is not None:
+                    return joined
             resp: Response = await handler(request)
             return resp
         except Refused as exc:  # (a PreflogError too: caught first)

@@ -100,7 +100,7 @@ async def pulka_page(request: Request) -> Response:
     state = await run_in_threadpool(server.state, pid)
     svg, portrait = Markup(state.pop("svg")), Markup(state.pop("portrait"))
     text = page("serve_pulka.html", script=("serve.js", "serve_cards.js"), same_origin=True,
-                title=f"preflog · {pid}", pid=pid, svg=svg, portrait=portrait,
+                title=f"preflog · {pid}", pid=pid, svg=svg, portrait=portrait, watch=_app.watch_key(request),
                 data=_page_data(request, state=state, deck=deck()))
     return _html(request, text)
 

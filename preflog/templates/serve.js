@@ -2,7 +2,7 @@
 // preflog serve: the start form and the live entry of a pulka's next deal. Data comes from the page's
 // <script type="application/json" id="data">; every text is set with textContent (never parsed as HTML)
 // except the sheet's SVG, which the server drew with its texts escaped. Writes send the page's CSRF token
-// (and the table token of the join link, when the server asks for one).
+// (the join link's pass to write is the server's HttpOnly cookie: the page never holds the table token).
 (function () {
   var data = JSON.parse(document.getElementById("data").textContent);
   var $ = function (id) { return document.getElementById(id); };
@@ -11,7 +11,6 @@
 
   function headers() {
     var h = {"Content-Type": "application/json", "X-CSRF-Token": data.csrf};
-    if (data.token) { h["X-Table-Token"] = data.token; }
     return h;
   }
   function post(url, body) {
@@ -56,6 +55,12 @@
   }
 
   // --- the archive: import a record file ---------------------------------------------------------
+  // "3 audit findings, the first at line 42 (deal 3): …" (a JSON record has no lines: its deal only)
+  function findingsText(it) {
+    var f = it.first_finding || {};
+    var where = f.line ? "line " + f.line + " (deal " + f.deal + ")" : "deal " + f.deal;
+    return it.findings + " audit finding" + (it.findings === 1 ? "" : "s") + ", the first at " + where + ": " + f.message;
+  }
   if ($("upload")) {
     $("send").addEventListener("click", function () {
       var file = $("upload").files[0];
@@ -79,9 +84,13 @@
           a.textContent = it.id;
           li.appendChild(a);
           li.appendChild(document.createTextNode(" " + it.status + " · " + it.deals + " deals"));
+          if (it.findings) { li.appendChild(document.createTextNode(" · " + findingsText(it))); }
           list.appendChild(li);
         });
-        if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
+        var flagged = (r.body.items || []).filter(function (it) { return it.findings; });
+        if (r.status === 201 && flagged.length) {
+          say("Imported: " + r.body.items.length + " pulka(s); " + flagged[0].id + " has " + findingsText(flagged[0]), false);
+        } else if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
         else { say(r.body.error, false); }
       });
     });
@@ -188,7 +197,7 @@
       if (preset().pool) { form.pool = parseInt($("pool").value, 10); }
       post(ROOT + "/api/pulkas", form).then(function (r) {
         if (r.status === 201) {
-          window.location.href = ROOT + r.body.url + (data.token ? "?token=" + encodeURIComponent(data.token) : "");
+          window.location.href = ROOT + r.body.url;
         } else {
           say(r.body.error, false);
         }
@@ -322,7 +331,8 @@
 
   function drawEntry() {
     var section = $("entry");
-    var closed = state.ended || !state.live || state.dealer === null;
+    // a read-only link (or a public page without the join link) watches: no entry
+    var closed = !data.write || state.ended || !state.live || state.dealer === null;
     section.className = closed ? "hidden" : "";
     if (closed) { return; }
     $("entryhead").textContent = entry.fix ? "Correct deal" : "Next deal";

@@ -245,17 +245,22 @@ def test_a_deal_corrected_by_tapping_redraws_the_sheet_and_the_other_phone_sees_
     assert len(Workspace(store).store().read(pid)) == 1 + 2 + 3 + 2   # nothing edited: start, 3 blocks appended
 
 
+def _upload(context: Any, base: str, name: str) -> Any:
+    """A page of the archive in ``context`` that uploaded the example record ``name`` (data/examples)."""
+    page = context.new_page()
+    page.goto(base + "/")
+    page.set_input_files("#upload", str(Path(__file__).resolve().parents[2] / "data" / "examples" / name))
+    page.tap("#send")
+    return page
+
+
 def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: tuple[str, Path]) -> None:
     from playwright.sync_api import expect
 
     base, store = served
-    seed = Path(__file__).resolve().parents[2] / "data" / "examples" / "seed003-settlement.pref"
     context = _phone(browser)
     try:
-        page = context.new_page()
-        page.goto(base + "/")
-        page.set_input_files("#upload", str(seed))
-        page.tap("#send")
+        page = _upload(context, base, "seed003-settlement.pref")
         expect(page.locator("#msg.ok")).to_have_text("Imported: 1 pulka(s)")
         page.locator("#imported a").tap()
         page.wait_for_url("**/pulka/seed003-settlement")
@@ -263,6 +268,22 @@ def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: t
     finally:
         context.close()
     assert Workspace(store).ids() == ["seed003-settlement"]
+
+
+def test_an_upload_with_audit_findings_says_so_on_the_page(browser: Any, served: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect
+
+    base, _store = served
+    context = _phone(browser)
+    try:
+        page = _upload(context, base, "seed001-bidding-illegal.pref")
+        # six pulkas, each with one illegal auction; the first's is at the file's line 8 ("Auction: A 6s, B 7s")
+        expect(page.locator("#msg.err")).to_have_text(
+            "Imported: 6 pulka(s); seed001-illegal-jump has 1 audit finding, the first at line 8 (deal 1): "
+            "7s skips ladder steps; the next step is 6c (no jumps)")
+        expect(page.locator("#imported li").first).to_contain_text("imported · 1 deals · 1 audit finding")
+    finally:
+        context.close()
 
 
 def test_seed_003s_pulka_tapped_deal_by_deal_settles_as_the_seed_says(browser: Any, served: tuple[str, Path],
