@@ -99,11 +99,15 @@ def test_as_of_reads_the_version_current_then(spark: object, tmp_path: Path) -> 
 
     ws = Workspace(tmp_path / "store")
     ws.store(create=True).append_many(sims([{"rules_spec": "sochi", "players": 3, "pool": 6}], 4, 7, "a"))
-    when = datetime.fromtimestamp(DeltaTable(str(ws.root / "events")).history(1)[0]["timestamp"] / 1000, UTC)
     import time
 
     time.sleep(1.1)
     ws.store(create=True).append_many(sims([{"rules_spec": "sochi", "players": 3, "pool": 6}], 4, 8, "b"))
+    # half way between the two commits: a commit's recorded timestamp is taken a little before its file is
+    # written, and delta-rs dates a version by the file, so the first commit's own timestamp can fall before it
+    first, second = (h["timestamp"] for h in DeltaTable(str(ws.root / "events")).history(2)[::-1])
+    assert second - first >= 1000
+    when = datetime.fromtimestamp((first + second) / 2000, UTC)
     out = tmp_path / "out"
     res = runner.invoke(app, ["spark", "audit", str(out), "--store", str(ws.root), "--as-of", when.isoformat()])
     assert res.exit_code in (0, 1), res.output
