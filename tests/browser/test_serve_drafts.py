@@ -15,6 +15,7 @@ from .test_serve import _phone
 from .test_serve import _raspasy
 from .test_serve import _serving
 from .test_serve import _start
+from .test_serve import _two_phones
 
 
 def _tricks(store: Path) -> list[tuple[int, ...]]:
@@ -34,47 +35,40 @@ def test_two_phones_race_the_loser_keeps_its_draft_and_enters_it_next(browser: A
     from playwright.sync_api import expect
 
     store = tmp_path / "store"
-    first, second = _phone(browser), _phone(browser)
-    try:
-        with _serving(store, poll_ms=600_000) as base:
-            a, b = first.new_page(), second.new_page()
-            b.goto(_start(a, base))
-            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
-            _raspasy(b, (("Запад", "2"), ("Восток", "8"), ("Юг", "0")))
-            a.tap("#enter")
-            expect(a.locator("#dealno")).to_have_text("2")
-            b.tap("#enter")   # a's came first: 409
-            expect(b.locator("#conflict")).to_be_visible()
-            # b is shown what a entered, and its own taps are still there
-            expect(b.locator("#since")).to_contain_text("Tricks: A 1, B 9, C 0")
-            assert (_pressed(b, "Запад", "2"), _pressed(b, "Восток", "8")) == ("true", "true")
-            expect(b.locator("#mine")).to_have_text("Enter mine as deal 2")
-            SHOTS.mkdir(exist_ok=True)
-            b.screenshot(path=str(SHOTS / "serve-phone-race.png"), full_page=True)
-            b.tap("#mine")   # one tap: b's draft is the next deal
-            expect(b.locator("#dealno")).to_have_text("3")
-            expect(b.locator("#conflict")).to_be_hidden()
-            expect(b.locator("#msg")).to_have_text("Deal 2 entered")
-            assert _tricks(store) == [(1, 9, 0), (2, 8, 0)]
+    with _two_phones(browser, store, 600_000) as (a, b):
+        _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+        _raspasy(b, (("Запад", "2"), ("Восток", "8"), ("Юг", "0")))
+        a.tap("#enter")
+        expect(a.locator("#dealno")).to_have_text("2")
+        b.tap("#enter")   # a's came first: 409
+        expect(b.locator("#conflict")).to_be_visible()
+        # b is shown what a entered, and its own taps are still there
+        expect(b.locator("#since")).to_contain_text("Tricks: A 1, B 9, C 0")
+        assert (_pressed(b, "Запад", "2"), _pressed(b, "Восток", "8")) == ("true", "true")
+        expect(b.locator("#mine")).to_have_text("Enter mine as deal 2")
+        SHOTS.mkdir(exist_ok=True)
+        b.screenshot(path=str(SHOTS / "serve-phone-race.png"), full_page=True)
+        b.tap("#mine")   # one tap: b's draft is the next deal
+        expect(b.locator("#dealno")).to_have_text("3")
+        expect(b.locator("#conflict")).to_be_hidden()
+        expect(b.locator("#msg")).to_have_text("Deal 2 entered")
+        assert _tricks(store) == [(1, 9, 0), (2, 8, 0)]
 
-            # the other way: a's draft loses to b's deal 3, and a discards it
-            _raspasy(a, (("Запад", "3"), ("Восток", "7"), ("Юг", "0")))
-            _raspasy(b, (("Запад", "4"), ("Восток", "6"), ("Юг", "0")))
-            b.tap("#enter")
-            expect(b.locator("#dealno")).to_have_text("4")
-            a.tap("#enter")
-            expect(a.locator("#conflict")).to_be_visible()
-            expect(a.locator("#since")).to_contain_text("Tricks: A 4, B 6, C 0")
-            a.tap("#discard")
-            expect(a.locator("#conflict")).to_be_hidden()
-            expect(a.locator("#dealno")).to_have_text("4")
-            # the draft is gone: no kind of deal tapped, no tricks rows
-            assert a.locator("#kind button[aria-pressed=true]").count() == 0
-            assert a.locator("#tricks .row").count() == 0
-            assert a.evaluate("Object.keys(localStorage).length") == 0
-    finally:
-        first.close()
-        second.close()
+        # the other way: a's draft loses to b's deal 3, and a discards it
+        _raspasy(a, (("Запад", "3"), ("Восток", "7"), ("Юг", "0")))
+        _raspasy(b, (("Запад", "4"), ("Восток", "6"), ("Юг", "0")))
+        b.tap("#enter")
+        expect(b.locator("#dealno")).to_have_text("4")
+        a.tap("#enter")
+        expect(a.locator("#conflict")).to_be_visible()
+        expect(a.locator("#since")).to_contain_text("Tricks: A 4, B 6, C 0")
+        a.tap("#discard")
+        expect(a.locator("#conflict")).to_be_hidden()
+        expect(a.locator("#dealno")).to_have_text("4")
+        # the draft is gone: no kind of deal tapped, no tricks rows
+        assert a.locator("#kind button[aria-pressed=true]").count() == 0
+        assert a.locator("#tricks .row").count() == 0
+        assert a.evaluate("Object.keys(localStorage).length") == 0
     assert _tricks(store) == [(1, 9, 0), (2, 8, 0), (4, 6, 0)]
 
 
