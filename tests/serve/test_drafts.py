@@ -9,19 +9,9 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from .conftest import csrf
-
-NAMES = ["Anna", "Boris", "Vera"]
-RASPASY = {"kind": "raspasy", "tricks": [1, 9, 0]}
-SIX_SPADES = {"kind": "contract", "declarer": 0, "contract": "6s", "calls": {"1": "whist", "2": "pass"},
-              "tricks": [3, 5, 2]}
-
-
-def _start(c: TestClient) -> str:
-    r = c.post("/api/pulkas", json={"players": NAMES, "rules": "sochi", "pool": 14, "date": "2026-12-03"},
-               headers=csrf(c))
-    assert r.status_code == 201, r.text
-    pid: str = r.json()["id"]
-    return pid
+from .test_app import RASPASY
+from .test_app import SIX_SPADES
+from .test_app import _start
 
 
 def _enter(c: TestClient, pid: str, seq: int, deal: dict[str, Any], entry_id: object = None) -> Any:
@@ -44,7 +34,7 @@ def test_the_409_says_what_the_other_phone_entered(client: TestClient) -> None:
     # phone B enters its draft as the next deal: the new seq, checked again by the server
     r = _enter(client, pid, body["state"]["seq"], SIX_SPADES, "phone-b-1")
     assert r.status_code == 201 and r.json()["deals"] == 2
-    assert r.json()["totals"]["gora"]["Anna"] == 7   # 1 (raspasy) + 2 × 3 (6♠ down three): both deals count
+    assert r.json()["totals"]["gora"]["Запад"] == 7   # 1 (raspasy) + 2 × 3 (6♠ down three): both deals count
 
 
 def test_a_409_on_an_old_view_lists_every_deal_since(client: TestClient) -> None:
