@@ -25,7 +25,9 @@ no request path reaches the file system. Every write carries the page's CSRF tok
 read-only link (``?watch=``) lets its holder read only (:class:`Access`); bodies are bounded (:data:`MAX_BODY`, else
 413). A deal is appended with the log's last seq as the page saw it (``expected_seq``): if another phone
 got there first the store's :class:`~preflog.store.base.ConcurrencyError` becomes 409 with the current
-state, and nothing is written.
+state and the entries made since (``since``: the page keeps its draft, to enter as the next deal or
+discard), and nothing is written. A write may name its ``entry_id``: sent again (its answer was lost on
+the way), it is answered 200 with the state, and not written twice.
 """
 
 from __future__ import annotations
@@ -505,7 +507,8 @@ def _upload_name(name: str) -> str:
     return clean or "upload"
 
 
-_STATUS = {Refusal.BAD_REQUEST: 400, Refusal.NO_PULKA: 404, Refusal.STALE: 409, Refusal.REFUSED: 422}
+_STATUS = {Refusal.BAD_REQUEST: 400, Refusal.NO_PULKA: 404, Refusal.STALE: 409, Refusal.REFUSED: 422,
+           Refusal.REPEATED: 200}
 """The HTTP status of each refusal of the live table."""
 
 
@@ -513,6 +516,8 @@ def _table_refusal(exc: TableRefused) -> Refused:
     extra: dict[str, Any] = {}
     if exc.state is not None:
         extra["state"] = exc.state.as_json()
+    if exc.refusal is Refusal.STALE:
+        extra["since"] = exc.since
     if exc.step is not None:
         extra["step"] = exc.step
     if exc.findings:
