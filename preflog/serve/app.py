@@ -67,6 +67,7 @@ from ..model.events import Event
 from ..store.base import EventStore
 from ..templates import page
 from ..views.viewer import viewer_html
+from ..workspace import ImportItem
 from ..workspace import Loaded
 from ..workspace import Workspace
 from . import install
@@ -320,10 +321,12 @@ class Server:
             return self.ws.export(pid)
 
     # --- writing ------------------------------------------------------------------------------
-    def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
+    def upload(self, name: str, body: bytes) -> dict[str, Any]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
-        each pulka's id, status, deals and audit findings (how many; the first one's line, deal and
-        message), or the error, located in the file as ``NAME:LINE:COL``. The body is written to a file
+        ``items``, each pulka's id, status, deals and audit findings (how many; the first one's line, deal
+        and message), or the error, located in the file as ``NAME:LINE:COL``; ``ledger``, the import's row
+        of the store's import ledger (its ``headline``: deals clean, with findings by code), or None when
+        nothing was stored. The body is written to a file
         of this call's own temporary folder, under a name of the server's choosing (``upload.json`` when
         the file's own name ends so, else ``upload.pref``): the record layer then tells text from JSON
         as ``preflog import NAME`` does; nothing of the request names a path. The file is read and
@@ -336,16 +339,18 @@ class Server:
         with tempfile.TemporaryDirectory(prefix="preflog-upload-") as tmp:
             path = Path(tmp) / f"upload{suffix}"
             path.write_bytes(body)
-            items = self.ws.import_paths([path], workers=1, commit_lock=self.lock)
+            kept: list[ImportItem] = []
+            counts = self.ws.import_each([path], kept.append, workers=1, commit_lock=self.lock,
+                                         names={str(path): shown})
             self.tables.forget()
             out = []
-            for it in items:
+            for it in kept:
                 error = it.error.replace(str(path), shown) if it.error else ""
                 line, deal, message = it.first_finding or (0, 0, "")
                 first = {"line": line, "deal": deal, "message": message} if it.first_finding else None
                 out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
                             "first_finding": first, "error": error})
-        return out
+        return {"items": out, "ledger": None if counts.ledger is None else counts.ledger.as_json()}
 
 
 CHECKPOINT_EVERY = 10

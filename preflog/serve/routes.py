@@ -277,9 +277,9 @@ async def api_import(request: Request) -> Response:
     from urllib.parse import unquote
 
     name = unquote(request.headers.get("x-file-name", "upload")[:400])
-    items = await run_in_threadpool(_server(request).upload, name, body)
-    failed = [i for i in items if i["status"] == "error"]
-    return JSONResponse({"items": items, **({"error": failed[0]["error"]} if failed else {})},
+    got = await run_in_threadpool(_server(request).upload, name, body)
+    failed = [i for i in got["items"] if i["status"] == "error"]
+    return JSONResponse({**got, **({"error": failed[0]["error"]} if failed else {})},
                         status_code=422 if failed else 201, headers=_HEADERS)
 
 

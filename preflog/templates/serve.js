@@ -88,9 +88,12 @@
           list.appendChild(li);
         });
         var flagged = (r.body.items || []).filter(function (it) { return it.findings; });
+        // the import's headline, as the store's ledger keeps it: "12 deals clean, 1 with findings: …"
+        var headline = r.body.ledger ? " — " + r.body.ledger.headline : "";
         if (r.status === 201 && flagged.length) {
-          say("Imported: " + r.body.items.length + " pulka(s); " + flagged[0].id + " has " + findingsText(flagged[0]), false);
-        } else if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)", true); }
+          say("Imported: " + r.body.items.length + " pulka(s)" + headline + "; " + flagged[0].id + " has " +
+              findingsText(flagged[0]), false);
+        } else if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)" + headline, true); }
         else { say(r.body.error, false); }
       });
     });
