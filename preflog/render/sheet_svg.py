@@ -38,6 +38,7 @@ from html import escape
 from typing import Any
 
 from .numbers import mixed
+from .numbers import money_shown
 from .words import Lang
 from .words import SheetLayout
 from .words import Words
@@ -164,16 +165,24 @@ def initials(name: str) -> str:
     return "".join("-".join(part[:1] + "." for part in w.split("-") if part) for w in words) or name
 
 
+CUTS = (8, 5, 4)
+"""The letters a one-word name keeps when it is cut (:func:`name_forms`), longest first."""
+
+
 def name_forms(players: list[str]) -> dict[str, list[str]]:
     """Per player the ways to write his name, longest first, as people shorten it on a narrow sheet: the
     full name, the first name with the others' initials (``Александр П.``), the first name, the initials.
-    A short form two players would share is left out, so every form still tells them apart."""
+    A name of one long word is cut as people cut it, after a few of its letters with a full stop
+    (``Константинопольский`` → ``Констант.``, ``Конст.``, ``Конс.``), never to one letter: ``К.`` tells
+    nobody who it is. A short form two players would share is left out, so every form still tells them
+    apart."""
     def forms(name: str) -> list[str]:
         words = name.split()
         out = [name]
         if len(words) > 1:
-            out += [words[0] + " " + initials(" ".join(words[1:])), words[0]]
-        out.append(initials(name))
+            out += [words[0] + " " + initials(" ".join(words[1:])), words[0], initials(name)]
+        else:
+            out += [name[:k] + "." for k in CUTS if len(name) > k + 1]
         return list(dict.fromkeys(out))
 
     every = {p: forms(p) for p in players}
@@ -493,14 +502,15 @@ def _centre_lines(pulka: dict[str, Any], words: Words) -> list[str]:
 def _settle_rows(pulka: dict[str, Any], words: Words, long: bool) -> list[tuple[str, dict[str, Any], bool]]:
     """The settlement's rows (label, value per player, bold): exact, the paper methods where the family
     rounds on paper (a Croatian sheet settles exactly), money (``long``: explained; short where the price
-    of a whist stands above)."""
+    of a whist stands above), in whole units where the family pays so (:func:`money_shown`)."""
     st = pulka.get("settlement", {})
     price = mixed(pulka.get("whist_price") or "1")
     rows = [(f"{words.exact} ({words.points})" if long else words.exact, st.get("exact", {}), True)]
     if words.paper_methods:
         rows += [(words.method1_long if long else words.method1, st.get("method1", {}), False),
                  (words.method2_long if long else words.method2, st.get("method2", {}), False)]
-    rows.append((f"{words.money} (× {price})" if long else words.money, st.get("money", {}), False))
+    rows.append((f"{words.money} (× {price})" if long else words.money,
+                 money_shown(st.get("money", {}), words.whole_money), False))
     return rows
 
 
