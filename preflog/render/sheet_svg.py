@@ -887,7 +887,8 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
     in ``lang`` where the family has its words. Each sheet is drawn twice: as on paper, shown on a wide
     screen, and in portrait, shown under 900 px (a phone), where *Paper layout* shows the paper one at its
     own size. Each family's table says its own words (:mod:`preflog.render.words`) and writes exact
-    results as mixed numbers."""
+    results as mixed numbers. Each pulka's id is written once (the page's heading when it is the only
+    one), with its players, date, rules, deals and money (as the family pays it) beneath."""
     from ..templates import Markup  # (Jinja2 only for the page: ``sheet --svg`` does without)
     from ..templates import page
 
@@ -912,9 +913,17 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
                 row += [mixed(pk["settlement"]["method1"].get(p, "")), mixed(pk["settlement"]["method2"].get(p, ""))]
             rows.append(row)
         anchor = "full-" + hashlib.sha256(str(pk["id"]).encode("utf-8")).hexdigest()[:12]
-        shown.append({"id": str(pk["id"]), "anchor": anchor, "svg": Markup(render_svg(pk, lang)),
+        money = money_shown(pk["settlement"].get("money", {}), words.whole_money)
+        facts = [", ".join(pk["players"]), *([str(pk["date"])] if pk.get("date") else []),
+                 *([str(pk["rules"])] if pk.get("rules") else []), words.deals.format(len(pk.get("deals", [])))]
+        paid = (f"{words.money} (× {mixed(pk.get('whist_price') or '1')}): "
+                + ", ".join(f"{p} {v}" for p, v in money.items())) if money else ""
+        shown.append({"id": str(pk["id"]), "anchor": anchor, "facts": facts, "money": paid,
+                      "svg": Markup(render_svg(pk, lang)),
                       "portrait": Markup(render_svg(pk, lang, portrait=True)), "head": head,
                       "wide": head.index(words.written), "rows": rows, "paper_view": words.paper_view,
                       "fit_view": words.fit_view})
+    # one pulka: its id is the page's heading (once), its players, date, rules and money under it
     return page("sheet.html", title="preflog sheet" + (f" · {pulkas[0]['id']}" if len(pulkas) == 1 else ""),
+                heading=str(pulkas[0]["id"]) if len(pulkas) == 1 else "preflog sheet", single=len(pulkas) == 1,
                 pulkas=shown, lang=lang.value)
