@@ -95,3 +95,25 @@ def test_croatian_money_is_shown_in_whole_units_as_the_players_pay_it(tmp_path) 
     for svg in (state.svg, state.portrait):
         cells = set(re.findall(r'data-role="settlement" data-zone="settle-[\d-]+">([^<]*)</text>', svg))
         assert {"−41", "29", "12", "−41⅓", "28⅔", "12⅔"} <= cells and "−20⅔" not in cells, cells
+
+
+def test_the_croatian_viewer_shows_each_defenders_call_in_its_words(tmp_path) -> None:
+    """Issue 39 item 7: the viewer's steps of a Croatian deal carried no calls (the Croatian deal keeps them
+    in its defence phase). Cvita's 3 whisted by both, then Ana's 2 passed by both (won without play): each
+    call in the game's words, and the deal won without play has its score."""
+    from preflog.views.viewer import viewer_data
+    from preflog.workspace import Loaded
+
+    a, b, c = LONG
+    tables = LiveTables(Workspace(tmp_path / "store"))
+    pid = tables.start(LONG, "croatian", pool=30, date="2026-12-03")
+    state = tables.state(pid)
+    for deal in ({"kind": "contract", "declarer": 2, "contract": "3", "calls": {"0": "whist", "1": "whist"},
+                  "tricks": [2, 2, 6], "dealer": 1},
+                 {"kind": "contract", "declarer": 0, "contract": "2", "calls": {"1": "pass", "2": "pass"}}):
+        state = tables.enter(pid, state.seq, deal)
+        assert state.findings == []
+    steps = viewer_data(Loaded(pid, tables.events(pid), str(tmp_path)))["steps"]
+    done = [s for s in steps if s.get("done")]
+    assert done[0]["calls"] == ["igram", "igram", ""] and "score" in done[0]
+    assert done[-1]["calls"] == ["", "pass", "pass"] and "score" in done[-1]
