@@ -4,10 +4,13 @@ deal entered in the sheet's numbers and the players' names, and a word that the 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
 from starlette.testclient import TestClient
 
 from preflog.application import LiveTables
+from preflog.application import TableState
 from preflog.workspace import Workspace
 
 from .conftest import csrf
@@ -70,6 +73,19 @@ def test_the_page_says_the_pulka_is_over_once_it_ended(client: TestClient) -> No
     assert '<p id="over" class="msg" role="status">This pulka is over' in over
 
 
+def _croatian(tmp_path: Path, second: dict[str, Any]) -> tuple[LiveTables, str, TableState]:
+    """A Croatian pulka of :data:`LONG` at the live table: the rule text's first sample deal (Cvita's 3
+    whisted by both, 2 / 2 / 6), then ``second``; each audits clean."""
+    tables = LiveTables(Workspace(tmp_path / "store"))
+    pid = tables.start(LONG, "croatian", pool=30, date="2026-12-03")
+    state = tables.state(pid)
+    for deal in ({"kind": "contract", "declarer": 2, "contract": "3", "calls": {"0": "whist", "1": "whist"},
+                  "tricks": [2, 2, 6], "dealer": 1}, second):
+        state = tables.enter(pid, state.seq, deal)
+        assert state.findings == []
+    return tables, pid, state
+
+
 def test_croatian_money_is_shown_in_whole_units_as_the_players_pay_it(tmp_path) -> None:
     """The first two deals of the Croatian rule text's sample sheet (tests/serve/test_croatian_entry.py,
     SAMPLE): columns −30 / −20 / −24, mean −24⅔, juha 12 / 12 / 30 written, 0 / 30 / 24 received; exact
@@ -77,15 +93,8 @@ def test_croatian_money_is_shown_in_whole_units_as_the_players_pay_it(tmp_path) 
     (sum 0). Paid in whole units: floors −42 / 28 / 12 leave two units, handed to the largest remainders
     (all ⅔: the earlier seats) → −41 / 29 / 12, still summing to zero. The exact money stays in the JSON."""
     a, b, c = LONG
-    tables = LiveTables(Workspace(tmp_path / "store"))
-    pid = tables.start(LONG, "croatian", pool=30, date="2026-12-03")
-    state = tables.state(pid)
-    for deal in ({"kind": "contract", "declarer": 2, "contract": "3", "calls": {"0": "whist", "1": "whist"},
-                  "tricks": [2, 2, 6], "dealer": 1},
-                 {"kind": "contract", "declarer": 1, "contract": "5", "calls": {"2": "whist", "0": "pass"},
-                  "tricks": [0, 7, 3]}):
-        state = tables.enter(pid, state.seq, deal)
-        assert state.findings == []
+    tables, pid, state = _croatian(tmp_path, {"kind": "contract", "declarer": 1, "contract": "5",
+                                              "calls": {"2": "whist", "0": "pass"}, "tricks": [0, 7, 3]})
     assert state.totals["pulya"] == {a: -30, b: -20, c: -24}
     assert state.settlement["exact"] == {a: "-124/3", b: "86/3", c: "38/3"}
     assert state.settlement["money"] == {a: "-124/3", b: "86/3", c: "38/3"}   # exact, for JSON and CSV
@@ -104,15 +113,8 @@ def test_the_croatian_viewer_shows_each_defenders_call_in_its_words(tmp_path) ->
     from preflog.views.viewer import viewer_data
     from preflog.workspace import Loaded
 
-    a, b, c = LONG
-    tables = LiveTables(Workspace(tmp_path / "store"))
-    pid = tables.start(LONG, "croatian", pool=30, date="2026-12-03")
-    state = tables.state(pid)
-    for deal in ({"kind": "contract", "declarer": 2, "contract": "3", "calls": {"0": "whist", "1": "whist"},
-                  "tricks": [2, 2, 6], "dealer": 1},
-                 {"kind": "contract", "declarer": 0, "contract": "2", "calls": {"1": "pass", "2": "pass"}}):
-        state = tables.enter(pid, state.seq, deal)
-        assert state.findings == []
+    tables, pid, _ = _croatian(tmp_path, {"kind": "contract", "declarer": 0, "contract": "2",
+                                          "calls": {"1": "pass", "2": "pass"}})
     steps = viewer_data(Loaded(pid, tables.events(pid), str(tmp_path)))["steps"]
     done = [s for s in steps if s.get("done")]
     assert done[0]["calls"] == ["igram", "igram", ""] and "score" in done[0]
