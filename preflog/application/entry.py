@@ -54,7 +54,6 @@ from ..model.events import Event
 from ..model.events import PaperResult
 from ..model.events import PlayModeChosen
 from ..model.events import WhistCalled
-from ..model.outcome import DealKind
 from ..model.outcome import bidding_order
 from ..record.api import write_text
 from ..render.sheet_svg import name_forms
@@ -535,33 +534,20 @@ def history(events: Sequence[Event], blocks: Sequence[str] | None = None) -> lis
     return out
 
 
-_NO_PLAY = {DealKind.NOT_WHISTED: "not whisted", DealKind.HALF_WHIST: "half-whist", DealKind.CONCEDED: "conceded"}
-"""How a deal won without play is said after its contract."""
+
+_SEAT = re.compile(r"\b[A-D]\b")
+_HEAD = re.compile(r"^Deal [0-9]+:")
 
 
-def last_entry(entries: Sequence[Mapping[str, Any]], deals: Sequence[Mapping[str, Any]], all_pass: str) -> str:
-    """The last entry of :func:`history` in words, as the sheet numbers its deals and with the players'
-    names (the record's block says ``Deal 13`` for the thirteenth block, a correction included, and seats
-    A/B/C): ``Deal 12, dealer Восток: Raspasy; tricks Запад 1, Восток 9, Юг 0``, ``Deal 5 corrected, …``,
-    ``Deal 12 struck out``; ``deals`` the sheet's (:func:`~preflog.views.json.sheet_json`), ``all_pass``
-    the family's word for a deal nobody bid. ``""`` before the first deal."""
+def last_entry(entries: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+    """The last entry of :func:`history` for the table to check: its record block, numbered as the sheet
+    numbers its deals and with the players' names for the seat letters (the block itself says ``Deal 13``
+    for the thirteenth block, a correction included, and seats A/B/C): ``Deal 2: dealer Запад`` /
+    ``Contract: Запад 6s`` / ``Whist: Восток whist, Юг pass`` / ``Tricks: Запад 3, Восток 5, Юг 2``.
+    ``""`` before the first deal."""
     if not entries:
         return ""
     last = entries[-1]
-    number = last["number"]
-    if last["kind"] == "strike":
-        return f"Deal {number} struck out"
-    deal = next((d for d in deals if d["deal"] == number), None)
-    head = f"Deal {number}" + (" corrected" if last["kind"] == "correction" else "")
-    if deal is None or "kind" not in deal:
-        return head
-    if deal.get("dealer"):
-        head += f", dealer {deal['dealer']}"
-    kind = deal["kind"]
-    if kind in (DealKind.RASPASY, DealKind.ALL_PASS):
-        what = all_pass
-    else:
-        what = " ".join(w for w in (deal.get("declarer") or "", deal.get("contract") or "",
-                                    _NO_PLAY.get(kind, "")) if w)
-    tricks = ", ".join(f"{p} {t}" for p, t in deal.get("tricks", {}).items())
-    return f"{head}: {what}" + (f"; tricks {tricks}" if tricks and kind not in _NO_PLAY else "")
+    text = _HEAD.sub(f"Deal {last['number']}:", str(last["text"]), count=1)
+    return _SEAT.sub(lambda m: players[ord(m.group()) - ord("A")] if ord(m.group()) - ord("A") < len(players)
+                     else m.group(), text)

@@ -119,7 +119,7 @@ class TableState:
     ``settlement`` as ``sheet --json`` writes them, ``settlement_shown`` as on paper (30⅔, −);
     ``findings`` the audit's; ``live``: whether live entry takes its deals; the rest is the entry's (the
     dealer and the seats dealt in, the contracts and the family's words, the last deal's record block,
-    each deal's dealer and history, the paper choices); ``last_entry`` the last entry in words, as the
+    each deal's dealer and history, the paper choices); ``last_entry`` the last entry's block numbered as the
     sheet numbers its deals and with the players' names (:func:`~.entry.last_entry`)."""
 
     id: str
@@ -251,7 +251,7 @@ class LiveTables:
             dealer=dealer, dealers=list(table.dealers),
             seats_in=list(table.seats_in(dealer)) if dealer is not None else [],
             contracts=table.contracts(), terms=terms, last_deal=blocks[-1] if blocks else "",
-            last_entry=last_entry(entries, sheet["deals"], str(terms.get("all_pass", ""))),
+            last_entry=last_entry(entries, table.players),
             sheet_dealers=[d.dealer for d in result.deals],
             seats_of=[list(table.seats_in(d)) for d in range(len(table.players))],
             history=entries, paper=paper_choices(table))

@@ -163,7 +163,7 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         expect(page.locator("#dealno")).to_have_text("2")
         expect(page.locator("#msg")).to_have_text("Deal 1 entered card by card")
         expect(page.locator("#cards")).to_be_hidden()
-        assert f"{NAMES[0]} 7s; tricks " in page.text_content("#last")
+        assert f"Contract: {NAMES[0]} 7s" in page.text_content("#last")
         expect(page.locator("#enter")).to_be_visible()   # the paper entry is back for the next deal
         assert not problems, problems
     finally:

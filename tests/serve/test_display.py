@@ -38,23 +38,26 @@ def test_the_last_deal_entered_is_numbered_as_the_sheet_and_names_the_players(tm
         state = tables.enter(pid, state.seq, RASPASY)
     assert state.deals == 12
     a, b, c = LONG
-    assert state.last_entry == f"Deal 12, dealer {LONG[(first + 11) % 3]}: Raspasy; tricks {a} 1, {b} 9, {c} 0"
+    assert state.last_entry == f"Deal 12: dealer {LONG[(first + 11) % 3]}\nTricks: {a} 1, {b} 9, {c} 0"
     state = tables.correct(pid, state.seq, 5, {"kind": "raspasy", "tricks": [2, 8, 0]})
     assert state.last_deal.startswith("Deal 13: dealer ")   # the record's own block, for the API
-    assert state.last_entry == (f"Deal 5 corrected, dealer {LONG[(first + 4) % 3]}: Raspasy; "
-                                f"tricks {a} 2, {b} 8, {c} 0")
+    assert state.last_entry.startswith(f"Deal 5: dealer {LONG[(first + 4) % 3]}\nCorrects: deal 5 at 20")
+    assert state.last_entry.endswith(f"\nTricks: {a} 2, {b} 8, {c} 0")
     state = tables.correct(pid, state.seq, 12, None)
-    assert state.deals == 11 and state.last_entry == "Deal 12 struck out"
+    assert state.deals == 11 and state.last_entry.startswith("Deal 12: dealer ")
+    assert "\nStrikes: deal 12 at 20" in state.last_entry
 
 
-def test_a_deal_won_without_play_says_so_without_tricks(tmp_path) -> None:
+def test_a_deal_won_without_play_names_the_callers(tmp_path) -> None:
     tables = LiveTables(Workspace(tmp_path / "store"))
     pid = tables.start(LONG, "sochi", pool=14, date="2026-12-03")
     state = tables.state(pid)
     state = tables.enter(pid, state.seq, {"kind": "contract", "declarer": 1, "contract": "6s",
                                           "calls": {"0": "pass", "2": "pass"}})
     assert state.findings == []
-    assert state.last_entry == f"Deal 1, dealer {LONG[state.sheet_dealers[0]]}: {LONG[1]} 6s not whisted"
+    a, b, c = LONG
+    assert state.last_entry == f"Deal 1: dealer {c}\nContract: {b} 6s\nWhist: {c} pass, {a} pass"
+    assert state.sheet_dealers == [2]
 
 
 def test_the_page_says_the_pulka_is_over_once_it_ended(client: TestClient) -> None:
@@ -65,7 +68,8 @@ def test_the_page_says_the_pulka_is_over_once_it_ended(client: TestClient) -> No
     seq = client.post(f"/api/pulka/{pid}/deals", json={"expected_seq": 1, "deal": RASPASY},
                       headers=csrf(client)).json()["seq"]
     running = client.get(f"/pulka/{pid}").text
-    assert re.fullmatch(r"Deal 1, dealer [^:]+: Raspasy; tricks Александра Константинопольская 1, .*", _last(running))
+    assert _last(running) == ("Deal 1: dealer Константинопольский\nTricks: Александра Константинопольская 1, "
+                              "Maximilian Württemberg-Hohenzollern 9, Константинопольский 0")
     assert '<p id="over" class="msg hidden"' in running
     r = client.post(f"/api/pulka/{pid}/end", json={"expected_seq": seq}, headers=csrf(client))
     assert r.status_code == 201 and r.json()["ended"] is True
