@@ -106,6 +106,7 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
+        "date": dict(started.meta).get("date") if started else None,
         "start": start,
         "deals": deals,
         "totals": totals,
