@@ -106,7 +106,8 @@ class TableRefused(PreflogError):
 
 def _stale(state: TableState, expected: int) -> TableRefused:
     """The refusal of a write on a view of ``expected`` events: the state, and what was entered since."""
-    since = [h for h in state.history if h["seq"] > expected]
+    # each as the table reads it: numbered as the sheet numbers its deals, the players by name (issue 39 item 7)
+    since = [{**h, "text": last_entry([h], state.players)} for h in state.history if h["seq"] > expected]
     return TableRefused(Refusal.STALE, "another entry was made first: here is the sheet as it stands now",
                         state=state, since=since)
 
