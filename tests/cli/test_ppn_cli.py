@@ -97,3 +97,12 @@ def test_export_refuses_a_russian_pulka_in_one_line(tmp_path: Path) -> None:
     code, out = _run("export", pid, "--format", "ppn", "--store", store)
     assert code != 0
     assert out.strip().count("\n") == 0 and "a russian pulka cannot be written as PPN" in out
+
+
+def test_audit_json_of_a_ppn_file_gives_line_and_column(tmp_path: Path) -> None:
+    code, out = _run("audit", str(SPEC), "--json", "--store", str(tmp_path / "s"))
+    assert code == 1
+    found = [(f["code"], f["line"], f["column"]) for f in json.loads(out)["pulkas"][0]["findings"]]
+    assert found == [("discard_not_held", 17, 54), ("discard_not_held", 19, 53), ("discard_not_held", 20, 54),
+                     ("pulka_not_finished", 20, 116), ("stated_mismatch", 10, 14), ("stated_mismatch", 11, 14),
+                     ("stated_mismatch", 12, 14)]

@@ -302,3 +302,12 @@ def test_content_detection_is_narrow() -> None:
     assert not is_ppn('[Bula "60"]\n')
     assert is_ppn("[Date 2020.01.01]\n[Bula 60]\n")   # any tag may come first; ours are quoted
     assert not is_ppn("[Event \"Friday\"]\n[Bula 60]\n")
+
+
+def test_the_example_of_docs_ppn_reads_and_audits_clean() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "ppn.md").read_text(encoding="utf-8")
+    block = page.split("```ppn\n", 1)[1].split("```", 1)[0]
+    assert block == HAND   # the worked deal above, as the page shows it
+    [rec] = read_ppn(block, "ppn.md")
+    result = audit(rec.events)
+    assert result.findings == [] and stated_findings(result, rec.stated) == []
