@@ -79,6 +79,11 @@ _FIELDS = 14
 _DEAL_START = re.compile(r"\[\s*[0-9]+\s+[1-3]{3}\s+[0-9A-W]{32}(\s|\])")
 _MASKS: dict[str, int] = {ch: 1 << c for ch, c in CHAR_CARD.items()}
 _SEATS = {"1": 0, "2": 1, "3": 2}
+_INT = re.compile(r"-?[0-9]{1,9}")
+_CONTRACT = re.compile(r"(G?)([2-8])")
+_KONTRA_FIELD = re.compile(r"([IKRSM])([123])")
+_AUCTIONS: dict[tuple[Rules, str, tuple[str, ...]], tuple[tuple[int, int], ...]] = {}
+"""The auctions found for a bid field (rules, deal order, highest bids): few distinct ones recur."""
 _PLAYERS = 3
 
 
@@ -219,7 +224,7 @@ class _PpnReader:
 
     def integer(self, tok: Tok, problem: str, expected: str, low: int | None = None) -> int:
         t = tok.text.strip()
-        if not re.fullmatch(r"-?[0-9]{1,9}", t) or (low is not None and int(t) < low):
+        if not _INT.fullmatch(t) or (low is not None and int(t) < low):
             raise self.fail(tok, problem, expected)
         return int(t)
 
@@ -231,7 +236,14 @@ class _PpnReader:
 
     def _deal(self, line: Tok, number: int, rules: Rules, stated: list[Stated], cols: list[int]) -> list[Event]:
         body = line.text[1:-1]
-        f: list[Tok] = [Tok(m.group(), line.loc.shifted(1 + m.start())) for m in re.finditer(r"\S+", body)]
+        words = body.split(" ")
+        if "" in words or "\t" in body:   # other spacing: each field's column found as it stands
+            f = [Tok(m.group(), line.loc.shifted(1 + m.start())) for m in re.finditer(r"\S+", body)]
+        else:
+            f, at, ln = [], line.loc.column + 1, line.loc.line
+            for w in words:
+                f.append(Tok(w, Loc(ln, at)))
+                at += len(w) + 1
         if len(f) == _FIELDS - 1:   # the spec's own example leaves refa out
             f.insert(9, Tok("", f[9].loc))
         if len(f) not in (4, _FIELDS):
@@ -261,7 +273,7 @@ class _PpnReader:
             return out
         main = self.seat(f[4], "is not the main player")
         ctok = f[6]
-        m = re.fullmatch(r"(G?)([2-8])", ctok.text)
+        m = _CONTRACT.fullmatch(ctok.text)
         if m is None:
             raise self.fail(ctok, "is not a contract", "2-7, G2-G7 for a game from hand")
         hand, contract = m.group(1) == "G", int(m.group(2))
@@ -289,7 +301,7 @@ class _PpnReader:
             raise self.fail(f[7], "is the main player, not a follower", "0, a follower, or 8 for both")
         follow = {left, right} if a >= 4 else ({a - 1} if a else set())
         kt = f[8].text
-        km = re.fullmatch(r"([IKRSM])([123])", kt)
+        km = _KONTRA_FIELD.fullmatch(kt)
         if kt != "0" and km is None:
             raise self.fail(f[8], "is not a kontra", "0, or I, K, R, S or M and the player who started it, e.g. K3")
         kp = int(km.group(2)) - 1 if km else -1
@@ -368,6 +380,16 @@ class _PpnReader:
         return parts
 
     def auction(self, tok: Tok, order: str, targets: list[str], rules: Rules) -> list[Event]:
+        """The calls of :meth:`search_auction`, remembered: a pulka has few distinct bid fields."""
+        key = (rules, order, tuple(targets))
+        calls = _AUCTIONS.get(key)
+        if calls is None:
+            if len(_AUCTIONS) > 4096:
+                _AUCTIONS.clear()
+            calls = _AUCTIONS[key] = self.search_auction(tok, order, targets, rules)
+        return [BidMade(s, b) for s, b in calls]
+
+    def search_auction(self, tok: Tok, order: str, targets: list[str], rules: Rules) -> tuple[tuple[int, int], ...]:
         """The calls that give each player the highest bid the field states: the first auction the rules
         allow in the search order of docs/ppn.md (a hold before a raise for a hold, a raise first for a
         number, igra as the first call, the named contract in the naming round)."""
@@ -415,7 +437,7 @@ class _PpnReader:
         if not search(0):
             raise self.fail(tok, "is no auction the rules allow",
                             "highest bids that some legal auction reaches, e.g. M3,P,3")
-        return [BidMade(s, b) for s, b in calls]
+        return tuple(calls)
 
     def throws(self, starts: Tok, throws: Tok, active: set[int], follow: set[int], cols: list[int]) -> list[Event]:
         if starts.text == "0" and throws.text in ("0", "-"):

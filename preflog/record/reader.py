@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from typing import Any
+from typing import NamedTuple
 
 from preflog.engine.families import family_of
 from preflog.errors import ScoringError
@@ -92,8 +93,7 @@ _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
 _COUNT_KINDS: dict[str, type[Event]] = {s.syntax: s.cls for s in REGISTRY if s.shape == Shape.TRICKS}
 
 
-@dataclass(frozen=True, slots=True)
-class Stated:
+class Stated(NamedTuple):
     """A fact a record states beside its events (a PPN deal line's value, refa, each player's tricks and
     columns, the results: :mod:`preflog.record.ppn`), checked against the replay by
     :func:`preflog.record.ppn.stated_findings`.
