@@ -50,6 +50,7 @@ from .errors import Loc
 from .errors import RecordError
 from .errors import RecordWriteError
 from .errors import Tok
+from .fast import PLAYED
 from .reader import Reader
 from .reader import Record
 from .reader import Stated
@@ -82,7 +83,7 @@ _SEATS = {"1": 0, "2": 1, "3": 2}
 _INT = re.compile(r"-?[0-9]{1,9}")
 _CONTRACT = re.compile(r"(G?)([2-8])")
 _KONTRA_FIELD = re.compile(r"([IKRSM])([123])")
-_AUCTIONS: dict[tuple[Rules, str, tuple[str, ...]], tuple[tuple[int, int], ...]] = {}
+_AUCTIONS: dict[tuple[Rules, str, tuple[str, ...]], tuple[BidMade, ...]] = {}
 """The auctions found for a bid field (rules, deal order, highest bids): few distinct ones recur."""
 _PLAYERS = 3
 
@@ -386,8 +387,8 @@ class _PpnReader:
         if calls is None:
             if len(_AUCTIONS) > 4096:
                 _AUCTIONS.clear()
-            calls = _AUCTIONS[key] = self.search_auction(tok, order, targets, rules)
-        return [BidMade(s, b) for s, b in calls]
+            calls = _AUCTIONS[key] = tuple(BidMade(s, b) for s, b in self.search_auction(tok, order, targets, rules))
+        return list(calls)
 
     def search_auction(self, tok: Tok, order: str, targets: list[str], rules: Rules) -> tuple[tuple[int, int], ...]:
         """The calls that give each player the highest bid the field states: the first auction the rules
@@ -462,7 +463,7 @@ class _PpnReader:
                 card = CHAR_CARD.get(item[k])
                 if card is None:
                     raise self.fail(Tok(item[k], Loc(throws.loc.line, col + k)), "is not a PPN card", "1-8, 9, A-W")
-                out.append(CardPlayed(seat, card))
+                out.append(PLAYED[seat][card])   # (events are immutable: one shared per seat and card)
                 cols.append(col + k)
                 seat = nxt[seat]
             w = item[-1]
