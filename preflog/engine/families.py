@@ -335,6 +335,9 @@ class Family:
     entry: EntryTerms | None = None
     """How ``preflog serve`` takes this family's deals at the table (paper level, a few taps each); None:
     it does not."""
+    ppn: bool = False
+    """Whether Portable Preferans Notation (docs/ppn.md) writes this family's deals: its auction, defence
+    and columns are those PPN records (numbers 2–7, igra, the kontra chain, refe, a bula per player)."""
 
     @property
     def live_entry(self) -> bool:
@@ -387,7 +390,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, russian_settings, RUSSIAN_SHEET,
            "preflog.sim.russian:RussianBots", RUSSIAN_ENTRY),
     Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, croatian_settings, CROATIAN_SHEET,
-           "preflog.sim.croatian:CroatianBots", CROATIAN_ENTRY),
+           "preflog.sim.croatian:CroatianBots", CROATIAN_ENTRY, ppn=True),
 )
 """Every game family preflog knows."""
 
