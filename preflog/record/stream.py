@@ -51,9 +51,9 @@ class Block(NamedTuple):
 
 def blank_for_cut(text: str) -> tuple[str, int]:
     """``text`` with its comments (``;`` to the end of the line, ``{ … }``) replaced by spaces, line
-    breaks kept, as the parser blanks them (``"…"`` quotes a ``;`` or ``{`` up to the end of its line);
-    and the offset of a ``{`` never closed in ``text`` (its comment may close in the next chunk), or
-    ``len(text)``. Never raises: a stray ``}`` is left for the parser to refuse at its place."""
+    breaks kept except inside a closed ``{ … }`` (the parser blanks them so too, but keeps those; ``"…"``
+    quotes a ``;`` or ``{`` up to the end of its line); and the offset of a ``{`` never closed in ``text``
+    (its comment may close in the next chunk), or ``len(text)``. Never raises: a stray ``}`` is left for the parser to refuse at its place."""
     if ";" not in text and "{" not in text:
         return text, len(text)
     out: list[str] = []
@@ -87,7 +87,9 @@ def blank_for_cut(text: str) -> tuple[str, int]:
                 out.append(text[last:i])
                 return "".join(out) + _NOT_NEWLINE.sub(" ", text[i:]), i
             out.append(text[last:i])
-            out.append(_NOT_NEWLINE.sub(" ", text[i:j + 1]))
+            # its line breaks too: to the cutter a comment over several lines is part of the line it opens
+            # on, so no cut falls inside it (a cut there gave its tail to the next pulka, never closed)
+            out.append(" " * (j + 1 - i))
             i = last = j + 1
     out.append(text[last:])
     return "".join(out), n

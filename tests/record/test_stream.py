@@ -134,6 +134,20 @@ def test_mutated_records_stream_as_they_read(data: st.DataObject, which: int, n:
         assert got == ref
 
 
+def test_a_comment_left_open_over_a_pulka_boundary_is_cut_as_the_whole_text_reads_it() -> None:
+    """Hypothesis found it: a ``{`` whose ``}`` was cut away runs on to the next ``}``, a comment between
+    two pulkas further on, and swallows the lines between (as the whole-text parser reads it). The cutter
+    walked back over those blanked lines to the middle of the comment and gave its tail to the next
+    pulka, which then refused a comment never closed; the streamed reader must read it as the whole text."""
+    text = MIXED.replace("{ Anna trumps the king of hearts }", "{ Anna trumps the king of h", 1)
+    assert text != MIXED
+    ref = outcome(whole, text)
+    assert ref[0] == "ok"
+    assert outcome(lambda t: read_records(t, "f.pref"), text) == ref
+    for chunk in (1, 7, 300):
+        assert outcome(lambda t: streamed(t, chunk=chunk), text) == ref
+
+
 def test_iter_records_reads_paths_text_handles_and_json_lines(tmp_path: Path) -> None:
     text = simulated()
     recs = read_records(text, "x")
