@@ -53,7 +53,8 @@ def blank_for_cut(text: str) -> tuple[str, int]:
     """``text`` with its comments (``;`` to the end of the line, ``{ … }``) replaced by spaces, line
     breaks kept except inside a closed ``{ … }`` (the parser blanks them so too, but keeps those; ``"…"``
     quotes a ``;`` or ``{`` up to the end of its line); and the offset of a ``{`` never closed in ``text``
-    (its comment may close in the next chunk), or ``len(text)``. Never raises: a stray ``}`` is left for the parser to refuse at its place."""
+    (its comment may close in the next chunk), or ``len(text)``. Never raises: a stray ``}`` is left for
+    the parser to refuse at its place."""
     if ";" not in text and "{" not in text:
         return text, len(text)
     out: list[str] = []

@@ -145,7 +145,7 @@ def test_a_comment_left_open_over_a_pulka_boundary_is_cut_as_the_whole_text_read
     assert ref[0] == "ok"
     assert outcome(lambda t: read_records(t, "f.pref"), text) == ref
     for chunk in (1, 7, 300):
-        assert outcome(lambda t: streamed(t, chunk=chunk), text) == ref
+        assert outcome(lambda t, c=chunk: streamed(t, chunk=c), text) == ref
 
 
 def test_iter_records_reads_paths_text_handles_and_json_lines(tmp_path: Path) -> None:
