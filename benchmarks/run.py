@@ -129,6 +129,7 @@ TARGETS = {
     "text_parse_events_per_s": 500_000,     # issue 16: text parse + validate on one core
     "bytes_per_event": 2.0,
     "import_1m_deals_s": 120.0,               # issue 16: 1 M deals in under 2 minutes on two cores
+    "ppn_read_vs_text": 0.5,                  # issue 40: reading PPN ≥ 0.5 × our text format, same deals
 }
 CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = (DealStarted.CODE, Discarded.CODE, ContractDeclared.CODE,
                                                    CardPlayed.CODE)
@@ -530,6 +531,12 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
           f"({'compiled scanner' if res['scanner']['compiled'] else 'pure'}; pure Python "
           f"{_rate(events, t_pure):,.0f} events/s)", flush=True)
 
+    from benchmarks.ppn import ppn_read
+
+    res["ppn_read"] = ppn_read(rounds=max(repeat, 1))
+    print(f"  PPN read: {res['ppn_read']['ppn_events_per_s']:,.0f} events/s, "
+          f"{res['ppn_read']['ppn_vs_text']}× our text format on the same deals", flush=True)
+
     ws_root = work / "workspace"
     ws = Workspace(ws_root)
     if import_only:
@@ -703,6 +710,7 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
         "bytes_per_event_vs_target": _ratio(res["bytes_per_event"], TARGETS["bytes_per_event"]),
         "import_1m_projected_vs_target": _ratio(res["import_full"]["projected_1m_deals_s"],
                                                 TARGETS["import_1m_deals_s"]),
+        "ppn_read_vs_text": res["ppn_read"]["ppn_vs_text"],
     }
     res["targets_met"] = {
         "replay_audit_1_ge_30pct_fold": res["ratios"]["replay_audit_1_vs_fold"] >= TARGETS["replay_audit_1_vs_fold"],
@@ -713,6 +721,7 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
         "text_parse_ge_500k": res["text_parse"]["events_per_s"] >= TARGETS["text_parse_events_per_s"],
         "bytes_per_event_le_2": res["bytes_per_event"] <= TARGETS["bytes_per_event"],
         "import_1m_under_2min": res["import_full"]["projected_1m_deals_s"] <= TARGETS["import_1m_deals_s"],
+        "ppn_read_ge_half_text": res["ppn_read"]["ppn_vs_text"] >= TARGETS["ppn_read_vs_text"],
     }
     gc.unfreeze()
     return res
@@ -900,10 +909,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--serve", type=int, nargs="?", const=100_000, default=None, metavar="PULKAS",
                     help="add preflog serve's figures over an archive of PULKAS pulkas (default 100000)")
     ap.add_argument("--serve-only", action="store_true", help="preflog serve's figures alone (as --serve)")
+    ap.add_argument("--ppn", type=int, default=None, metavar="PULKAS",
+                    help="only the PPN read stage, on this many Croatian pulkas (against our text format)")
     ap.add_argument("--replay-audit", default=None, metavar="STORE", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.replay_audit:
         _replay_audit_main(a.replay_audit)
+        return
+    if a.ppn:
+        from benchmarks.ppn import ppn_read
+
+        got = ppn_read(a.ppn, a.repeat)
+        print(f"PPN read {got['ppn_events_per_s']:,.0f} events/s, text {got['text_events_per_s']:,.0f}: "
+              f"ratio {got['ppn_vs_text']} (target ≥ {got['target']})", flush=True)
+        Path(a.out).write_text(json.dumps({"ppn_read": got}, indent=2) + "\n", encoding="utf-8")
         return
     if a.sizes:
         sizes = [int(s.replace("_", "")) for s in a.sizes.split(",") if s.strip()]

@@ -36,7 +36,9 @@ from ..model.events import PulkaStarted
 from ..record.api import read_records
 from ..record.api import write_text
 from ..render.numbers import mixed
+from ..render.numbers import money_shown
 from ..render.sheet_svg import render_svg
+from ..render.words import words_for
 from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
@@ -56,6 +58,7 @@ from .entry import correction_events
 from .entry import deal_blocks
 from .entry import deal_events
 from .entry import history
+from .entry import last_entry
 from .entry import paper_choices
 from .entry import refusals
 from .entry import standing
@@ -103,7 +106,8 @@ class TableRefused(PreflogError):
 
 def _stale(state: TableState, expected: int) -> TableRefused:
     """The refusal of a write on a view of ``expected`` events: the state, and what was entered since."""
-    since = [h for h in state.history if h["seq"] > expected]
+    # each as the table reads it: numbered as the sheet numbers its deals, the players by name (issue 39 item 7)
+    since = [{**h, "text": last_entry([h], state.players)} for h in state.history if h["seq"] > expected]
     return TableRefused(Refusal.STALE, "another entry was made first: here is the sheet as it stands now",
                         state=state, since=since)
 
@@ -143,7 +147,8 @@ class TableState:
     ``settlement`` as ``sheet --json`` writes them, ``settlement_shown`` as on paper (30⅔, −);
     ``findings`` the audit's; ``live``: whether live entry takes its deals; the rest is the entry's (the
     dealer and the seats dealt in, the contracts and the family's words, the last deal's record block,
-    each deal's dealer and history, the paper choices)."""
+    each deal's dealer and history, the paper choices); ``last_entry`` the last entry's block numbered as the
+    sheet numbers its deals and with the players' names (:func:`~.entry.last_entry`)."""
 
     id: str
     seq: int
@@ -164,6 +169,7 @@ class TableState:
     contracts: Any
     terms: dict[str, Any]
     last_deal: str
+    last_entry: str
     sheet_dealers: list[int]
     seats_of: list[list[int]]
     history: Any
@@ -261,20 +267,25 @@ class LiveTables:
         sheet = sheet_json(Audited(Loaded(pid, evs, str(self.ws.root)), result))
         dealer = table.dealer
         blocks = deal_blocks(evs)
+        terms = table.terms(sheet["rules"])
+        entries = history(evs, blocks)
         return TableState(
             id=pid, seq=len(evs), players=list(table.players), rules=sheet["rules"], deals=len(sheet["deals"]),
             svg=render_svg(sheet), portrait=render_svg(sheet, portrait=True),
             totals=sheet["totals"], settlement=sheet["settlement"],
-            # as on paper: fractions as mixed numbers (30⅔), minus as −
-            settlement_shown={k: {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
+            # as on paper: fractions as mixed numbers (30⅔), minus as −; money as the family pays it
+            settlement_shown={k: money_shown(by, words_for(sheet["family"], sheet["rules"]).whole_money)
+                              if k == "money" and isinstance(by, dict)
+                              else {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
                               for k, by in sheet["settlement"].items()},
             findings=[finding_json(f) for f in result.findings], ended=table.ended, live=live(table.rules),
             dealer=dealer, dealers=list(table.dealers),
             seats_in=list(table.seats_in(dealer)) if dealer is not None else [],
-            contracts=table.contracts(), terms=table.terms(sheet["rules"]), last_deal=blocks[-1] if blocks else "",
+            contracts=table.contracts(), terms=terms, last_deal=blocks[-1] if blocks else "",
+            last_entry=last_entry(entries, table.players),
             sheet_dealers=[d.dealer for d in result.deals],
             seats_of=[list(table.seats_in(d)) for d in range(len(table.players))],
-            history=history(evs, blocks), paper=paper_choices(table))
+            history=entries, paper=paper_choices(table))
 
     # --- writing ------------------------------------------------------------------------------
     def start(self, players: Sequence[str], rules: str, pool: int | None = None, whist_price: str = "1",

@@ -143,17 +143,27 @@ def _plain_help(command: Any) -> None:
 
 
 class RecordFormat(StrEnum):
-    """``--format`` of records: the canonical text or the JSON form."""
+    """``--format`` of records: the canonical text, the JSON form or Portable Preferans Notation."""
+
+    text = "text"
+    json = "json"
+    ppn = "ppn"
+
+
+class SimulateFormat(StrEnum):
+    """``--format`` of simulated records: the canonical text or the JSON form (PPN holds only some of the
+    Croatian family's games: export those one by one)."""
 
     text = "text"
     json = "json"
 
 
 class ExportFormat(StrEnum):
-    """``--format`` of ``export``: a record (text, JSON) or the whole store as Parquet."""
+    """``--format`` of ``export``: a record (text, JSON, PPN) or the whole store as Parquet."""
 
     text = "text"
     json = "json"
+    ppn = "ppn"
     parquet = "parquet"
 
 
@@ -338,7 +348,7 @@ def export(pulka: Annotated[str | None, typer.Argument(help="Stored pulka id (no
     """The canonical record of a stored pulka, or the whole store as a Parquet export."""
     if fmt is not ExportFormat.parquet:
         if pulka is None or output or licence or max_rows:
-            raise WorkspaceError("a text or JSON export names one stored pulka and writes it to standard "
+            raise WorkspaceError("a text, JSON or PPN export names one stored pulka and writes it to standard "
                                  "output (-o, --licence and --max-rows are for --format parquet)")
         sys.stdout.write(_ws(store).export(pulka, fmt))
         return
@@ -445,8 +455,7 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     if target is not None and all_:
         _fail(f"audit --all takes no pulka or file (it audits every stored pulka): drop {target} or --all")
     from ..engine.findings import AuditFailed
-    from ..engine.replay import audit as audit_log
-    from ..workspace import Audited
+    from ..workspace import audit_loaded
 
     ws = _ws(store)
     audited = []
@@ -459,7 +468,7 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
             report("reading pulkas", len(loaded), len(loaded))
         for ld in loaded:  # pulka by pulka: a --strict stop names its pulka
             try:
-                audited.append(Audited(ld, audit_log(ld.events, strict=strict)))
+                audited.append(audit_loaded(ld, strict))
             except AuditFailed as exc:
                 stopped = ld, exc.finding
                 break
@@ -663,7 +672,7 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              seed: Annotated[int, typer.Option(help="Seed of the deals' shuffles and the bots' choices: the same "
                                                     "seed and settings play the same pulkas.")] = 1,
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
-             fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
+             fmt: Annotated[SimulateFormat, typer.Option("--format", case_sensitive=False)] = SimulateFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
              to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store (also with "
                                                     "-o: both).")] = False,

@@ -218,7 +218,7 @@ def audit_view(a: Audited, width: int | None = None) -> Group:
                 f"{plural(res.events, 'event')}, {plural(len(res.deals), 'deal')}",
                 style="red" if res.findings else "green")
     head.stylize("bold", 0, len("audit of"))
-    return Group(head, *[finding_line(f, where=a.loaded.where(f.seq)) for f in res.findings],
+    return Group(head, *[finding_line(f, where=a.loaded.where(f.seq, f)) for f in res.findings],
                  sheet_view(sheet_json(a), width), Text(""))
 
 
@@ -712,7 +712,7 @@ def audit_overview(audited: Sequence[Audited], limit: int | None = DETAIL_ROWS) 
         t.add_row(lit(name), str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
                   str(sum(a.result.events for a in grp)), str(sum(a.result.ok for a in grp)),
                   str(sum(len(a.result.findings) for a in grp)))
-    lines = [finding_line(x, a.loaded.id, a.loaded.where(x.seq)) for a in audited for x in a.result.findings]
+    lines = [finding_line(x, a.loaded.id, a.loaded.where(x.seq, x)) for a in audited for x in a.result.findings]
     if not lines:
         return Group(t, Text("every pulka audits clean", style="green"))
     bad = sum(1 for a in audited if a.result.findings)

@@ -33,6 +33,7 @@ from typing import Protocol
 
 from ..engine.corrections import CORRECTED
 from ..engine.corrections import sheet_deals
+from ..engine.findings import Finding
 from ..errors import FileError
 from ..model.events import Event
 from ..model.events import PulkaStarted
@@ -336,10 +337,15 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
                 from ..engine.replay import audit
 
                 result = audit(events)
-                findings = len(result.findings)
-                if result.findings:
-                    f0 = result.findings[0]
-                    line = rec.lines[f0.seq - 1] if 1 <= f0.seq <= len(rec.lines) else 0
+                stated: list[Finding] = []
+                if rec.stated:   # a PPN file's stated values: reported, never projected (not events)
+                    from ..record.ppn import stated_findings
+
+                    stated = stated_findings(result, rec.stated)
+                findings = len(result.findings) + len(stated)
+                if result.findings or stated:
+                    f0 = result.findings[0] if result.findings else stated[0]
+                    line = f0.line or (rec.lines[f0.seq - 1] if 1 <= f0.seq <= len(rec.lines) else 0)
                     first = (line, f0.deal, f0.message)
                     flagged, codes = tally_findings(((f.code, f.deal) for f in result.findings), deals)
                 audited.append((i, facts_of(file_pulka_id(stem, i, rec.id), events, result)))

@@ -97,7 +97,7 @@ class ImportItem:
 class ImportCounts:
     """What :meth:`Workspace.import_each` did, in numbers: files named, pulkas imported and already
     stored, files refused; deals, events and findings of the pulkas imported. ``skipped``: per folder
-    named that held record files, what else it held (a suffix other than .pref, .txt, .json and .pgn; a
+    named that held record files, what else it held (a suffix other than .pref, .txt, .json, .pgn and .ppn; a
     symbolic link; a FIFO …), by path (a folder without record files is an error row naming them)."""
 
     files: int = 0

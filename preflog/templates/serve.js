@@ -318,7 +318,8 @@
       });
       body.appendChild(tr);
     });
-    $("last").textContent = state.last_deal || "none yet";
+    $("last").textContent = state.last_entry || "none yet";
+    $("over").className = state.ended ? "msg" : "msg hidden";
     var hist = $("history");
     hist.textContent = "";
     state.history.forEach(function (h) {

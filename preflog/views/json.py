@@ -106,6 +106,7 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
+        "date": dict(started.meta).get("date") if started else None,
         "start": start,
         "deals": deals,
         "totals": totals,
@@ -142,7 +143,9 @@ def finding_json(f: Finding, loaded: Loaded | None = None) -> dict[str, Any]:
     line of the event (``null`` for a stored pulka; ``line`` also for a JSON record or the log's end)."""
     d = f.as_dict()
     d["file"] = loaded.source if loaded is not None and loaded.from_file else None
-    d["line"] = loaded.line_of(f.seq) if loaded is not None else None
+    d["line"] = (f.line or loaded.line_of(f.seq)) if loaded is not None else None
+    if loaded is not None and (f.column or loaded.cols):   # a PPN file: the column of the field too
+        d["column"] = f.column or (loaded.cols[f.seq - 1] if 1 <= f.seq <= len(loaded.cols) else None)
     return d
 
 

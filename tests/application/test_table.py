@@ -11,6 +11,7 @@ from preflog.application import LiveTables
 from preflog.application import Refusal
 from preflog.application import TableRefused
 from preflog.application import TableState
+from preflog.application.entry import last_entry
 from preflog.workspace import Workspace
 
 NAMES = ["Запад", "Восток", "Юг"]
@@ -93,7 +94,10 @@ def test_a_stale_write_says_what_was_entered_since_the_callers_view(tables: Live
     since = info.value.since
     # the other phone's raspasy, as its record block says it: deal 1, its events from seq 2
     assert [(h["number"], h["seq"], h["kind"]) for h in since] == [(1, 2, "entered")]
-    assert since[0]["text"] == info.value.state.history[0]["text"] != ""   # type: ignore[union-attr]
+    # the block with the players' names for the seat letters, numbered as the sheet numbers its deals
+    state = info.value.state
+    assert state is not None
+    assert since[0]["text"] == last_entry([state.history[0]], NAMES) == state.last_entry != ""
     # the same draft, sent again on the new view, is the next deal
     assert tables.enter(pid, 3, SIX_SPADES_DOWN).deals == 2
 

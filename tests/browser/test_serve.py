@@ -131,8 +131,9 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
             _tap_row(page, "tricks", name, n)
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("3")
-        assert page.text_content("#last") == ("Deal 2: dealer A\nContract: A 6s\nWhist: B whist, C pass\n"
-                                              "Tricks: A 3, B 5, C 2")
+        # the record's block with the players' names (the record says seats A/B/C)
+        assert page.text_content("#last") == ("Deal 2: dealer Запад\nContract: Запад 6s\nWhist: Восток whist, "
+                                              "Юг pass\nTricks: Запад 3, Восток 5, Юг 2")
 
         # the settlement the page shows (exact: З −46, В −20, Ю +66, as computed by hand in
         # tests/serve/test_app.py::test_deals_entered_redraw_the_sheet)
@@ -239,7 +240,7 @@ def test_a_deal_corrected_by_tapping_redraws_the_sheet_and_the_other_phone_sees_
         expect(items.nth(1)).to_contain_text("Corrects: deal 1 at 20")
         # the other phone redraws with the correction (it polls)
         expect(b.locator("#history li")).to_have_count(2, timeout=5000)
-        expect(b.locator("#last")).to_contain_text("Tricks: A 1, B 9, C 0")
+        expect(b.locator("#last")).to_contain_text("Tricks: Запад 1, Восток 9, Юг 0")
         # undo: strike deal 1 out (two taps): the sheet is blank again
         a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
         a.tap("#strike")

@@ -28,9 +28,10 @@ def test_the_409_says_what_the_other_phone_entered(client: TestClient) -> None:
     assert r.status_code == 409
     body = r.json()
     assert body["state"]["seq"] == 3 and body["state"]["deals"] == 1
-    # what phone A entered: deal 1, raspasy 1 / 9 / 0, as the record writes it
+    # what phone A entered: deal 1, raspasy 1 / 9 / 0, as the table reads it (the players' names, not A/B/C)
     assert [(h["number"], h["kind"]) for h in body["since"]] == [(1, "entered")]
-    assert body["since"][0]["text"] == body["state"]["last_deal"]
+    assert body["since"][0]["text"] == body["state"]["last_entry"]
+    assert "Tricks: " in body["since"][0]["text"] and ", B " not in body["since"][0]["text"]
     # phone B enters its draft as the next deal: the new seq, checked again by the server
     r = _enter(client, pid, body["state"]["seq"], SIX_SPADES, "phone-b-1")
     assert r.status_code == 201 and r.json()["deals"] == 2
