@@ -378,6 +378,52 @@ class Workspace:
             return write_ppn(events)
         raise WorkspaceError(f"unknown export format {fmt!r} (text, json or ppn)")
 
+    @_file_errors_at_root
+    def export_parquet(self, out: str | Path, licence: str, max_rows: int | None = None) -> dict[str, Any]:
+        """The whole store as a shared Parquet export in the new folder ``out``: the events and the deal
+        facts, partitioned by the pulkas' dates, with the data ``licence`` (an SPDX id such as
+        ``CC-BY-4.0``) and a README (:mod:`preflog.store.export`). Returns the marker's fields."""
+        from importlib.metadata import version
+
+        import duckdb
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from .projections.facts import date_iso
+        from .projections.facts import started_event
+        from .projections.store import read_table
+        from .store.export import MAX_ROWS
+        from .store.export import undated
+        from .store.export import write_export
+
+        licence = licence.strip()
+        if not licence or "\n" in licence:
+            raise WorkspaceError("a Parquet export needs the data's licence on one line: --licence ID "
+                                 "(an SPDX id such as CC-BY-4.0 or CC0-1.0)")
+        store = self.store()
+        self.heal_projections()  # the deal facts of every stored pulka, current
+        con = duckdb.connect()
+        events = store.duckdb_relation(con)
+        dates: dict[str, str | None] = {}
+        for pulka, code, player, card, value, payload in events.filter("seq = 1").project(
+                "pulka, code, player, card, value, payload").fetchall():
+            started = started_event([from_row(code, player, card, value, payload)])
+            dates[pulka] = date_iso(dict(started.meta).get("date")) if started else None
+        day = pa.array(list(dates.values()), pa.string()).cast(pa.date32())
+        con.register("export_dates", pa.table({
+            "pulka": pa.array(list(dates), pa.string()),
+            "year": undated(pc.year(day), pa.int16()), "month": undated(pc.month(day), pa.int8())}))
+        con.register("export_events", events)
+        reader = con.sql("SELECT e.*, d.year, d.month FROM export_events e JOIN export_dates d USING (pulka) "
+                         "ORDER BY e.pulka, e.seq").to_arrow_reader()
+        deals = read_table(self.root, "deals")
+        deals = deals.append_column(pa.field("year", pa.int16()), undated(pc.year(deals["date"]), pa.int16()))
+        deals = deals.append_column(pa.field("month", pa.int8()), undated(pc.month(deals["date"]), pa.int8()))
+        marker = write_export(out, reader, deals, licence=licence, version=version("preflog"),
+                              max_rows=max_rows or MAX_ROWS)
+        marker["pulkas"] = len(dates)
+        return marker
+
     # --- projections and reports ----------------------------------------------------------
     @_file_errors_at_root
     def refresh_projections(self, changed: dict[str, PulkaFacts], heads: dict[str, int] | None = None, *,

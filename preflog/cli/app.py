@@ -34,6 +34,7 @@ from rich.markup import escape
 from ..errors import FileError
 from ..errors import NoStoreError
 from ..errors import PreflogError
+from ..errors import WorkspaceError
 
 # ``preflog --help`` starts fast: the workspace, the engine and the reports (pyarrow, pandas, DuckDB) load
 # when a command first needs them (tests/cli/test_conventions.py checks that importing this module
@@ -155,6 +156,15 @@ class SimulateFormat(StrEnum):
 
     text = "text"
     json = "json"
+
+
+class ExportFormat(StrEnum):
+    """``--format`` of ``export``: a record (text, JSON, PPN) or the whole store as Parquet."""
+
+    text = "text"
+    json = "json"
+    ppn = "ppn"
+    parquet = "parquet"
 
 
 class TableFormat(StrEnum):
@@ -326,11 +336,28 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
 
 @app.command()
 @_guard
-def export(pulka: str, fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)]
-           = RecordFormat.text,
+def export(pulka: Annotated[str | None, typer.Argument(help="Stored pulka id (not with --format parquet).")]
+           = None,
+           fmt: Annotated[ExportFormat, typer.Option("--format", case_sensitive=False)] = ExportFormat.text,
+           output: Annotated[str | None, typer.Option("-o", "--output", help="New folder of a Parquet export.")]
+           = None,
+           licence: Annotated[str | None, typer.Option(help="The data's licence, e.g. CC-BY-4.0 (parquet).")]
+           = None,
+           max_rows: Annotated[int | None, typer.Option(min=1, help="Rows a Parquet file at most.")] = None,
            store: StoreOpt = None) -> None:
-    """The canonical record of a stored pulka."""
-    sys.stdout.write(_ws(store).export(pulka, fmt))
+    """The canonical record of a stored pulka, or the whole store as a Parquet export."""
+    if fmt is not ExportFormat.parquet:
+        if pulka is None or output or licence or max_rows:
+            raise WorkspaceError("a text, JSON or PPN export names one stored pulka and writes it to standard "
+                                 "output (-o, --licence and --max-rows are for --format parquet)")
+        sys.stdout.write(_ws(store).export(pulka, fmt))
+        return
+    if pulka is not None or output is None:
+        raise WorkspaceError("a Parquet export writes the whole store to a new folder: "
+                             "preflog export --format parquet -o DIR --licence ID (no pulka id)")
+    marker = _ws(store).export_parquet(output, licence or "", max_rows)
+    out.print(f"exported {marker['pulkas']} pulkas ({marker['deals']} deals) to {output} "
+              f"under {marker['licence']}", markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

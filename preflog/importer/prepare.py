@@ -23,6 +23,7 @@ from collections.abc import Generator
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
+from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,6 +37,7 @@ from ..engine.findings import Finding
 from ..errors import FileError
 from ..model.events import Event
 from ..model.events import PulkaStarted
+from ..model.events import from_row
 from ..record.api import Piece
 from ..record.api import gc_paused
 from ..record.api import parse_piece
@@ -46,6 +48,8 @@ from ..record.reader import Record
 from ..store.chain import DEAL_CODE
 from ..store.chain import StoredRow
 from ..store.chain import content_hash
+from ..store.export import export_rows
+from ..store.export import is_export
 from ..store.pool import ARROW_POOL_ENV
 from ..store.pool import BulkPool
 
@@ -216,6 +220,22 @@ def prepare_file(source: str, hash_every: int, run_audit: bool, known: Container
     return FileResult(source, attach(r.pulkas))
 
 
+@dataclass(frozen=True, slots=True)
+class _Exported(Record):
+    """A pulka of a Parquet export, stored under the id it had (its events stay as they were)."""
+
+    stored_id: str = ""
+
+    @property
+    def id(self) -> str | None:
+        return self.stored_id
+
+
+def exported_records(source: str) -> list[Record]:
+    """The pulkas of the Parquet export folder ``source`` (:mod:`preflog.store.export`), each under its id."""
+    return [_Exported(tuple(from_row(*r) for r in rows), stored_id=pid) for pid, rows in export_rows(source)]
+
+
 def unexpected_failure(source: str, exc: BaseException) -> str:
     """The error row of a file whose import failed in a way the reader did not foresee."""
     return f"{source}: could not be imported ({type(exc).__name__}: {exc}); please report this record"
@@ -228,7 +248,7 @@ def no_pulka(source: str) -> str:
 def _read_file(source: str) -> list[Record] | str:
     """A whole file's records, or its error."""
     try:
-        records = read_any(source)
+        records = exported_records(source) if is_export(source) else read_any(source)
     except (RecordError, FileError) as exc:  # bad text; not a regular file, or over a size limit
         return str(exc)
     except OSError as exc:

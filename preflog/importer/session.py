@@ -41,6 +41,7 @@ from ..store.base import free_id
 from ..store.chain import DEFAULT_HASH_EVERY
 from ..store.chain import StoredRow
 from ..store.chain import content_hash
+from ..store.export import is_export
 from ..store.ledger import LedgerEntry
 from ..store.ledger import append_entry
 from ..store.ledger import new_import_id
@@ -384,7 +385,7 @@ def gather(paths: Sequence[str | Path]) -> tuple[list[Path | str], list[ImportIt
         if not Path(p).exists() and not Path(p).is_symlink():  # one missing path: the others still import
             empty.append(ImportItem(str(p), status="error", error=f"{p}: no such file or folder"))
             continue
-        if not Path(p).is_dir():
+        if not Path(p).is_dir() or is_export(p):  # a Parquet export is one source, read whole
             files.append(Path(p))
             continue
         passed: list[Path] = []
