@@ -634,9 +634,10 @@ class Workspace:
                        if (problem := parquet_damage(f)) is not None]
         if damaged:
             raise DamagedFileError(damaged[0][0], damaged[0][1], projection=True)
-        files = self._store.files if self._store is not None else (
-            self.store().files if self.exists() else None)
-        return connect(self.root, events=files, sandbox=sandbox)
+        if self.exists():
+            self.store()
+        plan = self._store.read_plan if self._store is not None else None
+        return connect(self.root, events=plan, sandbox=sandbox)
 
 
 _REPORT_OPTIONS: tuple[str, ...] = ("by", "player", "preset", "date_from", "date_to", "pulka")
