@@ -115,6 +115,14 @@ def link_digest(chain: str | None, record: str) -> str:
     return hashlib.sha256(signed_text(chain, record).encode()).hexdigest()[:16]
 
 
+def _fields(text: str, *names: str) -> list[Any]:
+    """The fields ``names`` of the JSON object ``text`` (None for one it lacks); ValueError if it is not one."""
+    got: Any = json.loads(text)
+    if not isinstance(got, dict):
+        raise ValueError("not an object")
+    return [got.get(name) for name in names]
+
+
 @dataclass(frozen=True, slots=True)
 class Link:
     """One append commit's place in the chain: ``n`` (1 for the first), ``prev`` (the digest of the
@@ -133,10 +141,7 @@ class Link:
     @classmethod
     def parse(cls, text: str) -> Link:
         """The link of a commit's ``preflog.chain`` text; ValueError if it is not one."""
-        got: Any = json.loads(text)
-        if not isinstance(got, dict):
-            raise ValueError("not an object")
-        n, prev, settings, key = got.get("n"), got.get("prev"), got.get("settings"), got.get("key")
+        n, prev, settings, key = _fields(text, "n", "prev", "settings", "key")
         if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1 and isinstance(prev, str)
                 and isinstance(key, str) and isinstance(settings, dict)
                 and all(isinstance(k, str) and isinstance(v, str) for k, v in settings.items())):
@@ -220,10 +225,7 @@ class Rekey:
     @classmethod
     def parse(cls, text: str) -> Rekey:
         """The re-key of a commit's ``preflog.rekey`` text; ValueError if it is not one."""
-        got: Any = json.loads(text)
-        if not isinstance(got, dict):
-            raise ValueError("not an object")
-        old, new, witness, macs = got.get("old"), got.get("new"), got.get("witness"), got.get("macs")
+        old, new, witness, macs = _fields(text, "old", "new", "witness", "macs")
         if not (isinstance(old, str) and isinstance(new, str) and isinstance(witness, str) and isinstance(macs, dict)
                 and all(isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in macs.items())):
             raise ValueError("not a re-key: old, new, witness, macs")

@@ -8,7 +8,6 @@ re-key leaves the store under exactly one key, with nothing lost; verify says wh
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,35 +25,17 @@ from preflog.workspace import Workspace
 from ..store.test_fault_injection import KILL_HOOK
 from .tampering import KEY
 from .tampering import THIRD
-from .tampering import build_store
 from .tampering import commit_file
 from .tampering import forge_pulka
 from .tampering import last_version
 from .test_issue31 import cli
 from .test_issue31 import kinds
 from .test_issue31 import verify_json
+from .test_issue38 import built as built  # the stores of issue 38's tests: keyed and plain, two imports each
+from .test_issue38 import keyed as keyed
+from .test_issue38 import plain as plain
 
 NEW = "the club's new secret"
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    base = tmp_path_factory.mktemp("rekey")
-    return {"keyed": build_store(base / "keyed"), "plain": build_store(base / "plain", key=None)}
-
-
-@pytest.fixture
-def keyed(built: dict[str, Path], tmp_path: Path) -> Path:
-    root = tmp_path / "keyed"
-    shutil.copytree(built["keyed"], root)
-    return root
-
-
-@pytest.fixture
-def plain(built: dict[str, Path], tmp_path: Path) -> Path:
-    root = tmp_path / "plain"
-    shutil.copytree(built["plain"], root)
-    return root
 
 
 def rekey(root: Path, old: str | None, new: str | None, *args: str) -> tuple[int, str, str]:
