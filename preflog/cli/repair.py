@@ -63,5 +63,5 @@ def rekey(no_key: Annotated[bool, typer.Option("--no-key", help="Un-key the stor
     def name(fp: str) -> str:
         return f"key {fp}" if fp else "no key"
 
-    out.print(f"{'finished the re-key' if move.finished else 're-keyed'} at version {move.version}: sealed with "
-              f"{name(move.new)} (was {name(move.old)})", markup=False, highlight=False)
+    out.print(f"{'finished the re-key' if move.finished else 're-keyed'} (version {move.version}): "
+              f"{name(move.old)} → {name(move.new)}", markup=False, highlight=False)

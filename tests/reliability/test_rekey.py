@@ -53,8 +53,8 @@ def test_a_rekey_moves_the_seal_and_verify_says_when(keyed: Path) -> None:
     before, version = pulkas(keyed, KEY), last_version(keyed)
     code, out, err = rekey(keyed, KEY, NEW)
     assert code == 0, err
-    assert out.strip() == (f"re-keyed at version {version + 1}: sealed with key {fingerprint(NEW.encode())} "
-                           f"(was key {fingerprint(KEY.encode())})")
+    assert out.strip() == (f"re-keyed (version {version + 1}): key {fingerprint(KEY.encode())} → "
+                           f"key {fingerprint(NEW.encode())}")
     assert KEY not in out + err and NEW not in out + err
     assert pulkas(keyed, NEW) == before   # no row written or lost: one commit of no rows
     code, doc = verify_json(keyed, NEW)
@@ -112,7 +112,7 @@ def test_an_unkeyed_store_is_keyed_and_a_keyed_one_unkeyed(plain: Path) -> None:
     assert code == 0 and doc["unchecked"] and fingerprint(NEW.encode()) in str(doc["unchecked"])
     assert cli(["import", str(THIRD), "--store", str(plain)], key=None)[0] == 2   # keyed now
     code, out, _err = rekey(plain, NEW, None, "--no-key")
-    assert code == 0 and "sealed with no key" in out
+    assert code == 0 and out.strip().endswith(f"key {fingerprint(NEW.encode())} → no key")
     code, doc = verify_json(plain, None)
     assert code == 0 and doc["clean"] and doc["unchecked"] is None, doc
     assert [(m["old"], m["new"]) for m in doc["seal_moves"]] == [("", fingerprint(NEW.encode())),
