@@ -2,6 +2,7 @@
 
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--out results.json] [--quick]
                              [--workers N] [--dir DIR] [--keep] [--spark] [--import-only]
+                             [--serve [PULKAS]] [--serve-only]
 
 Per size (deals of realistic synthetic pulkas: Sochi, Leningrad, Rostov, and a 4-player Sochi
 table) it measures:
@@ -39,6 +40,12 @@ table) it measures:
 * ``spark`` (``--spark``, needs the ``spark`` extra) — the Spark job (``preflog spark project``) on the
   same store with ``local[1]`` and ``local[2]``, its parts (shuffle, Python hand-off), its ratio to the
   single-machine audit and its scaling from one executor thread to two (benchmarks/spark_stage.py).
+
+``--serve`` adds ``preflog serve``'s figures (benchmarks/serve.py: entering a deal against a static page
+on the same server, the archive of ``PULKAS`` pulkas, default 100,000), under ``serve`` in the results;
+``--serve-only`` runs those alone. A serve figure above its ceiling (``serve.CEILINGS``,
+``serve.RATIO_CEILINGS``: entering a deal at most 5× the static page, the archive page under 300 ms warm)
+makes the run exit with status 1, naming it.
 
 Ceilings measured in the same run: Parquet decode of the event table (pyarrow, rows/s), DuckDB →
 Arrow → Python tuples (the reference read), and a pure-Python validator fold over the same
@@ -833,8 +840,9 @@ def print_summary(results: dict[str, Any]) -> None:
 
 def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None, work_dir: str | None = None,
         keep: bool = False, repeat: int = 3, quiet: bool = False, spark: bool = False,
-        import_only: bool = False) -> dict[str, Any]:
-    """Run every size; returns (and writes to ``out``) the results as JSON-ready data."""
+        import_only: bool = False, serve: int | None = None) -> dict[str, Any]:
+    """Run every size, and ``preflog serve``'s figures over an archive of ``serve`` pulkas (None: not);
+    returns (and writes to ``out``) the results as JSON-ready data."""
     workers = workers or os.cpu_count() or 1
     base = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="preflog-bench-"))
     results: dict[str, Any] = {
@@ -851,14 +859,29 @@ def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None
             results["sizes"][str(n)] = run_size(n, work, workers, repeat, spark, import_only)
             if not keep:
                 shutil.rmtree(work, ignore_errors=True)
-        results["growth"] = growth(results["sizes"])
+        if results["sizes"]:
+            results["growth"] = growth(results["sizes"])
+        if serve is not None:
+            from benchmarks import serve as serve_bench
+
+            if not quiet:
+                print(f"serve, archive of {serve} pulkas …", flush=True)
+            results["serve"] = serve_bench.run(serve, folder=base / "serve" if work_dir else None)
+            results["serve_over"] = serve_bench.over(results["serve"])
     finally:
         if not keep and not work_dir:
             shutil.rmtree(base, ignore_errors=True)
     if out:
         Path(out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if not quiet:
-        print_summary(results)
+        if results["sizes"]:
+            print_summary(results)
+        if "serve" in results:
+            sv = results["serve"]
+            print(f"\nserve: static {sv['static_ms']} ms; enter a deal {sv['enter_deal_ms']} ms "
+                  f"({sv['enter_deal_vs_static']}× static); archive page {sv.get('archive_page_ms')} ms warm")
+            for line in results["serve_over"]:
+                print(line)
     return results
 
 
@@ -874,6 +897,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--spark", action="store_true", help="add the Spark stage (needs the spark extra)")
     ap.add_argument("--import-only", action="store_true",
                     help="simulate, write and import only (the import_full stage and the parent's memory)")
+    ap.add_argument("--serve", type=int, nargs="?", const=100_000, default=None, metavar="PULKAS",
+                    help="add preflog serve's figures over an archive of PULKAS pulkas (default 100000)")
+    ap.add_argument("--serve-only", action="store_true", help="preflog serve's figures alone (as --serve)")
     ap.add_argument("--replay-audit", default=None, metavar="STORE", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.replay_audit:
@@ -884,7 +910,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         sizes = sizes[:1] if a.quick else sizes
     else:
         sizes = [10_000] if a.quick else [10_000, 100_000, 1_000_000]
-    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat, spark=a.spark, import_only=a.import_only)
+    serve = a.serve if a.serve is not None else 100_000 if a.serve_only else None
+    results = run([] if a.serve_only else sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat,
+                  spark=a.spark, import_only=a.import_only, serve=serve)
+    if results.get("serve_over"):
+        raise SystemExit(1)   # a serve figure above its ceiling
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import functools
 import os
 from collections.abc import Callable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from contextlib import contextmanager
@@ -53,6 +54,8 @@ from .store.base import EventStore
 from .store.base import IntegrityProblem
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
+from .store.ledger import LedgerEntry
+from .store.ledger import read_entries
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -293,7 +296,8 @@ class Workspace:
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
                      run_audit: bool = True, workers: int | None = None,
-                     commit_lock: AbstractContextManager[object] | None = None) -> list[ImportItem]:
+                     commit_lock: AbstractContextManager[object] | None = None,
+                     names: Mapping[str, str] | None = None) -> list[ImportItem]:
         """Import record files and folders. A file with an error imports nothing; the others still do. A path
         that does not exist, and a folder holding no record file, is an error item of its own (handed out
         first); what folders held besides record files is in :attr:`ImportCounts.skipped`.
@@ -306,22 +310,32 @@ class Workspace:
         what a big import should call.
         """
         items: list[ImportItem] = []
-        self.import_each(paths, items.append, progress, run_audit, workers, commit_lock)
+        self.import_each(paths, items.append, progress, run_audit, workers, commit_lock, names)
         return items
 
     @_file_errors_at_root
     def import_each(self, paths: Sequence[str | Path], on_item: Callable[[ImportItem], None] | None = None,
                     progress: Callable[[int, int], None] | None = None, run_audit: bool = True,
                     workers: int | None = None,
-                    commit_lock: AbstractContextManager[object] | None = None) -> ImportCounts:
+                    commit_lock: AbstractContextManager[object] | None = None,
+                    names: Mapping[str, str] | None = None) -> ImportCounts:
         """:meth:`import_paths`, handing each :class:`ImportItem` to ``on_item`` as its file is done (in
         file order; a pulka stored under another id at commit time is handed out after that commit) and
         keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
         of pulkas (the ids and content hashes already stored are looked up in the store's compact head
         index, see :mod:`preflog.store.heads`). ``commit_lock`` is held around each commit only (files are
-        read and audited without it). The work is an :class:`~preflog.importer.ImportSession`'s."""
+        read and audited without it). The work is an :class:`~preflog.importer.ImportSession`'s. Its row of
+        the import ledger (:meth:`ledger`) is the counts' ``ledger``; ``names``: how the ledger names a path."""
         self.check_key()
-        return ImportSession(self, run_audit, workers, self.progress, commit_lock).run(paths, on_item, progress)
+        return ImportSession(self, run_audit, workers, self.progress, commit_lock).run(paths, on_item, progress,
+                                                                                       names)
+
+    @_file_errors_at_root
+    def ledger(self) -> list[LedgerEntry]:
+        """The store's import ledger: one entry an import, oldest first (:mod:`preflog.store.ledger`)."""
+        if not self.exists():
+            raise NoStoreError(self.root)
+        return read_entries(self.root)
 
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root

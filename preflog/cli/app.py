@@ -299,9 +299,11 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
     if as_json:
         from ..views.json import import_json
 
-        _print_json(import_json(kept.items))
+        _print_json(import_json(kept.items, counts.ledger))
     elif counts.imported or counts.duplicate:  # when every file was refused, the errors say it all
         out.print(views.import_table(kept.items, True if details else None, counts))
+    if counts.ledger is not None and not as_json:  # the import's headline, as the store's ledger keeps it
+        out.print(views.ledger_line(counts.ledger))
     from ..workspace import skipped_names
 
     for folder, passed in counts.skipped.items():  # what the folders held besides records, said not hidden
@@ -620,6 +622,10 @@ def backup(dest: Annotated[Path, typer.Argument(help="A new folder: the backup, 
         raise FileError(dest, "exists already: a backup goes into a new folder")
     copy = Workspace(dest)
     got = backup_table(ws.events_dir, copy.events_dir)
+    from ..store.ledger import LEDGER_DIR
+
+    if (ws.root / LEDGER_DIR / "_delta_log").is_dir():  # the import ledger too: not derived, kept as it is
+        backup_table(ws.root / LEDGER_DIR, dest / LEDGER_DIR)
     copy.heal_projections(reading=False)  # the copy's own projections, built from it: a whole store
     out.print(f"backed up {ws.root} at version {got.version} to {dest} ({got.files} files, "
               f"{got.size / 1024:.0f} KiB)", markup=False, highlight=False, soft_wrap=True)
@@ -737,7 +743,7 @@ from . import archive_cmds as archive_cmds  # noqa: E402
 from . import repair as repair  # noqa: E402
 from . import spark_cmds as spark_cmds  # noqa: E402
 
-HELP_ORDER = ("import", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
+HELP_ORDER = ("import", "ledger", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
               "rekey", "compact", "backup", "compare", "report", "sql", "simulate", "demo", "serve")
 """The order ``preflog --help`` lists the commands in (the way through the tool, not the modules' order)."""
 app.registered_commands.sort(key=lambda c: HELP_ORDER.index(c.name or getattr(c.callback, "__name__", "")))

@@ -23,6 +23,7 @@ from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card
 from ..model.cards import format_cards
+from ..store.ledger import LedgerEntry
 from ..views.json import commit_time
 from ..views.json import contract_text
 from ..views.json import frac
@@ -141,6 +142,29 @@ def import_table(items: Sequence[ImportItem], details: bool | None = None,
         status = {"imported": "[green]imported[/green]", "duplicate": "[yellow]duplicate[/yellow]"}[i.status]
         t.add_row(lit("  " + i.pulka), status, str(i.deals), str(i.events), str(i.findings))
     return Group(t, summary)
+
+
+def ledger_line(entry: LedgerEntry) -> Text:
+    """The import's headline as the ledger keeps it: ``ledger: 1,204 deals clean, 3 with findings: …``."""
+    return Text(f"ledger: {entry.headline()}")
+
+
+def ledger_table(root: str, entries: Sequence[LedgerEntry], total: LedgerEntry) -> Group:
+    """The store's imports, oldest first: when (UTC), files, pulkas stored and already stored, and the
+    headline of each (folded, never cut); then the sum of them all."""
+    if not entries:
+        return Group(Text("no import in the ledger (pulkas imported before the ledger was kept, or entered "
+                          "live, are not in it)"))
+    t = Table(title=titled(f"imports into {root}"))
+    t.add_column("when (UTC)", no_wrap=True)
+    t.add_column("files", justify="right", no_wrap=True)
+    t.add_column("pulkas", justify="right", no_wrap=True)
+    t.add_column("deals", overflow="fold")
+    for e in entries:
+        t.add_row(e.at.strftime("%Y-%m-%d %H:%M"), str(e.files),
+                  f"{e.pulkas_imported:,}" + (f" +{e.pulkas_duplicate:,} dup" if e.pulkas_duplicate else ""),
+                  lit(e.headline()))
+    return Group(t, Text(f"{plural(len(entries), 'import')}: {total.headline()}"))
 
 
 def import_errors(items: Sequence[ImportItem], limit: int | None = None, total: int | None = None) -> list[str]:

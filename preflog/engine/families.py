@@ -106,6 +106,10 @@ class SheetWords:
     """The centre of the sheet shows the columns' start (Croatian: −30), not the pool."""
     paper_methods: bool
     """The sheet settles by the two paper methods of rounding the gora (Russian) besides exactly."""
+    whole_money: bool = False
+    """The money is shown in whole units, as the players pay it (a sheet without paper methods, the
+    Croatian one, settles exactly: its money comes in thirds, −41⅓). The exact money stays in JSON and
+    CSV; :func:`preflog.render.numbers.money_shown` rounds it."""
     lang: Lang = Lang.EN
     """The language these words are in."""
     layout: SheetLayout = SheetLayout.CROSS
@@ -212,7 +216,7 @@ CROATIAN_SHEET = SheetTerms(
     SheetWords(pool="stupac", pool_table="stupac", gora=None, gora_table=None, visty="juha na {}",
                visty_short="na {}", visty_table="juha na {}", written="juha written", written_short="juha",
                all_pass="refe for everybody", points="bule", refe="refe", hat="šešir", centre_is_start=True,
-               paper_methods=False, layout=SheetLayout.LIST, centre="start"),
+               paper_methods=False, whole_money=True, layout=SheetLayout.LIST, centre="start"),
     {"slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"}})
 
 

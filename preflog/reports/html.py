@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..engine.families import family_named
 from ..templates import Markup
+from ..templates import counted
 from ..templates import page
 from . import queries
 from .db import Filters
@@ -208,13 +209,23 @@ FROM r GROUP BY pulka ORDER BY date DESC NULLS LAST, pulka
 _FAMILY_OF_PRESET_SQL = "SELECT DISTINCT preset, coalesce(family, 'russian') AS family FROM pulka_results"
 
 
+_SUITS = {"s": "\u2660", "c": "\u2663", "d": "\u2666", "h": "\u2665"}
+
+
+def _contract(label: object) -> object:
+    """A contract as a score sheet writes it: its suit as the suit's sign (``6s`` → ``6♠``, the Croatian
+    ``2s`` → ``2♠``); any other (``7NT``, ``miser``, ``bettel``) as the projection labels it."""
+    text = str(label)
+    return f"{text[:-1]}{_SUITS[text[-1]]}" if text[:-1].isdigit() and text[-1:] in _SUITS else label
+
+
 def _facts(con: duckdb.DuckDBPyConnection, f: _Filters) -> list[str]:
     """The header's facts after the store: dates (of the report and of the pulkas) and the filters."""
     span = con.execute(_SPAN_SQL, Filters(**f).params()).fetchone()
     facts = [f"written {datetime.date.today().isoformat()}"]
     if span is not None and span[2]:
         first, last = (str(d) if d is not None else "?" for d in span[:2])
-        facts.append(f"{span[2]} pulkas" + (f", dated {first} – {last}" if span[0] is not None else ""))
+        facts.append(counted(span[2], "pulka", "pulkas") + (f", dated {first} – {last}" if span[0] is not None else ""))
     shown = ", ".join(f"{k}={v}" for k, v in f.items() if v)
     facts.append(f"Filters: {shown}" if shown else "no filters")
     return facts
@@ -265,7 +276,8 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body: list[tuple[str, Any]] = []  # the page's parts in order, as report.html draws them
 
     body.append(("h2", ("contracts", "Success rate by contract")))
-    labels = [f"{lab}{' hand' if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" ({fam[:2]})")
+    ct["contract_label"] = [_contract(lab) for lab in ct["contract_label"]]
+    labels = [f"{lab}{' hand' if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" {fam.capitalize()}")
               for lab, hand, fam in zip(ct["contract_label"], ct["hand_game"], ct["family"], strict=True)]
     body.append(_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
                        notes=[f"n={n}" for n in ct["n"]], percent=True,
@@ -282,7 +294,7 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
         unit = _unit(fam)
         where = f", {fam.capitalize()} pulkas" if len(families) > 1 else ""
         body.append(_chart(list(part["player"]), list(part["total"]), title=f"Total result{where} ({unit})",
-                           notes=[f"{p} pulkas" for p in part["pulkas"]]))
+                           notes=[counted(p, "pulka", "pulkas") for p in part["pulkas"]]))
     body.append(_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
                        hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
                        percent=True, title="Declarer success (95 % Wilson interval)"))

@@ -12,6 +12,8 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from ..templates import counted
+
 ANCHOR, TITLE = "skill", "Skill: luck, play and ratings"
 PALETTE = ("#4a7ab5", "#c0504d", "#9bbb59", "#8064a2", "#f79646", "#4bacc6", "#7f7f7f", "#2c4d75")
 
@@ -41,7 +43,7 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], *, title: st
            f'<text x="{left - 4}" y="{top + 10}" text-anchor="end">{y1:.0f}</text>',
            f'<text x="{left - 4}" y="{top + ph}" text-anchor="end">{y0:.0f}</text>',
            f'<text x="{left}" y="{height - 6}">{x0:.0f}</text>',
-           f'<text x="{left + pw}" y="{height - 6}" text-anchor="end">{x1:.0f} pulkas</text>']
+           f'<text x="{left + pw}" y="{height - 6}" text-anchor="end">{counted(round(x1), "pulka", "pulkas")}</text>']
     for i, (name, pts) in enumerate(series.items()):
         color = PALETTE[i % len(PALETTE)]
         path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in pts)

@@ -20,12 +20,13 @@ import json
 from contextvars import ContextVar
 from typing import Any
 
+from babel import Locale
 from jinja2 import Environment
 from jinja2 import PackageLoader
 from jinja2 import StrictUndefined
 from markupsafe import Markup
 
-__all__ = ["ROOT", "Markup", "page", "policy", "script_hash", "script_json", "source"]
+__all__ = ["ROOT", "Markup", "counted", "page", "policy", "script_hash", "script_json", "source"]
 
 # The characters that could end or reinterpret a <script> element's text (``</script>``, ``<!--``), or
 # break a script that reads the JSON as JavaScript source: written as JSON escapes, never raw.
@@ -65,9 +66,18 @@ def policy(*scripts: str, same_origin: bool = False) -> str:
     return "; ".join(parts)
 
 
+def counted(n: int, one: str, other: str, lang: str = "en") -> str:
+    """``n`` and its noun in the form the language's plural rule (CLDR's, through Babel) asks for:
+    ``counted(1, "pulka", "pulkas")`` → ``1 pulka``, ``counted(2, …)`` → ``2 pulkas``. A language with more
+    forms than two (Russian's one / few / many) writes ``other`` for every form but ``one`` here: the
+    pages' words move to gettext catalogs (``ngettext``), which hold each language's forms."""
+    return f"{n} {one if Locale.parse(lang).plural_form(abs(n)) == 'one' else other}"
+
+
 ENV = Environment(loader=PackageLoader("preflog", "templates"), autoescape=True, undefined=StrictUndefined,
                   keep_trailing_newline=True)
 ENV.filters["script_json"] = script_json
+ENV.globals["counted"] = counted
 
 
 def source(name: str) -> str:

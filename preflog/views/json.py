@@ -108,6 +108,7 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
+        "date": dict(started.meta).get("date") if started else None,
         "start": start,
         "deals": deals,
         "totals": totals,
@@ -175,9 +176,10 @@ def ls_json(root: str, pulkas: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"kind": "ls", "version": CLI_JSON_VERSION, "store": root, "pulkas": list(pulkas)}
 
 
-def import_json(items: Sequence[Any]) -> dict[str, Any]:
+def import_json(items: Sequence[Any], ledger: Any = None) -> dict[str, Any]:
     """``import --json``: the counts and one entry per pulka (or refused file,
-    :class:`~preflog.workspace.ImportItem`)."""
+    :class:`~preflog.workspace.ImportItem`); ``ledger``: the import's row of the store's import ledger
+    (:class:`~preflog.store.ledger.LedgerEntry`; null when no store was written)."""
     return {
         "kind": "import", "version": CLI_JSON_VERSION,
         "files": len({i.source for i in items}),
@@ -186,7 +188,15 @@ def import_json(items: Sequence[Any]) -> dict[str, Any]:
         "errors": sum(i.status == "error" for i in items),
         "items": [{"source": i.source, "pulka": i.pulka or None, "status": i.status, "deals": i.deals,
                    "events": i.events, "findings": i.findings, "error": i.error or None} for i in items],
+        "ledger": None if ledger is None else ledger.as_json(),
     }
+
+
+def ledger_json(root: str, entries: Sequence[Any], total: Any) -> dict[str, Any]:
+    """``ledger --json``: every import of the store's ledger, oldest first, and their sum
+    (:class:`~preflog.store.ledger.LedgerEntry` each)."""
+    return {"kind": "ledger", "version": CLI_JSON_VERSION, "store": root,
+            "imports": [e.as_json() for e in entries], "total": total.as_json()}
 
 
 def verify_json(root: str, pulkas: int, problems: Sequence[Any], error: str | None = None, *,
