@@ -65,11 +65,14 @@ if TYPE_CHECKING:
 
     from .analysis.table import BuildResult
     from .store.delta import DeltaStore
+    from .store.keyed import SealMove
     from .store.logdamage import Repaired
 
 STORE_ENV = "PREFLOG_STORE"
 KEY_ENV = "PREFLOG_KEY"            # the club's secret (text): commits are signed and verify checks them
 KEY_FILE_ENV = "PREFLOG_KEY_FILE"  # or a file holding it
+NEW_KEY_ENV = "PREFLOG_NEW_KEY"    # `preflog rekey`: the key the seal moves to
+NEW_KEY_FILE_ENV = "PREFLOG_NEW_KEY_FILE"
 DEFAULT_STORE = "preflog-store"
 
 _P = ParamSpec("_P")
@@ -82,10 +85,20 @@ def default_store() -> Path:
 
 def club_key() -> bytes | None:
     """The club's signing key: ``$PREFLOG_KEY``, else the contents of ``$PREFLOG_KEY_FILE``, else none."""
-    text = os.environ.get(KEY_ENV)
+    return _key_from(KEY_ENV, KEY_FILE_ENV)
+
+
+def new_club_key() -> bytes | None:
+    """The key a re-key moves the seal to (:meth:`Workspace.rekey`): ``$PREFLOG_NEW_KEY``, else the
+    contents of ``$PREFLOG_NEW_KEY_FILE``, else none."""
+    return _key_from(NEW_KEY_ENV, NEW_KEY_FILE_ENV)
+
+
+def _key_from(env: str, file_env: str) -> bytes | None:
+    text = os.environ.get(env)
     if text:
         return text.encode()
-    path = os.environ.get(KEY_FILE_ENV)
+    path = os.environ.get(file_env)
     if path:
         from .store.keyed import read_key_file  # a regular file of a few KB at most: never a FIFO or a device
 
@@ -238,6 +251,51 @@ class Workspace:
         if done.dropped is not None and done.checkpoint is not None:
             self.rebuild_projections()
         return done
+
+    @_file_errors_at_root
+    def rekey(self, new: bytes | None) -> SealMove:
+        """Move the store's seal from the club's key (:func:`club_key`; none for an unkeyed store, which
+        this keys) to ``new`` (None: un-key it). The store must first verify clean under its key, else
+        nothing is written (:class:`~preflog.errors.WorkspaceError` naming the first problem); then one
+        re-key commit re-signs every append commit under the new key and the witness names it
+        (:meth:`~preflog.store.delta.DeltaStore.rekey`). A re-key to ``new`` killed before its witness
+        was written is finished (``finished`` set) whatever the old key given."""
+        if not self.exists():
+            raise NoStoreError(self.root)
+        from .store import keyed
+        from .store.delta import DeltaStore
+
+        new_fp = keyed.fingerprint(new) if new is not None else ""
+        pending = keyed.pending_rekey(self.events_dir)
+        self._store = None   # opened again after the re-key, under the new key
+        if pending is not None and pending[1].new == new_fp:
+            version = DeltaStore(self.events_dir, key=new, create=False).finish_rekey()
+            assert version is not None
+            return keyed.SealMove(version, None, pending[1].old, new_fp, finished=True)
+        old = club_key()
+        old_fp = keyed.fingerprint(old) if old is not None else ""
+        if old_fp == new_fp:
+            raise WorkspaceError(f"{self.root}: the new key is the one given as the store's (fingerprint "
+                                 f"{old_fp or 'none: no key'}): nothing to re-key")
+        store = DeltaStore(self.events_dir, key=old, create=False)
+        keyed.check_writer_key(self.events_dir, old, store.history)
+        at = store.version()
+        problems = store.verify(lambda done, total: self._report("checking hash chains", done, total))
+        if problems:
+            raise WorkspaceError(f"{self.root}: the store does not verify under its key ({len(problems)} "
+                                 f"problem{'s' if len(problems) > 1 else ''}, the first: {problems[0]}): nothing "
+                                 "was re-keyed; run `preflog verify`")
+        return keyed.SealMove(store.rekey(new, at), None, old_fp, new_fp)
+
+    def seal_moves(self) -> list[SealMove]:
+        """Every move of the seal the store's log records (:func:`~preflog.store.keyed.seal_moves`)."""
+        from .store.keyed import seal_moves
+
+        if not self.exists():
+            return []
+        self.store()
+        assert self._store is not None
+        return seal_moves(self._store.history())
 
     @_file_errors_at_root
     def check_key(self) -> None:
@@ -662,9 +720,10 @@ class Workspace:
                        if (problem := parquet_damage(f)) is not None]
         if damaged:
             raise DamagedFileError(damaged[0][0], damaged[0][1], projection=True)
-        files = self._store.files if self._store is not None else (
-            self.store().files if self.exists() else None)
-        return connect(self.root, events=files, sandbox=sandbox)
+        if self.exists():
+            self.store()
+        plan = self._store.read_plan if self._store is not None else None
+        return connect(self.root, events=plan, sandbox=sandbox)
 
 
 _REPORT_OPTIONS: tuple[str, ...] = ("by", "player", "preset", "date_from", "date_to", "pulka")

@@ -36,6 +36,7 @@ TESTS = Path(__file__).resolve().parent
 MARKED: dict[str, str] = {
     "spark": "spark",
     "benchmarks/test_spark_cluster_quick.py": "spark",
+    "application/test_front_ends_spark.py": "spark",
     "browser": "browser",
     "browser/test_deploy.py": "nginx",
 }

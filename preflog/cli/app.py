@@ -595,6 +595,7 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
             problems = ws.verify(deep=deep)
         pulkas = _verified_pulkas(ws, problems)
         unchecked = ws.unchecked_signatures()
+        moves = ws.seal_moves() if not any(p.kind == "unreadable" for p in problems) else []
     except PreflogError as exc:
         if not as_json:
             _fail(str(exc))
@@ -606,10 +607,12 @@ def verify(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/c
     if as_json:
         from ..views.json import verify_json
 
-        _print_json(verify_json(str(ws.root), pulkas, problems, unchecked=unchecked))
+        _print_json(verify_json(str(ws.root), pulkas, problems, unchecked=unchecked, seal_moves=moves))
         raise typer.Exit(1 if problems or (strict and unchecked) else 0)
     for p in problems:
         out.print(str(p), highlight=False, markup=False)
+    for move in moves:
+        out.print(f"note: {views.seal_move_line(move)}", highlight=False, markup=False)
     if unchecked:
         out.print(f"note: {unchecked}", highlight=False, markup=False)
     if problems or (strict and unchecked):
@@ -776,7 +779,7 @@ from . import repair as repair  # noqa: E402
 from . import spark_cmds as spark_cmds  # noqa: E402
 
 HELP_ORDER = ("import", "ledger", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
-              "compact", "backup", "compare", "report", "sql", "simulate", "demo", "serve")
+              "rekey", "compact", "backup", "compare", "report", "sql", "simulate", "demo", "serve")
 """The order ``preflog --help`` lists the commands in (the way through the tool, not the modules' order)."""
 app.registered_commands.sort(key=lambda c: HELP_ORDER.index(c.name or getattr(c.callback, "__name__", "")))
 

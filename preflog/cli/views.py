@@ -24,6 +24,7 @@ from ..model.calls import CALL_NAMES
 from ..model.cards import format_card
 from ..model.cards import format_cards
 from ..store.ledger import LedgerEntry
+from ..views.json import commit_time
 from ..views.json import contract_text
 from ..views.json import frac
 from ..views.json import sheet_json
@@ -750,3 +751,13 @@ def analysis_report(built: BuildResult, rows: Sequence[dict[str, Any]]) -> Rende
     # a store of paper-level deals (the tricks taken, no hands): nothing a double-dummy solver can judge
     return Group(head, Text("no deal here has its cards recorded: the double-dummy analysis needs each hand "
                             "(a record's hand lines, or card-level entry in preflog serve)"))
+
+
+def seal_move_line(move: Any) -> str:
+    """One re-key the log records (:class:`~preflog.store.keyed.SealMove`), as ``verify`` notes it."""
+    def name(fp: str) -> str:
+        return f"key {fp}" if fp else "no key"
+
+    when = commit_time(move.time)
+    return (f"the seal moved at version {move.version}{f' ({when})' if when else ''} from {name(move.old)} to "
+            f"{name(move.new)} (`preflog rekey`)")

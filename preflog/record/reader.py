@@ -48,6 +48,7 @@ from preflog.rules import RulesError
 from preflog.rules import resolve
 from preflog.rules.config import Rules
 from preflog.rules.config import stored_value
+from preflog.rules.spec import RulesSpec
 from preflog.scoring.settlement import whist_price_value
 from preflog.scoring.sheet import Sheet
 from preflog.scoring.sheet import StartSheetError
@@ -314,18 +315,15 @@ class Reader(FastReading):
         """A ``[Rules]`` value split into the spec proper and its ``key=value`` parts, so the spec that
         ``sheet --json`` prints (``sochi+geometric-raspasy+raspasy_cap=4``) reads back: each such part is an
         option, applied in order before the ``[Option]`` tags."""
-        if "=" not in tok.text:
-            return tok, []
-        named: list[Tok] = []
-        inline: list[Tok] = []
-        at = 0
-        for part in tok.text.split("+"):
-            lead = len(part) - len(part.lstrip())
-            (inline if "=" in part else named).append(Tok(part.strip(), tok.loc.shifted(at + lead)))
-            at += len(part) + 1
-        if "=" in tok.text.split("+")[0] or not named[0].text:
-            raise self.fail(tok, "is not a rules spec", "a preset first, then its overrides, e.g. sochi+raspasy_cap=4")
-        return Tok("+".join(t.text for t in named), tok.loc), inline
+        try:
+            parsed = RulesSpec.parse(tok.text)   # the one reading of a spec's syntax
+        except RulesError as exc:
+            raise self.fail(tok, "is not a rules spec", f"preset[+override…]: {exc}") from None
+        if not parsed.options:
+            return tok, []   # kept as written: the stored event says what the record said
+        parts = [Tok(p, tok.loc.shifted(at)) for at, p in RulesSpec.parts(tok.text)]
+        named = [t for t in parts if "=" not in t.text]
+        return Tok("+".join(t.text for t in named), tok.loc), [t for t in parts if "=" in t.text]
 
     # ---- atoms
     def seat(self, tok: Tok | None, where: Tok | None = None) -> int:

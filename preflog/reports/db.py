@@ -30,9 +30,11 @@ from ..projections.store import TABLES
 from ..projections.store import snapshot
 from ..store.duck import read_parquet
 from ..store.duck import sql_string
+from ..store.plan import ReadPlan
 from . import readable
 
-EventFiles = Sequence[str] | Callable[[], Sequence[str]]
+EventPlan = ReadPlan | Callable[[], ReadPlan]
+"""The event table as :func:`connect` reads it: its read plan, or a function that gives it when called."""
 
 
 def load_sql(name: str) -> str:
@@ -82,13 +84,14 @@ SANDBOX_SETTINGS = ("SET enable_external_access = false", "SET allow_community_e
                     "SET lock_configuration = true")
 
 
-def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
+def connect(store_dir: str | os.PathLike[str], events: EventPlan | None = None,
             threads: int | None = None, *, sandbox: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the projection views and report macros.
 
-    ``events`` is a list of Parquet file paths/URIs of the event table (e.g. a Delta table's
-    ``file_uris()``), or a function returning it; it becomes the ``events`` view. ``sandbox``: the
-    connection can read the views only, never a file of its own (see the module's docstring).
+    ``events`` is the event table's read plan (:class:`~preflog.store.plan.ReadPlan`, as
+    :meth:`~preflog.store.delta.DeltaStore.read_plan` gives it), or a function returning it; its files
+    become the ``events`` view. ``sandbox``: the connection can read the views only, never a file of its
+    own (see the module's docstring).
     """
     con = duckdb.connect()
     if threads:
@@ -101,7 +104,7 @@ def connect(store_dir: str | os.PathLike[str], events: EventFiles | None = None,
         else:
             con.from_arrow(SCHEMAS[table].empty_table()).create_view(table, replace=True)
     if events is not None:
-        event_files = list(events() if callable(events) else events)
+        event_files = (events() if callable(events) else events).uris
         if event_files:
             _parquet_view(con, "events", event_files, sandbox, ", hive_partitioning = true")
             readable.create(con)

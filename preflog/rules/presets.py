@@ -28,6 +28,7 @@ from .choices import TenMode
 from .config import Rules
 from .config import RulesError
 from .config import option_family
+from .spec import RulesSpec
 
 SOCHI = Rules(name="sochi", ten_mode=TenMode.CHECKED)
 
@@ -119,8 +120,9 @@ for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN):
     PRESETS[_r.name] = _r
 
 
-def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> Rules:
-    """Rules from a spec (``preset[+named-override…]``) and ``option=value`` overrides.
+def resolve(spec: str | RulesSpec = "sochi", overrides: Mapping[str, Any] | None = None) -> Rules:
+    """Rules from a spec (``preset[+named-override…][+option=value…]``, read by
+    :meth:`~preflog.rules.spec.RulesSpec.parse`) and ``option=value`` overrides (applied after the spec's).
 
     An option of the other family than the preset's (a Russian-only option on ``croatian``, or
     ``start`` on ``sochi``), named or given as an override, is a :class:`RulesError` naming it.
@@ -128,31 +130,34 @@ def resolve(spec: str = "sochi", overrides: Mapping[str, Any] | None = None) -> 
     return resolve_with(spec, overrides, PRESETS, NAMED_OVERRIDES)
 
 
-def resolve_with(spec: str, overrides: Mapping[str, Any] | None, presets: Mapping[str, Rules],
+def resolve_with(spec: str | RulesSpec, overrides: Mapping[str, Any] | None, presets: Mapping[str, Rules],
                  named: Mapping[str, Mapping[str, Any]]) -> Rules:
     """:func:`resolve` with the given preset and named-override tables (those of a rules version:
-    :func:`preflog.rules.versions.rules_of`)."""
-    parts = [p.strip() for p in spec.strip().lower().split("+")]
-    base = presets.get(parts[0])
+    :func:`preflog.rules.versions.rules_of`). A spec given as text is read by the one parser,
+    :meth:`RulesSpec.parse <preflog.rules.spec.RulesSpec.parse>`."""
+    parsed = spec if isinstance(spec, RulesSpec) else RulesSpec.parse(spec)
+    preset = parsed.preset
+    base = presets.get(preset)
     if base is None:
-        if "=" in parts[0] or parts[0] in named:  # an option or a named override where the preset goes
-            raise RulesError(f"{parts[0]!r} is not a rules preset: a spec starts with a preset, e.g. "
-                             f"sochi+{parts[0]} (presets: {', '.join(presets)})")
-        raise RulesError(f"unknown rules preset {parts[0]!r} (known: {', '.join(presets)})")
+        if preset in named:  # a named override where the preset goes
+            raise RulesError(f"{preset!r} is not a rules preset: a spec starts with a preset, e.g. "
+                             f"sochi+{preset} (presets: {', '.join(presets)})")
+        raise RulesError(f"unknown rules preset {preset!r} (known: {', '.join(presets)})")
     changes: dict[str, Any] = {}
-    for p in parts[1:]:
+    for p in parsed.named:
         if p not in named:
             raise RulesError(f"unknown named override {p!r} (known: {', '.join(named)})")
         for key in named[p]:
             own = option_family(key)
             if own is not None and own != base.family:
                 raise RulesError(f"named override {p!r} sets {key!r}, an option of the {own} family only; "
-                                 f"preset {parts[0]!r} is {base.family}")
+                                 f"preset {preset!r} is {base.family}")
         changes.update(named[p])
+    changes.update(parsed.options)
     if overrides:
         changes.update(overrides)
     try:
         rules = base.replace(**changes) if changes else base
     except RulesError as exc:
-        raise RulesError(f"{exc} (preset {parts[0]!r})") from None
+        raise RulesError(f"{exc} (preset {preset!r})") from None
     return rules

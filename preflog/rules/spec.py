@@ -1,7 +1,9 @@
 """A rules spec as a value: ``preset[+named-override…][+option=value…]``, parsed once.
 
 A spec is what a record's ``[Rules]`` tag, ``preflog simulate --rules``, the web app's start form and
-``counterfactual`` name rules by. :class:`RulesSpec` is its one parser: the preset and the named
+``counterfactual`` name rules by. :class:`RulesSpec` is its one parser (:func:`~preflog.rules.resolve`, a
+rules version's tables and the record reader's ``[Rules]`` tag all read a spec through it, so they agree
+on what a spec says and on the words of what is wrong with one): the preset and the named
 overrides are case-folded (``Slovenian``, ``SLOVENIAN`` and ``slovenian`` are one preset), each
 ``option=value`` keeps its value's text (the rules coerce it), and ``str()`` writes the spec back in its
 canonical form, which parses to the same value:
@@ -20,11 +22,9 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .config import Rules
 from .config import RulesError
-from .presets import resolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class RulesSpec:
         """The spec ``text``; :class:`~preflog.rules.RulesError` when it does not start with a preset (an
         empty spec, or an option where the preset goes). Whether the names are known is :meth:`rules`'s
         question."""
-        parts = [p.strip() for p in text.split("+")]
+        parts = [p for _at, p in cls.parts(text)]
         if not parts[0]:
             raise RulesError(f"rules spec {text!r}: a spec starts with a preset, e.g. sochi")
         if "=" in parts[0]:
@@ -60,6 +60,17 @@ class RulesSpec:
         return cls(parts[0].casefold(), tuple(named), tuple(options))
 
     @staticmethod
+    def parts(text: str) -> list[tuple[int, str]]:
+        """The ``+``-separated parts of ``text``, each stripped, with where it starts in ``text`` (so that a
+        record's reader can point at one of them)."""
+        out: list[tuple[int, str]] = []
+        at = 0
+        for part in text.split("+"):
+            out.append((at + len(part) - len(part.lstrip()), part.strip()))
+            at += len(part) + 1
+        return out
+
+    @staticmethod
     def preset_of(text: str | None) -> str:
         """The preset a stored spec names, case-folded, without refusing anything (``""`` for none): for
         words drawn from a pulka whatever its ``[Rules]`` said."""
@@ -73,9 +84,10 @@ class RulesSpec:
     def rules(self) -> Rules:
         """The rules this spec names; a :class:`~preflog.rules.RulesError` naming the spec when a name is
         unknown or a value does not fit its option."""
-        overrides: dict[str, Any] = dict(self.options)
+        from .presets import resolve  # (the presets read specs through this class)
+
         try:
-            return resolve(self.base, overrides or None)
+            return resolve(self)
         except RulesError as e:
             raise RulesError(f"rules spec {str(self)!r}: {e}") from None
 

@@ -455,6 +455,56 @@ class DeltaStore(Verification, EventStore):
             out[MAC_META] = sign(self._key, keyed.signed_text(chain, record))
         return out
 
+    def rekey(self, new: bytes | None, at: int) -> int:
+        """Move the store's seal from its key (this store's) to ``new`` (None: no key), as of table version
+        ``at`` (the one the caller verified: a commit since is refused): one append commit of no rows whose
+        :class:`~.keyed.Rekey` record signs every append commit before it under the new key (and is signed
+        with it), then the witness names it under the new key. A kill between the two leaves the seal moved
+        all the same (:func:`~.keyed.pending_rekey`). Returns the re-key's Delta version."""
+        self._check_writable()
+        with self._write_lock():
+            dt = self._table()
+            if dt.version() != at:
+                raise StoreError(f"{self.path}: the store changed while it was verified (version {at}, now "
+                                 f"{dt.version()}): nothing was re-keyed; run the re-key again")
+            keyed.check_writer_key(self.path, self._key, dt.history)
+            tip = self._chain_tip(dt)
+            if tip.n == 0:
+                raise StoreError(f"{self.path}: the store holds no import yet: its first import seals it with the "
+                                 "key it is given (PREFLOG_KEY or PREFLOG_KEY_FILE); nothing was re-keyed")
+            macs = {} if new is None else {int(c["version"]): keyed.sign(new, keyed.commit_signed_text(c))
+                                           for c in self._history(dt) if HEADS_META in c}
+            old_fp, new_fp = (keyed.fingerprint(k) if k is not None else "" for k in (self._key, new))
+            conf = dt.metadata().configuration
+            link = keyed.Link(tip.n + 1, tip.digest, {k: v for k, v in conf.items() if k.startswith("preflog.")},
+                              new_fp)
+            meta = {"preflog.op": "rekey", HEADS_META: heads_record({}), keyed.CHAIN_META: link.text(),
+                    keyed.REKEY_META: keyed.Rekey(old_fp, new_fp, keyed.witness_print(self.path), macs).text()}
+            if new is not None:
+                meta[MAC_META] = keyed.sign(new, keyed.commit_signed_text(meta))
+            dt.create_write_transaction([], mode="append", schema=dt.schema(),
+                                        commit_properties=CommitProperties(custom_metadata=meta))
+            version = next(int(c["version"]) for c in self._history(self._table(), 8)
+                           if c.get(keyed.CHAIN_META) == meta[keyed.CHAIN_META])
+            self._key = new
+            self._tip = Tip(version, link.n, keyed.link_digest(link.text(), meta[HEADS_META]))
+            keyed.write_witness(self.path, keyed.Witness(version, link.n, self._tip.digest), new)
+            return version
+
+    def finish_rekey(self) -> int | None:
+        """Write the witness of a re-key killed before it did (:func:`~.keyed.pending_rekey`), under this
+        store's key, which must be the re-key's new one; the re-key's version, None when none is pending."""
+        self._check_writable()
+        with self._write_lock():
+            if keyed.pending_rekey(self.path) is None:
+                return None
+            dt = self._table()
+            keyed.check_writer_key(self.path, self._key, dt.history)
+            self._tip = None
+            tip = self._chain_tip(dt)
+            keyed.write_witness(self.path, keyed.Witness(tip.version, tip.n, tip.digest), self._key)
+            return tip.version
+
     def _chain_tip(self, dt: DeltaTable) -> Tip:
         """The last append commit of the log, to link the next one to (writer lock held). Checked against
         the witness: a witness naming a commit the log no longer holds (its last commit deleted, or

@@ -17,7 +17,7 @@ from . import keyed
 
 HASH_EVERY_KEY = "preflog.hashEvery"
 HEADS_LOG_KEY = "preflog.headsLog"   # "1": every append commit records the heads it leaves (verify checks the log)
-HEADS_META = "preflog.heads"         # commit metadata: {pulka: [last seq, head hash]} of the pulkas it appended to
+HEADS_META = keyed.HEADS_META_NAME  # commit metadata: {pulka: [last seq, head hash]} of the pulkas it appended to
 MAC_META = "preflog.mac"             # commit metadata: HMAC-SHA256 of the heads record under the club's key
 
 
@@ -76,19 +76,10 @@ def commit_history(table: Path, version: int, limit: int | None = None) -> list[
     files, because deltalake's lists no commit at all under a folder whose name holds ``#``. Stops at the
     first commit file that is not there (the older ones a checkpoint let go)."""
     out: list[dict[str, Any]] = []
-    log = table / "_delta_log"
     while version >= 0 and (limit is None or len(out) < limit):
-        try:
-            text = (log / f"{version:020d}.json").read_text(encoding="utf-8")
-        except FileNotFoundError:
+        info = keyed.commit_info(table, version)
+        if info is None:
             break
-        info: dict[str, Any] = {}
-        for line in text.splitlines():
-            if '"commitInfo"' in line:
-                action = json.loads(line)
-                if isinstance(action, dict) and isinstance(action.get("commitInfo"), dict):
-                    info = action["commitInfo"]
-                    break
-        out.append({**info, "version": version})
+        out.append(info)
         version -= 1
     return out

@@ -140,6 +140,9 @@ class Verification:
             problem(Kind.SETTINGS, f"the table setting {HEADS_LOG_KEY} is "
                     f"{'missing' if HEADS_LOG_KEY not in settings else repr(settings[HEADS_LOG_KEY])}, but "
                     f"{why}: a commit changed the table's settings (the heads log is checked all the same)")
+        rekey = self._last_rekey(commits, key, problem)
+        if witness_error is not None and rekey is not None and keyed.witness_vouched(self.path, rekey[1]):
+            witness, witness_error = keyed.read_witness(self.path, None), None   # a re-key killed before its witness
         own = keyed.fingerprint(key) if key is not None else ""
         foreign: set[str] = set()
         unsigned: list[int] = []       # append commits without a valid signature, and not another key's
@@ -176,8 +179,8 @@ class Verification:
             except ValueError as exc:
                 problem(Kind.RECORD, f"commit {version}: its heads record cannot be read ({exc})")
                 heads = None
-            signed = key is None or hmac.compare_digest(str(commit.get(MAC_META, "")),
-                                                        sign(key, keyed.signed_text(chain, record)))
+            mac = rekey[1].macs.get(version) if rekey is not None and version < rekey[0] else commit.get(MAC_META)
+            signed = key is None or hmac.compare_digest(str(mac or ""), sign(key, keyed.commit_signed_text(commit)))
             if not signed:
                 if link is not None and link.key and link.key != own:
                     foreign.add(link.key)
@@ -246,6 +249,29 @@ class Verification:
             problem(Kind.UNRECORDED, "no commit of the log recorded adding this pulka (made up, or its commit's "
                     "record was not signed with the key)", pulka, last)
         return problems
+
+    @staticmethod
+    def _last_rekey(commits: list[dict[str, Any]], key: bytes | None,
+                    problem: Callable[[Kind, str], None]) -> tuple[int, keyed.Rekey] | None:
+        """The last re-key commit signed with ``key`` (its version and record): its signatures stand for those
+        of the append commits before it (the seal moved to its key). None without a key, or without one."""
+        out: tuple[int, keyed.Rekey] | None = None
+        for commit in commits:
+            text = commit.get(keyed.REKEY_META)
+            if text is None:
+                continue
+            version = int(commit.get("version", -1))
+            try:
+                if not isinstance(text, str):
+                    raise ValueError("not text")
+                rekey = keyed.Rekey.parse(text)
+            except ValueError as exc:
+                problem(Kind.RECORD, f"commit {version}: its re-key record cannot be read ({exc})")
+                continue
+            if key is not None and hmac.compare_digest(str(commit.get(MAC_META, "")),
+                                                       sign(key, keyed.commit_signed_text(commit))):
+                out = (version, rekey)
+        return out
 
     def _check_witness(self, witness: keyed.Witness | None, error: str | None, links: dict[int, Tip],
                        current: int, chained: bool, problem: Callable[[Kind, str], None]) -> None:

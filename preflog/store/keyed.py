@@ -16,6 +16,11 @@ Three pieces, each small (docs/security.md says what they promise and what not):
   commit was deleted — and, once another import has written its own commit at that number, that a
   commit was replaced; the witness does. Writers refuse to commit over a log that lost what the
   witness names.
+* **The re-key.** The only move of the seal (``preflog rekey``): an append commit of no rows whose
+  :class:`Rekey` record (``preflog.rekey``) names the old and new keys' fingerprints, the witness it
+  replaces (its SHA-256) and, under the new key, a signature of every append commit before it. Until the
+  witness names it (a re-key killed between its commit and the witness), the seal is the re-key's new key
+  all the same (:func:`pending_rekey`), and the witness it replaced stands, vouched for by the record.
 """
 
 from __future__ import annotations
@@ -31,14 +36,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from typing import NamedTuple
 
 from .base import StoreError
 
 KEY_MAX = 4096
 """The most bytes a key file may hold (a key is a few dozen bytes; more is not a key file)."""
 CHAIN_META = "preflog.chain"   # commit metadata: the commit's link in the chain of append commits
+REKEY_META = "preflog.rekey"   # commit metadata of a re-key: a :class:`Rekey` record
 WITNESS_NAME = "_preflog.witness"  # beside the log ("_": Delta and vacuum leave it alone)
 _FINGERPRINT_TEXT = b"preflog key fingerprint v1"
+HEADS_META_NAME = "preflog.heads"  # (:data:`.delta_log.HEADS_META`, which imports this module)
 
 
 class KeyFileError(StoreError):
@@ -94,9 +102,25 @@ def signed_text(chain: str | None, record: str) -> str:
     return record if chain is None else chain + "\n" + record
 
 
+def commit_signed_text(commit: Mapping[str, Any]) -> str:
+    """What the signature of an append commit (as ``history()`` gives it) covers: its link and heads record
+    (:func:`signed_text`), and a re-key's record after them. The one home of what is signed."""
+    chain, record, rekey = commit.get(CHAIN_META), commit.get(HEADS_META_NAME), commit.get(REKEY_META)
+    text = signed_text(chain if isinstance(chain, str) else None, str(record))
+    return text if not isinstance(rekey, str) else text + "\n" + rekey
+
+
 def link_digest(chain: str | None, record: str) -> str:
     """The digest that names a commit's link in the next one: SHA-256 of link and record, 16 hex digits."""
     return hashlib.sha256(signed_text(chain, record).encode()).hexdigest()[:16]
+
+
+def _fields(text: str, *names: str) -> list[Any]:
+    """The fields ``names`` of the JSON object ``text`` (None for one it lacks); ValueError if it is not one."""
+    got: Any = json.loads(text)
+    if not isinstance(got, dict):
+        raise ValueError("not an object")
+    return [got.get(name) for name in names]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +141,7 @@ class Link:
     @classmethod
     def parse(cls, text: str) -> Link:
         """The link of a commit's ``preflog.chain`` text; ValueError if it is not one."""
-        got: Any = json.loads(text)
-        if not isinstance(got, dict):
-            raise ValueError("not an object")
-        n, prev, settings, key = got.get("n"), got.get("prev"), got.get("settings"), got.get("key")
+        n, prev, settings, key = _fields(text, "n", "prev", "settings", "key")
         if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1 and isinstance(prev, str)
                 and isinstance(key, str) and isinstance(settings, dict)
                 and all(isinstance(k, str) and isinstance(v, str) for k, v in settings.items())):
@@ -186,6 +207,116 @@ def read_witness(table: Path, key: bytes | None) -> Witness | None:
     return witness
 
 
+@dataclass(frozen=True, slots=True)
+class Rekey:
+    """The record of a re-key commit: the fingerprints of the ``old`` and ``new`` keys ("" for none), the
+    SHA-256 of the ``witness`` file it replaced (:func:`witness_print`), and ``macs``: the new key's
+    signature of each append commit before it (by Delta version; none when the new key is none)."""
+
+    old: str
+    new: str
+    witness: str
+    macs: dict[int, str]
+
+    def text(self) -> str:
+        return json.dumps({"old": self.old, "new": self.new, "witness": self.witness,
+                           "macs": {str(v): m for v, m in sorted(self.macs.items())}}, separators=(",", ":"))
+
+    @classmethod
+    def parse(cls, text: str) -> Rekey:
+        """The re-key of a commit's ``preflog.rekey`` text; ValueError if it is not one."""
+        old, new, witness, macs = _fields(text, "old", "new", "witness", "macs")
+        if not (isinstance(old, str) and isinstance(new, str) and isinstance(witness, str) and isinstance(macs, dict)
+                and all(isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in macs.items())):
+            raise ValueError("not a re-key: old, new, witness, macs")
+        return cls(old, new, witness, {int(k): v for k, v in macs.items()})
+
+
+class SealMove(NamedTuple):
+    """One move of the seal, as a re-key commit records it: its Delta ``version``, its ``time`` (ms since
+    the epoch, None when the commit gives none), the ``old`` and ``new`` keys' fingerprints ("" for none),
+    and whether the re-key was ``finished`` by a second run (its witness written after a kill)."""
+
+    version: int
+    time: int | None
+    old: str
+    new: str
+    finished: bool = False
+
+
+def seal_moves(commits: Iterable[Mapping[str, Any]]) -> list[SealMove]:
+    """Every re-key among ``commits`` (commit infos as ``history()`` gives them), oldest first; one whose
+    record does not read is left out (verify names it)."""
+    out: list[SealMove] = []
+    for c in commits:
+        text, version, time = c.get(REKEY_META), c.get("version"), c.get("timestamp")
+        if not (isinstance(text, str) and isinstance(version, int)):
+            continue
+        try:
+            rekey = Rekey.parse(text)
+        except ValueError:
+            continue
+        out.append(SealMove(version, time if isinstance(time, int) else None, rekey.old, rekey.new))
+    return sorted(out)
+
+
+def witness_print(table: Path) -> str:
+    """The SHA-256 of the witness file as it stands ("" when there is none): what a re-key records of the
+    witness it replaces."""
+    try:
+        return hashlib.sha256((table / WITNESS_NAME).read_bytes()[:KEY_MAX + 1]).hexdigest()
+    except OSError:
+        return ""
+
+
+def commit_info(table: Path, version: int) -> dict[str, Any] | None:
+    """The commit info of the local table's commit ``version``, with its ``version``; None when its file is
+    not there; ValueError when its commit info is not JSON."""
+    try:
+        text = (table / "_delta_log" / f"{version:020d}.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    info: dict[str, Any] = {}
+    for line in text.splitlines():
+        if '"commitInfo"' in line:
+            action = json.loads(line)
+            if isinstance(action, dict) and isinstance(action.get("commitInfo"), dict):
+                info = action["commitInfo"]
+                break
+    return {**info, "version": version}
+
+
+def pending_rekey(table: Path) -> tuple[int, Rekey] | None:
+    """The last re-key commit after the one the witness names (its version and record): a re-key whose
+    witness was not written yet (killed in between). None when there is none (the usual case: one
+    ``stat`` of the commit file after the witness's)."""
+    got = _witness_fields(table)
+    version = got.get("version") if got is not None else None
+    if not isinstance(version, int):
+        return None
+    out: tuple[int, Rekey] | None = None
+    while True:
+        try:
+            info = commit_info(table, version + 1)
+        except ValueError:
+            info = None   # a damaged commit: verify names it, and the log takes no commit over it
+        if info is None:
+            return out
+        version += 1
+        text = info.get(REKEY_META)
+        if isinstance(text, str):
+            try:
+                out = (version, Rekey.parse(text))
+            except ValueError:
+                pass   # verify names it
+
+
+def witness_vouched(table: Path, rekey: Rekey) -> bool:
+    """Whether the witness file is, byte for byte, the one ``rekey`` replaced (a re-key killed before it
+    wrote its own witness): the re-key's signature then vouches for it."""
+    return bool(rekey.witness) and witness_print(table) == rekey.witness
+
+
 class KeyMismatchError(StoreError):
     """A writer's key is not the one the store is sealed with (a wrong key, none for a keyed store, or one
     for a store sealed without a key): nothing is written. ``given`` and ``sealed`` are the two keys'
@@ -204,7 +335,7 @@ class KeyMismatchError(StoreError):
         else:
             what = (f"{table}: the key given (fingerprint {given}) is not the one this store is sealed with "
                     f"(fingerprint {sealed}); check PREFLOG_KEY or PREFLOG_KEY_FILE")
-        super().__init__(f"{what}: nothing was written (a store keeps the key of its first import)")
+        super().__init__(f"{what}: nothing was written (only `preflog rekey` moves a store's seal)")
 
 
 def _witness_fields(table: Path) -> dict[str, Any] | None:
@@ -221,7 +352,11 @@ def store_seal(table: Path, commits: Callable[[], Iterable[Mapping[str, Any]]]) 
     """The fingerprint of the key the store at ``table`` is sealed with ("" sealed without a key), None
     when nothing says yet (no append commit). The witness names it; a store
     whose witness does not (written before witnesses did, or damaged) is asked through the link of its
-    last append commit, from ``commits`` (the log's commit infos, as ``DeltaTable.history`` gives them)."""
+    last append commit, from ``commits`` (the log's commit infos, as ``DeltaTable.history`` gives them). A
+    re-key committed after the commit the witness names (:func:`pending_rekey`) has moved the seal to its key."""
+    pending = pending_rekey(table)
+    if pending is not None:
+        return pending[1].new
     got = _witness_fields(table)
     if got is not None and got.get("n") == 0:
         return None   # the witness of a new table: its first import seals it
@@ -245,7 +380,7 @@ def check_writer_key(table: Path, key: bytes | None, commits: Callable[[], Itera
     a keyed store, or a key for a store sealed without one. A witness signed with the key given proves
     it right at once; a store nothing has sealed yet takes any key (its first import seals it)."""
     given = fingerprint(key) if key is not None else ""
-    if key is not None:
+    if key is not None and pending_rekey(table) is None:
         try:
             if read_witness(table, key) is not None and "mac" in (_witness_fields(table) or {}):
                 return

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import UTC
+from datetime import datetime
 from fractions import Fraction
 from typing import TYPE_CHECKING
 from typing import Any
@@ -200,15 +202,25 @@ def ledger_json(root: str, entries: Sequence[Any], total: Any) -> dict[str, Any]
 
 
 def verify_json(root: str, pulkas: int, problems: Sequence[Any], error: str | None = None, *,
-                unchecked: str | None = None) -> dict[str, Any]:
+                unchecked: str | None = None, seal_moves: Sequence[Any] = ()) -> dict[str, Any]:
     """``verify --json``: how many pulkas were checked and each problem
     (:class:`~preflog.store.base.IntegrityProblem`); ``error``: the one-line error when verify could not
     run to its end (exit 2), else None; ``unchecked``: what went unchecked (a keyed store verified without
-    its key), else None."""
+    its key), else None; ``seal_moves``: each re-key the log records
+    (:class:`~preflog.store.keyed.SealMove`: version, time, old and new fingerprints, "" for no key)."""
     return {"kind": "verify", "version": CLI_JSON_VERSION, "store": root, "pulkas": pulkas,
             "clean": not problems and error is None, "error": error, "unchecked": unchecked,
+            "seal_moves": [{"version": m.version, "time": commit_time(m.time), "old": m.old, "new": m.new}
+                           for m in seal_moves],
             "problems": [{"pulka": p.pulka, "seq": p.seq, "kind": p.kind, "detail": p.detail,
                           "first_seq": p.first_seq} for p in problems]}
+
+
+def commit_time(ms: int | None) -> str | None:
+    """A commit's time (ms since the epoch) as ISO text in UTC, to the second."""
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def frame_rows(df: pd.DataFrame) -> list[dict[str, Any]]:

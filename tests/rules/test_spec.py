@@ -3,12 +3,15 @@ by ``str()``; and what reads a spec goes through it (the sheet's words, the star
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from preflog.application.start import started_rules
 from preflog.engine.replay import audit
+from preflog.model.events import PulkaStarted
 from preflog.projections.facts import resolve_spec
 from preflog.record.api import read_records
 from preflog.render.sheet_svg import render_svg
@@ -89,3 +92,45 @@ def test_slovenian_in_any_case_draws_the_slovenian_sheet() -> None:
                                                                                      "SLOVENIAN")}
     assert sheets["slovenian"].count("radlc") == 7
     assert sheets["Slovenian"] == sheets["SLOVENIAN"] == sheets["slovenian"]
+
+
+# --- one parser, three readers: RulesSpec, the presets' resolve, a record's [Rules] tag ----------------------
+THREE_WAYS = ["sochi", "Sochi+Gentleman", "sochi + geometric-raspasy + raspasy_cap = 4", "leningrad+played-game-exit",
+              "moscow", "", "+sochi", "raspasy_cap=4", "geometric-raspasy", "sochi++gentleman", "sochi+nosuch",
+              "sochi+raspasy_cap=many", "sochi+start=50"]
+
+
+def _three_ways(text: str) -> list[Any]:
+    """What each reader of a spec makes of ``text``: the rules, or the error's message."""
+    from preflog.record import RecordError
+    from preflog.record import read_text
+    from preflog.rules import resolve
+    from tests.record.test_errors import GOOD
+
+    out: list[Any] = []
+    for read in (lambda: RulesSpec.parse(text).rules(), lambda: resolve(text)):
+        try:
+            out.append(read())
+        except RulesError as exc:
+            out.append(str(exc))
+    try:
+        [started] = [e for e in read_text(GOOD.replace("]\n", f']\n[Rules "{text}"]\n', 1))
+                     if isinstance(e, PulkaStarted)]
+        out.append(resolve(started.rules, dict(started.overrides)))   # what the stored event says
+    except RecordError as exc:
+        out.append(str(exc))
+    return out
+
+
+@pytest.mark.parametrize("text", THREE_WAYS)
+def test_a_spec_reads_the_same_three_ways(text: str) -> None:
+    """The record reader, :func:`preflog.rules.resolve` and :class:`RulesSpec` all read a spec with
+    :meth:`RulesSpec.parse`: the same rules, or the same words of the same error (the record's error adds
+    where, the spec's names the spec)."""
+    spec, resolved, record = _three_ways(text)
+    if not isinstance(resolved, str):
+        assert spec == resolved == record
+        return
+    assert isinstance(spec, str) and isinstance(record, str), (spec, resolved, record)
+    words = re.sub(r"^rules spec '[^']*': ", "", resolved).split(" (preset ")[0][:60]
+    assert words in spec and words in record, (words, spec, record)

@@ -149,15 +149,18 @@ def test_sql_over_views(con):
 
 
 def test_empty_store_and_events_view(tmp_path, store):
-    """A store without projections gives empty typed views; an events file list becomes a view."""
+    """A store without projections gives empty typed views; the files of an event read plan become a view."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from preflog.reports.db import connect
+    from preflog.store.plan import PlanFile
+    from preflog.store.plan import ReadPlan
 
     empty = connect(tmp_path / "nothing")
     assert len(queries.players(empty)) == 0 and len(queries.contracts(empty)) == 0
     ev = tmp_path / "ev.parquet"
     pq.write_table(pa.table({"pulka": ["p1", "p1", "p2"], "seq": [1, 2, 1]}), ev)
-    c = connect(store, events=lambda: [str(ev)])
+    plan = ReadPlan(str(tmp_path), 0, (PlanFile(str(ev), ev.stat().st_size, 3, "p1", "p2"),))
+    c = connect(store, events=lambda: plan)   # a read plan, or a function that gives it
     assert queries.sql(c, "SELECT count(*) AS n FROM events WHERE pulka = 'p1'").n[0] == 2
