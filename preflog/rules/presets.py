@@ -65,10 +65,11 @@ SLOVENIAN = CROATIAN.replace(
 
 SERBIAN = CROATIAN.replace(
     name="serbian", start=60, refe_max=((60, 2), (400, 8)), contra_max=4,
-    two_spades_without_contra="refe_else_win", double_fail_at_end=True,
+    two_spades_without_contra="refe_else_win", double_fail_at_end=True, contra_fail_penalty=False,
     sanac_lead="right_of_declarer", bettel_lead="first_lead")
 """Serbian preferans (docs/rules.md §C7): the Croatian game with a bula of 60 and two refe, the kontra chain to
-mortkontra, a refa (else the game) for a pik nobody contras, duplo padanje, Sans led from the declarer's right."""
+mortkontra, a refa (else the game) for a pik nobody contras, duplo padanje, Sans led from the declarer's right, and no
+penalty for a kontra beyond the whist obligation."""
 
 PRESETS: dict[str, Rules] = {}
 
