@@ -14,9 +14,9 @@ from fractions import Fraction
 
 import pytest
 
+from preflog.engine.codes import Code
 from preflog.engine.croatian.defence import CroatianDefence
 from preflog.engine.croatian.defence import first_leader
-from preflog.engine.codes import Code
 from preflog.engine.families import family_of
 from preflog.engine.findings import IllegalAction
 from preflog.engine.replay import audit
