@@ -1,8 +1,8 @@
 """Numbers as a score sheet writes them: the one formatter of the pictures (the drawn sheet, the HTML
 sheet) and of any page that shows a sheet's results (the viewer may call it too).
 
->>> mixed("542/3"), mixed("-92/3"), mixed(12), mixed("1/7")
-('180⅔', '−30⅔', '12', '¹⁄₇')
+>>> mixed("542/3"), mixed("-92/3"), mixed(12), mixed("1/7"), negated("-60"), negated("")
+('180⅔', '−30⅔', '12', '¹⁄₇', '60', '')
 """
 
 from __future__ import annotations
@@ -39,3 +39,13 @@ def _mixed(text: str) -> str:
     tail = (_VULGAR.get((part, x.denominator))
             or f"{str(part).translate(_SUP)}\u2044{str(x.denominator).translate(_SUB)}")
     return f"{sign}{whole if whole else ''}{tail}"
+
+
+def negated(v: Any) -> str:
+    """:func:`mixed` of the negative of a value (a Croatian column drawn as a Serbian bula: −60 → ``60``);
+    text that is no number stays as :func:`mixed` writes it."""
+    try:
+        x = Fraction(str(v))
+    except (ValueError, ZeroDivisionError):
+        return mixed(v)
+    return _mixed(str(-x))
