@@ -10,10 +10,14 @@ herc is worth 8, a contract of pik under refa 8). Calls per seat: 1 dođem (whis
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from preflog.cli.app import app
 from preflog.engine.codes import Code
 from preflog.engine.croatian.defence import CroatianDefence
 from preflog.engine.croatian.defence import first_leader
@@ -227,3 +231,19 @@ def test_the_bots_play_serbian_pulkas_to_the_end(paper: bool) -> None:
         assert sum(isinstance(e, DealStarted) for e in events) > 10
         contras += sum(isinstance(e, ContraCalled) for e in events)
     assert paper or contras > 0
+
+
+def test_simulate_rules_serbian_from_the_command_line(tmp_path: Path) -> None:
+    """``preflog simulate --rules serbian`` writes pulkas played to the end; ``preflog audit`` finds nothing."""
+    store, out = tmp_path / "store", tmp_path / "out"
+    res = CliRunner().invoke(app, ["simulate", "--rules", "serbian", "--pulkas", "2", "--seed", "5", "--workers", "1",
+                                   "-o", str(out), "--store", str(store)])
+    assert res.exit_code == 0, res.output
+    files = sorted(out.iterdir())
+    assert files and all('[Rules "serbian"]' in f.read_text(encoding="utf-8") for f in files)
+    pulkas = []
+    for f in files:
+        res = CliRunner().invoke(app, ["audit", str(f), "--json", "--store", str(store)])
+        assert res.exit_code == 0, res.output
+        pulkas += json.loads(res.output)["pulkas"]
+    assert len(pulkas) == 2 and all(p["findings"] == [] for p in pulkas)
