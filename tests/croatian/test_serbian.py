@@ -134,6 +134,16 @@ def test_a_pulka_sheet_by_hand() -> None:
     assert s.settlement().exact == (Fraction(1808, 3), Fraction(-520, 3), Fraction(-1288, 3))
 
 
+def test_the_ppn_example_deal_with_subkontra() -> None:
+    """The PPN README's fourth example deal: a herc (value 8) with the talon; one follower, who calls the
+    other in by his kontra, the chain to subkontra (×8: the deal's value 64); the declarer takes 7, the
+    side 3. Its summary ``M7:-64,F3:L192:64``: the declarer's bula down 64; the follower writes 3 × 64 = 192
+    supe and, short of the side's four, goes up by 64."""
+    s = scorer()
+    d = s.score(game(1, B, 4, (0, 7, 3), calls=(P, D, W), contra=(0, 0, 3)))
+    assert d.pulya == (0, 64, -64) and d.visty[C][B] == 192 and d.visty[A][B] == 0
+
+
 def test_pik_without_kontra_is_a_refa_while_one_is_left() -> None:
     """Central Serbian clubs: a pik with the talon that nobody kontras is not played; a refa for everybody
     while any is left (2 with a bula of 60), else the declarer goes down by 4. A declarer with a refa plays
