@@ -9,7 +9,7 @@ The names a user needs, importable from the top (``from preflog import Workspace
 * replay and audit: :func:`audit`, :func:`audit_rows`, :func:`replay`, :func:`state_at`,
   :class:`AuditResult`, :class:`Finding`;
 * JSON views: :func:`sheet_json`, :func:`audit_json`;
-* rules: :class:`Rules`, the presets (``SOCHI`` … ``SLOVENIAN``, ``PRESETS``), :func:`resolve`
+* rules: :class:`Rules`, the presets (``SOCHI`` … ``SERBIAN``, ``PRESETS``), :func:`resolve`
   (a preset plus named overrides) and :func:`resolve_spec` (the ``preset+key=value`` parser);
 * the events of a log (:class:`PulkaStarted`, :class:`BidMade`, :class:`CardPlayed`, …);
 * double-dummy play analysis: the solver (:class:`Position`, :class:`Goal`, :func:`solve`,
@@ -55,7 +55,7 @@ _EXPORTS: dict[str, str] = {
     "DealKind": "preflog.model.outcome", "DealOutcome": "preflog.model.outcome",
     # rules
     "Rules": "preflog.rules.config", "RulesError": "preflog.rules.config",
-    **dict.fromkeys(("SOCHI", "LENINGRAD", "ROSTOV", "CROATIAN", "SLOVENIAN", "PRESETS", "NAMED_OVERRIDES",
+    **dict.fromkeys(("SOCHI", "LENINGRAD", "ROSTOV", "CROATIAN", "SLOVENIAN", "SERBIAN", "PRESETS", "NAMED_OVERRIDES",
                      "resolve"), "preflog.rules.presets"),
     "resolve_spec": "preflog.projections.facts",
     # events
@@ -86,7 +86,8 @@ __all__ = [
     "PaperResult", "PlayModeChosen",
     "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "RowColumns",
     "Rules",
-    "RulesError", "SLOVENIAN", "SOCHI", "ScoreRecorded", "ScoringError", "SimCheckError", "SimError", "StoreError",
+    "RulesError", "SERBIAN", "SLOVENIAN", "SOCHI", "ScoreRecorded", "ScoringError", "SimCheckError", "SimError",
+    "StoreError",
     "TalonRevealed", "TenChecked", "WhistCalled", "Workspace", "WorkspaceError", "audit", "audit_json",
     "audit_columns", "audit_rows", "read_any", "read_file", "read_file_records", "read_json", "read_json_records",
     "read_records", "read_text", "record_files", "replay", "resolve", "resolve_spec", "sheet_json", "state_at",
@@ -182,6 +183,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .rules.presets import NAMED_OVERRIDES
     from .rules.presets import PRESETS
     from .rules.presets import ROSTOV
+    from .rules.presets import SERBIAN
     from .rules.presets import SLOVENIAN
     from .rules.presets import SOCHI
     from .rules.presets import resolve

@@ -220,7 +220,7 @@ class Table:
         if self.rules is None:
             return []
         return [{"text": c.text, "calls": [CALL_NAMES[k] for k in c.calls], "whist": bool(c.calls)}
-                for c in family_of(self.rules).entry_contracts()]
+                for c in family_of(self.rules).entry_contracts(self.rules.name)]
 
     def terms(self, spec: str | None = None) -> dict[str, Any]:
         """The words and choices of the family's entry page (``spec``: the pulka's rules spec, for a preset's
@@ -229,7 +229,7 @@ class Table:
         if self.rules is None:
             return {}
         family = family_of(self.rules)
-        terms = family.entry
+        terms = family.entry_terms(spec or self.rules.name)
         if terms is None:
             return {}
         words = family.sheet.words(spec)
@@ -287,7 +287,7 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
     if table.rules is None or table.dealer is None:
         raise EntryError("the pulka cannot take another deal")
     family = family_of(table.rules)
-    terms = family.entry
+    terms = family.entry_terms(table.rules.name)
     if terms is None:
         raise EntryError(f"live entry does not take {family.name} deals")
     dealer = entry.dealer if entry.dealer is not None else table.dealer
@@ -303,7 +303,7 @@ def deal_events(entry: DealEntry, table: Table) -> list[Event]:
     if entry.kind is DealKindEntered.CONTRACT:
         assert entry.declarer is not None and entry.contract is not None
         try:
-            chosen = family.entry_contract(entry.contract)
+            chosen = family.entry_contract(entry.contract, table.rules.name)
         except BidError as exc:
             raise EntryError(str(exc)) from None
         out += _hand_auction(chosen, entry.declarer, seats)

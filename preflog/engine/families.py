@@ -112,6 +112,9 @@ class SheetWords:
     CSV; :func:`preflog.render.numbers.money_shown` rounds it."""
     lang: Lang = Lang.EN
     """The language these words are in."""
+    column_as_bula: bool = False
+    """The contract column is drawn as the bula still to play, its negative (the column −60 as the bula 60),
+    as a Serbian sheet writes it; the scores keep the signed column."""
     layout: SheetLayout = SheetLayout.CROSS
     """How the family rules its paper sheet."""
     settlement: str = "Settlement"
@@ -217,7 +220,10 @@ CROATIAN_SHEET = SheetTerms(
                visty_short="na {}", visty_table="juha na {}", written="juha written", written_short="juha",
                all_pass="refe for everybody", points="bule", refe="refe", hat="šešir", centre_is_start=True,
                paper_methods=False, whole_money=True, layout=SheetLayout.LIST, centre="start"),
-    {"slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"}})
+    {"slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"},
+     "serbian": {"pool": "bula", "pool_table": "bula", "visty": "supe na {}", "visty_table": "supe na {}",
+                 "written": "supe written", "written_short": "supe", "refe": "refa",
+                 "all_pass": "refa for everybody", "centre": "bula", "column_as_bula": True}})
 
 
 @dataclass(frozen=True)
@@ -297,11 +303,22 @@ class EntryTerms:
     """A contract code → the call that plays it from hand, for a family with hand games («igra»)."""
     contra_words: tuple[str, ...] = ()
     """The contra chain's words in order (kontra, rekontra …), empty where the family has none."""
+    contract_words: Mapping[int, str] = field(default_factory=dict)
+    """How the page writes a contract or a hand call (by code) where not as the family's bid codec does (the
+    Serbian "pik", "igra betl"); the bid codec reads each word back."""
+    preset_words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Words a preset of the family says its own way (``call_words``, ``contract_words``), by preset name."""
 
     def __post_init__(self) -> None:
-        for code, word in self.call_words.items():
-            if parse_call(word) != code:   # the one table of call words reads every word shown
-                raise ValueError(f"{word!r} is not the call {CALL_NAMES.get(code, code)} in the call table")
+        for words in (self.call_words, *(w.get("call_words", {}) for w in self.preset_words.values())):
+            for code, word in words.items():
+                if parse_call(word) != code:   # the one table of call words reads every word shown
+                    raise ValueError(f"{word!r} is not the call {CALL_NAMES.get(code, code)} in the call table")
+
+    def for_preset(self, rules: str | None) -> EntryTerms:
+        """These terms as the preset of ``rules`` (a spec such as ``serbian+no-subkontra``) says them."""
+        own = self.preset_words.get(RulesSpec.preset_of(rules), {})
+        return replace(self, **own, preset_words={}) if own else self
 
 
 RUSSIAN_ENTRY = EntryTerms(_russian_calls, {CALL_WHIST: "whist", CALL_PASS: "pass", CALL_HALF: "half"},
@@ -309,7 +326,12 @@ RUSSIAN_ENTRY = EntryTerms(_russian_calls, {CALL_WHIST: "whist", CALL_PASS: "pas
 CROATIAN_ENTRY = EntryTerms(_croatian_calls, {CALL_WHIST: "igram", CALL_PASS: "pass", CALL_INVITE: "zovem"},
                             _croatian_order, all_pass_tricks=False, all_pass_auction=True,
                             hand_call=_croatian_hand_call,
-                            contra_words=("kontra", "rekontra", "subkontra", "mortkontra"))
+                            contra_words=("kontra", "rekontra", "subkontra", "mortkontra"),
+                            preset_words={"serbian": {
+                                "call_words": {CALL_WHIST: "dođem", CALL_PASS: "dalje", CALL_INVITE: "zovem"},
+                                "contract_words": {2: "pik", 3: "karo", 4: "herc", 5: "tref", HR_BETTEL: "betl",
+                                                   HR_SANAC: "sans", IGRA_BETTEL: "igra betl",
+                                                   IGRA_SANAC: "igra sans"}}})
 
 
 @dataclass(frozen=True)
@@ -344,34 +366,45 @@ class Family:
         """Whether ``preflog serve`` takes this family's deals at the table."""
         return self.entry is not None
 
-    def entry_contracts(self) -> list[EntryContract]:
+    def entry_terms(self, rules: str | None = None) -> EntryTerms | None:
+        """The live entry's terms as the preset of ``rules`` (a spec) says them; None: no live entry."""
+        return self.entry.for_preset(rules) if self.entry is not None else None
+
+    def entry_contracts(self, rules: str | None = None) -> list[EntryContract]:
         """The contracts a live entry offers, in ladder order (the family's games from hand after them, each
-        named by its call: "igra-bettel", or "igra 4" where the call does not name the contract)."""
-        terms = self.entry
+        named by its call: "igra-bettel", or "igra 4" where the call does not name the contract), written as
+        the preset of ``rules`` (a spec) writes them ("igra herc")."""
+        terms = self.entry_terms(rules)
         if terms is None:
             return []
-        out = [EntryContract(self.bids.format(c), c, None, terms.calls(c)) for c in self.bids.contracts]
+        word = terms.contract_words
+
+        def fmt(code: int) -> str:
+            return word.get(code) or self.bids.format(code)
+
+        out = [EntryContract(fmt(c), c, None, terms.calls(c)) for c in self.bids.contracts]
         if terms.hand_call is not None:
             for c in self.bids.contracts:
                 call = terms.hand_call(c)
-                text = self.bids.format(call) if call != IGRA else f"{self.bids.format(call)} {self.bids.format(c)}"
+                text = fmt(call) if call != IGRA else f"{fmt(call)} {fmt(c)}"
                 out.append(EntryContract(text, c, call, terms.calls(c)))
         return out
 
-    def entry_contract(self, text: str) -> EntryContract:
-        """The contract a live entry named by ``text`` (as :meth:`entry_contracts` write it, or any spelling
-        of the bid codec for a contract played without an auction); :class:`BidError` otherwise."""
+    def entry_contract(self, text: str, rules: str | None = None) -> EntryContract:
+        """The contract a live entry named by ``text`` (as :meth:`entry_contracts` write it for ``rules``, or
+        any spelling of the bid codec for a contract played without an auction); :class:`BidError` otherwise."""
         wanted = call_words(text)
-        for c in self.entry_contracts():
+        offered = self.entry_contracts(rules)
+        for c in offered:
             if call_words(c.text) == wanted:
                 return c
         code = self.bids.parse(text)   # another spelling: "betl", "sans", "igra bettel" …
-        found = [c for c in self.entry_contracts() if c.contract == code and c.hand_call is None]
-        found = found or [c for c in self.entry_contracts() if c.hand_call == code]
+        found = [c for c in offered if c.contract == code and c.hand_call is None]
+        found = found or [c for c in offered if c.hand_call == code]
         if len(found) == 1:   # (a bare "igra" names no contract)
             return found[0]
         raise BidError(f"not a contract of the live entry: {text!r} (expected one of "
-                       f"{', '.join(c.text for c in self.entry_contracts())})")
+                       f"{', '.join(c.text for c in offered)})")
 
     def bots(self) -> Any:
         """The family's bot class (``rules, n_players, rng`` → ``play_deal(...)``)."""

@@ -62,6 +62,9 @@ _HR_WORDS = {
     "igra bettel": IGRA_BETTEL, "беттель с руки": IGRA_BETTEL, "berac": IGRA_BETTEL,
     "igra-sanac": IGRA_SANAC, "hand-sanac": IGRA_SANAC, "sanac-hand": IGRA_SANAC,
     "igra sanac": IGRA_SANAC, "санац с руки": IGRA_SANAC,
+    # the Serbian words (pik 2, karo 3, herc 4, tref 5; betl and sans above; igra betl / sans from hand)
+    "pik": 2, "karo": 3, "herc": 4, "tref": 5, "igra betl": IGRA_BETTEL, "igra-betl": IGRA_BETTEL,
+    "igra sans": IGRA_SANAC, "igra-sans": IGRA_SANAC,
 }
 HOLD_WORDS = frozenset({"hold", "здесь", "мои", "moje", "i ja", "и я", "держу", "here", "mine"})
 """Words that hold the standing bid («здесь», «мои», «moje», «i ja»), in both families: the one list the

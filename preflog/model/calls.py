@@ -24,7 +24,8 @@ PLAY_OPEN: Final = 1
 _CALLS = {
     "pass": CALL_PASS, "пас": CALL_PASS, "p": CALL_PASS,
     "whist": CALL_WHIST, "вист": CALL_WHIST, "w": CALL_WHIST, "return": CALL_WHIST,
-    "вернуть": CALL_WHIST, "play": CALL_WHIST, "igram": CALL_WHIST,
+    "вернуть": CALL_WHIST, "play": CALL_WHIST, "igram": CALL_WHIST, "dođem": CALL_WHIST, "dodjem": CALL_WHIST,
+    "dalje": CALL_PASS,
     "half": CALL_HALF, "полвиста": CALL_HALF, "half-whist": CALL_HALF, "h": CALL_HALF,
     "invite": CALL_INVITE, "приглашаю": CALL_INVITE, "zovem": CALL_INVITE,
     "concede": CALL_CONCEDE, "без трёх": CALL_CONCEDE, "без трех": CALL_CONCEDE,

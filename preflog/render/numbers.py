@@ -1,8 +1,8 @@
 """Numbers as a score sheet writes them: the one formatter of the pictures (the drawn sheet, the HTML
 sheet) and of any page that shows a sheet's results (the viewer may call it too).
 
->>> mixed("542/3"), mixed("-92/3"), mixed(12), mixed("1/7")
-('180⅔', '−30⅔', '12', '¹⁄₇')
+>>> mixed("542/3"), mixed("-92/3"), mixed(12), mixed("1/7"), negated("-60"), negated("")
+('180⅔', '−30⅔', '12', '¹⁄₇', '60', '')
 >>> money_shown({"A": "-124/3", "B": "62/3", "C": "62/3"}, whole=True)
 {'A': '−41', 'B': '21', 'C': '20'}
 """
@@ -62,3 +62,13 @@ def money_shown(money: Mapping[str, Any], whole: bool) -> dict[str, str]:
     if not exact or sum(exact) != 0:
         return {p: mixed(v) for p, v in money.items()}
     return {p: mixed(v) for p, v in zip(money, round_zero_sum(exact), strict=True)}
+
+
+def negated(v: Any) -> str:
+    """:func:`mixed` of the negative of a value (a Croatian column drawn as a Serbian bula: −60 → ``60``);
+    text that is no number stays as :func:`mixed` writes it."""
+    try:
+        x = Fraction(str(v))
+    except (ValueError, ZeroDivisionError):
+        return mixed(v)
+    return _mixed(str(-x))

@@ -39,6 +39,7 @@ from typing import Any
 
 from .numbers import mixed
 from .numbers import money_shown
+from .numbers import negated
 from .words import Lang
 from .words import SheetLayout
 from .words import Words
@@ -490,7 +491,8 @@ def _centre_figure(pulka: dict[str, Any], words: Words) -> tuple[str, str]:
     """The caption and figure of the centre: the pool, or (a Croatian sheet) the columns' start."""
     if words.centre_is_start:
         start = pulka.get("start", {}).get("pulya", {})
-        return words.centre, mixed(next(iter(start.values()), 0) if start else 0)
+        first = next(iter(start.values()), 0) if start else 0
+        return words.centre, negated(first) if words.column_as_bula else mixed(first)
     return words.centre, mixed(pulka.get("pool", "") or "")
 
 
@@ -677,16 +679,19 @@ class _Column:
     w: float = 0.0
 
 
-def _list_rows(pulka: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, int | None]]]]:
+def _list_rows(pulka: dict[str, Any], words: Words
+               ) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, int | None]]]]:
     """The rows of the Croatian list, the start then one per deal: per row the new entries (``("c", p)``:
-    player p's column, with ``∩``/``∪`` where it crossed zero; ``("j", p, q)``: the juha p wrote on q),
-    ``refe`` when everybody got one; and per player his refe as ``(row granted, row used or None)``."""
+    player p's column, with ``∩``/``∪`` where it crossed zero, as a bula where the words say so; ``("j", p,
+    q)``: the juha p wrote on q), ``refe`` when everybody got one; and per player his refe as ``(row granted,
+    row used or None)``."""
+    column = negated if words.column_as_bula else mixed
     players: list[str] = pulka["players"]
     start = pulka.get("start", {}).get("pulya", {})
     last_c = {p: start.get(p, 0) for p in players}
     last_j = {(p, q): 0 for p in players for q in players if q != p}
     above = {p: (_number(start.get(p, 0)) or 0) >= 0 for p in players}
-    rows: list[dict[str, Any]] = [{"deal": "", "cells": {("c", p): mixed(start.get(p, 0)) for p in players},
+    rows: list[dict[str, Any]] = [{"deal": "", "cells": {("c", p): column(start.get(p, 0)) for p in players},
                                    "refe": False}]
     refe: dict[str, list[tuple[int, int | None]]] = {p: [] for p in players}
     for k, deal in enumerate(pulka.get("deals", []), start=1):
@@ -706,7 +711,7 @@ def _list_rows(pulka: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, l
                 hat = (_number(v) or 0) >= 0
                 mark = ("\u2229" if hat else "\u222a") if hat != above[p] else ""
                 above[p] = hat
-                row["cells"][("c", p)] = mark + mixed(v)
+                row["cells"][("c", p)] = mark + column(v)
                 last_c[p] = v
             for q, w in deal.get("visty", {}).get(p, {}).items():
                 if q != p and w != last_j.get((p, q), 0):
@@ -773,7 +778,7 @@ def _render_list(pulka: dict[str, Any], words: Words, portrait: bool) -> str:
     forms = name_forms(players)
     size = SMALL if portrait else 14
     pad = 2.5 if portrait else PAD
-    rows, refe = _list_rows(pulka)
+    rows, refe = _list_rows(pulka, words)
     cols: list[_Column] = []
     for i, p in enumerate(players):
         others = [j for j in range(n) if j != i]
@@ -902,7 +907,7 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
         hist = _histories(pk) if words.layout is SheetLayout.CROSS else {}
         rows: list[list[str | list[str]]] = []
         for p in pk["players"]:
-            pulya = mixed(pk["totals"]["pulya"].get(p, ""))
+            pulya = (negated if words.column_as_bula else mixed)(pk["totals"]["pulya"].get(p, ""))
             closed = hist.get(p, {}).get("closed")
             row: list[str | list[str]] = [p, [pulya, words.closed.format(closed[1])] if closed else pulya]
             if words.gora:

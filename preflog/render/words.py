@@ -7,8 +7,10 @@ in English (the default) it writes those terms as English books do (pulya, gora,
 starts below zero, writes soup ("juha") on the others, grants refe and puts a hat ("šešir") on a column
 that reaches zero; it has no gora and no paper methods, its centre holds the column start, not a pool, and
 it rules its sheet as a list (a column per player, a row per deal). The Slovenian game is the Croatian one
-with its own word for the refe: "radlc". Those are the game's own words in any language: ``--lang ru``
-changes nothing on a Croatian or Slovenian sheet (it has no Russian terms), which says the rest in English.
+with its own word for the refe: "radlc". The Serbian game writes the column as the "bula" still to play
+(60 down to 0: :attr:`SheetWords.column_as_bula`), its soup as "supe" and the refe as "refa". Those are the
+game's own words in any language: ``--lang ru`` changes nothing on a Croatian, Slovenian or Serbian sheet
+(it has no Russian terms), which says the rest in English.
 
 The words live with the family (:class:`preflog.engine.families.SheetTerms`), with the few words a preset
 of that family says its own way; views ask :func:`words_for` and never compare names.
@@ -19,6 +21,8 @@ of that family says its own way; views ask :func:`words_for` and never compare n
 ('гора', 'gora')
 >>> words_for("croatian", "croatian", Lang.RU).visty
 'juha na {}'
+>>> words_for("croatian", "serbian").pool, words_for("croatian", "serbian", Lang.RU).visty
+('bula', 'supe na {}')
 """
 
 from __future__ import annotations

@@ -117,6 +117,8 @@ class BettelLead(StrEnum):
 class TwoSpadesWithoutContra(StrEnum):
     WIN_WITHOUT_PLAY = "win_without_play"
     NOBODY_SCORES_REFE = "nobody_scores_refe"
+    REFE_ELSE_WIN = "refe_else_win"  # Serbian clubs: a refa for everybody while any is left, else won without play
+    PLAYED = "played"                # no contra needed: the 2♠ is whisted and played as any contract (Vojvodina)
 
 
 class BettelFailMode(StrEnum):

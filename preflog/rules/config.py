@@ -252,8 +252,16 @@ class Rules:
     refe_consumed_on_fail: bool = _opt(True, "Croatian: a refe is used up by a failed contract too.", HR)
     two_spades_without_contra: TwoSpadesWithoutContra = _opt(
         TwoSpadesWithoutContra.WIN_WITHOUT_PLAY, "Croatian 2♠ with talon and no refe that nobody contras: the "
-        "declarer wins without play, or (Slovenian) nobody writes and everyone gets a refe.", HR)
+        "declarer wins without play, or (Slovenian) nobody writes and everyone gets a refe, or (Serbian clubs) "
+        "everyone gets a refe while the limit and the hat allow one, else the declarer wins without play; or "
+        "'played': the 2♠ needs no contra and is whisted and played as any contract.", HR)
     contra_enabled: bool = _opt(True, "Croatian: contra, recontra, subcontra … (×2 per step).", HR)
+    contra_max: int = _opt(
+        0, "Croatian: the longest contra chain, in steps (2: kontra and rekontra; 4: up to mortkontra, the "
+        "Serbian chain); 0: no limit.", HR)
+    double_fail_at_end: bool = _opt(
+        False, "Croatian: 'duplo padanje' (Serbian clubs): a declarer whose contract is worth more than the "
+        "columns still lack to zero and who fails writes his failure twice; the defenders write as usual.", HR)
     contra_fail_penalty: bool = _opt(
         True, "Croatian: a contra-er whose side takes at most 4 tricks is penalised V×m (UNVERIFIED).", HR)
     defender_trick_cap: int = _opt(5, "Croatian: play stops when the defenders take this many tricks.", HR)
@@ -535,6 +543,8 @@ def _coerce(f: dataclasses.Field[Any], value: Any) -> Any:
 
 def _check_house_rules(rules: Rules) -> None:
     """Value ranges of the issue-10 raspasy options that their types cannot say."""
+    if rules.contra_max < 0:
+        raise RulesError(f"option 'contra_max' takes a whole number of at least 0, not {rules.contra_max!r}")
     if any(p < 1 for p in rules.raspasy_prices):
         raise RulesError(f"option 'raspasy_prices' takes whole numbers of at least 1, not {rules.raspasy_prices!r}")
 

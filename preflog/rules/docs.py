@@ -15,7 +15,7 @@ from typing import Any
 from .config import Rules
 from .presets import PRESETS
 
-PRESET_ORDER: tuple[str, ...] = ("sochi", "leningrad", "rostov", "croatian", "slovenian")
+PRESET_ORDER: tuple[str, ...] = ("sochi", "leningrad", "rostov", "croatian", "slovenian", "serbian")
 
 
 def format_value(v: Any) -> str:

@@ -1,4 +1,4 @@
-"""Named presets (Sochi, Leningrad, Rostov, Croatian, Slovenian) and named overrides.
+"""Named presets (Sochi, Leningrad, Rostov, Croatian, Slovenian, Serbian) and named overrides.
 
 A rules *spec* is a preset name optionally followed by named overrides joined
 with ``+``: ``"sochi"``, ``"sochi+geometric-raspasy+miser-by-10"``. Single options
@@ -64,6 +64,14 @@ CROATIAN = Rules(
 SLOVENIAN = CROATIAN.replace(
     name="slovenian", two_spades_without_contra="nobody_scores_refe", sanac_lead="right_of_declarer")
 
+SERBIAN = CROATIAN.replace(
+    name="serbian", start=60, refe_max=((60, 2), (400, 8)), contra_max=4,
+    two_spades_without_contra="refe_else_win", double_fail_at_end=True, contra_fail_penalty=False,
+    sanac_lead="right_of_declarer", bettel_lead="first_lead")
+"""Serbian preferans (docs/rules.md §C7): the Croatian game with a bula of 60 and two refe, the kontra chain to
+mortkontra, a refa (else the game) for a pik nobody contras, duplo padanje, Sans led from the declarer's right, and no
+penalty for a kontra beyond the whist obligation."""
+
 PRESETS: dict[str, Rules] = {}
 
 NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
@@ -94,6 +102,14 @@ NAMED_OVERRIDES: dict[str, dict[str, Any]] = {
     "no-pulya-at-settlement": {"settle_unequal_pulya": False},
 }
 
+# --- Serbian club rules (docs/rules.md §C7) ---
+NAMED_OVERRIDES.update({
+    "no-subkontra": {"contra_max": 2},                       # the Internet Preferans Klub: kontra, rekontra
+    "pik-without-kontra": {"two_spades_without_contra": "played"},   # Vojvodina's clubs
+    "no-double-fail": {"double_fail_at_end": False},
+    "bula-400": {"start": 400},                              # the Serbian league: 400 bula, 8 refe
+})
+
 # --- house rules of issue 10 (docs/house-rules.md): raspasy, ten check, gora first, end of pulka ---
 NAMED_OVERRIDES.update({
     "raspasy-amnesty": {"raspasy_amnesty": "players"},
@@ -116,7 +132,7 @@ NAMED_OVERRIDES.update({
 })
 
 
-for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN):
+for _r in (SOCHI, LENINGRAD, ROSTOV, CROATIAN, SLOVENIAN, SERBIAN):
     PRESETS[_r.name] = _r
 
 

@@ -108,6 +108,11 @@ SANAC_FIRST_LEAD: Final = 0
 SANAC_NOT_DECLARER: Final = 1
 SANAC_RIGHT_OF_DECLARER: Final = 2
 
+TWO_SPADES_WIN: Final = 0
+TWO_SPADES_NOBODY_SCORES: Final = 1
+TWO_SPADES_REFE_ELSE_WIN: Final = 2
+TWO_SPADES_PLAYED: Final = 3
+
 CODES: Final[dict[type[Any], tuple[int, ...]]] = {
     HoldWho: (HOLD_SENIOR, HOLD_FIRST_HAND, HOLD_ANY_OVERCALLED),
     OpenPlayChoice: (OPEN_LONE_WHISTER, OPEN_INVITATION, OPEN_NEVER),
@@ -121,6 +126,7 @@ CODES: Final[dict[type[Any], tuple[int, ...]]] = {
     ShortfallSplit: (SPLIT_CAPPED, SPLIT_PROPORTIONAL, SPLIT_PERSONAL_WHEN_SHORT, SPLIT_PERSONAL_ALWAYS),
     FirstLead: (FIRST_LEAD_ELDEST, FIRST_LEAD_ELDEST_SKIP_OUT, FIRST_LEAD_LEFT_WHISTER),
     SanacLead: (SANAC_FIRST_LEAD, SANAC_NOT_DECLARER, SANAC_RIGHT_OF_DECLARER),
+    TwoSpadesWithoutContra: (TWO_SPADES_WIN, TWO_SPADES_NOBODY_SCORES, TWO_SPADES_REFE_ELSE_WIN, TWO_SPADES_PLAYED),
 }
 """Each enum the settings hold as an int, with the ints of its members in the enum's order."""
 
@@ -349,8 +355,10 @@ class CroatianSettings(TableSettings):
     refe_max: tuple[tuple[int, int], ...]
     refe_blocked_under_hat: bool
     refe_consumed_on_fail: bool
-    two_spades_nobody_scores: bool       # two_spades_without_contra nobody_scores_refe
+    two_spades: int                      # TWO_SPADES_* (two_spades_without_contra)
     contra_enabled: bool
+    contra_max: int                      # 0: no limit
+    double_fail_at_end: bool
     contra_fail_penalty: bool
     defender_trick_cap: int
     bettel_per_trick: bool               # bettel_fail_mode per_trick
@@ -365,8 +373,10 @@ class CroatianSettings(TableSettings):
         self.refe_max = rules.refe_max
         self.refe_blocked_under_hat = rules.refe_blocked_under_hat
         self.refe_consumed_on_fail = rules.refe_consumed_on_fail
-        self.two_spades_nobody_scores = rules.two_spades_without_contra == TwoSpadesWithoutContra.NOBODY_SCORES_REFE
+        self.two_spades = _code(rules.two_spades_without_contra)
         self.contra_enabled = rules.contra_enabled
+        self.contra_max = rules.contra_max
+        self.double_fail_at_end = rules.double_fail_at_end
         self.contra_fail_penalty = rules.contra_fail_penalty
         self.defender_trick_cap = rules.defender_trick_cap
         self.bettel_per_trick = rules.bettel_fail_mode == BettelFailMode.PER_TRICK

@@ -70,6 +70,9 @@ from ..model.outcome import KIND_NOT_WHISTED as _NOT_WHISTED
 from ..model.outcome import NO_SEAT
 from ..model.outcome import DealOutcome
 from ..rules.config import Rules
+from ..rules.settings import TWO_SPADES_NOBODY_SCORES
+from ..rules.settings import TWO_SPADES_PLAYED
+from ..rules.settings import TWO_SPADES_REFE_ELSE_WIN
 from ..rules.settings import CroatianSettings
 from ..rules.settings import croatian_settings
 from .base import Scorer
@@ -164,7 +167,9 @@ class CroatianScorer(Scorer):
     def needs_contra(self, declarer: int, contract: int, hand_game: bool) -> bool:
         """Whether the 2♠ rule applies: 2 with the talon, declarer without refe → a defender must contra
         for the deal to be played (else ``_CONCEDED``)."""
-        return self.settings.contra_enabled and contract == 2 and not hand_game and self.refe[declarer] == 0
+        s = self.settings
+        return (s.contra_enabled and s.two_spades != TWO_SPADES_PLAYED and contract == 2 and not hand_game
+                and self.refe[declarer] == 0)
 
     def min_bid_level(self) -> int:
         return 0
@@ -242,11 +247,18 @@ class CroatianScorer(Scorer):
         self._apply(ds, outcome.deal)
         return ds
 
-    def _grant_refe(self, ds: DealScore, why: str) -> DealScore:
+    def _no_refe(self) -> str:
+        """Why no refe round can be granted now ("" when one can)."""
         if self.settings.refe_blocked_under_hat and any(self.under_hat):
-            return _noted(ds, f"{why}: no refe (a player is under the hat)")
+            return "a player is under the hat"
         if self.refe_rounds >= self.refe_limit:
-            return _noted(ds, f"{why}: no refe (limit {self.refe_limit} reached)")
+            return f"limit {self.refe_limit} reached"
+        return ""
+
+    def _grant_refe(self, ds: DealScore, why: str) -> DealScore:
+        blocked = self._no_refe()
+        if blocked:
+            return _noted(ds, f"{why}: no refe ({blocked})")
         self.refe_rounds += 1
         for i in range(self.n):
             self.refe[i] += 1
@@ -265,6 +277,9 @@ class CroatianScorer(Scorer):
             raise ScoringError(f"{where}: contra must give one step count ≥ 0 per seat, 0 for the declarer")
         if not settings.contra_enabled and any(contra):
             raise ScoringError(f"{where}: contra is off in these rules (contra_enabled)")
+        if settings.contra_max and max(contra) > settings.contra_max:
+            raise ScoringError(f"{where}: a contra chain of {max(contra)} steps; these rules end it at "
+                               f"{settings.contra_max} (contra_max)")
         refe = 2 if self.refe[decl] else 1
         v = deal_value(contract, o.hand_game)
         two_spades = self.needs_contra(decl, contract, o.hand_game) and not any(contra)
@@ -275,8 +290,10 @@ class CroatianScorer(Scorer):
         if two_spades and o.kind == _GAME:
             raise ScoringError(f"{where}: 2♠ with the talon and no refe was played without a contra; "
                                "it is won without play (docs/rules.md §C3) — record it as conceded")
-        if two_spades and (o.kind == _CONCEDED or settings.two_spades_nobody_scores):
-            if settings.two_spades_nobody_scores:
+        nobody_scores = settings.two_spades == TWO_SPADES_NOBODY_SCORES or (
+            settings.two_spades == TWO_SPADES_REFE_ELSE_WIN and not self._no_refe())
+        if two_spades and (o.kind == _CONCEDED or nobody_scores):
+            if nobody_scores:
                 return self._grant_refe(DealScore.zero(n), "2♠ not contra'd: nobody scores")
             o_kind: str = _NOT_WHISTED  # won without play
             notes.append("2♠ not contra'd: won without play")
@@ -322,6 +339,9 @@ class CroatianScorer(Scorer):
                 penalised = self._defence(o, decl, defenders, contra, m, v, side, pulya, visty, where)
                 self._contra_penalties(pulya, defenders, contra, m, v, made, penalised)
             pulya[decl] += v * m_decl if made else -v * m_decl
+            if not made and settings.double_fail_at_end and v * m_decl > -sum(self.sheet.pulya, Fraction(0)):
+                pulya[decl] -= v * m_decl   # duplo padanje: worth more than the columns lack, failed twice
+                notes.append("failed double at the end")
 
         if self.refe[decl] and (made or settings.refe_consumed_on_fail):
             self.refe[decl] -= 1

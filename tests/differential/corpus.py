@@ -29,7 +29,7 @@ from preflog.model.events import Event
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
-PRESETS = ("sochi", "leningrad", "rostov", "croatian", "slovenian")
+PRESETS = ("sochi", "leningrad", "rostov", "croatian", "slovenian", "serbian")
 ANALYSE_EVERY = 10
 """The slow run takes every pulka and analyses those of the examples, the bot pulkas and every tenth of the
 demo files (all 340 would take a quarter of an hour a build; these about two minutes); the quick run takes

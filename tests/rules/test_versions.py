@@ -18,7 +18,9 @@ from preflog.record.api import read_file
 from preflog.rules import NAMED_OVERRIDES
 from preflog.rules import PRESETS
 from preflog.rules import SOCHI
+from preflog.rules import GameFamily
 from preflog.rules import RulesError
+from preflog.rules import option_family
 from preflog.rules import resolve
 from preflog.rules import rules_of
 from preflog.rules import versions
@@ -40,9 +42,15 @@ def test_current_tables_are_the_stored_tables_of_this_version() -> None:
     assert presets_at(RULES_VERSION) == PRESETS
     stored = tables_at(RULES_VERSION)
     assert stored["named_overrides"] == current_tables()["named_overrides"]
-    for spec in ("sochi", "croatian", *(f"sochi+{n}" for n in NAMED_OVERRIDES if n != "start-50"),
-                 "croatian+start-50"):
+    for spec in ("sochi", "croatian", "serbian",
+                 *(f"{_preset_for(n)}+{n}" for n in NAMED_OVERRIDES)):
         assert resolve_at(RULES_VERSION, spec) == resolve(spec)
+
+
+def _preset_for(override: str) -> str:
+    """A preset the named override applies to: sochi, or serbian for an override of the Croatian family."""
+    croatian = any(option_family(k) == GameFamily.CROATIAN for k in NAMED_OVERRIDES[override])
+    return "serbian" if croatian else "sochi"
 
 
 def test_legacy_payload_reads_as_version_1_and_writes_back_byte_identical() -> None:

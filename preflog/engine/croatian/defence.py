@@ -159,9 +159,12 @@ class CroatianDefence:
         if not self.calls_done or not self.whisters:
             raise IllegalAction(Code.CONTRA_NOT_ALLOWED, "contra comes after both whist calls, and only when someone "
                                 "whisted")
+        limit = croatian_settings(self.rules).contra_max
         if seat == self.declarer:
             if not any(c % 2 for c in self._contra):
                 raise IllegalAction(Code.CONTRA_NOT_ALLOWED, "the declarer may only answer a contra (recontra, …)")
+            if limit and any(c % 2 and c + 1 > limit for c in self._contra):
+                raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"the contra chain ends at {limit} steps (contra_max)")
             return
         if seat not in self.whisters:
             raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"{self.who(seat)} did not whist (or was invited) and may not "
@@ -169,6 +172,8 @@ class CroatianDefence:
         if self._contra[seat] % 2:
             raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"{self.who(seat)} has doubled last; the declarer is to "
                                 "answer")
+        if limit and self._contra[seat] + 1 > limit:
+            raise IllegalAction(Code.CONTRA_NOT_ALLOWED, f"the contra chain ends at {limit} steps (contra_max)")
 
     def call_contra(self, seat: int) -> None:
         self.verify_contra(seat)
