@@ -34,10 +34,12 @@ from ..record.api import read_records
 from ..record.api import write_text
 from ..render.numbers import mixed
 from ..render.sheet_svg import render_svg
+from ..render.words import sheet_lang
 from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
+from ..templates.i18n import LANG
 from ..views.json import finding_json
 from ..views.json import sheet_json
 from ..workspace import Audited
@@ -164,7 +166,7 @@ class LiveTables:
         self.on_commit = on_commit
         self._events: dict[str, tuple[int, list[Event]]] = {}   # pulka -> (table version, its events)
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
-        self._states: dict[tuple[str, int, str], TableState] = {}
+        self._states: dict[tuple[str, int, str, str], TableState] = {}
 
     # --- reading ------------------------------------------------------------------------------
     def store(self) -> EventStore | None:
@@ -214,10 +216,12 @@ class LiveTables:
         return kept
 
     def state(self, pid: str, events: Sequence[Event] | None = None) -> TableState:
-        """Where pulka ``pid`` stands (``events``: its events, when the caller has them). Kept between
-        calls (phones ask for it every few seconds), by the same key as :meth:`standing`."""
+        """Where pulka ``pid`` stands (``events``: its events, when the caller has them), its sheet and words
+        in the language of the pages written now (:data:`~preflog.templates.LANG`). Kept between calls
+        (phones ask for it every few seconds), by the same key as :meth:`standing` and the language."""
         evs = list(events) if events is not None else self.events(pid)
-        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "")
+        lang = LANG.get()
+        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "", lang.value)
         kept = self._states.get(key)
         if kept is None:
             kept = self._state(pid, evs)
@@ -231,9 +235,10 @@ class LiveTables:
         sheet = sheet_json(Audited(Loaded(pid, evs, str(self.ws.root)), result))
         dealer = table.dealer
         blocks = deal_blocks(evs)
+        words = sheet_lang(LANG.get())
         return TableState(
             id=pid, seq=len(evs), players=list(table.players), rules=sheet["rules"], deals=len(sheet["deals"]),
-            svg=render_svg(sheet), portrait=render_svg(sheet, portrait=True),
+            svg=render_svg(sheet, words), portrait=render_svg(sheet, words, portrait=True),
             totals=sheet["totals"], settlement=sheet["settlement"],
             # as on paper: fractions as mixed numbers (30⅔), minus as −
             settlement_shown={k: {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
@@ -241,7 +246,8 @@ class LiveTables:
             findings=[finding_json(f) for f in result.findings], ended=table.ended, live=live(table.rules),
             dealer=dealer, dealers=list(table.dealers),
             seats_in=list(table.seats_in(dealer)) if dealer is not None else [],
-            contracts=table.contracts(), terms=table.terms(sheet["rules"]), last_deal=blocks[-1] if blocks else "",
+            contracts=table.contracts(), terms=table.terms(sheet["rules"], words),
+            last_deal=blocks[-1] if blocks else "",
             sheet_dealers=[d.dealer for d in result.deals],
             seats_of=[list(table.seats_in(d)) for d in range(len(table.players))],
             history=history(evs, blocks), paper=paper_choices(table))

@@ -880,6 +880,7 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
     results as mixed numbers."""
     from ..templates import Markup  # (Jinja2 only for the page: ``sheet --svg`` does without)
     from ..templates import page
+    from ..templates.i18n import gettext
 
     shown = []
     for pk in pulkas:
@@ -904,7 +905,6 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
         anchor = "full-" + hashlib.sha256(str(pk["id"]).encode("utf-8")).hexdigest()[:12]
         shown.append({"id": str(pk["id"]), "anchor": anchor, "svg": Markup(render_svg(pk, lang)),
                       "portrait": Markup(render_svg(pk, lang, portrait=True)), "head": head,
-                      "wide": head.index(words.written), "rows": rows, "paper_view": words.paper_view,
-                      "fit_view": words.fit_view})
-    return page("sheet.html", title="preflog sheet" + (f" · {pulkas[0]['id']}" if len(pulkas) == 1 else ""),
-                pulkas=shown, lang=lang.value)
+                      "wide": head.index(words.written), "rows": rows})
+    return page("sheet.html", title="preflog · " + gettext("Sheet") + (f" · {pulkas[0]['id']}" if len(pulkas) == 1
+                                                                     else ""), pulkas=shown)
