@@ -54,9 +54,12 @@ class Speaking:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "http":
+            await self._speak(scope, receive, send)
+        else:   # (the lifespan: no page)
             await self.app(scope, receive, send)
-            return
+
+    async def _speak(self, scope: Scope, receive: Receive, send: Send) -> None:
         pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         query = dict(pairs)
         headers = Headers(scope=scope)
