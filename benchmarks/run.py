@@ -2,6 +2,7 @@
 
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--out results.json] [--quick]
                              [--workers N] [--dir DIR] [--keep] [--spark] [--import-only]
+                             [--serve [PULKAS]] [--serve-only]
 
 Per size (deals of realistic synthetic pulkas: Sochi, Leningrad, Rostov, and a 4-player Sochi
 table) it measures:
@@ -39,6 +40,12 @@ table) it measures:
 * ``spark`` (``--spark``, needs the ``spark`` extra) — the Spark job (``preflog spark project``) on the
   same store with ``local[1]`` and ``local[2]``, its parts (shuffle, Python hand-off), its ratio to the
   single-machine audit and its scaling from one executor thread to two (benchmarks/spark_stage.py).
+
+``--serve`` adds ``preflog serve``'s figures (benchmarks/serve.py: entering a deal against a static page
+on the same server, the archive of ``PULKAS`` pulkas, default 100,000), under ``serve`` in the results;
+``--serve-only`` runs those alone. A serve figure above its ceiling (``serve.CEILINGS``,
+``serve.RATIO_CEILINGS``: entering a deal at most 5× the static page, the archive page under 300 ms warm)
+makes the run exit with status 1, naming it.
 
 Ceilings measured in the same run: Parquet decode of the event table (pyarrow, rows/s), DuckDB →
 Arrow → Python tuples (the reference read), and a pure-Python validator fold over the same
@@ -122,6 +129,7 @@ TARGETS = {
     "text_parse_events_per_s": 500_000,     # issue 16: text parse + validate on one core
     "bytes_per_event": 2.0,
     "import_1m_deals_s": 120.0,               # issue 16: 1 M deals in under 2 minutes on two cores
+    "ppn_read_vs_text": 0.5,                  # issue 40: reading PPN ≥ 0.5 × our text format, same deals
 }
 CODE_DEAL, CODE_DISCARD, CODE_CONTRACT, CODE_CARD = (DealStarted.CODE, Discarded.CODE, ContractDeclared.CODE,
                                                    CardPlayed.CODE)
@@ -523,6 +531,12 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
           f"({'compiled scanner' if res['scanner']['compiled'] else 'pure'}; pure Python "
           f"{_rate(events, t_pure):,.0f} events/s)", flush=True)
 
+    from benchmarks.ppn import ppn_read
+
+    res["ppn_read"] = ppn_read(rounds=max(repeat, 1))
+    print(f"  PPN read: {res['ppn_read']['ppn_events_per_s']:,.0f} events/s, "
+          f"{res['ppn_read']['ppn_vs_text']}× our text format on the same deals", flush=True)
+
     ws_root = work / "workspace"
     ws = Workspace(ws_root)
     if import_only:
@@ -696,6 +710,7 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
         "bytes_per_event_vs_target": _ratio(res["bytes_per_event"], TARGETS["bytes_per_event"]),
         "import_1m_projected_vs_target": _ratio(res["import_full"]["projected_1m_deals_s"],
                                                 TARGETS["import_1m_deals_s"]),
+        "ppn_read_vs_text": res["ppn_read"]["ppn_vs_text"],
     }
     res["targets_met"] = {
         "replay_audit_1_ge_30pct_fold": res["ratios"]["replay_audit_1_vs_fold"] >= TARGETS["replay_audit_1_vs_fold"],
@@ -706,6 +721,7 @@ def run_size(n_deals: int, work: Path, workers: int, repeat: int, spark: bool = 
         "text_parse_ge_500k": res["text_parse"]["events_per_s"] >= TARGETS["text_parse_events_per_s"],
         "bytes_per_event_le_2": res["bytes_per_event"] <= TARGETS["bytes_per_event"],
         "import_1m_under_2min": res["import_full"]["projected_1m_deals_s"] <= TARGETS["import_1m_deals_s"],
+        "ppn_read_ge_half_text": res["ppn_read"]["ppn_vs_text"] >= TARGETS["ppn_read_vs_text"],
     }
     gc.unfreeze()
     return res
@@ -833,8 +849,9 @@ def print_summary(results: dict[str, Any]) -> None:
 
 def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None, work_dir: str | None = None,
         keep: bool = False, repeat: int = 3, quiet: bool = False, spark: bool = False,
-        import_only: bool = False) -> dict[str, Any]:
-    """Run every size; returns (and writes to ``out``) the results as JSON-ready data."""
+        import_only: bool = False, serve: int | None = None) -> dict[str, Any]:
+    """Run every size, and ``preflog serve``'s figures over an archive of ``serve`` pulkas (None: not);
+    returns (and writes to ``out``) the results as JSON-ready data."""
     workers = workers or os.cpu_count() or 1
     base = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="preflog-bench-"))
     results: dict[str, Any] = {
@@ -851,14 +868,29 @@ def run(sizes: Sequence[int], out: str | None = None, workers: int | None = None
             results["sizes"][str(n)] = run_size(n, work, workers, repeat, spark, import_only)
             if not keep:
                 shutil.rmtree(work, ignore_errors=True)
-        results["growth"] = growth(results["sizes"])
+        if results["sizes"]:
+            results["growth"] = growth(results["sizes"])
+        if serve is not None:
+            from benchmarks import serve as serve_bench
+
+            if not quiet:
+                print(f"serve, archive of {serve} pulkas …", flush=True)
+            results["serve"] = serve_bench.run(serve, folder=base / "serve" if work_dir else None)
+            results["serve_over"] = serve_bench.over(results["serve"])
     finally:
         if not keep and not work_dir:
             shutil.rmtree(base, ignore_errors=True)
     if out:
         Path(out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if not quiet:
-        print_summary(results)
+        if results["sizes"]:
+            print_summary(results)
+        if "serve" in results:
+            sv = results["serve"]
+            print(f"\nserve: static {sv['static_ms']} ms; enter a deal {sv['enter_deal_ms']} ms "
+                  f"({sv['enter_deal_vs_static']}× static); archive page {sv.get('archive_page_ms')} ms warm")
+            for line in results["serve_over"]:
+                print(line)
     return results
 
 
@@ -874,17 +906,34 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--spark", action="store_true", help="add the Spark stage (needs the spark extra)")
     ap.add_argument("--import-only", action="store_true",
                     help="simulate, write and import only (the import_full stage and the parent's memory)")
+    ap.add_argument("--serve", type=int, nargs="?", const=100_000, default=None, metavar="PULKAS",
+                    help="add preflog serve's figures over an archive of PULKAS pulkas (default 100000)")
+    ap.add_argument("--serve-only", action="store_true", help="preflog serve's figures alone (as --serve)")
+    ap.add_argument("--ppn", type=int, default=None, metavar="PULKAS",
+                    help="only the PPN read stage, on this many Croatian pulkas (against our text format)")
     ap.add_argument("--replay-audit", default=None, metavar="STORE", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.replay_audit:
         _replay_audit_main(a.replay_audit)
+        return
+    if a.ppn:
+        from benchmarks.ppn import ppn_read
+
+        got = ppn_read(a.ppn, a.repeat)
+        print(f"PPN read {got['ppn_events_per_s']:,.0f} events/s, text {got['text_events_per_s']:,.0f}: "
+              f"ratio {got['ppn_vs_text']} (target ≥ {got['target']})", flush=True)
+        Path(a.out).write_text(json.dumps({"ppn_read": got}, indent=2) + "\n", encoding="utf-8")
         return
     if a.sizes:
         sizes = [int(s.replace("_", "")) for s in a.sizes.split(",") if s.strip()]
         sizes = sizes[:1] if a.quick else sizes
     else:
         sizes = [10_000] if a.quick else [10_000, 100_000, 1_000_000]
-    run(sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat, spark=a.spark, import_only=a.import_only)
+    serve = a.serve if a.serve is not None else 100_000 if a.serve_only else None
+    results = run([] if a.serve_only else sizes, a.out, a.workers, a.dir, a.keep, 1 if a.quick else a.repeat,
+                  spark=a.spark, import_only=a.import_only, serve=serve)
+    if results.get("serve_over"):
+        raise SystemExit(1)   # a serve figure above its ceiling
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     # workspace and views
     "Workspace": "preflog.workspace", "Loaded": "preflog.workspace", "Audited": "preflog.workspace",
-    "ImportItem": "preflog.workspace", "ImportCounts": "preflog.workspace",
+    "ImportItem": "preflog.workspace", "ImportCounts": "preflog.workspace", "LedgerEntry": "preflog.store.ledger",
     "sheet_json": "preflog.views.json", "audit_json": "preflog.views.json",
     # records
     "Record": "preflog.record.reader",
@@ -81,7 +81,8 @@ __all__ = [
     "AuditFailed", "AuditResult", "Audited", "BidError", "BidMade", "CROATIAN", "CallError", "CardError",
     "CardPlayed", "Claimed", "ConcurrencyError", "ContraCalled", "ContractDeclared", "CounterfactualError",
     "DealStarted", "Discarded", "Event", "EventError", "FactsError", "FileError", "Finding", "IllegalAction",
-    "ImportCounts", "ImportItem", "LENINGRAD", "Loaded", "NAMED_OVERRIDES", "NoStoreError", "NotStoredError", "PRESETS",
+    "ImportCounts", "ImportItem", "LENINGRAD", "LedgerEntry", "Loaded", "NAMED_OVERRIDES", "NoStoreError",
+    "NotStoredError", "PRESETS",
     "PaperResult", "PlayModeChosen",
     "PreflogError", "PulkaEnded", "PulkaStarted", "ROSTOV", "Record", "RecordError", "RecordWriteError", "RowColumns",
     "Rules",
@@ -194,6 +195,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .solver import solve
     from .store.base import ConcurrencyError
     from .store.base import StoreError
+    from .store.ledger import LedgerEntry
     from .views.json import audit_json
     from .views.json import sheet_json
     from .workspace import Audited

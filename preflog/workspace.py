@@ -15,6 +15,7 @@ import functools
 import os
 from collections.abc import Callable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from typing import Any
 from typing import ParamSpec
 from typing import TypeVar
 
+from .engine.findings import Finding
 from .engine.replay import AuditResult
 from .engine.replay import audit
 from .errors import FileError
@@ -49,10 +51,13 @@ from .record.api import RECORD_SUFFIXES
 from .record.api import read_any
 from .record.api import write_json
 from .record.api import write_text
+from .record.reader import Stated
 from .store.base import EventStore
 from .store.base import IntegrityProblem
 from .store.chain import DEFAULT_HASH_EVERY
 from .store.chain import StoredRow
+from .store.ledger import LedgerEntry
+from .store.ledger import read_entries
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -121,6 +126,10 @@ class Loaded:
     ``lines[seq - 1]``; findings point into the file)."""
     from_file: bool = False
     """Read from a record file (``source`` is its path, ``-`` for standard input), not from the store."""
+    cols: tuple[int, ...] = ()
+    """For a PPN file: the column of the field each event was read from (by position, as ``lines``)."""
+    stated: tuple[Stated, ...] = ()
+    """For a PPN file: what its lines state beside the events, checked by the audit (``Record.stated``)."""
 
     def line_of(self, seq: int) -> int | None:
         """The record line of event ``seq`` (the store's numbering: 1 = the first event) when the pulka was
@@ -128,10 +137,15 @@ class Loaded:
         line = self.lines[seq - 1] if 1 <= seq <= len(self.lines) else 0
         return line or None
 
-    def where(self, seq: int) -> str | None:
-        """``file:line`` of event ``seq`` when the pulka was read from a text record, else ``None``."""
+    def where(self, seq: int, finding: Finding | None = None) -> str | None:
+        """``file:line`` of event ``seq`` when the pulka was read from a text record, else ``None``;
+        ``file:line:column`` where the column is known (a PPN field, or the stated field ``finding`` is
+        about)."""
+        if finding is not None and finding.line:
+            return f"{self.source}:{finding.line}:{finding.column}"
         line = self.line_of(seq)
-        return f"{self.source}:{line}" if line else None
+        col = self.cols[seq - 1] if 1 <= seq <= len(self.cols) else 0
+        return (f"{self.source}:{line}:{col}" if col else f"{self.source}:{line}") if line else None
 
 
 @dataclass(slots=True)
@@ -139,6 +153,17 @@ class Audited:
     loaded: Loaded
     result: AuditResult
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def audit_loaded(ld: Loaded, strict: bool = False) -> Audited:
+    """The audit of a loaded pulka: its events replayed, and what a PPN file states beside them checked
+    against that replay (findings located at the stated field)."""
+    result = audit(ld.events, strict=strict)
+    if ld.stated:
+        from .record.ppn import stated_findings
+
+        result.findings.extend(stated_findings(result, ld.stated))
+    return Audited(ld, result)
 
 
 Report = Callable[[str, int, int | None], None]
@@ -235,7 +260,8 @@ class Workspace:
     @_file_errors_at_root
     def import_paths(self, paths: Sequence[str | Path], progress: Callable[[int, int], None] | None = None,
                      run_audit: bool = True, workers: int | None = None,
-                     commit_lock: AbstractContextManager[object] | None = None) -> list[ImportItem]:
+                     commit_lock: AbstractContextManager[object] | None = None,
+                     names: Mapping[str, str] | None = None) -> list[ImportItem]:
         """Import record files and folders. A file with an error imports nothing; the others still do. A path
         that does not exist, and a folder holding no record file, is an error item of its own (handed out
         first); what folders held besides record files is in :attr:`ImportCounts.skipped`.
@@ -248,22 +274,32 @@ class Workspace:
         what a big import should call.
         """
         items: list[ImportItem] = []
-        self.import_each(paths, items.append, progress, run_audit, workers, commit_lock)
+        self.import_each(paths, items.append, progress, run_audit, workers, commit_lock, names)
         return items
 
     @_file_errors_at_root
     def import_each(self, paths: Sequence[str | Path], on_item: Callable[[ImportItem], None] | None = None,
                     progress: Callable[[int, int], None] | None = None, run_audit: bool = True,
                     workers: int | None = None,
-                    commit_lock: AbstractContextManager[object] | None = None) -> ImportCounts:
+                    commit_lock: AbstractContextManager[object] | None = None,
+                    names: Mapping[str, str] | None = None) -> ImportCounts:
         """:meth:`import_paths`, handing each :class:`ImportItem` to ``on_item`` as its file is done (in
         file order; a pulka stored under another id at commit time is handed out after that commit) and
         keeping none of them: what it returns are the counts. The parent's memory stays flat in the number
         of pulkas (the ids and content hashes already stored are looked up in the store's compact head
         index, see :mod:`preflog.store.heads`). ``commit_lock`` is held around each commit only (files are
-        read and audited without it). The work is an :class:`~preflog.importer.ImportSession`'s."""
+        read and audited without it). The work is an :class:`~preflog.importer.ImportSession`'s. Its row of
+        the import ledger (:meth:`ledger`) is the counts' ``ledger``; ``names``: how the ledger names a path."""
         self.check_key()
-        return ImportSession(self, run_audit, workers, self.progress, commit_lock).run(paths, on_item, progress)
+        return ImportSession(self, run_audit, workers, self.progress, commit_lock).run(paths, on_item, progress,
+                                                                                       names)
+
+    @_file_errors_at_root
+    def ledger(self) -> list[LedgerEntry]:
+        """The store's import ledger: one entry an import, oldest first (:mod:`preflog.store.ledger`)."""
+        if not self.exists():
+            raise NoStoreError(self.root)
+        return read_entries(self.root)
 
     # --- loading ------------------------------------------------------------------------
     @_file_errors_at_root
@@ -294,7 +330,7 @@ class Workspace:
                 raise FileError(target, 'holds no pulka (expected tag pairs such as [Players "…"] followed by deals)')
             stem = path.stem
             return [Loaded(r.id or (stem if i == 0 else f"{stem}-{i + 1}"), list(r.events), target, r.lines,
-                           from_file=True) for i, r in enumerate(records)]
+                           from_file=True, cols=r.cols, stated=r.stated) for i, r in enumerate(records)]
         if not self.exists() and (path.suffix.lower() in RECORD_SUFFIXES or os.sep in target):
             raise FileError(target, f"no such file (and no preflog store at {self.root} to hold a pulka of that id)")
         return [self._load_stored(target)]
@@ -323,7 +359,7 @@ class Workspace:
         loaded = self.load(target)
         out = []
         for ld in loaded:
-            out.append(Audited(ld, audit(ld.events, strict=strict)))
+            out.append(audit_loaded(ld, strict))
             self._report("auditing", len(out), len(loaded))
         return out
 
@@ -336,7 +372,11 @@ class Workspace:
             return write_json(events)
         if fmt == "text":
             return write_text(events)
-        raise WorkspaceError(f"unknown export format {fmt!r} (text or json)")
+        if fmt == "ppn":
+            from .record.ppn import write_ppn
+
+            return write_ppn(events)
+        raise WorkspaceError(f"unknown export format {fmt!r} (text, json or ppn)")
 
     # --- projections and reports ----------------------------------------------------------
     @_file_errors_at_root

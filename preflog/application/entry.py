@@ -534,3 +534,22 @@ def history(events: Sequence[Event], blocks: Sequence[str] | None = None) -> lis
             "text": blocks[k] if k < len(blocks) else "",
         })
     return out
+
+
+
+_SEAT = re.compile(r"\b[A-D]\b")
+_HEAD = re.compile(r"^Deal [0-9]+:")
+
+
+def last_entry(entries: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+    """The last entry of :func:`history` for the table to check: its record block, numbered as the sheet
+    numbers its deals and with the players' names for the seat letters (the block itself says ``Deal 13``
+    for the thirteenth block, a correction included, and seats A/B/C): ``Deal 2: dealer Запад`` /
+    ``Contract: Запад 6s`` / ``Whist: Восток whist, Юг pass`` / ``Tricks: Запад 3, Восток 5, Юг 2``.
+    ``""`` before the first deal."""
+    if not entries:
+        return ""
+    last = entries[-1]
+    text = _HEAD.sub(f"Deal {last['number']}:", str(last["text"]), count=1)
+    return _SEAT.sub(lambda m: players[ord(m.group()) - ord("A")] if ord(m.group()) - ord("A") < len(players)
+                     else m.group(), text)

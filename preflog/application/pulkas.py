@@ -34,6 +34,8 @@ from ..model.events import from_row
 from ..projections.facts import date_iso
 from ..rules.spec import RulesSpec
 from ..store.base import PulkaInfo
+from ..store.ledger import LedgerEntry
+from ..store.ledger import totals
 from ..views.json import frame_rows
 from ..views.json import table_json
 from ..workspace import Workspace
@@ -130,6 +132,12 @@ class Archive:
                     con.close()
             self._summaries = recent_first(self._summaries)
         return list(self._summaries)
+
+    def ledger(self) -> tuple[list[LedgerEntry], LedgerEntry]:
+        """The store's import ledger: every import, oldest first, and their sum (the store's headline);
+        a folder that holds no store is :class:`~preflog.errors.NoStoreError`."""
+        entries = self.ws.ledger()
+        return entries, totals(entries)
 
     def players(self) -> list[str]:
         return sorted({p for s in self.summaries() for p in s.players})

@@ -4,7 +4,10 @@
 deal entered at paper level (:meth:`~LiveTables.enter`) or card by card (:meth:`~LiveTables.enter_cards`),
 a correction of an earlier deal (:meth:`~LiveTables.correct`), the end (:meth:`~LiveTables.end`). Each
 write names the log's length the page saw (``expected_seq``): when another entry came first nothing is
-written and the refusal carries the state as it stands. Every entry is checked by the engine's own
+written and the refusal carries the state as it stands and the deals entered since the page's view
+(``since``), so a phone keeps its draft and may enter it as the next deal. A deal may name its
+``entry_id`` (the page's own, kept with its draft): sent again after its answer was lost, it is not
+entered twice (:attr:`Refusal.REPEATED`). Every entry is checked by the engine's own
 audit before it is stored: what the audit refuses is refused with its sentence. The refusals are one
 :class:`TableRefused` with a :class:`Refusal` kind; the web app turns the kind into an HTTP status.
 """
@@ -16,8 +19,8 @@ import secrets
 import threading
 from collections.abc import Callable
 from collections.abc import Sequence
-from dataclasses import asdict
 from dataclasses import dataclass
+from dataclasses import fields
 from dataclasses import replace
 from enum import StrEnum
 from typing import Any
@@ -33,8 +36,10 @@ from ..model.events import PulkaStarted
 from ..record.api import read_records
 from ..record.api import write_text
 from ..render.numbers import mixed
+from ..render.numbers import money_shown
 from ..render.sheet_svg import render_svg
 from ..render.words import sheet_lang
+from ..render.words import words_for
 from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
@@ -55,6 +60,7 @@ from .entry import correction_events
 from .entry import deal_blocks
 from .entry import deal_events
 from .entry import history
+from .entry import last_entry
 from .entry import paper_choices
 from .entry import refusals
 from .entry import standing
@@ -80,25 +86,50 @@ class Refusal(StrEnum):
     NO_PULKA = "no_pulka"         # (404) the store holds no pulka of that id
     STALE = "stale"               # (409) another entry came first: ``state`` is the pulka as it stands
     REFUSED = "refused"           # (422) the audit refuses it: its ``findings``, the draft's ``step``
+    REPEATED = "repeated"         # (200) that entry id was entered already: nothing written again, ``state``
 
 
 class TableRefused(PreflogError):
     """A live-table call refused, nothing written: ``refusal`` says why, ``message`` in words; ``state``
-    (for :attr:`Refusal.STALE`) the pulka as it stands, ``findings`` the audit's (as JSON), ``step`` the
-    card-level draft's step the engine refused."""
+    (for :attr:`Refusal.STALE` and :attr:`Refusal.REPEATED`) the pulka as it stands, ``since`` (for
+    :attr:`Refusal.STALE`) the entries made after the caller's view (:attr:`TableState.history`'s rows),
+    ``findings`` the audit's (as JSON), ``step`` the card-level draft's step the engine refused."""
 
     def __init__(self, refusal: Refusal, message: str, *, state: TableState | None = None,
-                 findings: Sequence[dict[str, Any]] = (), step: int | None = None) -> None:
+                 findings: Sequence[dict[str, Any]] = (), step: int | None = None,
+                 since: Sequence[dict[str, Any]] = ()) -> None:
         super().__init__(message, code=str(refusal))
         self.refusal = refusal
         self.state = state
         self.findings = list(findings)
         self.step = step
+        self.since = list(since)
 
 
-def _stale(state: TableState) -> TableRefused:
+def _stale(state: TableState, expected: int) -> TableRefused:
+    """The refusal of a write on a view of ``expected`` events: the state, and what was entered since."""
+    # each as the table reads it: numbered as the sheet numbers its deals, the players by name (issue 39 item 7)
+    since = [{**h, "text": last_entry([h], state.players)} for h in state.history if h["seq"] > expected]
     return TableRefused(Refusal.STALE, "another entry was made first: here is the sheet as it stands now",
-                        state=state)
+                        state=state, since=since)
+
+
+MOST_ENTRY_ID = 64
+"""The longest entry id a page may name (characters: letters, digits, ``-`` and ``_``)."""
+KEPT_ENTRIES = 4096
+"""Entry ids remembered (this process's, since it started; then it starts afresh: a resend after that
+meets :attr:`Refusal.STALE` with the deal it made in ``since``, and the player discards it)."""
+
+
+def entry_id_of(given: object) -> str | None:
+    """The entry id a write names (None: none named); :attr:`Refusal.BAD_REQUEST` for one of the wrong
+    shape."""
+    if given is None:
+        return None
+    if (not isinstance(given, str) or not 1 <= len(given) <= MOST_ENTRY_ID
+            or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in given)):
+        raise TableRefused(Refusal.BAD_REQUEST, f"entry_id is up to {MOST_ENTRY_ID} letters, digits, - or _")
+    return given
 
 
 NO_TRICKS = "the tricks are not entered: tap each player's tricks (the last count is filled in from the others)"
@@ -118,7 +149,8 @@ class TableState:
     ``settlement`` as ``sheet --json`` writes them, ``settlement_shown`` as on paper (30⅔, −);
     ``findings`` the audit's; ``live``: whether live entry takes its deals; the rest is the entry's (the
     dealer and the seats dealt in, the contracts and the family's words, the last deal's record block,
-    each deal's dealer and history, the paper choices)."""
+    each deal's dealer and history, the paper choices); ``last_entry`` the last entry's block numbered as the
+    sheet numbers its deals and with the players' names (:func:`~.entry.last_entry`)."""
 
     id: str
     seq: int
@@ -139,14 +171,17 @@ class TableState:
     contracts: Any
     terms: dict[str, Any]
     last_deal: str
+    last_entry: str
     sheet_dealers: list[int]
     seats_of: list[list[int]]
     history: Any
     paper: Any
 
     def as_json(self) -> dict[str, Any]:
-        """The state as ``GET /api/pulka/{id}`` writes it."""
-        return asdict(self)
+        """The state as ``GET /api/pulka/{id}`` writes it: its fields, not copied (a state is kept between
+        calls: read it, never change it). ``dataclasses.asdict`` copied every list and dict of the sheet,
+        a sixth of entering a deal (benchmarks/serve.py)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def live(rules: Rules | None) -> bool:
@@ -167,6 +202,7 @@ class LiveTables:
         self._events: dict[str, tuple[int, list[Event]]] = {}   # pulka -> (table version, its events)
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
         self._states: dict[tuple[str, int, str, str], TableState] = {}
+        self._entered: dict[tuple[str, str], int] = {}   # (pulka, entry id) -> the log's length it made
 
     # --- reading ------------------------------------------------------------------------------
     def store(self) -> EventStore | None:
@@ -236,21 +272,25 @@ class LiveTables:
         dealer = table.dealer
         blocks = deal_blocks(evs)
         words = sheet_lang(LANG.get())
+        terms = table.terms(sheet["rules"], words)
+        entries = history(evs, blocks)
         return TableState(
             id=pid, seq=len(evs), players=list(table.players), rules=sheet["rules"], deals=len(sheet["deals"]),
             svg=render_svg(sheet, words), portrait=render_svg(sheet, words, portrait=True),
             totals=sheet["totals"], settlement=sheet["settlement"],
-            # as on paper: fractions as mixed numbers (30⅔), minus as −
-            settlement_shown={k: {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
+            # as on paper: fractions as mixed numbers (30⅔), minus as −; money as the family pays it
+            settlement_shown={k: money_shown(by, words_for(sheet["family"], sheet["rules"]).whole_money)
+                              if k == "money" and isinstance(by, dict)
+                              else {p: mixed(v) for p, v in by.items()} if isinstance(by, dict) else by
                               for k, by in sheet["settlement"].items()},
             findings=[finding_json(f) for f in result.findings], ended=table.ended, live=live(table.rules),
             dealer=dealer, dealers=list(table.dealers),
             seats_in=list(table.seats_in(dealer)) if dealer is not None else [],
-            contracts=table.contracts(), terms=table.terms(sheet["rules"], words),
-            last_deal=blocks[-1] if blocks else "",
+            contracts=table.contracts(), terms=terms, last_deal=blocks[-1] if blocks else "",
+            last_entry=last_entry(entries, table.players),
             sheet_dealers=[d.dealer for d in result.deals],
             seats_of=[list(table.seats_in(d)) for d in range(len(table.players))],
-            history=history(evs, blocks), paper=paper_choices(table))
+            history=entries, paper=paper_choices(table))
 
     # --- writing ------------------------------------------------------------------------------
     def start(self, players: Sequence[str], rules: str, pool: int | None = None, whist_price: str = "1",
@@ -299,23 +339,32 @@ class LiveTables:
             store.append(pid, [started], 0)
         return pid
 
-    def _as_seen(self, pid: str, expected: int) -> list[Event]:
+    def _as_seen(self, pid: str, expected: int, entry_id: str | None = None) -> list[Event]:
         """Pulka ``pid``'s events when the page saw every one (``expected`` of them); else
-        :attr:`Refusal.STALE` with the sheet as it stands. Called holding the lock."""
+        :attr:`Refusal.STALE` with the sheet as it stands, or :attr:`Refusal.REPEATED` when ``entry_id``
+        was entered already (its answer lost, it is sent again). Called holding the lock."""
         events = self.events(pid)
+        if entry_id is not None and (pid, entry_id) in self._entered:
+            raise TableRefused(Refusal.REPEATED, "this entry was made already: it counts once",
+                               state=self.state(pid, events))
         if len(events) != expected:
-            raise _stale(self.state(pid, events))
+            raise _stale(self.state(pid, events), expected)
         return events
 
-    def _append(self, pid: str, events: list[Event], new: list[Event], expected: int) -> TableState:
+    def _append(self, pid: str, events: list[Event], new: list[Event], expected: int,
+                entry_id: str | None = None) -> TableState:
         """Append ``new`` after the ``expected`` events the page saw (:attr:`Refusal.STALE` when another
-        entry came first: the store's optimistic concurrency); returns the new state. Called holding the
-        lock, once the audit accepted ``new``."""
+        entry came first: the store's optimistic concurrency), remembering ``entry_id``; returns the new
+        state. Called holding the lock, once the audit accepted ``new``."""
         store = self.ws.store()
         try:
             store.append(pid, new, expected)
         except ConcurrencyError:
-            raise _stale(self.state(pid)) from None
+            raise _stale(self.state(pid), expected) from None
+        if entry_id is not None:
+            if len(self._entered) >= KEPT_ENTRIES:
+                self._entered.clear()
+            self._entered[(pid, entry_id)] = expected + len(new)
         self._events.pop(pid, None)
         if store.committed is not None:
             # the version of this process's own commit: its heads record names pid alone
@@ -331,9 +380,10 @@ class LiveTables:
                                                     "pulkas so far")
         return table
 
-    def enter(self, pid: str, expected_seq: int, deal: object) -> TableState:
+    def enter(self, pid: str, expected_seq: int, deal: object, entry_id: str | None = None) -> TableState:
         """Append one deal entered at paper level (``deal``: its JSON, :meth:`DealEntry.from_json`) to pulka
-        ``pid`` as the page saw it (``expected_seq`` events); returns the new state."""
+        ``pid`` as the page saw it (``expected_seq`` events), ``entry_id`` the page's id of it
+        (:func:`entry_id_of`); returns the new state."""
 
         def paper(events: list[Event], table: Table) -> list[Event]:
             return deal_events(DealEntry.from_json(deal, len(table.players)), table)
@@ -341,23 +391,24 @@ class LiveTables:
         # a deal the audit finds unfinished, entered without tricks, lacks its tricks: said so, not the
         # audit's phase (a deal won without play, entered without tricks, is complete and taken)
         blank = isinstance(deal, dict) and deal.get("tricks") is None
-        return self._enter_deal(pid, expected_seq, paper, NO_TRICKS if blank else None)
+        return self._enter_deal(pid, expected_seq, paper, NO_TRICKS if blank else None, entry_id)
 
-    def enter_cards(self, pid: str, expected_seq: int, draft: object) -> TableState:
+    def enter_cards(self, pid: str, expected_seq: int, draft: object, entry_id: str | None = None) -> TableState:
         """Append one card-level deal (``draft`` finished, :mod:`.cards`) as :meth:`enter` does a
         paper-level one."""
 
         def cards(events: list[Event], table: Table) -> list[Event]:
             return card_events(events, draft, len(table.players), table.dealer)
 
-        return self._enter_deal(pid, expected_seq, cards)
+        return self._enter_deal(pid, expected_seq, cards, entry_id=entry_id)
 
     def _enter_deal(self, pid: str, expected: int, make: Callable[[list[Event], Table], list[Event]],
-                    unfinished: str | None = None) -> TableState:
+                    unfinished: str | None = None, entry_id: str | None = None) -> TableState:
         """Append the deal ``make`` writes, unless the audit refuses it; ``unfinished``: the sentence to
         refuse it with when the audit finds it unfinished (instead of the audit's)."""
+        entry_id = entry_id_of(entry_id)
         with self.lock:
-            events = self._as_seen(pid, expected)
+            events = self._as_seen(pid, expected, entry_id)
             table = self._live_table(pid, events)
             try:
                 new = make(events, table)
@@ -372,7 +423,7 @@ class LiveTables:
                 raise TableRefused(Refusal.BAD_REQUEST, unfinished)
             if found:
                 raise _audit_refusal(found)
-            return self._append(pid, events, new, expected)
+            return self._append(pid, events, new, expected, entry_id)
 
     def card_draft(self, pid: str, draft: object) -> dict[str, Any]:
         """What the page shows of its card-level ``draft`` of pulka ``pid``'s next deal
@@ -388,13 +439,15 @@ class LiveTables:
             raise TableRefused(Refusal.REFUSED, exc.finding.message, step=exc.step,
                                findings=[finding_json(exc.finding)]) from None
 
-    def correct(self, pid: str, expected_seq: int, deal: object, entry: object | None) -> TableState:
+    def correct(self, pid: str, expected_seq: int, deal: object, entry: object | None,
+                entry_id: str | None = None) -> TableState:
         """Correct deal number ``deal`` of pulka ``pid``: replaced by ``entry`` (its JSON; its dealer is the
-        corrected deal's), or struck out when there is none. Appended as events
+        corrected deal's), or struck out when there is none; ``entry_id`` as for :meth:`enter`. Appended as events
         (:func:`~.entry.correction_events`); refused when the audit finds anything it did not find before
         (a correction re-scores the deals after it); returns the new state."""
+        entry_id = entry_id_of(entry_id)
         with self.lock:
-            events = self._as_seen(pid, expected_seq)
+            events = self._as_seen(pid, expected_seq, entry_id)
             table = self._live_table(pid, events)
             _, before = self.standing(pid, events)
             if table.ended:
@@ -415,7 +468,7 @@ class LiveTables:
             found = refusals(after, len(events), before)
             if found:
                 raise _audit_refusal(found)
-            return self._append(pid, events, new, expected_seq)
+            return self._append(pid, events, new, expected_seq, entry_id)
 
     def end(self, pid: str, expected_seq: int) -> TableState:
         """End pulka ``pid``: ``closed`` when the audit accepts that (every pulya closed), else ``stopped``
@@ -449,5 +502,5 @@ def _still(store: EventStore, pid: str, kept: int, version: int) -> bool:
     return touched is not None and pid not in touched
 
 
-__all__ = ["KEPT_PULKAS", "LIVE_PRESETS", "MOST_NAME", "LiveTables", "Refusal", "TableRefused", "TableState",
-           "live", "version_of"]
+__all__ = ["KEPT_ENTRIES", "KEPT_PULKAS", "LIVE_PRESETS", "MOST_ENTRY_ID", "MOST_NAME", "LiveTables", "Refusal",
+           "TableRefused", "TableState", "entry_id_of", "live", "version_of"]

@@ -145,7 +145,16 @@ def _plain_help(command: Any) -> None:
 
 
 class RecordFormat(StrEnum):
-    """``--format`` of records: the canonical text or the JSON form."""
+    """``--format`` of records: the canonical text, the JSON form or Portable Preferans Notation."""
+
+    text = "text"
+    json = "json"
+    ppn = "ppn"
+
+
+class SimulateFormat(StrEnum):
+    """``--format`` of simulated records: the canonical text or the JSON form (PPN holds only some of the
+    Croatian family's games: export those one by one)."""
 
     text = "text"
     json = "json"
@@ -323,9 +332,11 @@ def import_(paths: Annotated[list[str], typer.Argument(help="Record files, folde
     if as_json:
         from ..views.json import import_json
 
-        _print_json(import_json(kept.items))
+        _print_json(import_json(kept.items, counts.ledger))
     elif counts.imported or counts.duplicate:  # when every file was refused, the errors say it all
         out.print(views.import_table(kept.items, True if details else None, counts))
+    if counts.ledger is not None and not as_json:  # the import's headline, as the store's ledger keeps it
+        out.print(views.ledger_line(counts.ledger))
     from ..workspace import skipped_names
 
     for folder, passed in counts.skipped.items():  # what the folders held besides records, said not hidden
@@ -444,8 +455,7 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     if target is not None and all_:
         _fail(f"audit --all takes no pulka or file (it audits every stored pulka): drop {target} or --all")
     from ..engine.findings import AuditFailed
-    from ..engine.replay import audit as audit_log
-    from ..workspace import Audited
+    from ..workspace import audit_loaded
 
     ws = _ws(store)
     audited = []
@@ -458,7 +468,7 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
             report("reading pulkas", len(loaded), len(loaded))
         for ld in loaded:  # pulka by pulka: a --strict stop names its pulka
             try:
-                audited.append(Audited(ld, audit_log(ld.events, strict=strict)))
+                audited.append(audit_loaded(ld, strict))
             except AuditFailed as exc:
                 stopped = ld, exc.finding
                 break
@@ -638,6 +648,10 @@ def backup(dest: Annotated[Path, typer.Argument(help="A new folder: the backup, 
         raise FileError(dest, "exists already: a backup goes into a new folder")
     copy = Workspace(dest)
     got = backup_table(ws.events_dir, copy.events_dir)
+    from ..store.ledger import LEDGER_DIR
+
+    if (ws.root / LEDGER_DIR / "_delta_log").is_dir():  # the import ledger too: not derived, kept as it is
+        backup_table(ws.root / LEDGER_DIR, dest / LEDGER_DIR)
     copy.heal_projections(reading=False)  # the copy's own projections, built from it: a whole store
     out.print(f"backed up {ws.root} at version {got.version} to {dest} ({got.files} files, "
               f"{got.size / 1024:.0f} KiB)", markup=False, highlight=False, soft_wrap=True)
@@ -652,7 +666,7 @@ def simulate(rules: Annotated[str, typer.Option(help="Rules spec.")] = "sochi",
              seed: Annotated[int, typer.Option(help="Seed of the deals' shuffles and the bots' choices: the same "
                                                     "seed and settings play the same pulkas.")] = 1,
              paper: Annotated[bool, typer.Option(help="Drop the cards: paper-level records.")] = False,
-             fmt: Annotated[RecordFormat, typer.Option("--format", case_sensitive=False)] = RecordFormat.text,
+             fmt: Annotated[SimulateFormat, typer.Option("--format", case_sensitive=False)] = SimulateFormat.text,
              output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder for record files.")] = None,
              to_store: Annotated[bool, typer.Option("--to-store", help="Append straight into the store (also with "
                                                     "-o: both).")] = False,
@@ -755,7 +769,7 @@ from . import archive_cmds as archive_cmds  # noqa: E402
 from . import repair as repair  # noqa: E402
 from . import spark_cmds as spark_cmds  # noqa: E402
 
-HELP_ORDER = ("import", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
+HELP_ORDER = ("import", "ledger", "ls", "export", "replay", "analyze", "audit", "sheet", "settle", "verify", "repair",
               "compact", "backup", "compare", "report", "sql", "simulate", "demo", "serve")
 """The order ``preflog --help`` lists the commands in (the way through the tool, not the modules' order)."""
 app.registered_commands.sort(key=lambda c: HELP_ORDER.index(c.name or getattr(c.callback, "__name__", "")))

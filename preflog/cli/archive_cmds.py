@@ -69,6 +69,23 @@ def ls(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.m
         out.print(views.pulka_list(str(ws.root), found, out.width))
 
 
+@app.command("ledger")
+@_guard
+def ledger(as_json: Annotated[bool, typer.Option("--json", help="As JSON (docs/cli.md).")] = False,
+           store: StoreOpt = None) -> None:
+    """The import ledger: per import, the deals clean, with findings (by code) and the files refused."""
+    from ..application import Archive
+
+    ws = _ws(store)
+    entries, total = Archive(ws).ledger()
+    if as_json:
+        from ..views.json import ledger_json
+
+        _print_json(ledger_json(str(ws.root), entries, total))
+    else:
+        out.print(views.ledger_table(str(ws.root), entries, total))
+
+
 def _filters(player: str | None, preset: str | None, date_from: str | None, date_to: str | None,
              pulka: list[str] | None) -> PulkaFilter:
     from ..application import PulkaFilter

@@ -23,6 +23,7 @@ from ..errors import WorkspaceError
 from ..model.calls import CALL_NAMES
 from ..model.cards import format_card
 from ..model.cards import format_cards
+from ..store.ledger import LedgerEntry
 from ..views.json import contract_text
 from ..views.json import frac
 from ..views.json import sheet_json
@@ -142,6 +143,29 @@ def import_table(items: Sequence[ImportItem], details: bool | None = None,
     return Group(t, summary)
 
 
+def ledger_line(entry: LedgerEntry) -> Text:
+    """The import's headline as the ledger keeps it: ``ledger: 1,204 deals clean, 3 with findings: …``."""
+    return Text(f"ledger: {entry.headline()}")
+
+
+def ledger_table(root: str, entries: Sequence[LedgerEntry], total: LedgerEntry) -> Group:
+    """The store's imports, oldest first: when (UTC), files, pulkas stored and already stored, and the
+    headline of each (folded, never cut); then the sum of them all."""
+    if not entries:
+        return Group(Text("no import in the ledger (pulkas imported before the ledger was kept, or entered "
+                          "live, are not in it)"))
+    t = Table(title=titled(f"imports into {root}"))
+    t.add_column("when (UTC)", no_wrap=True)
+    t.add_column("files", justify="right", no_wrap=True)
+    t.add_column("pulkas", justify="right", no_wrap=True)
+    t.add_column("deals", overflow="fold")
+    for e in entries:
+        t.add_row(e.at.strftime("%Y-%m-%d %H:%M"), str(e.files),
+                  f"{e.pulkas_imported:,}" + (f" +{e.pulkas_duplicate:,} dup" if e.pulkas_duplicate else ""),
+                  lit(e.headline()))
+    return Group(t, Text(f"{plural(len(entries), 'import')}: {total.headline()}"))
+
+
 def import_errors(items: Sequence[ImportItem], limit: int | None = None, total: int | None = None) -> list[str]:
     """The one-line errors of the refused files (the first ``limit`` of them, then how many more).
     ``total``: how many files were refused when ``items`` holds only the first of them."""
@@ -194,7 +218,7 @@ def audit_view(a: Audited, width: int | None = None) -> Group:
                 f"{plural(res.events, 'event')}, {plural(len(res.deals), 'deal')}",
                 style="red" if res.findings else "green")
     head.stylize("bold", 0, len("audit of"))
-    return Group(head, *[finding_line(f, where=a.loaded.where(f.seq)) for f in res.findings],
+    return Group(head, *[finding_line(f, where=a.loaded.where(f.seq, f)) for f in res.findings],
                  sheet_view(sheet_json(a), width), Text(""))
 
 
@@ -688,7 +712,7 @@ def audit_overview(audited: Sequence[Audited], limit: int | None = DETAIL_ROWS) 
         t.add_row(lit(name), str(len(grp)), str(sum(len(a.result.deals) for a in grp)),
                   str(sum(a.result.events for a in grp)), str(sum(a.result.ok for a in grp)),
                   str(sum(len(a.result.findings) for a in grp)))
-    lines = [finding_line(x, a.loaded.id, a.loaded.where(x.seq)) for a in audited for x in a.result.findings]
+    lines = [finding_line(x, a.loaded.id, a.loaded.where(x.seq, x)) for a in audited for x in a.result.findings]
     if not lines:
         return Group(t, Text("every pulka audits clean", style="green"))
     bad = sum(1 for a in audited if a.result.findings)

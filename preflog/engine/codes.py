@@ -95,6 +95,7 @@ class Code(StrEnum):
     DEAL_INCOMPLETE = "deal_incomplete"
     EVENT_OUTSIDE_DEAL = "event_outside_deal"
     SCORE_MISMATCH = "score_mismatch"
+    STATED_MISMATCH = "stated_mismatch"
     SCORE_LINE_MID_DEAL = "score_line_mid_deal"
     BAD_SCORE_LINE = "bad_score_line"
     PULKA_NOT_FINISHED = "pulka_not_finished"
@@ -244,6 +245,8 @@ SECTIONS: tuple[Section, ...] = (
         (C.EVENT_OUTSIDE_DEAL, "A deal event (bid, card, …) with no deal in progress."),
         (C.SCORE_MISMATCH, "A written score line differs from the replayed sheet (names player, field, recorded "
                            "vs computed)."),
+        (C.STATED_MISMATCH, "A fact a PPN deal line states beside its events (a value, refa, a player's tricks, a "
+                            "result) differs from the replay (docs/ppn.md)."),
         (C.SCORE_LINE_MID_DEAL, "A score line written while a deal is still in progress."),
         (C.BAD_SCORE_LINE, "A score line for an unknown seat or with the wrong number of visty entries."),
         (C.PULKA_NOT_FINISHED, "PulkaEnded(\"closed\") while the scorer says the pulka is not over."),

@@ -306,6 +306,11 @@ class Deal(TrickPlay):
     def phase_name(self) -> str:
         return Phase(self.phase).label
 
+    def defence_calls(self) -> list[int]:
+        """Each seat's call on the contract (whist, pass, …; −1: none), as the family keeps them (the
+        viewer shows them)."""
+        return list(self.calls)
+
     def _phase_error(self, what: str, seat: int | None = None) -> IllegalAction:
         if self.phase == DONE:
             return IllegalAction(Code.DEAL_OVER, f"{what} after deal {self.deal} has ended", seat=seat)

@@ -106,6 +106,10 @@ class SheetWords:
     """The centre of the sheet shows the columns' start (Croatian: −30), not the pool."""
     paper_methods: bool
     """The sheet settles by the two paper methods of rounding the gora (Russian) besides exactly."""
+    whole_money: bool = False
+    """The money is shown in whole units, as the players pay it (a sheet without paper methods, the
+    Croatian one, settles exactly: its money comes in thirds, −41⅓). The exact money stays in JSON and
+    CSV; :func:`preflog.render.numbers.money_shown` rounds it."""
     lang: Lang = Lang.EN
     """The language these words are in."""
     layout: SheetLayout = SheetLayout.CROSS
@@ -212,7 +216,7 @@ CROATIAN_SHEET = SheetTerms(
     SheetWords(pool="stupac", pool_table="stupac", gora=None, gora_table=None, visty="juha na {}",
                visty_short="na {}", visty_table="juha na {}", written="juha written", written_short="juha",
                all_pass="refe for everybody", points="bule", refe="refe", hat="šešir", centre_is_start=True,
-               paper_methods=False, layout=SheetLayout.LIST, centre="start"),
+               paper_methods=False, whole_money=True, layout=SheetLayout.LIST, centre="start"),
     {"slovenian": {"refe": "radlc", "all_pass": "radlc for everybody"}})
 
 
@@ -331,6 +335,9 @@ class Family:
     entry: EntryTerms | None = None
     """How ``preflog serve`` takes this family's deals at the table (paper level, a few taps each); None:
     it does not."""
+    ppn: bool = False
+    """Whether Portable Preferans Notation (docs/ppn.md) writes this family's deals: its auction, defence
+    and columns are those PPN records (numbers 2–7, igra, the kontra chain, refe, a bula per player)."""
 
     @property
     def live_entry(self) -> bool:
@@ -383,7 +390,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("russian", RussianDeal, RUSSIAN_BIDS, RussianScorer, russian_settings, RUSSIAN_SHEET,
            "preflog.sim.russian:RussianBots", RUSSIAN_ENTRY),
     Family("croatian", CroatianDeal, CROATIAN_BIDS, CroatianScorer, croatian_settings, CROATIAN_SHEET,
-           "preflog.sim.croatian:CroatianBots", CROATIAN_ENTRY),
+           "preflog.sim.croatian:CroatianBots", CROATIAN_ENTRY, ppn=True),
 )
 """Every game family preflog knows."""
 

@@ -53,6 +53,10 @@ class Finding:
     message: str
     event: Event | None = None
     seat: int | None = None
+    line: int | None = None
+    """Where the record states what the finding is about, when that is not the event's own place (a PPN
+    deal line's value or summary: :func:`preflog.record.ppn.stated_findings`); with ``column``."""
+    column: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "deal": self.deal, "seq": self.seq, "message": self.message}

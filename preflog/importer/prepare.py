@@ -32,6 +32,7 @@ from typing import Protocol
 
 from ..engine.corrections import CORRECTED
 from ..engine.corrections import sheet_deals
+from ..engine.findings import Finding
 from ..errors import FileError
 from ..model.events import Event
 from ..model.events import PulkaStarted
@@ -95,6 +96,10 @@ class Prepared(NamedTuple):
     first_finding: tuple[int, int, str] | None = None
     """Where the audit's first finding is and what it says: the record line of its event (0 where the
     record has none: JSON), its deal and its message; ``None`` when the audit found nothing."""
+    flagged_deals: int = 0
+    """How many of its deals the audit's findings touch (:func:`tally_findings`)."""
+    finding_codes: tuple[tuple[str, int], ...] = ()
+    """Per finding code, how many deals it touches (:func:`tally_findings`)."""
 
 
 class Rows(NamedTuple):
@@ -303,7 +308,8 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
             events, h, rows = rec.events, heads[i], per_pulka[i]
             deals = (rows.code.count(DEAL_CODE) if CORRECTED not in rows.code   # as the sheet counts them
                      else sheet_deals([e.to_row() for e in events]))
-            findings = 0
+            findings = flagged = 0
+            codes: tuple[tuple[str, int], ...] = ()
             first: tuple[int, int, str] | None = None
             # a hash stored before, or met earlier in this file, is a duplicate whatever the parent
             # decides about the files in between: no audit needed
@@ -311,15 +317,21 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
                 from ..engine.replay import audit
 
                 result = audit(events)
-                findings = len(result.findings)
-                if result.findings:
-                    f0 = result.findings[0]
-                    line = rec.lines[f0.seq - 1] if 1 <= f0.seq <= len(rec.lines) else 0
+                stated: list[Finding] = []
+                if rec.stated:   # a PPN file's stated values: reported, never projected (not events)
+                    from ..record.ppn import stated_findings
+
+                    stated = stated_findings(result, rec.stated)
+                findings = len(result.findings) + len(stated)
+                if result.findings or stated:
+                    f0 = result.findings[0] if result.findings else stated[0]
+                    line = f0.line or (rec.lines[f0.seq - 1] if 1 <= f0.seq <= len(rec.lines) else 0)
                     first = (line, f0.deal, f0.message)
+                    flagged, codes = tally_findings(((f.code, f.deal) for f in result.findings), deals)
                 audited.append((i, facts_of(file_pulka_id(stem, i, rec.id), events, result)))
             seen.add(h)
             pulkas.append(Prepared(rec.id, h, deals, len(events), findings, (), None, _plain_hash(events),
-                                    first_finding=first))
+                                    first_finding=first, flagged_deals=flagged, finding_codes=codes))
             spans.append(Spans(Rows(start, ends[i] - start)))
             start = ends[i]
         del per_pulka
@@ -341,6 +353,30 @@ def _part(records: list[Record], source: str, part: int, hash_every: int, run_au
                     d, pd, r = d + nd, pd + nd * n, r + n
                     prints[i] = f.content_print()
     return Part(body, tables, pulkas, spans, prints)
+
+
+def tally_findings(findings: Iterable[tuple[str, int]], deals: int) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """The import ledger's view of a pulka's audit ``findings`` (code, deal): how many of its ``deals`` they
+    touch, and per code how many deals it touches (sorted by code). A finding on deal 0 (the rules, the
+    table, the start: nothing replayed as recorded) touches every deal of the pulka.
+
+    >>> tally_findings([("must_follow_suit", 3), ("score_mismatch", 3), ("must_follow_suit", 3),
+    ...                 ("must_follow_suit", 5)], 8)
+    (2, (('must_follow_suit', 2), ('score_mismatch', 1)))
+    >>> tally_findings([("bad_rules", 0)], 8)
+    (8, (('bad_rules', 8),))
+    """
+    by_code: dict[str, set[int]] = {}
+    for code, deal in findings:
+        by_code.setdefault(str(code), set()).add(deal)
+    every = set(range(1, deals + 1))
+    touched: set[int] = set()
+    counts: list[tuple[str, int]] = []
+    for code, on in sorted(by_code.items()):
+        hit = every if 0 in on else {d for d in on if d > 0}
+        touched |= hit
+        counts.append((code, len(hit)))
+    return min(len(touched), deals), tuple(counts)
 
 
 def _plain_hash(events: Sequence[Event]) -> int | None:

@@ -13,12 +13,15 @@ import os
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from contextlib import nullcontext
+from contextlib import suppress
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import NamedTuple
@@ -38,6 +41,9 @@ from ..store.base import free_id
 from ..store.chain import DEFAULT_HASH_EVERY
 from ..store.chain import StoredRow
 from ..store.chain import content_hash
+from ..store.ledger import LedgerEntry
+from ..store.ledger import append_entry
+from ..store.ledger import new_import_id
 from ..store.pool import BulkPool
 from ..store.pool import bulk_memory_pool
 from .prepare import FileResult
@@ -78,13 +84,19 @@ class ImportItem:
     error: str = ""
     first_finding: tuple[int, int, str] | None = None
     """The audit's first finding: its record line (0: none, a JSON record), deal and message."""
+    audited: bool = False
+    """Whether its deals were replayed by the audit on import (a duplicate's were not)."""
+    flagged_deals: int = 0
+    """How many of its deals the audit's findings touch."""
+    finding_codes: tuple[tuple[str, int], ...] = ()
+    """Per finding code, how many of its deals it touches."""
 
 
 @dataclass(slots=True)
 class ImportCounts:
     """What :meth:`Workspace.import_each` did, in numbers: files named, pulkas imported and already
     stored, files refused; deals, events and findings of the pulkas imported. ``skipped``: per folder
-    named that held record files, what else it held (a suffix other than .pref, .txt, .json and .pgn; a
+    named that held record files, what else it held (a suffix other than .pref, .txt, .json, .pgn and .ppn; a
     symbolic link; a FIFO …), by path (a folder without record files is an error row naming them)."""
 
     files: int = 0
@@ -95,6 +107,17 @@ class ImportCounts:
     events: int = 0
     findings: int = 0
     skipped: dict[str, list[str]] = field(default_factory=dict, repr=False)  # a folder of photos: no flood
+    # the ledger's counts (the ledger's row says them: left out of the repr)
+    deals_flagged: int = field(default=0, repr=False)
+    """Deals of the pulkas imported that the audit's findings touch."""
+    deals_unaudited: int = field(default=0, repr=False)
+    deals_duplicate: int = field(default=0, repr=False)
+    by_code: dict[str, int] = field(default_factory=dict, repr=False)
+    """Per finding code, the deals of the pulkas imported it touches."""
+    refused: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    """Each refused file (or path) and its error line, for the ledger."""
+    ledger: LedgerEntry | None = field(default=None, repr=False)
+    """The import's row of the store's import ledger (:mod:`preflog.store.ledger`), once written."""
 
     def add(self, item: ImportItem) -> None:
         if item.status == "imported":
@@ -102,10 +125,25 @@ class ImportCounts:
             self.deals += item.deals
             self.events += item.events
             self.findings += item.findings
+            if not item.audited:
+                self.deals_unaudited += item.deals
+            self.deals_flagged += item.flagged_deals
+            for code, k in item.finding_codes:
+                self.by_code[code] = self.by_code.get(code, 0) + k
         elif item.status == "duplicate":
             self.duplicate += 1
+            self.deals_duplicate += item.deals
         else:
             self.errors += 1
+            self.refused.append((item.source, item.error))
+
+    def entry(self, import_id: str, at: datetime, sources: Sequence[str], complete: bool = True,
+              events_version: int | None = None) -> LedgerEntry:
+        """The counts as a row of the import ledger."""
+        audited = self.deals - self.deals_unaudited
+        return LedgerEntry(import_id, at, complete, events_version, self.files, self.imported, self.duplicate,
+                           self.errors, audited - self.deals_flagged, self.deals_flagged, self.deals_unaudited,
+                           self.deals_duplicate, dict(self.by_code), list(self.refused), list(sources))
 
 
 class ImportTarget(Protocol):
@@ -162,10 +200,16 @@ class ImportSession:
             self.report(stage, done, total)
 
     def run(self, paths: Sequence[str | Path], on_item: Callable[[ImportItem], None] | None = None,
-            progress: Callable[[int, int], None] | None = None) -> ImportCounts:
+            progress: Callable[[int, int], None] | None = None,
+            names: Mapping[str, str] | None = None) -> ImportCounts:
         """Import ``paths`` (record files, folders, ``-``), handing each :class:`ImportItem` to ``on_item`` once
-        its fate is final (see :meth:`Workspace.import_each`); ``progress(files done, files)``."""
+        its fate is final (see :meth:`Workspace.import_each`); ``progress(files done, files)``.
+
+        At the end (also when it fails after a commit) the import's row goes to the store's import ledger
+        (:mod:`preflog.store.ledger`; not when no store exists: a run of bad files leaves no trace) and is
+        the counts' ``ledger``. ``names``: how the ledger names a path (an upload's temporary file)."""
         Limits.from_env()  # a malformed size limit is one error for the run, not one per file
+        import_id, at = new_import_id()
         files, empty, skipped = gather(paths)
         counts = ImportCounts(files=len({str(f) for f in files}) + len(empty), skipped=skipped)
         # The store is created only when something is appended: a run of bad files leaves no trace.
@@ -191,6 +235,11 @@ class ImportSession:
             if self.run_audit:
                 with self.commit_lock:
                     self.target.heal_projections(reading=False)  # what an earlier, interrupted import left unprojected
+        except BaseException:
+            if self.stored:  # the pulkas committed before the failure are stored: the ledger says so
+                with suppress(Exception):  # the failure itself is what the caller must hear
+                    self._keep(counts, paths, names, import_id, at, complete=False)
+            raise
         finally:
             results.close()  # stops the workers now if the import failed
             if self._importing is not None:
@@ -198,7 +247,26 @@ class ImportSession:
 
                 import_ends(self._importing)
                 self._importing = None
+        self._keep(counts, paths, names, import_id, at)
         return counts
+
+    def _keep(self, counts: ImportCounts, paths: Sequence[str | Path], names: Mapping[str, str] | None,
+              import_id: str, at: datetime, complete: bool = True) -> None:
+        """Append the import's row to the store's ledger (when there is a store) and set ``counts.ledger``."""
+        if not self.target.exists():
+            return
+        named = names or {}
+
+        def shown(text: str) -> str:
+            for path, name in named.items():
+                text = text.replace(path, name)
+            return text
+
+        entry = counts.entry(import_id, at, [shown(str(p)) for p in paths], complete,
+                             self.target.store().version())
+        entry = replace(entry, refused=[(shown(src), shown(err)) for src, err in entry.refused])
+        append_entry(self.target.root, entry)
+        counts.ledger = entry
 
     def _take_files(self, results: Iterator[FileResult], n_files: int,
                     progress: Callable[[int, int], None] | None) -> None:
@@ -228,6 +296,7 @@ class ImportSession:
                 item.pulka = pid
                 if pp.projected is not None or pp.facts is not None:
                     item.findings, item.first_finding = pp.findings, pp.first_finding
+                    item.audited, item.flagged_deals, item.finding_codes = True, pp.flagged_deals, pp.finding_codes
                     self.todo.add(pid, h, pp.projected, pp.facts)
                 pending.append(_Pending(pid, pp.rows, item))
                 rows_pending += len(pp.rows)
@@ -285,6 +354,7 @@ class ImportSession:
                     todo.stored(p.pulka)
                 elif not got.created:
                     item.pulka, item.status, item.findings, item.first_finding = got.pulka, "duplicate", 0, None
+                    item.audited, item.flagged_deals, item.finding_codes = False, 0, ()
                     todo.drop(p.pulka)
                 else:
                     item.pulka = got.pulka

@@ -55,7 +55,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-RECORD_SUFFIXES = (".pref", ".txt", ".json", ".pgn")
+RECORD_SUFFIXES = (".pref", ".txt", ".json", ".pgn", ".ppn")
 
 MAX_FILE_BYTES_ENV = "PREFLOG_MAX_FILE_BYTES"
 MAX_LINE_CHARS_ENV = "PREFLOG_MAX_LINE_CHARS"
@@ -196,7 +196,7 @@ class Piece(NamedTuple):
     :func:`preflog.record.stream.text_blocks`) or one JSON document; ``line`` is where it starts in
     the file and ``doc`` counts JSON documents (text blocks: 0)."""
 
-    kind: str  # "text" | "json"
+    kind: str  # "text" | "json" | "ppn"
     line: int
     text: str
     doc: int = 0
@@ -206,6 +206,10 @@ def parse_piece(piece: Piece, source: str) -> list[Record]:
     """The records of one piece of ``source`` (raises :class:`RecordError` located in the file)."""
     if piece.kind == "text":
         return build_records(parse_text(piece.text, source, piece.line), source)
+    if piece.kind == "ppn":
+        from .ppn import read_ppn
+
+        return read_ppn(piece.text, source, first_line=piece.line)
     located = piece.doc > 0
     return build_records(parse_json(piece.text, source, piece.line, located),
                          f"{source}:{piece.line}" if located else source)
@@ -231,7 +235,8 @@ def record_pieces(path: str | Path, limits: Limits | None = None) -> Iterator[Pi
 def handle_pieces(handle: BinaryIO, source: str, lim: Limits, json_name: bool,
                   max_bytes: int | None = None) -> Iterator[Piece]:
     """The pieces of an open binary stream: JSON documents when ``json_name`` or when the text starts
-    with ``{``, else text blocks."""
+    with ``{``; the whole text as one PPN piece when ``source`` ends in ``.ppn`` or the text starts like PPN
+    (:func:`preflog.record.ppn.is_ppn`: unquoted tag values, or a deal line ``[1 231 …``); else text blocks."""
     too_big = FileError(source, _too_big(None, lim))
     raw = byte_chunks(handle, max_bytes=max_bytes, too_big=too_big, max_line_bytes=4 * lim.max_line_chars + 4)
     first = next(raw, None)
@@ -242,7 +247,13 @@ def handle_pieces(handle: BinaryIO, source: str, lim: Limits, json_name: bool,
     except UnicodeDecodeError:
         head = ""  # decoded_chunks says where
     chunks = itertools.chain([first], raw)
-    if json_name or head.lstrip().startswith("{"):
+    from .ppn import PPN_SUFFIX
+    from .ppn import is_ppn
+
+    if not json_name and (source.lower().endswith(PPN_SUFFIX) or is_ppn(head)):
+        text = "".join(decoded_chunks(chunks, source, lim.max_line_chars, MAX_LINE_CHARS_ENV))
+        yield Piece("ppn", 1, text)
+    elif json_name or head.lstrip().startswith("{"):
         for i, (line, text) in enumerate(json_documents(decoded_chunks(chunks, source, None, MAX_LINE_CHARS_ENV))):
             yield Piece("json", line, text, i)
     else:

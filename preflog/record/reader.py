@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from typing import Any
+from typing import NamedTuple
 
 from preflog.engine.families import family_of
 from preflog.errors import ScoringError
@@ -92,6 +93,24 @@ _CARD_EXPECTED = "rank then suit, e.g. Qh, 10♥, Дч"
 _COUNT_KINDS: dict[str, type[Event]] = {s.syntax: s.cls for s in REGISTRY if s.shape == Shape.TRICKS}
 
 
+class Stated(NamedTuple):
+    """A fact a record states beside its events (a PPN deal line's value, refa, each player's tricks and
+    columns, the results: :mod:`preflog.record.ppn`), checked against the replay by
+    :func:`preflog.record.ppn.stated_findings`.
+
+    ``what`` is ``value``, ``refa``, ``tricks`` (``seat``'s tricks), ``middle`` (``seat``'s middle column,
+    as PPN counts it: down is good), ``juha`` (what ``seat`` writes on ``on``) or ``result``; ``deal`` is
+    the deal number (0 for a result); ``line`` and ``column`` locate it in the file."""
+
+    deal: int
+    what: str
+    value: int
+    line: int
+    column: int
+    seat: int = -1
+    on: int = -1
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """One pulka read from a record: its events, starting with :class:`PulkaStarted`."""
@@ -99,6 +118,10 @@ class Record:
     events: tuple[Event, ...]
     lines: tuple[int, ...] = field(default=(), compare=False)
     """The record line each event was read from (text records; 0 where none), for locating findings."""
+    cols: tuple[int, ...] = field(default=(), compare=False)
+    """The column of the field each event was read from, where the form knows it (PPN; else empty)."""
+    stated: tuple[Stated, ...] = field(default=(), compare=False)
+    """What the record states beside its events (PPN), to be checked against the replay."""
 
     @property
     def pulka(self) -> PulkaStarted:

@@ -3,13 +3,18 @@ sheet) and of any page that shows a sheet's results (the viewer may call it too)
 
 >>> mixed("542/3"), mixed("-92/3"), mixed(12), mixed("1/7")
 ('180⅔', '−30⅔', '12', '¹⁄₇')
+>>> money_shown({"A": "-124/3", "B": "62/3", "C": "62/3"}, whole=True)
+{'A': '−41', 'B': '21', 'C': '20'}
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
+
+from ..scoring.settlement import round_zero_sum
 
 _VULGAR = {(1, 2): "\u00bd", (1, 3): "\u2153", (2, 3): "\u2154", (1, 4): "\u00bc", (3, 4): "\u00be",
            (1, 5): "\u2155", (2, 5): "\u2156", (3, 5): "\u2157", (4, 5): "\u2158", (1, 6): "\u2159",
@@ -39,3 +44,21 @@ def _mixed(text: str) -> str:
     tail = (_VULGAR.get((part, x.denominator))
             or f"{str(part).translate(_SUP)}\u2044{str(x.denominator).translate(_SUB)}")
     return f"{sign}{whole if whole else ''}{tail}"
+
+
+def money_shown(money: Mapping[str, Any], whole: bool) -> dict[str, str]:
+    """A settlement's money per player as a sheet writes it: as :func:`mixed` numbers, or, ``whole``
+    (the family's :attr:`~preflog.engine.families.SheetWords.whole_money`), in whole units as the players
+    pay it: each amount rounded down, and the units still missing for the payments to balance handed to
+    the largest remainders (ties to the earlier seat), so the money still sums to zero — the rounding the
+    paper methods use (:func:`~preflog.scoring.settlement.round_zero_sum`). −41⅓, +20⅔, +20⅔
+    → −41, +21, +20. Money that does not balance, or is no number, is written as it is."""
+    exact: list[Fraction] = []
+    if whole:
+        try:
+            exact = [Fraction(str(v)) for v in money.values()]
+        except (ValueError, ZeroDivisionError):
+            exact = []
+    if not exact or sum(exact) != 0:
+        return {p: mixed(v) for p, v in money.items()}
+    return {p: mixed(v) for p, v in zip(money, round_zero_sum(exact), strict=True)}

@@ -38,6 +38,7 @@ from html import escape
 from typing import Any
 
 from .numbers import mixed
+from .numbers import money_shown
 from .words import Lang
 from .words import SheetLayout
 from .words import Words
@@ -164,16 +165,24 @@ def initials(name: str) -> str:
     return "".join("-".join(part[:1] + "." for part in w.split("-") if part) for w in words) or name
 
 
+CUTS = (8, 5, 4)
+"""The letters a one-word name keeps when it is cut (:func:`name_forms`), longest first."""
+
+
 def name_forms(players: list[str]) -> dict[str, list[str]]:
     """Per player the ways to write his name, longest first, as people shorten it on a narrow sheet: the
     full name, the first name with the others' initials (``Александр П.``), the first name, the initials.
-    A short form two players would share is left out, so every form still tells them apart."""
+    A name of one long word is cut as people cut it, after a few of its letters with a full stop
+    (``Константинопольский`` → ``Констант.``, ``Конст.``, ``Конс.``), never to one letter: ``К.`` tells
+    nobody who it is. A short form two players would share is left out, so every form still tells them
+    apart."""
     def forms(name: str) -> list[str]:
         words = name.split()
         out = [name]
         if len(words) > 1:
-            out += [words[0] + " " + initials(" ".join(words[1:])), words[0]]
-        out.append(initials(name))
+            out += [words[0] + " " + initials(" ".join(words[1:])), words[0], initials(name)]
+        else:
+            out += [name[:k] + "." for k in CUTS if len(name) > k + 1]
         return list(dict.fromkeys(out))
 
     every = {p: forms(p) for p in players}
@@ -493,14 +502,15 @@ def _centre_lines(pulka: dict[str, Any], words: Words) -> list[str]:
 def _settle_rows(pulka: dict[str, Any], words: Words, long: bool) -> list[tuple[str, dict[str, Any], bool]]:
     """The settlement's rows (label, value per player, bold): exact, the paper methods where the family
     rounds on paper (a Croatian sheet settles exactly), money (``long``: explained; short where the price
-    of a whist stands above)."""
+    of a whist stands above), in whole units where the family pays so (:func:`money_shown`)."""
     st = pulka.get("settlement", {})
     price = mixed(pulka.get("whist_price") or "1")
     rows = [(f"{words.exact} ({words.points})" if long else words.exact, st.get("exact", {}), True)]
     if words.paper_methods:
         rows += [(words.method1_long if long else words.method1, st.get("method1", {}), False),
                  (words.method2_long if long else words.method2, st.get("method2", {}), False)]
-    rows.append((f"{words.money} (× {price})" if long else words.money, st.get("money", {}), False))
+    rows.append((f"{words.money} (× {price})" if long else words.money,
+                 money_shown(st.get("money", {}), words.whole_money), False))
     return rows
 
 
@@ -877,10 +887,12 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
     in ``lang`` where the family has its words. Each sheet is drawn twice: as on paper, shown on a wide
     screen, and in portrait, shown under 900 px (a phone), where *Paper layout* shows the paper one at its
     own size. Each family's table says its own words (:mod:`preflog.render.words`) and writes exact
-    results as mixed numbers."""
+    results as mixed numbers. Each pulka's id is written once (the page's heading when it is the only
+    one), with its players, date, rules, deals and money (as the family pays it) beneath."""
     from ..templates import Markup  # (Jinja2 only for the page: ``sheet --svg`` does without)
     from ..templates import page
     from ..templates.i18n import gettext
+    from ..templates.i18n import ngettext
 
     shown = []
     for pk in pulkas:
@@ -903,8 +915,19 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
                 row += [mixed(pk["settlement"]["method1"].get(p, "")), mixed(pk["settlement"]["method2"].get(p, ""))]
             rows.append(row)
         anchor = "full-" + hashlib.sha256(str(pk["id"]).encode("utf-8")).hexdigest()[:12]
-        shown.append({"id": str(pk["id"]), "anchor": anchor, "svg": Markup(render_svg(pk, lang)),
+        money = money_shown(pk["settlement"].get("money", {}), words.whole_money)
+        n = len(pk.get("deals", []))
+        dealt = ngettext("%(num)s deal", "%(num)s deals", n) % {"num": n}
+        facts = [", ".join(pk["players"]), *([str(pk["date"])] if pk.get("date") else []),
+                 *([str(pk["rules"])] if pk.get("rules") else []), dealt]
+        paid = (f"{words.money} (× {mixed(pk.get('whist_price') or '1')}): "
+                + ", ".join(f"{p} {v}" for p, v in money.items())) if money else ""
+        shown.append({"id": str(pk["id"]), "anchor": anchor, "facts": facts, "money": paid,
+                      "svg": Markup(render_svg(pk, lang)),
                       "portrait": Markup(render_svg(pk, lang, portrait=True)), "head": head,
                       "wide": head.index(words.written), "rows": rows})
-    return page("sheet.html", title="preflog · " + gettext("Sheet") + (f" · {pulkas[0]['id']}" if len(pulkas) == 1
-                                                                     else ""), pulkas=shown)
+    # one pulka: its id is the page's heading (once), its players, date, rules and money under it
+    title = "preflog · " + gettext("Sheet")
+    return page("sheet.html", title=title + (f" · {pulkas[0]['id']}" if len(pulkas) == 1 else ""),
+                heading=str(pulkas[0]["id"]) if len(pulkas) == 1 else title, single=len(pulkas) == 1,
+                pulkas=shown)

@@ -228,6 +228,16 @@ FROM r GROUP BY pulka ORDER BY date DESC NULLS LAST, pulka
 _FAMILY_OF_PRESET_SQL = "SELECT DISTINCT preset, coalesce(family, 'russian') AS family FROM pulka_results"
 
 
+_SUITS = {"s": "\u2660", "c": "\u2663", "d": "\u2666", "h": "\u2665"}
+
+
+def _contract(label: object) -> object:
+    """A contract as a score sheet writes it: its suit as the suit's sign (``6s`` → ``6♠``, the Croatian
+    ``2s`` → ``2♠``); any other (``7NT``, ``miser``, ``bettel``) as the projection labels it."""
+    text = str(label)
+    return f"{text[:-1]}{_SUITS[text[-1]]}" if text[:-1].isdigit() and text[-1:] in _SUITS else label
+
+
 def _facts(con: duckdb.DuckDBPyConnection, f: _Filters) -> list[str]:
     """The header's facts after the store: dates (of the report and of the pulkas) and the filters."""
     span = con.execute(_SPAN_SQL, Filters(**f).params()).fetchone()
@@ -287,8 +297,9 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     body: list[tuple[str, Any]] = []  # the page's parts in order, as report.html draws them
 
     body.append(("h2", sections[0]))
+    ct["contract_label"] = [_contract(lab) for lab in ct["contract_label"]]
     hand_word = gettext("hand")
-    labels = [f"{lab}{' ' + hand_word if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" ({fam[:2]})")
+    labels = [f"{lab}{' ' + hand_word if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" {fam.capitalize()}")
               for lab, hand, fam in zip(ct["contract_label"], ct["hand_game"], ct["family"], strict=True)]
     body.append(_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
                        notes=[f"n={n}" for n in ct["n"]], percent=True,

@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from ..templates import counted
 from ..templates.i18n import N_
 
 ANCHOR, TITLE = "skill", N_("Skill: luck, play and ratings")
@@ -43,7 +44,7 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], *, title: st
            f'<text x="{left - 4}" y="{top + 10}" text-anchor="end">{y1:.0f}</text>',
            f'<text x="{left - 4}" y="{top + ph}" text-anchor="end">{y0:.0f}</text>',
            f'<text x="{left}" y="{height - 6}">{x0:.0f}</text>',
-           f'<text x="{left + pw}" y="{height - 6}" text-anchor="end">{x1:.0f} pulkas</text>']
+           f'<text x="{left + pw}" y="{height - 6}" text-anchor="end">{counted(round(x1), "pulka", "pulkas")}</text>']
     for i, (name, pts) in enumerate(series.items()):
         color = PALETTE[i % len(PALETTE)]
         path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in pts)

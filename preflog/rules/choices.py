@@ -72,6 +72,7 @@ class RaspasyExit(StrEnum):
     PLAYED_GAME = "played_game"  # house rule: a played game or miser, made or not; a both-pass game keeps it
     MADE_PLAYED_GAME = "made_played_game"  # house rule: a both-pass (unplayed) game keeps the series
     WHISTED_GAME = "whisted_game"  # house rule: made, whisted, no whist shortfall
+    ANY_BUT_BOTH_PASS = "any_but_both_pass"  # house rule: any game but a both-pass one (a half-whist ends it)
 
 
 class RaspasyZeroPremium(StrEnum):

@@ -163,8 +163,9 @@ class Rules:
     raspasy_cap: int = _opt(3, "Highest price multiple the progression reaches (base × cap).", RU)
     raspasy_exit: RaspasyExit = _opt(
         RaspasyExit.ANY_GAME, "What ends a raspasy series: any declared game, only a made one, a played one "
-        "made or not (a miser too; not a both-pass game or a standing half-whist), a made and played one, or a "
-        "made, whisted one with no whist shortfall.", RU)
+        "made or not (a miser too; not a both-pass game or a standing half-whist), a made and played one, a "
+        "made, whisted one with no whist shortfall, or any game but a both-pass one (a standing half-whist "
+        "ends it).", RU)
     raspasy_zero_premium: RaspasyZeroPremium = _opt(
         RaspasyZeroPremium.PRICE, "Pulya for a player with no raspasy trick: the current price, always 1, or "
         "none.", RU)

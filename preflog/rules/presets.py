@@ -104,6 +104,7 @@ NAMED_OVERRIDES.update({
     "played-game-exit": {"raspasy_exit": "made_played_game"},
     "any-played-exit": {"raspasy_exit": "played_game"},
     "whisted-game-exit": {"raspasy_exit": "whisted_game"},
+    "both-pass-keeps-raspasy": {"raspasy_exit": "any_but_both_pass"},
     "miser-keeps-raspasy": {"raspasy_exit_miser": False},
     "ten-check-no-visty": {"ten_mode": "checked", "ten_check_visty": False},
     "mountain-first": {"gora_first": True},

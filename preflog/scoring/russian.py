@@ -61,6 +61,7 @@ from ..model.outcome import playing_seats
 from ..rules.config import Rules
 from ..rules.settings import AMNESTY_NONE
 from ..rules.settings import AMNESTY_WITH_DEALER
+from ..rules.settings import EXIT_ANY_BUT_BOTH_PASS
 from ..rules.settings import EXIT_ANY_GAME
 from ..rules.settings import EXIT_MADE_GAME
 from ..rules.settings import EXIT_MADE_PLAYED_GAME
@@ -760,11 +761,14 @@ class RussianScorer(Scorer):
         st = self.settings
         exit_rule = st.raspasy_exit
         if o.kind == _MISER:  # (always played)
-            return st.raspasy_exit_miser and (exit_rule == EXIT_ANY_GAME or exit_rule == EXIT_PLAYED_GAME or made)
+            return st.raspasy_exit_miser and (exit_rule == EXIT_ANY_GAME or exit_rule == EXIT_PLAYED_GAME
+                                              or exit_rule == EXIT_ANY_BUT_BOTH_PASS or made)
         if o.contract // 10 < st.raspasy_exit_level:
             return False
         if exit_rule == EXIT_ANY_GAME:
             return True
+        if exit_rule == EXIT_ANY_BUT_BOTH_PASS:  # made or not, played or a standing half-whist
+            return o.kind != _NOT_WHISTED
         played = o.kind == _GAME or (o.kind == _CONCEDED and bool(o.tricks))  # not: both passed, a half-whist stood
         if exit_rule == EXIT_PLAYED_GAME:
             return played

@@ -25,7 +25,9 @@ no request path reaches the file system. Every write carries the page's CSRF tok
 read-only link (``?watch=``) lets its holder read only (:class:`Access`); bodies are bounded (:data:`MAX_BODY`, else
 413). A deal is appended with the log's last seq as the page saw it (``expected_seq``): if another phone
 got there first the store's :class:`~preflog.store.base.ConcurrencyError` becomes 409 with the current
-state, and nothing is written.
+state and the entries made since (``since``: the page keeps its draft, to enter as the next deal or
+discard), and nothing is written. A write may name its ``entry_id``: sent again (its answer was lost on
+the way), it is answered 200 with the state, and not written twice.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from ..templates import page
 from ..templates.i18n import N_
 from ..templates.i18n import gettext
 from ..views.viewer import viewer_html
+from ..workspace import ImportItem
 from ..workspace import Loaded
 from ..workspace import Workspace
 from . import install
@@ -321,10 +324,12 @@ class Server:
             return self.ws.export(pid)
 
     # --- writing ------------------------------------------------------------------------------
-    def upload(self, name: str, body: bytes) -> list[dict[str, Any]]:
+    def upload(self, name: str, body: bytes) -> dict[str, Any]:
         """Import an uploaded record file (the import of ``preflog import``: one file, all or nothing):
-        each pulka's id, status, deals and audit findings (how many; the first one's line, deal and
-        message), or the error, located in the file as ``NAME:LINE:COL``. The body is written to a file
+        ``items``, each pulka's id, status, deals and audit findings (how many; the first one's line, deal
+        and message), or the error, located in the file as ``NAME:LINE:COL``; ``ledger``, the import's row
+        of the store's import ledger (its ``headline``: deals clean, with findings by code), or None when
+        nothing was stored. The body is written to a file
         of this call's own temporary folder, under a name of the server's choosing (``upload.json`` when
         the file's own name ends so, else ``upload.pref``): the record layer then tells text from JSON
         as ``preflog import NAME`` does; nothing of the request names a path. The file is read and
@@ -337,16 +342,18 @@ class Server:
         with tempfile.TemporaryDirectory(prefix="preflog-upload-") as tmp:
             path = Path(tmp) / f"upload{suffix}"
             path.write_bytes(body)
-            items = self.ws.import_paths([path], workers=1, commit_lock=self.lock)
+            kept: list[ImportItem] = []
+            counts = self.ws.import_each([path], kept.append, workers=1, commit_lock=self.lock,
+                                         names={str(path): shown})
             self.tables.forget()
             out = []
-            for it in items:
+            for it in kept:
                 error = it.error.replace(str(path), shown) if it.error else ""
                 line, deal, message = it.first_finding or (0, 0, "")
                 first = {"line": line, "deal": deal, "message": message} if it.first_finding else None
                 out.append({"id": it.pulka, "status": it.status, "deals": it.deals, "findings": it.findings,
                             "first_finding": first, "error": error})
-        return out
+        return {"items": out, "ledger": None if counts.ledger is None else counts.ledger.as_json()}
 
 
 CHECKPOINT_EVERY = 10
@@ -508,7 +515,8 @@ def _upload_name(name: str) -> str:
     return clean or "upload"
 
 
-_STATUS = {Refusal.BAD_REQUEST: 400, Refusal.NO_PULKA: 404, Refusal.STALE: 409, Refusal.REFUSED: 422}
+_STATUS = {Refusal.BAD_REQUEST: 400, Refusal.NO_PULKA: 404, Refusal.STALE: 409, Refusal.REFUSED: 422,
+           Refusal.REPEATED: 200}
 """The HTTP status of each refusal of the live table."""
 
 
@@ -516,6 +524,8 @@ def _table_refusal(exc: TableRefused) -> Refused:
     extra: dict[str, Any] = {}
     if exc.state is not None:
         extra["state"] = exc.state.as_json()
+    if exc.refusal is Refusal.STALE:
+        extra["since"] = exc.since
     if exc.step is not None:
         extra["step"] = exc.step
     if exc.findings:

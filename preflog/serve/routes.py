@@ -254,7 +254,7 @@ async def api_enter(request: Request) -> Response:
     _check_write(request)
     data = await _body(request)
     state = await run_in_threadpool(_server(request).tables.enter, request.path_params["pid"], _expected(data),
-                                    data.get("deal"))
+                                    data.get("deal"), data.get("entry_id"))
     return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 
@@ -264,7 +264,7 @@ async def api_correct(request: Request) -> Response:
     _check_write(request)
     data = await _body(request)
     state = await run_in_threadpool(_server(request).tables.correct, request.path_params["pid"], _expected(data),
-                                    data.get("deal"), data.get("entry"))
+                                    data.get("deal"), data.get("entry"), data.get("entry_id"))
     return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 
@@ -278,9 +278,9 @@ async def api_import(request: Request) -> Response:
     from urllib.parse import unquote
 
     name = unquote(request.headers.get("x-file-name", "upload")[:400])
-    items = await run_in_threadpool(_server(request).upload, name, body)
-    failed = [i for i in items if i["status"] == "error"]
-    return JSONResponse({"items": items, **({"error": failed[0]["error"]} if failed else {})},
+    got = await run_in_threadpool(_server(request).upload, name, body)
+    failed = [i for i in got["items"] if i["status"] == "error"]
+    return JSONResponse({**got, **({"error": failed[0]["error"]} if failed else {})},
                         status_code=422 if failed else 201, headers=_HEADERS)
 
 
@@ -302,7 +302,7 @@ async def api_enter_cards(request: Request) -> Response:
     _check_write(request)
     data = await _body(request)
     state = await run_in_threadpool(_server(request).tables.enter_cards, request.path_params["pid"],
-                                    _expected(data), data.get("draft"))
+                                    _expected(data), data.get("draft"), data.get("entry_id"))
     return JSONResponse(state.as_json(), status_code=201, headers=_HEADERS)
 
 

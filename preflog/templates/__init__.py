@@ -26,6 +26,7 @@ import json
 from contextvars import ContextVar
 from typing import Any
 
+from babel import Locale
 from jinja2 import Environment
 from jinja2 import PackageLoader
 from jinja2 import StrictUndefined
@@ -38,8 +39,8 @@ from .i18n import Language
 from .i18n import script_messages
 from .i18n import translations
 
-__all__ = ["LANG", "ROOT", "Language", "Markup", "environment", "page", "policy", "script_hash", "script_json",
-           "source"]
+__all__ = ["LANG", "ROOT", "Language", "Markup", "counted", "environment", "page", "policy", "script_hash",
+           "script_json", "source"]
 
 # The characters that could end or reinterpret a <script> element's text (``</script>``, ``<!--``), or
 # break a script that reads the JSON as JavaScript source: written as JSON escapes, never raw.
@@ -79,12 +80,21 @@ def policy(*scripts: str, same_origin: bool = False) -> str:
     return "; ".join(parts)
 
 
+def counted(n: int, one: str, other: str, lang: str = "en") -> str:
+    """``n`` and its noun in the form the language's plural rule (CLDR's, through Babel) asks for:
+    ``counted(1, "pulka", "pulkas")`` → ``1 pulka``, ``counted(2, …)`` → ``2 pulkas``. A language with more
+    forms than two (Russian's one / few / many) writes ``other`` for every form but ``one`` here: the
+    pages' words are in the gettext catalogs (``ngettext``), which hold each language's forms."""
+    return f"{n} {one if Locale.parse(lang).plural_form(abs(n)) == 'one' else other}"
+
+
 def _environment() -> Environment:
     """The pages' environment: the templates of this folder, autoescaped, Jinja2's i18n extension."""
     env = Environment(loader=PackageLoader("preflog", "templates"), autoescape=True, undefined=StrictUndefined,
                       keep_trailing_newline=True, extensions=[_i18n_extension])
     env.filters["script_json"] = script_json
     env.globals["languages"] = list(Language)
+    env.globals["counted"] = counted
     return env
 
 

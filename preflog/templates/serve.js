@@ -89,9 +89,12 @@
           list.appendChild(li);
         });
         var flagged = (r.body.items || []).filter(function (it) { return it.findings; });
+        // the import's headline, as the store's ledger keeps it: "12 deals clean, 1 with findings: …"
+        var headline = r.body.ledger ? " — " + r.body.ledger.headline : "";
         if (r.status === 201 && flagged.length) {
-          say(_("Pulkas imported: %(n)s", {n: r.body.items.length}) + "; " + flagged[0].id + ": " + findingsText(flagged[0]), false);
-        } else if (r.status === 201) { say(_("Pulkas imported: %(n)s", {n: r.body.items.length}), true); }
+          say(_("Pulkas imported: %(n)s", {n: r.body.items.length}) + headline + "; " + flagged[0].id + ": " +
+              findingsText(flagged[0]), false);
+        } else if (r.status === 201) { say(_("Pulkas imported: %(n)s", {n: r.body.items.length}) + headline, true); }
         else { say(r.body.error, false); }
       });
     });
@@ -211,9 +214,16 @@
   var state = data.state;
   var entry = {};
 
+  // an entry's own id: sent again (its answer lost), the server counts it once
+  function newId() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
   function reset() {
     entry = {kind: null, dealer: state.dealer, declarer: null, contract: null, calls: {}, contra: [], tricks: {},
-             fix: null, seq: state.seq};  // the log as this entry saw it: another entry made meanwhile is a conflict (409)
+             fix: null, seq: state.seq,  // the log as this entry saw it: another entry made meanwhile is a conflict (409)
+             id: newId()};
   }
   // the seats dealt in, clockwise from first hand, for the entry's dealer (the server's seating)
   function seatsIn() {
@@ -318,7 +328,8 @@
       });
       body.appendChild(tr);
     });
-    $("last").textContent = state.last_deal || _("none yet");
+    $("last").textContent = state.last_entry || _("none yet");
+    $("over").className = state.ended ? "msg" : "msg hidden";
     var hist = $("history");
     hist.textContent = "";
     state.history.forEach(function (h) {
@@ -478,8 +489,8 @@
         return counts[s] !== undefined ? counts[s] : dealt.indexOf(s) >= 0 ? null : 0;
       });
     }
-    if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal}; }
-    return {expected_seq: entry.seq, deal: deal};
+    if (entry.fix) { return {expected_seq: entry.seq, deal: entry.fix, entry: deal, entry_id: entry.id}; }
+    return {expected_seq: entry.seq, deal: deal, entry_id: entry.id};
   }
 
   // --- after the defenders' first calls: a returned whist, open or closed play, «без трёх» ------------
@@ -580,6 +591,7 @@
 
   function show(newState) {
     state = newState;
+    $("conflict").className = "hidden";
     reset();
     drawSheet();
     drawEntry();
@@ -590,24 +602,99 @@
   Array.prototype.forEach.call($("kind").children, function (b) {
     b.addEventListener("click", function () { entry.kind = b.getAttribute("data-kind"); drawEntry(); });
   });
+  // --- no lost taps -------------------------------------------------------------------------------
+  // An entry is kept (localStorage, by pulka) from its Enter until the server answers it. Refused as stale
+  // (409: another device entered first) the taps stay, beside what was entered, to enter as the next deal
+  // or discard. Not sent (no connection, or the server is down: 5xx) it waits, and is sent again when the
+  // connection is back, with its expected seq and id (counted once: the server answers 200 to a repeat).
+  var WORDS = {
+    waiting: function (n) { return _("Not sent yet: deal %(n)s waits for the connection and is sent when it is back", {n: n}); },
+    mine: function (n, fix) {
+      return fix ? _("Enter my correction of deal %(n)s again", {n: fix}) : _("Enter mine as deal %(n)s", {n: n});
+    },
+    entered: function (n, fix) { return fix ? _("Deal %(n)s corrected", {n: fix}) : _("Deal %(n)s entered", {n: n}); }
+  };
+  var KEY = "preflog-pending:" + state.id;
+  function keep(p) { try { window.localStorage.setItem(KEY, JSON.stringify(p)); } catch (e) { /* private mode */ } }
+  function kept() {
+    try { return JSON.parse(window.localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+  }
+  function drop() { try { window.localStorage.removeItem(KEY); } catch (e) { /* private mode */ } }
+  var retry = {timer: null, tries: 0};
+  function pendingEntry() {
+    return {path: entry.fix ? "/correct" : "/deals", body: payload(), entry: JSON.parse(JSON.stringify(entry))};
+  }
+  function waiting(p) {
+    keep(p);
+    $("pending").className = "msg wait";
+    $("pending").textContent = WORDS.waiting(p.entry.fix || state.deals + 1);
+    $("enter").disabled = true;
+    window.clearTimeout(retry.timer);
+    retry.timer = window.setTimeout(function () { send(p); }, Math.min(30000, 1000 * Math.pow(2, retry.tries++)));
+  }
+  function sent() {
+    drop();
+    window.clearTimeout(retry.timer);
+    retry.tries = 0;
+    $("pending").className = "msg wait hidden";
+    $("enter").disabled = false;
+  }
+  function send(p) {
+    $("enter").disabled = true;
+    keep(p);
+    post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + p.path, p.body).then(function (r) {
+      if (r.status === 0 || r.status >= 500) { waiting(p); return; }
+      sent();
+      if (r.status === 201 || (r.status === 200 && r.body.state)) {  // 200: it was entered already, once
+        show(r.status === 201 ? r.body : r.body.state);
+        say(WORDS.entered(state.deals, p.entry.fix), true);
+      } else if (r.status === 409 && r.body.state) {
+        conflict(r.body, p.entry);
+      } else {
+        say(r.body.error, false);  // refused with its sentence: the taps stay, to put right
+      }
+    }, function () { waiting(p); });
+  }
+  function conflict(body, draft) {
+    state = body.state;
+    drawSheet();
+    entry = draft;   // the taps as they were
+    drawEntry();
+    var since = $("since");
+    since.textContent = "";
+    (body.since || []).forEach(function (h) {
+      var pre = document.createElement("pre");
+      pre.textContent = h.text;
+      since.appendChild(pre);
+    });
+    $("mine").textContent = WORDS.mine(state.deals + 1, entry.fix);
+    $("conflict").className = "";
+    say(body.error, false);
+  }
+  $("mine").addEventListener("click", function () {
+    $("conflict").className = "hidden";
+    entry.seq = state.seq;   // on the sheet as it stands now; the server checks it again
+    if (!entry.fix && state.dealers.indexOf(entry.dealer) < 0) { entry.dealer = state.dealer; }
+    drawEntry();
+    send(pendingEntry());
+  });
+  $("discard").addEventListener("click", function () {
+    $("conflict").className = "hidden";
+    reset();
+    drawEntry();
+    say("", true);
+  });
+  window.addEventListener("online", function () {
+    var p = kept();
+    if (p) { window.clearTimeout(retry.timer); send(p); }
+  });
+
   $("enter").addEventListener("click", function () {
     if (!entry.kind) { say(_("Choose a contract or %(all_pass)s first", {all_pass: terms().all_pass.toLowerCase()}), false); return; }
     var lacks = missing();
     if (lacks) { say(lacks, false); return; }  // said before sending; the server refuses it too
-    $("enter").disabled = true;
-    var fixing = entry.fix;
-    post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + (fixing ? "/correct" : "/deals"), payload()).then(function (r) {
-      $("enter").disabled = false;
-      if (r.status === 201) {
-        show(r.body);
-        say(fixing ? _("Deal %(n)s corrected", {n: fixing}) : _("Deal %(n)s entered", {n: state.deals}), true);
-      } else if (r.status === 409 && r.body.state) {
-        show(r.body.state);
-        say(r.body.error, false);
-      } else {
-        say(r.body.error, false);
-      }
-    }, function () { $("enter").disabled = false; say(_("The server did not answer"), false); });
+    $("conflict").className = "hidden";
+    send(pendingEntry());
   });
 
   // Striking a deal out (undo) takes two taps, as ending does.
@@ -687,5 +774,12 @@
   }
 
   reset();
-  drawEntry();
+  var left = kept();   // an entry not yet answered when the page was left (or reloaded offline): sent now
+  if (left) {
+    entry = left.entry;
+    drawEntry();
+    send(left);
+  } else {
+    drawEntry();
+  }
 })();

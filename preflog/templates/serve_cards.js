@@ -285,6 +285,8 @@
   $("cards-open").addEventListener("click", function () {
     var section = $("cards"), shown = section.className !== "hidden";
     section.className = shown ? "hidden" : "";
+    // one entry at a time: the paper entry (its dealer, its Enter button) waits while the cards are open
+    $("paper-entry").className = shown ? "" : "hidden";
     $("cards-open").setAttribute("aria-expanded", shown ? "false" : "true");
     if (!shown) { open(); }
   });
@@ -311,6 +313,7 @@
       if (r.status === 201) {
         var n = state.deals + 1;
         $("cards").className = "hidden";
+        $("paper-entry").className = "";
         $("cards-open").setAttribute("aria-expanded", "false");
         document.dispatchEvent(new CustomEvent("preflog:show", {detail: r.body}));
         var m = $("msg");

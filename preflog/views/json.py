@@ -106,6 +106,7 @@ def sheet_json(audited: Audited) -> dict[str, Any]:
         "rules": rules_spec(started) if started else None,
         "pool": started.pool if started else None,
         "whist_price": started.whist_price if started else None,
+        "date": dict(started.meta).get("date") if started else None,
         "start": start,
         "deals": deals,
         "totals": totals,
@@ -142,7 +143,9 @@ def finding_json(f: Finding, loaded: Loaded | None = None) -> dict[str, Any]:
     line of the event (``null`` for a stored pulka; ``line`` also for a JSON record or the log's end)."""
     d = f.as_dict()
     d["file"] = loaded.source if loaded is not None and loaded.from_file else None
-    d["line"] = loaded.line_of(f.seq) if loaded is not None else None
+    d["line"] = (f.line or loaded.line_of(f.seq)) if loaded is not None else None
+    if loaded is not None and (f.column or loaded.cols):   # a PPN file: the column of the field too
+        d["column"] = f.column or (loaded.cols[f.seq - 1] if 1 <= f.seq <= len(loaded.cols) else None)
     return d
 
 
@@ -173,9 +176,10 @@ def ls_json(root: str, pulkas: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"kind": "ls", "version": CLI_JSON_VERSION, "store": root, "pulkas": list(pulkas)}
 
 
-def import_json(items: Sequence[Any]) -> dict[str, Any]:
+def import_json(items: Sequence[Any], ledger: Any = None) -> dict[str, Any]:
     """``import --json``: the counts and one entry per pulka (or refused file,
-    :class:`~preflog.workspace.ImportItem`)."""
+    :class:`~preflog.workspace.ImportItem`); ``ledger``: the import's row of the store's import ledger
+    (:class:`~preflog.store.ledger.LedgerEntry`; null when no store was written)."""
     return {
         "kind": "import", "version": CLI_JSON_VERSION,
         "files": len({i.source for i in items}),
@@ -184,7 +188,15 @@ def import_json(items: Sequence[Any]) -> dict[str, Any]:
         "errors": sum(i.status == "error" for i in items),
         "items": [{"source": i.source, "pulka": i.pulka or None, "status": i.status, "deals": i.deals,
                    "events": i.events, "findings": i.findings, "error": i.error or None} for i in items],
+        "ledger": None if ledger is None else ledger.as_json(),
     }
+
+
+def ledger_json(root: str, entries: Sequence[Any], total: Any) -> dict[str, Any]:
+    """``ledger --json``: every import of the store's ledger, oldest first, and their sum
+    (:class:`~preflog.store.ledger.LedgerEntry` each)."""
+    return {"kind": "ledger", "version": CLI_JSON_VERSION, "store": root,
+            "imports": [e.as_json() for e in entries], "total": total.as_json()}
 
 
 def verify_json(root: str, pulkas: int, problems: Sequence[Any], error: str | None = None, *,

@@ -289,7 +289,10 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             winner = next((s for s in range(len(d.tricks)) if d.tricks[s] > tricks_before[s]), -1)
         if d is not None:
             history = getattr(d.auction, "history", [])
-            fmt = family_of(d.rules).bids.format
+            family = family_of(d.rules)
+            fmt = family.bids.format
+            # the calls in the family's words (Croatian: igram, pass, zovem)
+            said = {**CALL_NAMES, **(family.entry.call_words if family.entry is not None else {})}
             step.update({
                 "dealNo": d.deal, "dealer": d.dealer, "phase": d.phase_name, "paper": d.paper,
                 "hands": None if d.paper else list(d.hands),
@@ -297,7 +300,8 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
                 "auction": [[s, fmt(b, "unicode")] for s, b in history],
                 "contract": _contract(d.rules, d.contract) if d.contract else "",
                 "turn": d.to_move if not d.done else -1, "trump": getattr(d, "trump", -1),
-                "declarer": d.declarer, "calls": [CALL_NAMES.get(c, "") if c >= 0 else "" for c in d.calls],
+                "declarer": d.declarer, "calls": [said.get(c, "") if c >= 0 else ""
+                                                   for c in d.defence_calls()],
                 "open": bool(d.open_play),
                 "trick": [[s, c] for s, c in zip(d.trick_seats, d.trick_cards, strict=False)],
                 "last": last_trick, "winner": winner, "tricks": list(d.tricks), "completed": d.completed,

@@ -11,6 +11,7 @@ from preflog.application import LiveTables
 from preflog.application import Refusal
 from preflog.application import TableRefused
 from preflog.application import TableState
+from preflog.application.entry import last_entry
 from preflog.workspace import Workspace
 
 NAMES = ["Запад", "Восток", "Юг"]
@@ -83,3 +84,48 @@ def test_a_start_is_refused_by_the_rule_it_breaks(tables: LiveTables, players: l
         tables.start(players, rules, pool=14)
     assert info.value.refusal is Refusal.BAD_REQUEST and said in info.value.message
     assert not tables.ws.exists()
+
+
+def test_a_stale_write_says_what_was_entered_since_the_callers_view(tables: LiveTables) -> None:
+    pid = tables.start(NAMES, "sochi", pool=14)
+    tables.enter(pid, 1, RASPASY)
+    with pytest.raises(TableRefused) as info:
+        tables.enter(pid, 1, SIX_SPADES_DOWN)
+    since = info.value.since
+    # the other phone's raspasy, as its record block says it: deal 1, its events from seq 2
+    assert [(h["number"], h["seq"], h["kind"]) for h in since] == [(1, 2, "entered")]
+    # the block with the players' names for the seat letters, numbered as the sheet numbers its deals
+    state = info.value.state
+    assert state is not None
+    assert since[0]["text"] == last_entry([state.history[0]], NAMES) == state.last_entry != ""
+    # the same draft, sent again on the new view, is the next deal
+    assert tables.enter(pid, 3, SIX_SPADES_DOWN).deals == 2
+
+
+def test_an_entry_sent_again_is_entered_once(tables: LiveTables) -> None:
+    pid = tables.start(NAMES, "sochi", pool=14)
+    assert tables.enter(pid, 1, RASPASY, "draft-1").seq == 3
+    # its answer lost: the page sends it again with the same id and the seq it saw
+    with pytest.raises(TableRefused) as info:
+        tables.enter(pid, 1, RASPASY, "draft-1")
+    assert info.value.refusal is Refusal.REPEATED and info.value.state is not None
+    assert info.value.state.seq == 3 and info.value.state.deals == 1
+    # another id on the same stale view is another phone's deal: stale
+    with pytest.raises(TableRefused) as info:
+        tables.enter(pid, 1, RASPASY, "draft-2")
+    assert info.value.refusal is Refusal.STALE
+    assert tables.state(pid).deals == 1
+    # corrections remember theirs too
+    tables.correct(pid, 3, 1, None, "fix-1")
+    with pytest.raises(TableRefused) as info:
+        tables.correct(pid, 3, 1, None, "fix-1")
+    assert info.value.refusal is Refusal.REPEATED and tables.state(pid).deals == 0
+
+
+@pytest.mark.parametrize("bad", ["", "x" * 65, "a b", "é", 7, ["a"]])
+def test_an_entry_id_of_the_wrong_shape_is_refused(tables: LiveTables, bad: object) -> None:
+    pid = tables.start(NAMES, "sochi", pool=14)
+    with pytest.raises(TableRefused) as info:
+        tables.enter(pid, 1, RASPASY, bad)  # type: ignore[arg-type]
+    assert info.value.refusal is Refusal.BAD_REQUEST and "entry_id" in info.value.message
+    assert tables.state(pid).seq == 1

@@ -47,6 +47,20 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         yield base, tmp_path / "store"
 
 
+@contextmanager
+def _two_phones(browser: Any, store: Path, poll_ms: int) -> Iterator[tuple[Any, Any]]:
+    """Two phones at a pulka the first one starts on a server over ``store`` (``poll_ms`` as served)."""
+    first, second = _phone(browser), _phone(browser)
+    try:
+        with _serving(store, poll_ms=poll_ms) as base:
+            a, b = first.new_page(), second.new_page()
+            b.goto(_start(a, base))
+            yield a, b
+    finally:
+        first.close()
+        second.close()
+
+
 def _phone(browser: Any) -> Any:
     return browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
                                is_mobile=True)
@@ -117,8 +131,9 @@ def test_start_a_pulka_and_enter_two_deals_by_tapping(browser: Any, served: tupl
             _tap_row(page, "tricks", name, n)
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("3")
-        assert page.text_content("#last") == ("Deal 2: dealer A\nContract: A 6s\nWhist: B whist, C pass\n"
-                                              "Tricks: A 3, B 5, C 2")
+        # the record's block with the players' names (the record says seats A/B/C)
+        assert page.text_content("#last") == ("Deal 2: dealer Запад\nContract: Запад 6s\nWhist: Восток whist, "
+                                              "Юг pass\nTricks: Запад 3, Восток 5, Юг 2")
 
         # the settlement the page shows (exact: З −46, В −20, Ю +66, as computed by hand in
         # tests/serve/test_app.py::test_deals_entered_redraw_the_sheet)
@@ -204,41 +219,34 @@ def test_a_deal_corrected_by_tapping_redraws_the_sheet_and_the_other_phone_sees_
     from playwright.sync_api import expect
 
     store = tmp_path / "store"
-    first, second = _phone(browser), _phone(browser)
-    try:
-        with _serving(store, poll_ms=300) as base:
-            a, b = first.new_page(), second.new_page()
-            b.goto(_start(a, base))
-            # deal 1 entered wrong (Восток 8, Юг 1: Юг's pulya is not written), then corrected to 1 / 9 / 0
-            _raspasy(a, (("Запад", "1"), ("Восток", "8"), ("Юг", "1")))
-            a.tap("#enter")
-            expect(a.locator("#dealno")).to_have_text("2")
-            a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
-            expect(a.locator("#entryhead")).to_have_text("Correct deal")
-            _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
-            SHOTS.mkdir(exist_ok=True)   # the phone correcting deal 1 (README, docs/serve.md)
-            a.locator("#entry").screenshot(path=str(SHOTS / "serve-phone-correct.png"))
-            a.tap("#enter")
-            expect(a.locator("#msg.ok")).to_have_text("Deal 1 corrected")
-            expect(a.locator("#dealno")).to_have_text("2")   # still one deal on the sheet
-            # the history keeps the first entry, marked as no longer counting, and the correction with its time
-            items = a.locator("#history li")
-            expect(items).to_have_count(2)
-            expect(items.nth(0)).to_contain_text("no longer counts")
-            expect(items.nth(0)).to_contain_text("Tricks: A 1, B 8, C 1")
-            expect(items.nth(1)).to_contain_text("Corrects: deal 1 at 20")
-            # the other phone redraws with the correction (it polls)
-            expect(b.locator("#history li")).to_have_count(2, timeout=5000)
-            expect(b.locator("#last")).to_contain_text("Tricks: A 1, B 9, C 0")
-            # undo: strike deal 1 out (two taps): the sheet is blank again
-            a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
-            a.tap("#strike")
-            a.tap("#strike")
-            expect(a.locator("#msg.ok")).to_have_text("Deal 1 struck out")
-            expect(a.locator("#dealno")).to_have_text("1")
-    finally:
-        first.close()
-        second.close()
+    with _two_phones(browser, store, 300) as (a, b):
+        # deal 1 entered wrong (Восток 8, Юг 1: Юг's pulya is not written), then corrected to 1 / 9 / 0
+        _raspasy(a, (("Запад", "1"), ("Восток", "8"), ("Юг", "1")))
+        a.tap("#enter")
+        expect(a.locator("#dealno")).to_have_text("2")
+        a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
+        expect(a.locator("#entryhead")).to_have_text("Correct deal")
+        _raspasy(a, (("Запад", "1"), ("Восток", "9"), ("Юг", "0")))
+        SHOTS.mkdir(exist_ok=True)   # the phone correcting deal 1 (README, docs/serve.md)
+        a.locator("#entry").screenshot(path=str(SHOTS / "serve-phone-correct.png"))
+        a.tap("#enter")
+        expect(a.locator("#msg.ok")).to_have_text("Deal 1 corrected")
+        expect(a.locator("#dealno")).to_have_text("2")   # still one deal on the sheet
+        # the history keeps the first entry, marked as no longer counting, and the correction with its time
+        items = a.locator("#history li")
+        expect(items).to_have_count(2)
+        expect(items.nth(0)).to_contain_text("no longer counts")
+        expect(items.nth(0)).to_contain_text("Tricks: A 1, B 8, C 1")
+        expect(items.nth(1)).to_contain_text("Corrects: deal 1 at 20")
+        # the other phone redraws with the correction (it polls)
+        expect(b.locator("#history li")).to_have_count(2, timeout=5000)
+        expect(b.locator("#last")).to_contain_text("Tricks: Запад 1, Восток 9, Юг 0")
+        # undo: strike deal 1 out (two taps): the sheet is blank again
+        a.locator("#fix").get_by_role("button", name="1", exact=True).tap()
+        a.tap("#strike")
+        a.tap("#strike")
+        expect(a.locator("#msg.ok")).to_have_text("Deal 1 struck out")
+        expect(a.locator("#dealno")).to_have_text("1")
     (pid,) = Workspace(store).ids()
     (audited,) = Workspace(store).audit(pid)
     assert audited.result.findings == [] and audited.result.deals == []
@@ -261,7 +269,8 @@ def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: t
     context = _phone(browser)
     try:
         page = _upload(context, base, "seed003-settlement.pref")
-        expect(page.locator("#msg.ok")).to_have_text("Pulkas imported: 1")
+        # the import's row of the store's ledger: seed003-settlement's 12 deals, all clean
+        expect(page.locator("#msg.ok")).to_have_text("Pulkas imported: 1 — 12 deals clean, 0 with findings")
         page.locator("#imported a").tap()
         page.wait_for_url("**/pulka/seed003-settlement")
         expect(page.locator("#settle tbody tr").first).to_contain_text("31")
@@ -279,8 +288,9 @@ def test_an_upload_with_audit_findings_says_so_on_the_page(browser: Any, served:
         page = _upload(context, base, "seed001-bidding-illegal.pref")
         # six pulkas, each with one illegal auction; the first's is at the file's line 8 ("Auction: A 6s, B 7s")
         expect(page.locator("#msg.err")).to_have_text(
-            "Pulkas imported: 6; seed001-illegal-jump: audit findings: 1, the first at line 8 (deal 1): "
-            "7s skips ladder steps; the next step is 6c (no jumps)")
+            "Pulkas imported: 6 — 0 deals clean, 6 with findings: bid_not_above_last 1, hold_not_allowed 1, "
+            "jump_bid 1, miser_not_beaten 1, miser_not_bid 1, miser_not_first_call 1; seed001-illegal-jump: "
+            "audit findings: 1, the first at line 8 (deal 1): 7s skips ladder steps; the next step is 6c (no jumps)")
         expect(page.locator("#imported li").first).to_contain_text("imported · deals: 1 · audit findings: 1, the first")
     finally:
         context.close()

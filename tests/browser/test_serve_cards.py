@@ -99,6 +99,11 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         url = _start(page, base, NAMES)
         page.tap("#cards-open")
         expect(page.locator("#cards")).to_be_visible()
+        # one entry at a time (issue 39 item 7: two "Enter the deal" buttons and two dealer rows showed)
+        expect(page.get_by_role("button", name="Enter the deal", exact=True)).to_have_count(1)
+        expect(page.locator("#c-save")).to_be_visible()
+        expect(page.locator("#dealer")).to_be_hidden()
+        expect(page.locator("#c-dealer")).to_be_visible()
         # Vera deals: Anna's hand first, then Boris's (the panel moves on at the tenth card), then the talon
         expect(page.locator('#c-seats button[aria-pressed="true"]')).to_have_text("Александр Петров 0/10")
         for text in ANNA.split():
@@ -158,7 +163,8 @@ def test_enter_a_deals_hands_and_tricks_by_tapping(browser: Any, served: tuple[s
         expect(page.locator("#dealno")).to_have_text("2")
         expect(page.locator("#msg")).to_have_text("Deal 1 entered card by card")
         expect(page.locator("#cards")).to_be_hidden()
-        assert "Contract: A 7s" in page.text_content("#last")
+        assert f"Contract: {NAMES[0]} 7s" in page.text_content("#last")
+        expect(page.locator("#enter")).to_be_visible()   # the paper entry is back for the next deal
         assert not problems, problems
     finally:
         context.close()

@@ -48,8 +48,8 @@ def test_a_croatian_pulka_entered_by_tapping_shows_the_sample_sheets_totals(brow
                 "igram", "pass", "zovem"]
             page.tap("#enter")
             expect(page.locator("#dealno")).to_have_text("2")
-            assert page.text_content("#last") == ("Deal 1: dealer B\nContract: C 3\nWhist: A whist, B whist\n"
-                                                  "Tricks: A 2, B 2, C 6")
+            assert page.text_content("#last") == ("Deal 1: dealer Branko\nContract: Cvita 3\nWhist: Ana whist, "
+                                                  "Branko whist\nTricks: Ana 2, Branko 2, Cvita 6")
 
             # deal 2: Branko plays 5, Cvita whists alone, Ana passes (not invited), 0 / 7 / 3
             _game(page, "Branko", "5", (("Cvita", "igram"), ("Ana", "pass")),

@@ -130,7 +130,7 @@ def test_a_pulka_started_with_a_changed_option_fits_the_phone(browser: Any, tmp_
                 expect(page.locator("#tricks button")).to_have_count(0)   # no play: no tricks to enter
                 page.tap("#enter")
                 expect(page.locator("#dealno")).to_have_text("2")
-                expect(page.locator("#last")).to_contain_text("Whist: B whist, C pass, A concede")
+                expect(page.locator("#last")).to_contain_text(f"Whist: {b} whist, {c} pass, {a} concede")
                 heads = page.locator("#settle thead th").all_inner_texts()
                 assert heads == ["Player", "Exact (visty)", "Method 1", "Method 2", "Money"]
                 # a name with a piece too long for the column is shortened as the drawn sheet does

@@ -56,8 +56,8 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         assert boxes and min(b["height"] for b in boxes) >= 44 and max(b["x"] + b["width"] for b in boxes) <= 390
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("2")
-        expect(page.locator("#last")).to_have_text("Deal 1: dealer C\nContract: A 6s\nWhist: B whist, C pass, "
-                                                   "B open\nTricks: A 6, B 2, C 2")
+        expect(page.locator("#last")).to_have_text("Deal 1: dealer Юг\nContract: Запад 6s\nWhist: Восток whist, "
+                                                   "Юг pass, Восток open\nTricks: Запад 6, Восток 2, Юг 2")
         # the whister writes both hands' tricks, 2 × 4 = 8, on Запад, whose pulya is 2. Exact settlement by
         # hand: the others' pulya short of Запад's counts as 2 gora each (10 visty a point both ways), mean
         # gora 4/3; Запад −8 + 10·(4/3 − 0) = 16/3, Восток +8 + 10·(4/3 − 2) = 4/3, Юг 10·(4/3 − 2) = −20/3
@@ -81,8 +81,8 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         page.locator("#entry").screenshot(path=str(SHOTS / "serve-phone-return.png"))
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("3")
-        expect(page.locator("#last")).to_have_text("Deal 2: dealer A\nContract: C 7h\nWhist: A pass, B half, "
-                                                   "A return\nTricks: A 4, B 0, C 6")
+        expect(page.locator("#last")).to_have_text("Deal 2: dealer Запад\nContract: Юг 7h\nWhist: Запад pass, "
+                                                   "Восток half, Запад return\nTricks: Запад 4, Восток 0, Юг 6")
 
         # deal 3 (Восток deals): Запад 6♦; Восток passes, Юг half-whists and nobody returns: no tricks
         page.get_by_role("button", name="Contract").tap()
@@ -97,7 +97,8 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         _tap_row(page, "calls", "Юг", "half")
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("4")
-        expect(page.locator("#last")).to_have_text("Deal 3: dealer B\nContract: A 6d\nWhist: B pass, C half")
+        expect(page.locator("#last")).to_have_text("Deal 3: dealer Восток\nContract: Запад 6d\nWhist: Восток pass, "
+                                                   "Юг half")
     finally:
         context.close()
     assert problems == []

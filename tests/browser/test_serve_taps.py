@@ -40,7 +40,7 @@ def test_the_form_fills_the_last_count_and_says_what_is_missing(browser: Any, tm
             assert page.locator("#tricks button.auto").inner_text() == "0"
             page.tap("#enter")
             expect(page.locator("#dealno")).to_have_text("2")
-            assert page.text_content("#last") == "Deal 1: dealer C\nTricks: A 1, B 9, C 0"
+            assert page.text_content("#last") == "Deal 1: dealer Юг\nTricks: Запад 1, Восток 9, Юг 0"
 
             # deal 2: Восток 6♠; only Юг's call tapped: refused by name, nothing sent
             sent = len(posted)
@@ -63,8 +63,8 @@ def test_the_form_fills_the_last_count_and_says_what_is_missing(browser: Any, tm
             page.screenshot(path=str(SHOTS / "serve-phone-filled-in.png"), full_page=True)
             page.tap("#enter")
             expect(page.locator("#dealno")).to_have_text("3")
-            assert page.text_content("#last") == ("Deal 2: dealer A\nContract: B 6s\nWhist: C whist, A pass\n"
-                                                  "Tricks: A 1, B 6, C 3")
+            assert page.text_content("#last") == ("Deal 2: dealer Запад\nContract: Восток 6s\nWhist: Юг whist, "
+                                                  "Запад pass\nTricks: Запад 1, Восток 6, Юг 3")
 
             # the list: one tap to tonight's pulka
             page.goto(base + "/")

@@ -45,7 +45,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_an_empty_folder_is_refused_by_name(here: Path) -> None:
     (here / "games").mkdir()
     line = _one_error(_run("import", "games", "--store", "st"))
-    assert line == "error: games: no record file in this folder (record files end in .pref, .txt, .json or .pgn)"
+    assert line == "error: games: no record file in this folder (record files end in .pref, .txt, .json, .pgn or .ppn)"
     assert not (here / "st").exists()  # nothing to store: no store made
 
 

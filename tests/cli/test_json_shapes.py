@@ -93,13 +93,14 @@ def cli_json(store: Path, *args: str, code: int = 0) -> Any:
 
 def test_every_documented_shape_is_printed(store: Path) -> None:
     docs = documented()
-    assert set(docs) == {"ls", "import", "verify", "compare", "stats players|contracts|variants", "analyze",
+    assert set(docs) == {"ls", "import", "ledger", "verify", "compare", "stats players|contracts|variants", "analyze",
                          "analyze --all", "sheet", "settle", "audit"}
     docs.pop("audit")  # its own test below, at its own version
     (store / "down-one.pref").write_text(DOWN_ONE, encoding="utf-8")
     imported = cli_json(store, "import", str(store / "bad.pref"), str(store / "seed003-settlement.pref"), code=2)
     printed = {
         "import": imported,
+        "ledger": cli_json(store, "ledger"),
         "ls": cli_json(store, "ls"),
         "verify": cli_json(store, "verify"),
         "compare": cli_json(store, "compare", "seed003-settlement", "--rules", "leningrad"),

@@ -39,5 +39,6 @@ def test_page_has_worked_deals_for_the_house_overrides() -> None:
     specs = " ".join(SPECS)
     for name in ("raspasy-amnesty", "raspasy-amnesty-with-dealer", "no-raspasy-premium", "raspasy-2-4-8",
                  "rostov-min-visty", "whisted-game-exit", "ten-check-no-visty", "mountain-first", "total-pool-end",
-                 "half-whist-either", "dealer-whists", "any-played-exit", "dealer-consolation"):
+                 "half-whist-either", "dealer-whists", "any-played-exit", "dealer-consolation",
+                 "both-pass-keeps-raspasy"):
         assert name in NAMED_OVERRIDES and f"+{name}" in specs

@@ -119,3 +119,48 @@ def test_croatian_and_slovenian_pages_say_no_russian_word(tmp_path: Path) -> Non
         assert "exact (bule)" in html
     ru = render_html([long_sheet("russian-3p", tmp_path)], Lang.RU)
     assert all(w in ru for w in ("пуля", "гора", "способ 1", "способ 2", "висты на"))
+
+
+def test_a_long_one_word_name_is_cut_after_a_few_letters_never_to_one(tmp_path: Path) -> None:
+    """Issue 39 item 7: «Константинопольский» (one word, 19 letters) shrank to ``К.`` on the sheet (``visty
+    on К.``) and in the page's tables; cut as people cut it, after 8, 5 or 4 letters, it still says who."""
+    one = "Константинопольский"
+    assert name_forms([one])[one] == [one, "Констант.", "Конст.", "Конс."]
+    players = ["Александра Константинопольская", "Maximilian Württemberg-Hohenzollern", one]
+    from preflog.application.entry import table_names
+    assert table_names(players) == ["Александра К.", "Maximilian W.-H.", "Констант."]
+    # a cut two players share is left out: each keeps only the forms that tell them apart
+    assert name_forms([one, "Константинов"]) == {one: [one], "Константинов": ["Константинов"]}
+    record = Path(__file__).resolve().parents[2] / "data" / "demo" / "sochi-3p.pref"
+    text = record.read_text(encoding="utf-8").split("\n[Players ")[0]
+    text = re.sub(r'\[Players "[^"]*"\]', f'[Players "{", ".join(players)}"]', text, count=1)
+    path = tmp_path / "one-word.pref"
+    path.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    from preflog.views.json import sheet_json
+    from preflog.workspace import Workspace
+    (audited,) = Workspace(tmp_path / "store").audit(str(path))
+    sheet = sheet_json(audited)
+    for portrait in (False, True):
+        texts = [t for *_, t in text_elements(render_svg(sheet, portrait=portrait))]
+        assert not any(t == "К." or t.endswith(" on К.") for t in texts), texts   # "Александра К." is hers
+        # the paper sheet's narrow panels write his visty with his name cut; the portrait has room for it
+        assert any(re.search(r"Конс(т|тант)?\.$", t) for t in texts) is not portrait, texts
+
+
+def test_the_html_sheet_names_its_pulka_once_with_players_date_and_money(tmp_path: Path) -> None:
+    """Issue 39 item 7: the HTML sheet's header said the id twice (heading and section) and nothing of the
+    players, the date or the money. The demo Croatian pulka 013 (2023-07-16, 47 deals) settles at
+    −60 / +272 / −212 (its settlement's money at 1 a point, whole already)."""
+    sheet = long_sheet("croatian", tmp_path)
+    assert sheet["date"] == "2023-07-16"
+    html = render_html([sheet])
+    body = html.split("<body", 1)[1]
+    assert re.findall(r"<h[12]>(.*?)</h[12]>", body) == ["demo-croatian-3p-013"]
+    players = ", ".join(LONG["croatian"][2])
+    assert f'<p class="facts">{players} · 2023-07-16 · croatian · 47 deals</p>' in body
+    money = sheet["settlement"]["money"]
+    assert list(money.values()) == [-60, 272, -212]
+    assert ('<p class="money" data-words="sheet">money (× 1): Krešimir Horvat-Babić −60, Ivana Kovačević-Marković 272, '
+            'Zvonimir Šimunović Petrinjski −212</p>') in body
+    two = render_html([sheet, long_sheet("russian-3p", tmp_path)]).split("<body", 1)[1]
+    assert re.findall(r"<h[12]>(.*?)</h[12]>", two) == ["preflog · Sheet", "demo-croatian-3p-013", "demo-sochi-3p-001"]

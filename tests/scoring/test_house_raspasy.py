@@ -258,3 +258,41 @@ def test_any_played_exit_miser_and_half_whist() -> None:
     h.score(rasp((1, 4, 5)))
     h.score(half_whist(71))
     assert h.current_raspasy_price() == 2
+
+
+def test_any_but_both_pass_exit_ends_at_a_standing_half_whist() -> None:
+    """sochi+both-pass-keeps-raspasy (raspasy_exit=any_but_both_pass; price 1-2-3, tricks 1/4/5 each
+    raspasy):
+
+    1. raspasy at 1 → gora 1, 4, 5;
+    2. A's 6♠ passed by both (made without play): the series stays, so
+    3. the raspasy is at 2 → gora 2, 8, 10;
+    4. A's 7♥, B passes, C's half-whist stands (no play; A pulya 4, C 1 × 4 = 4 visty): not a
+       both-pass game, so the series ends, and
+    5. the raspasy is at 1 again → gora 1, 4, 5.
+
+    Under played_game (any-played-exit) deal 4 was not played: deal 5 would be at 3 → gora 3, 12, 15.
+    A failed played game and a failed miser end it too (made or not)."""
+    s = scorer(resolve("sochi+both-pass-keeps-raspasy"))
+    assert s.rules.raspasy_exit == "any_but_both_pass"
+    assert s.score(rasp((1, 4, 5))).gora == (1, 4, 5)
+    s.score(not_whisted(61))
+    assert s.score(rasp((1, 4, 5))).gora == (2, 8, 10)
+    stood = s.score(half_whist(74))
+    assert stood.pulya == (4, 0, 0) and stood.visty[2][0] == 4
+    assert s.score(rasp((1, 4, 5))).gora == (1, 4, 5)
+
+    p = scorer(resolve("sochi+any-played-exit"))
+    for deal in (rasp((1, 4, 5)), not_whisted(61), rasp((1, 4, 5)), half_whist(74)):
+        p.score(deal)
+    assert p.score(rasp((1, 4, 5))).gora == (3, 12, 15)
+
+    for failed in (whisted(71, (6, 3, 1)), miser(2)):
+        f = scorer(resolve("sochi+both-pass-keeps-raspasy"))
+        f.score(rasp((1, 4, 5)))
+        f.score(failed)
+        assert f.current_raspasy_price() == 1
+    k = scorer(resolve("sochi+both-pass-keeps-raspasy+miser-keeps-raspasy"))
+    k.score(rasp((1, 4, 5)))
+    k.score(miser(0))
+    assert k.current_raspasy_price() == 2

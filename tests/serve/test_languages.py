@@ -5,7 +5,7 @@ catalogs reaches a page rendered in Russian, Croatian or Slovenian.
 What "visible" means here: the text nodes of the page and its ``title``/``aria-label``/``placeholder``
 attributes, outside ``<script>`` and ``<style>``, outside record text (``<pre>``, ``<code>``: the record
 format's own keywords), outside key caps (``<kbd>End</kbd>``) and outside the drawn paper sheet and its
-totals table (``data-words="sheet"``):
+totals table (``data-words="sheet"``) and the last entry's record text (``data-words="record"``):
 their words are the game's, :mod:`preflog.render.words` (English books' or Russian ones); the report's
 charts are checked. The scripts' words are checked as the page
 hands them over: every message a page's script asks for is in its ``messages`` block, translated.
@@ -116,9 +116,10 @@ class _Visible(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
-        if tag in ("svg", "table"):
+        if tag in ("svg", "table", "p"):
             self.svg_depth += 1
-            sheet = "chart" not in (a.get("class") or "") if tag == "svg" else a.get("data-words") == "sheet"
+            words = a.get("data-words") in ("sheet", "record")
+            sheet = "chart" not in (a.get("class") or "") if tag == "svg" else words
             if sheet and not self.sheet:
                 self.sheet = self.svg_depth
         if tag == "script":
@@ -133,7 +134,7 @@ class _Visible(HTMLParser):
             self.texts += [v for k, v in attrs if k in ("title", "aria-label", "placeholder") and v]
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("svg", "table"):
+        if tag in ("svg", "table", "p"):
             if self.sheet == self.svg_depth:
                 self.sheet = 0
             self.svg_depth -= 1

@@ -88,4 +88,18 @@ def test_a_table_entry_is_not_held_up_while_an_upload_is_read(client: TestClient
     upload.join(30.0)
     assert r.status_code == 201, r.text
     assert saw_entry == [True] and took < 4.0, took   # the entry went in while the upload was being read
-    assert [i["status"] for i in result[0]] == ["imported"]
+    assert [i["status"] for i in result[0]["items"]] == ["imported"]
+
+
+def test_an_upload_answers_with_its_row_of_the_import_ledger(client: TestClient) -> None:
+    """Six one-deal pulkas, each with one illegal auction (tests/cli/test_seed_examples.py names the six
+    codes): 0 clean, 6 with findings, one deal a code. The ledger names the upload by its own name, never
+    the server's temporary file."""
+    r = _upload(client, EXAMPLES / "seed001-bidding-illegal.pref", name="friday.pref")
+    assert r.status_code == 201, r.text
+    ledger = r.json()["ledger"]
+    assert ledger["headline"] == ("0 deals clean, 6 with findings: bid_not_above_last 1, hold_not_allowed 1, "
+                                  "jump_bid 1, miser_not_beaten 1, miser_not_bid 1, miser_not_first_call 1")
+    assert ledger["sources"] == ["friday.pref"] and ledger["pulkas_imported"] == 6
+    server: Server = client.app.state.server  # type: ignore[attr-defined]
+    assert server.ws.ledger()[-1].import_id == ledger["import_id"]

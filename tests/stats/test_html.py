@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from preflog.reports import html as report_html
+from preflog.templates import counted
+from preflog.workspace import Workspace
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
 
 
 def test_page_has_svg_charts_and_no_external_resources(con, tmp_path):
@@ -18,7 +23,7 @@ def test_page_has_svg_charts_and_no_external_resources(con, tmp_path):
     contracts = svgs[0]
     assert "Declarer success by contract" in contracts
     assert contracts.count("<rect") == 5 and contracts.count('class="whisker"') == 5
-    assert all(f">{lab}<" in contracts for lab in ("6s", "6d", "7h", "8s", "miser"))
+    assert all(f">{lab}<" in contracts for lab in ("6♠", "6♦", "7♥", "8♠", "miser"))
     assert "n=2" in contracts  # the 7♥ bar: two declarations
     assert svgs[1].count("<rect") == 4 and "Total result" in svgs[1]
     assert sum("Variant delta" in s for s in svgs) == 4
@@ -81,3 +86,31 @@ def test_header_names_store_dates_filters_and_lists_the_sections(con):
     for anchor in re.findall(r'href="#([\w-]+)"', header):
         assert f'id="{anchor}"' in page
     assert "2 pulkas · dated 2024-03-01 to 2024-04-10" in report_html.render(con)
+
+
+def test_one_pulka_is_counted_in_the_singular_and_croatian_contracts_are_written_with_their_suits(
+        tmp_path: Path) -> None:
+    """Issue 39 item 7: a report of one Russian pulka (digest-b1.6: A's 7♥) and one Croatian pulka (the
+    seed 000 sample sheet: 3♦ and 5♣ declared) said "1 pulkas" under each player's bar and wrote the
+    Croatian contracts ``3d (cr)``. Each player played each pulka once: "1 pulka"; both pulkas: "2 pulkas";
+    the contracts with their suit signs and the family named in full."""
+    ws = Workspace(tmp_path / "store")
+    ws.import_paths([EXAMPLES / "digest-b1.6-worked-deal.pref", EXAMPLES / "seed000-sample-sheet.pref"], workers=1)
+    ws.heal_projections()
+    con = ws.connect(sandbox=True)
+    try:
+        page = report_html.render(con)
+    finally:
+        con.close()
+    assert re.findall(r"\b\d+ pulkas?\b", page).count("1 pulka") == 6   # 3 players × 2 family charts
+    facts = re.search(r'<p class="facts">(.*?)</p>', page, flags=re.S)
+    assert "1 pulkas" not in page and facts is not None and " · 2 pulkas" in facts.group(1)   # both pulkas
+    assert "(cr)" not in page and ">3d" not in page and ">5c" not in page
+    assert ">3♦ Croatian<" in page and ">5♣ Croatian<" in page and ">7♥ Russian<" in page
+    assert "<td>3♦</td>" in page
+
+
+def test_counted_follows_the_plural_rule() -> None:
+    assert [counted(n, "pulka", "pulkas") for n in (0, 1, 2, 21)] == ["0 pulkas", "1 pulka", "2 pulkas", "21 pulkas"]
+    # Russian: 21 is "one" (21 пулька), 0 is not
+    assert [counted(n, "пулька", "пулек", "ru") for n in (21, 0)] == ["21 пулька", "0 пулек"]

@@ -80,6 +80,11 @@ class CroatianDeal(Deal):
     def _read_rules(self, rules: Rules) -> None:
         self.settings = croatian_settings(rules)
 
+    def defence_calls(self) -> list[int]:
+        """The defenders' calls as the defence phase keeps them (igram, pass, zovem; −1: none)."""
+        d = self.defence
+        return list(d.calls) if d is not None else [-1] * self.n
+
     def _start_family(self) -> None:
         self.hand_game = False
         self.defence = None
