@@ -52,6 +52,9 @@ def test_wheel_runs_the_demo_outside_a_checkout(tmp_path: Path) -> None:
     # the page templates (preflog/templates: package data in pyproject.toml)
     assert {f"preflog/templates/{n}" for n in ("base.html", "viewer.html", "viewer.js", "report.html",
                                                "sheet.html")} <= names
+    # the message catalogs, compiled (preflog/locale: package data), and the pages' script of words
+    assert {f"preflog/locale/{lang}/LC_MESSAGES/messages.mo" for lang in ("ru", "hr", "sl")} <= names
+    assert "preflog/templates/i18n.js" in names
     # the compiled double-dummy search is built into the wheel (preflog/solver/_dd.c)
     assert any(n.startswith("preflog/solver/_dd.") and n.endswith(".so") for n in names), sorted(names)
     # the compiled scanner of the text reader (preflog/record/_scan.c) and the chain of bulk sealing

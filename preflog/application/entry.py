@@ -27,6 +27,7 @@ from typing import Any
 from ..engine.corrections import DealFate
 from ..engine.corrections import effective_positions
 from ..engine.families import EntryContract
+from ..engine.families import Lang
 from ..engine.families import SheetWords
 from ..engine.families import family_of
 from ..engine.findings import Finding
@@ -222,21 +223,22 @@ class Table:
         return [{"text": c.text, "calls": [CALL_NAMES[k] for k in c.calls], "whist": bool(c.calls)}
                 for c in family_of(self.rules).entry_contracts(self.rules.name)]
 
-    def terms(self, spec: str | None = None) -> dict[str, Any]:
+    def terms(self, spec: str | None = None, lang: Lang = Lang.EN) -> dict[str, Any]:
         """The words and choices of the family's entry page (``spec``: the pulka's rules spec, for a preset's
-        own words): each call's word by name, the name of a deal everybody passed and whether it is played
-        for tricks, the contra chain's words."""
+        own words; ``lang``: the sheet's words of the page's language): each call's word by name, the name of
+        a deal everybody passed and whether it is played for tricks, the contra chain's words, the points the
+        sheet counts in."""
         if self.rules is None:
             return {}
         family = family_of(self.rules)
         terms = family.entry_terms(spec or self.rules.name)
         if terms is None:
             return {}
-        words = family.sheet.words(spec)
+        words = family.sheet.words(spec, lang)
         all_pass = words.all_pass
         return {"calls": {CALL_NAMES[k]: w for k, w in terms.call_words.items()},
                 "all_pass": all_pass[:1].upper() + all_pass[1:], "all_pass_tricks": terms.all_pass_tricks,
-                "contra": list(terms.contra_words), "settle": settle_columns(words),
+                "contra": list(terms.contra_words), "settle": settle_columns(words), "points": words.points,
                 "names": table_names(self.players)}
 
 

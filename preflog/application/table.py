@@ -38,11 +38,13 @@ from ..record.api import write_text
 from ..render.numbers import mixed
 from ..render.numbers import money_shown
 from ..render.sheet_svg import render_svg
+from ..render.words import sheet_lang
 from ..render.words import words_for
 from ..rules.config import Rules
 from ..rules.presets import PRESETS
 from ..store.base import ConcurrencyError
 from ..store.base import EventStore
+from ..templates.i18n import LANG
 from ..views.json import finding_json
 from ..views.json import sheet_json
 from ..workspace import Audited
@@ -199,7 +201,7 @@ class LiveTables:
         self.on_commit = on_commit
         self._events: dict[str, tuple[int, list[Event]]] = {}   # pulka -> (table version, its events)
         self._standings: dict[tuple[str, int, str], tuple[Table, AuditResult]] = {}
-        self._states: dict[tuple[str, int, str], TableState] = {}
+        self._states: dict[tuple[str, int, str, str], TableState] = {}
         self._entered: dict[tuple[str, str], int] = {}   # (pulka, entry id) -> the log's length it made
 
     # --- reading ------------------------------------------------------------------------------
@@ -250,10 +252,12 @@ class LiveTables:
         return kept
 
     def state(self, pid: str, events: Sequence[Event] | None = None) -> TableState:
-        """Where pulka ``pid`` stands (``events``: its events, when the caller has them). Kept between
-        calls (phones ask for it every few seconds), by the same key as :meth:`standing`."""
+        """Where pulka ``pid`` stands (``events``: its events, when the caller has them), its sheet and words
+        in the language of the pages written now (:data:`~preflog.templates.LANG`). Kept between calls
+        (phones ask for it every few seconds), by the same key as :meth:`standing` and the language."""
         evs = list(events) if events is not None else self.events(pid)
-        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "")
+        lang = LANG.get()
+        key = (pid, len(evs), repr(evs[-1].to_row()) if evs else "", lang.value)
         kept = self._states.get(key)
         if kept is None:
             kept = self._state(pid, evs)
@@ -267,11 +271,12 @@ class LiveTables:
         sheet = sheet_json(Audited(Loaded(pid, evs, str(self.ws.root)), result))
         dealer = table.dealer
         blocks = deal_blocks(evs)
-        terms = table.terms(sheet["rules"])
+        words = sheet_lang(LANG.get())
+        terms = table.terms(sheet["rules"], words)
         entries = history(evs, blocks)
         return TableState(
             id=pid, seq=len(evs), players=list(table.players), rules=sheet["rules"], deals=len(sheet["deals"]),
-            svg=render_svg(sheet), portrait=render_svg(sheet, portrait=True),
+            svg=render_svg(sheet, words), portrait=render_svg(sheet, words, portrait=True),
             totals=sheet["totals"], settlement=sheet["settlement"],
             # as on paper: fractions as mixed numbers (30⅔), minus as −; money as the family pays it
             settlement_shown={k: money_shown(by, words_for(sheet["family"], sheet["rules"]).whole_money)

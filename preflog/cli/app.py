@@ -35,6 +35,9 @@ from ..errors import FileError
 from ..errors import NoStoreError
 from ..errors import PreflogError
 from ..errors import WorkspaceError
+from ..templates.i18n import Language
+from ..templates.i18n import environment_language
+from ..templates.i18n import speaking
 
 # ``preflog --help`` starts fast: the workspace, the engine and the reports (pyarrow, pandas, DuckDB) load
 # when a command first needs them (tests/cli/test_conventions.py checks that importing this module
@@ -201,6 +204,27 @@ err = Console(stderr=True, width=_width(sys.stderr), emoji=False)
 StoreOpt = Annotated[Path | None, typer.Option(
     "--store", help="Store folder (default: $PREFLOG_STORE, else ./preflog-store); also accepted before the "
                     "command.", show_default=False)]
+class PageLang(StrEnum):
+    """``--lang`` of the commands that write pages (sheet, replay, analyze, report): the language of the
+    page (its message catalog, :mod:`preflog.templates.i18n`), and of the Russian game's sheet terms
+    (Russian in a Russian page; English books' pulya, gora, visty otherwise)."""
+
+    en = "en"
+    ru = "ru"
+    hr = "hr"
+    sl = "sl"
+
+
+LangOpt = Annotated[PageLang | None, typer.Option(
+    "--lang", help="The language of the page (en, ru, hr, sl; default: the environment's locale, LANG, "
+                   "else English).", show_default=False)]
+
+
+def _language(lang: PageLang | None) -> Language:
+    """The language ``--lang`` asks for, else the environment's (:func:`environment_language`)."""
+    return Language(lang.value) if lang is not None else environment_language()
+
+
 # ``preflog --store DIR COMMAND``: the folder given before the command, for commands not given their own
 _store_before: Path | None = None
 
@@ -367,7 +391,7 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
            trick: Annotated[int | None, typer.Option(min=0, help="Tricks completed (default: the end of the deal).")]
            = None,
            html: Annotated[Path | None, typer.Option(help="Write the deal viewer, one self-contained page.")] = None,
-           store: StoreOpt = None) -> None:
+           lang: LangOpt = None, store: StoreOpt = None) -> None:
     """The table at a point of the pulka: hands, auction, trick, score so far."""
     from ..engine.findings import AuditFailed
 
@@ -375,7 +399,9 @@ def replay(target: Annotated[str, typer.Argument(help="Pulka id or record file."
     if html is not None:
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded), f"the deal viewer of {loaded.id}")
+        with speaking(_language(lang)):
+            text = viewer_html(loaded)
+        _write(html, text, f"the deal viewer of {loaded.id}")
         return
     try:
         view = views.replay_view(loaded, deal, trick)
@@ -401,7 +427,7 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
                                                             "discard: slow).")] = False,
             passes: Annotated[bool, typer.Option("--passes", help="With --all: also judge every first pass "
                                                                   "in an auction (docs/skill.md: slow).")] = False,
-            store: StoreOpt = None) -> None:
+            lang: LangOpt = None, store: StoreOpt = None) -> None:
     """Double-dummy analysis: makeable or not, the cards that lost tricks and what each cost on the
     sheet, the whist decisions, the best discard (docs/analysis.md)."""
     from ..analysis import Options
@@ -431,8 +457,9 @@ def analyze(target: Annotated[str | None, typer.Argument(help="Pulka id or recor
         from ..views.analysis import analysis_view
         from ..views.viewer import viewer_html
 
-        _write(html, viewer_html(loaded, mistake_marks(result), analysis_view(result)),
-               f"the deal viewer of {loaded.id}", document_on_stdout=as_json)
+        with speaking(_language(lang)):
+            text = viewer_html(loaded, mistake_marks(result), analysis_view(result))
+        _write(html, text, f"the deal viewer of {loaded.id}", document_on_stdout=as_json)
     if as_json:
         _print_json(analysis_json([result]))
     elif html is None:
@@ -498,13 +525,6 @@ def audit_(target: Annotated[str | None, typer.Argument(help="Pulka id or record
     raise typer.Exit(1 if found else 0)
 
 
-class SheetLang(StrEnum):
-    """``sheet --lang``: the language of the sheet's words (:class:`preflog.engine.families.Lang`)."""
-
-    en = "en"
-    ru = "ru"
-
-
 @app.command()
 @_guard
 def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")],
@@ -514,16 +534,15 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
           html: Annotated[Path | None, typer.Option(help="Write the paper sheets as an HTML page.")] = None,
           pulka: Annotated[str | None, typer.Option("--pulka", help="Only this pulka of a record file that holds "
                                                     "several.")] = None,
-          lang: Annotated[SheetLang, typer.Option("--lang", help="The sheet's words: English, or Russian terms "
-                                                  "for the Russian game (a Croatian sheet keeps its own words).")]
-          = SheetLang.en,
+          lang: LangOpt = None,
           portrait: Annotated[bool, typer.Option("--portrait", help="Draw the --svg sheet for a phone held "
                                                  "upright.")] = False,
           store: StoreOpt = None) -> None:
     """Score sheet (running totals) and settlement: exact, method 1, method 2, money."""
-    from ..engine.families import Lang
+    from ..render.words import sheet_lang
 
-    words = Lang(lang.value)
+    language = _language(lang)
+    words = sheet_lang(language)   # the Russian game's Russian terms on a Russian sheet (a Croatian one: its own)
     if portrait and svg is None:
         _fail("--portrait lays out the --svg sheet: give --svg FILE (the --html page holds both layouts)")
     audited = _ws(store).audit(target)
@@ -545,7 +564,9 @@ def sheet(target: Annotated[str, typer.Argument(help="Pulka id or record file.")
                document_on_stdout=as_json)
     if html is not None:
         what = f"the sheet of {sheets[0]['id']}" if len(sheets) == 1 else f"{len(sheets)} sheets"
-        _write(html, render_html(sheets, words), what, document_on_stdout=as_json)
+        with speaking(language):
+            text = render_html(sheets, words)
+        _write(html, text, what, document_on_stdout=as_json)
     if as_json:
         from ..views.json import sheet_doc
 

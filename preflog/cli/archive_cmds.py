@@ -18,10 +18,13 @@ import typer
 from rich.console import Console
 
 from ..errors import FileError
+from ..templates.i18n import speaking
+from .app import LangOpt
 from .app import StoreOpt
 from .app import TableFormat
 from .app import _fail
 from .app import _guard
+from .app import _language
 from .app import _one_line
 from .app import _print_json
 from .app import _watching
@@ -286,7 +289,7 @@ def compare(target: Annotated[str, typer.Argument(help="Pulka id or record file.
 def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file.")],
            pages: Annotated[Path | None, typer.Option(help="Also write a deal viewer per pulka into this folder.")]
            = None, player: _Player = None, preset: _Preset = None, date_from: _From = None, date_to: _To = None,
-           pulka: _Pulka = None, store: StoreOpt = None) -> None:
+           pulka: _Pulka = None, lang: LangOpt = None, store: StoreOpt = None) -> None:
     """One self-contained HTML page with tables and charts (the filters as for stats)."""
     from .. import reports
     from ..application import Archive
@@ -305,12 +308,13 @@ def report(html: Annotated[Path, typer.Option("--html", help="Output HTML file."
         if filters.active:
             keep = {s.id for s in archive.find(filters)}
             loaded = [ld for ld in loaded if ld.id in keep]
-        with file_errors(pages):
+        with file_errors(pages), speaking(_language(lang)):
             links = write_viewers(loaded, pages, html.parent)
         _wrote(pages, f"{views.plural(len(links), 'deal viewer')}, one a pulka")
     try:
-        write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, filters.player),
-              **filters.options())
+        with speaking(_language(lang)):
+            write(html, con, store=str(ws.root), pages=links, skill=_skill_frames(ws, filters.player),
+                  **filters.options())
     except OSError as exc:  # the page is written to a temporary twin first: name the file asked for, not it
         raise FileError(html, exc.strerror or str(exc)) from exc
     out.print(f"wrote {html}", markup=False)

@@ -896,6 +896,8 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
     one), with its players, date, rules, deals and money (as the family pays it) beneath."""
     from ..templates import Markup  # (Jinja2 only for the page: ``sheet --svg`` does without)
     from ..templates import page
+    from ..templates.i18n import gettext
+    from ..templates.i18n import ngettext
 
     shown = []
     for pk in pulkas:
@@ -919,16 +921,18 @@ def render_html(pulkas: list[dict[str, Any]], lang: Lang = Lang.EN) -> str:
             rows.append(row)
         anchor = "full-" + hashlib.sha256(str(pk["id"]).encode("utf-8")).hexdigest()[:12]
         money = money_shown(pk["settlement"].get("money", {}), words.whole_money)
+        n = len(pk.get("deals", []))
+        dealt = ngettext("%(num)s deal", "%(num)s deals", n) % {"num": n}
         facts = [", ".join(pk["players"]), *([str(pk["date"])] if pk.get("date") else []),
-                 *([str(pk["rules"])] if pk.get("rules") else []), words.deals.format(len(pk.get("deals", [])))]
+                 *([str(pk["rules"])] if pk.get("rules") else []), dealt]
         paid = (f"{words.money} (× {mixed(pk.get('whist_price') or '1')}): "
                 + ", ".join(f"{p} {v}" for p, v in money.items())) if money else ""
         shown.append({"id": str(pk["id"]), "anchor": anchor, "facts": facts, "money": paid,
                       "svg": Markup(render_svg(pk, lang)),
                       "portrait": Markup(render_svg(pk, lang, portrait=True)), "head": head,
-                      "wide": head.index(words.written), "rows": rows, "paper_view": words.paper_view,
-                      "fit_view": words.fit_view})
+                      "wide": head.index(words.written), "rows": rows})
     # one pulka: its id is the page's heading (once), its players, date, rules and money under it
-    return page("sheet.html", title="preflog sheet" + (f" · {pulkas[0]['id']}" if len(pulkas) == 1 else ""),
-                heading=str(pulkas[0]["id"]) if len(pulkas) == 1 else "preflog sheet", single=len(pulkas) == 1,
-                pulkas=shown, lang=lang.value)
+    title = "preflog · " + gettext("Sheet")
+    return page("sheet.html", title=title + (f" · {pulkas[0]['id']}" if len(pulkas) == 1 else ""),
+                heading=str(pulkas[0]["id"]) if len(pulkas) == 1 else title, single=len(pulkas) == 1,
+                pulkas=shown)

@@ -31,10 +31,21 @@ from ..engine.families import Lang
 from ..engine.families import SheetLayout
 from ..engine.families import SheetWords
 from ..engine.families import family_named
+from ..templates.i18n import Language
 
 Words = SheetWords
 
-__all__ = ["Lang", "SheetLayout", "Words", "words_for"]
+__all__ = ["Lang", "SheetLayout", "Words", "sheet_lang", "words_for"]
+
+
+def sheet_lang(language: Language) -> Lang:
+    """The sheet's words for a page in ``language``: a Russian page draws the Russian game's Russian terms;
+    every other page its English ones (the Croatian and Slovenian games' own words in any language).
+
+    >>> sheet_lang(Language.RU), sheet_lang(Language.HR)
+    (<Lang.RU: 'ru'>, <Lang.EN: 'en'>)
+    """
+    return Lang.RU if language is Language.RU else Lang.EN
 
 
 def words_for(family: str | None, rules: str | None = None, lang: Lang = Lang.EN) -> SheetWords:

@@ -22,11 +22,15 @@ from typing import Unpack
 
 import duckdb
 import pandas as pd
+from babel.dates import format_date
 
 from ..engine.families import family_named
+from ..templates import LANG
 from ..templates import Markup
-from ..templates import counted
 from ..templates import page
+from ..templates.i18n import N_
+from ..templates.i18n import gettext
+from ..templates.i18n import ngettext
 from . import queries
 from .db import Filters
 
@@ -111,6 +115,21 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str, lo:
     return "".join(parts)
 
 
+COLUMN_HEADS = {
+    "family": N_("family"), "contract_label": N_("contract"), "hand_game": N_("hand game"), "n": N_("n"),
+    "made": N_("made"), "success": N_("success"), "played": N_("played"), "mean_undertricks": N_("mean undertricks"),
+    "mean_declarer_value": N_("mean declarer value"), "player": N_("player"), "pulkas": N_("pulkas"),
+    "deals_played": N_("deals played"), "declared": N_("declared"), "declarer_success": N_("declarer success"),
+    "whist_rate": N_("whist rate"), "whist_success": N_("whist success"), "misers": N_("misères"),
+    "miser_success": N_("misère success"), "raspasy_tricks_per_deal": N_("raspasy tricks per deal"),
+    "avg_visty": N_("avg visty"), "total_visty": N_("total visty"), "avg_points": N_("avg points"),
+    "total_points": N_("total points"), "total_money": N_("total money"), "preset": N_("preset"),
+    "deals": N_("deals"), "deals_per_pulka": N_("deals per pulka"), "raspasy_rate": N_("raspasy rate"),
+    "refe_rate": N_("refe rate"), "declarer_edge": N_("declarer edge"), "result_stddev": N_("result stddev"),
+}
+"""The report tables' column headings (the catalog's msgids: report.html translates them)."""
+
+
 class _TableData(TypedDict):
     """A table as the report template draws it: header texts, and rows of ``(class, text)`` cells."""
 
@@ -124,7 +143,7 @@ def _table(df: pd.DataFrame, columns: Sequence[str]) -> _TableData:
     throughout (e.g. ``hand_game``/``refe`` without Croatian pulkas) is left out; wide tables scroll
     (the template's ``div.tw``). Texts are plain: the template escapes them."""
     cols = [c for c in columns if c in df.columns and not _all_false_or_zero(df[c])]
-    head = [c.replace("_", " ") for c in cols]  # spaces let headers wrap
+    head = [COLUMN_HEADS.get(c, c.replace("_", " ")) for c in cols]  # spaces let headers wrap; the page translates
     digits = {c: _digits(df[c]) for c in cols}
     body = []
     for row in df.to_dict("records"):
@@ -158,7 +177,7 @@ def _cell(v: object, digits: int = 2) -> str:
     if _na(v):
         return "–"
     if isinstance(v, bool) or getattr(getattr(v, "dtype", None), "kind", "") == "b":  # Python or NumPy bool
-        return "yes" if v else "no"
+        return gettext("yes") if v else gettext("no")
     if isinstance(v, float):
         return f"{v:.{digits}f}"
     return str(v)
@@ -222,12 +241,14 @@ def _contract(label: object) -> object:
 def _facts(con: duckdb.DuckDBPyConnection, f: _Filters) -> list[str]:
     """The header's facts after the store: dates (of the report and of the pulkas) and the filters."""
     span = con.execute(_SPAN_SQL, Filters(**f).params()).fetchone()
-    facts = [f"written {datetime.date.today().isoformat()}"]
+    facts = [gettext("written %(date)s") % {"date": format_date(datetime.date.today(), locale=LANG.get().value)}]
     if span is not None and span[2]:
         first, last = (str(d) if d is not None else "?" for d in span[:2])
-        facts.append(counted(span[2], "pulka", "pulkas") + (f", dated {first} – {last}" if span[0] is not None else ""))
+        facts.append(ngettext("%(num)s pulka", "%(num)s pulkas", span[2]) % {"num": span[2]}
+                     + (" · " + gettext("dated %(since)s to %(until)s") % {"since": first, "until": last}
+                        if span[0] is not None else ""))
     shown = ", ".join(f"{k}={v}" for k, v in f.items() if v)
-    facts.append(f"Filters: {shown}" if shown else "no filters")
+    facts.append(gettext("Filters: %(filters)s") % {"filters": shown} if shown else gettext("no filters"))
     return facts
 
 
@@ -271,33 +292,35 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
     va = queries.variants(con, **f)
     totals = con.execute(_TOTALS_SQL, Filters(**f).params()).df()
     family_of = dict(con.execute(_FAMILY_OF_PRESET_SQL).fetchall())
-    sections = [("contracts", "Success rate by contract"), ("players", "Players"), ("variants", "Variants"),
-                ("pulkas", "Pulkas")]
+    sections = [("contracts", N_("Success rate by contract")), ("players", N_("Players")), ("variants", N_("Variants")),
+                ("pulkas", N_("Pulkas"))]
     body: list[tuple[str, Any]] = []  # the page's parts in order, as report.html draws them
 
-    body.append(("h2", ("contracts", "Success rate by contract")))
+    body.append(("h2", sections[0]))
     ct["contract_label"] = [_contract(lab) for lab in ct["contract_label"]]
-    labels = [f"{lab}{' hand' if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" {fam.capitalize()}")
+    hand_word = gettext("hand")
+    labels = [f"{lab}{' ' + hand_word if hand else ''}" + ("" if ct["family"].nunique() < 2 else f" {fam.capitalize()}")
               for lab, hand, fam in zip(ct["contract_label"], ct["hand_game"], ct["family"], strict=True)]
     body.append(_chart(labels, list(ct["success"]), lo=list(ct["success_lo"]), hi=list(ct["success_hi"]),
                        notes=[f"n={n}" for n in ct["n"]], percent=True,
-                       title="Declarer success by contract (95 % Wilson interval)"))
+                       title=gettext("Declarer success by contract (95 % Wilson interval)")))
     body.append(("table", _table(ct, ["family" if ct["family"].nunique() > 1 else "", "contract_label",
                                       "hand_game", "n", "made", "success", "played", "mean_undertricks",
                                       "mean_declarer_value"])))
 
-    body.append(("h2", ("players", "Players")))
+    body.append(("h2", sections[1]))
     # one chart per family: Russian visty and Croatian points are different units, never one axis
     families = list(dict.fromkeys(totals["family"]))
     for fam in families:
         part = totals[totals["family"] == fam]
         unit = _unit(fam)
-        where = f", {fam.capitalize()} pulkas" if len(families) > 1 else ""
-        body.append(_chart(list(part["player"]), list(part["total"]), title=f"Total result{where} ({unit})",
-                           notes=[counted(p, "pulka", "pulkas") for p in part["pulkas"]]))
+        where = f", {fam.capitalize()}" if len(families) > 1 else ""
+        body.append(_chart(list(part["player"]), list(part["total"]),
+                           title=gettext("Total result%(where)s (%(unit)s)") % {"where": where, "unit": unit},
+                           notes=[ngettext("%(num)s pulka", "%(num)s pulkas", p) % {"num": p} for p in part["pulkas"]]))
     body.append(_chart(list(pl["player"]), list(pl["declarer_success"]), lo=list(pl["declarer_success_lo"]),
                        hi=list(pl["declarer_success_hi"]), notes=[f"n={n}" for n in pl["declared"]],
-                       percent=True, title="Declarer success (95 % Wilson interval)"))
+                       percent=True, title=gettext("Declarer success (95 % Wilson interval)")))
     # the report keeps visty and points apart: the columns of the units these pulkas count in
     result_cols = [c for c in ("avg_visty", "total_visty", "avg_points", "total_points")
                    if c in pl.columns and pl[c].notna().any()]
@@ -305,28 +328,31 @@ def render(con: duckdb.DuckDBPyConnection, *, title: str = "preflog statistics",
                                       "whist_rate", "whist_success", "misers", "miser_success",
                                       "raspasy_tricks_per_deal", *result_cols, "total_money"])))
 
-    body.append(("h2", ("variants", "Variants")))
+    body.append(("h2", sections[2]))
     fams = [family_of.get(p, "russian") for p in va["preset"]]
     mixed = len(set(fams)) > 1
-    for col, name in (("raspasy_rate", "raspasy frequency"), ("declarer_success", "declarer success"),
-                      ("declarer_edge", "declarer edge (visty per declared deal)"),
-                      ("result_stddev", "spread of per-pulka results (stddev)")):
+    for col, name in (("raspasy_rate", gettext("raspasy frequency")),
+                      ("declarer_success", gettext("declarer success")),
+                      ("declarer_edge", gettext("declarer edge (visty or points per declared deal)") if mixed
+                       else gettext("declarer edge (visty per declared deal)")),
+                      ("result_stddev", gettext("spread of per-pulka results (stddev)"))):
         vals = pd.to_numeric(va[col], errors="coerce")
         rate = col.endswith(("rate", "success"))  # rates differ by percentage points, not by 0.0…
         if rate or not mixed:
             mean = vals.mean()
-            chart_title = (f"Variant delta: {name} − mean ({_fmt(mean, rate)})" if not math.isnan(mean)
-                           else f"Variant delta: {name}")
+            chart_title = (gettext("Variant delta: %(name)s − mean (%(mean)s)")
+                           % {"name": name, "mean": _fmt(mean, rate)} if not math.isnan(mean)
+                           else gettext("Variant delta: %(name)s") % {"name": name})
             deltas = list(vals - mean)
         else:  # visty and points: each preset against the mean of its own family
             means = {fam: vals[[g == fam for g in fams]].mean() for fam in set(fams)}
             deltas = [v - means[g] for v, g in zip(vals, fams, strict=True)]
-            chart_title = f"Variant delta: {name.replace('visty', 'visty or points')} − mean of its family"
+            chart_title = gettext("Variant delta: %(name)s − mean of its family") % {"name": name}
         body.append(_chart(list(va["preset"]), deltas, title=chart_title, fmt=_pp if rate else lambda v: f"{v:+.1f}"))
     body.append(("table", _table(va, ["preset", "pulkas", "deals", "deals_per_pulka", "raspasy_rate", "refe_rate",
                                       "declarer_success", "declarer_edge", "result_stddev"])))
     body += _skill_section(skill, sections)
-    body.append(("h2", ("pulkas", "Pulkas")))
+    body.append(("h2", sections[3]))
     body.append(("pulkas", _pulka_rows(con, f, pages)))
     return page("report.html", script="report.js", title=title, store=store, facts=_facts(con, f),
                 sections=sections, parts=body, viewers=bool(pages))

@@ -13,8 +13,9 @@ import pandas as pd
 from markupsafe import Markup
 
 from ..templates import counted
+from ..templates.i18n import N_
 
-ANCHOR, TITLE = "skill", "Skill: luck, play and ratings"
+ANCHOR, TITLE = "skill", N_("Skill: luck, play and ratings")
 PALETTE = ("#4a7ab5", "#c0504d", "#9bbb59", "#8064a2", "#f79646", "#4bacc6", "#7f7f7f", "#2c4d75")
 
 

@@ -66,11 +66,14 @@ from ..errors import PreflogError
 from ..model.events import Event
 from ..store.base import EventStore
 from ..templates import page
+from ..templates.i18n import N_
+from ..templates.i18n import gettext
 from ..views.viewer import viewer_html
 from ..workspace import ImportItem
 from ..workspace import Loaded
 from ..workspace import Workspace
 from . import install
+from .language import Speaking
 from .proxy import RootPath
 from .proxy import route_path
 
@@ -292,7 +295,7 @@ class Server:
             self.ws.heal_projections()
             con = self.ws.connect(sandbox=True)
         try:
-            return render(con, title="preflog · statistics", **f.options())
+            return render(con, title="preflog · " + gettext("Statistics"), **f.options())
         finally:
             con.close()
 
@@ -560,9 +563,10 @@ def _guarded(handler: Handler) -> Handler:
             return _refusal(failed)
         if failed.status in (401, 429):   # a page: the join form, asking for the PIN or token
             settings = _server(request).settings
-            text = page("serve_join.html", same_origin=True, title="preflog · join", path=request.url.path,
-                        pin=settings.pin, message="" if failed.status == 401 and "token" not in request.query_params
-                        else failed.message if failed.status == 429 else "that is not the table's PIN or token")
+            text = page("serve_join.html", same_origin=True, title="preflog · " + gettext("Join the table"),
+                        path=request.url.path, pin=settings.pin,
+                        message="" if failed.status == 401 and "token" not in request.query_params
+                        else failed.message if failed.status == 429 else N_("that is not the table's PIN or token"))
             return HTMLResponse(text, status_code=failed.status, headers=_HEADERS)
         return PlainTextResponse(failed.message, status_code=failed.status, headers=_HEADERS)
     return run
@@ -577,7 +581,7 @@ def create_app(store: str | Path, table_token: str | None = None,
     page of another site whose name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
     from .routes import routes  # the handlers: they import this module's helpers
 
-    middleware = [Middleware(RootPath)]
+    middleware = [Middleware(RootPath), Middleware(Speaking)]
     middleware += [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
     app = Starlette(routes=[*routes(), *install.routes()], middleware=middleware)
     app.state.server = Server(Settings(Path(store), table_token, poll_ms, public_read, pin))

@@ -28,6 +28,7 @@ from ..errors import NotStoredError
 from ..projections.facts import date_iso
 from ..templates import Markup
 from ..templates import page
+from ..templates.i18n import gettext
 from ..views.viewer import viewer_html
 from ..workspace import Loaded
 from . import app as _app
@@ -65,7 +66,7 @@ async def home(request: Request) -> Response:
     shown = rows[(page_no - 1) * _app.PAGE_SIZE: page_no * _app.PAGE_SIZE]
     asked = (("player", f.player), ("rules", f.preset), ("from", f.date_from), ("to", f.date_to))
     query = urlencode([(k, v) for k, v in asked if v])
-    text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · pulkas",
+    text = page("serve_list.html", script="serve.js", same_origin=True, title="preflog · " + gettext("Pulkas"),
                 data=_page_data(request), rows=shown, player=f.player or "", preset=f.preset or "",
                 presets=presets, since=f.date_from or "", until=f.date_to or "", query=query, page_no=page_no,
                 pages=pages, total=len(rows), refused=refused,
@@ -87,8 +88,8 @@ async def new(request: Request) -> Response:
     known = await run_in_threadpool(_server(request).known_players)
     data = _page_data(request, presets=list(LIVE_PRESETS), today=dt.date.today().isoformat(),
                       rules=form_presets(LIVE_PRESETS), options=form_options(), last_table=list(known.last_table))
-    text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · new pulka", data=data,
-                known=known.offered, last=known.last_table)
+    text = page("serve_new.html", script="serve.js", same_origin=True, title="preflog · " + gettext("Start a pulka"),
+                data=data, known=known.offered, last=known.last_table)
     return _html(request, text)
 
 

@@ -9,12 +9,18 @@ as ``\\uXXXX``), read with ``JSON.parse``. Each page carries a Content-Security-
 (:func:`policy`): nothing is loaded (``default-src 'none'``), no inline event handler runs, and the one
 script that may run is the page's own, allowed by its SHA-256 computed when the page is rendered.
 
+Every word a page shows comes from a message catalog (:mod:`.i18n`): the page is written in the language
+of :data:`LANG`, its template translating with ``_()``, and a page with a script hands the script the
+translations of the messages it uses (``<script type="application/json" id="messages">``, read by the
+``_()`` of ``i18n.js``, which comes first in every page's script).
+
 Imports nothing from preflog: views, reports and render all use it.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 from contextvars import ContextVar
@@ -24,9 +30,17 @@ from babel import Locale
 from jinja2 import Environment
 from jinja2 import PackageLoader
 from jinja2 import StrictUndefined
+from jinja2.ext import i18n as _i18n_extension
 from markupsafe import Markup
 
-__all__ = ["ROOT", "Markup", "counted", "page", "policy", "script_hash", "script_json", "source"]
+from .i18n import HERE
+from .i18n import LANG
+from .i18n import Language
+from .i18n import script_messages
+from .i18n import translations
+
+__all__ = ["LANG", "ROOT", "Language", "Markup", "counted", "environment", "page", "policy", "script_hash",
+           "script_json", "source"]
 
 # The characters that could end or reinterpret a <script> element's text (``</script>``, ``<!--``), or
 # break a script that reads the JSON as JavaScript source: written as JSON escapes, never raw.
@@ -70,14 +84,31 @@ def counted(n: int, one: str, other: str, lang: str = "en") -> str:
     """``n`` and its noun in the form the language's plural rule (CLDR's, through Babel) asks for:
     ``counted(1, "pulka", "pulkas")`` → ``1 pulka``, ``counted(2, …)`` → ``2 pulkas``. A language with more
     forms than two (Russian's one / few / many) writes ``other`` for every form but ``one`` here: the
-    pages' words move to gettext catalogs (``ngettext``), which hold each language's forms."""
+    pages' words are in the gettext catalogs (``ngettext``), which hold each language's forms."""
     return f"{n} {one if Locale.parse(lang).plural_form(abs(n)) == 'one' else other}"
 
 
-ENV = Environment(loader=PackageLoader("preflog", "templates"), autoescape=True, undefined=StrictUndefined,
-                  keep_trailing_newline=True)
-ENV.filters["script_json"] = script_json
-ENV.globals["counted"] = counted
+def _environment() -> Environment:
+    """The pages' environment: the templates of this folder, autoescaped, Jinja2's i18n extension."""
+    env = Environment(loader=PackageLoader("preflog", "templates"), autoescape=True, undefined=StrictUndefined,
+                      keep_trailing_newline=True, extensions=[_i18n_extension])
+    env.filters["script_json"] = script_json
+    env.globals["languages"] = list(Language)
+    env.globals["counted"] = counted
+    return env
+
+
+ENV = _environment()
+
+
+@functools.cache
+def environment(lang: Language) -> Environment:
+    """The environment that writes pages in ``lang``: its ``_()``, ``ngettext()`` and ``{% trans %}`` read
+    that catalog (one environment a language: the extension installs its functions as the environment's
+    globals)."""
+    env = _environment()
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
 
 
 def source(name: str) -> str:
@@ -99,8 +130,11 @@ def page(name: str, *, script: str | tuple[str, ...] | None = None, same_origin:
     page's own script in this folder (or several, joined into one script in their order), embedded as it
     is and allowed by the page's policy by its hash.
     ``same_origin``: the page may fetch from and submit forms to its own origin (:func:`policy`)."""
-    names = (script,) if isinstance(script, str) else script
+    lang = LANG.get()
+    names = ("i18n.js", script) if isinstance(script, str) else ("i18n.js", *script) if script else ()
     code = "\n".join(source(s) for s in names) if names else None
     csp = policy(code, same_origin=same_origin) if code is not None else policy(same_origin=same_origin)
-    return ENV.get_template(name).render(csp=csp, script=Markup(code) if code is not None else None,
-                                         **{"root": ROOT.get(), **context})
+    messages = script_messages(code, lang) if code is not None else {}
+    return environment(lang).get_template(name).render(
+        csp=csp, script=Markup(code) if code is not None else None, messages=messages,
+        **{"root": ROOT.get(), "lang": lang.value, "here": HERE.get(), **context})

@@ -54,17 +54,18 @@
     m.className = "msg " + (ok ? "ok" : "err");
   }
 
+  var STATUS = {imported: _("imported"), duplicate: _("already stored")};
   // --- the archive: import a record file ---------------------------------------------------------
   // "3 audit findings, the first at line 42 (deal 3): …" (a JSON record has no lines: its deal only)
   function findingsText(it) {
     var f = it.first_finding || {};
-    var where = f.line ? "line " + f.line + " (deal " + f.deal + ")" : "deal " + f.deal;
-    return it.findings + " audit finding" + (it.findings === 1 ? "" : "s") + ", the first at " + where + ": " + f.message;
+    var where = f.line ? _("line %(line)s (deal %(deal)s)", {line: f.line, deal: f.deal}) : _("deal %(n)s", {n: f.deal});
+    return _("audit findings: %(n)s, the first at %(where)s:", {n: it.findings, where: where}) + " " + f.message;
   }
   if ($("upload")) {
     $("send").addEventListener("click", function () {
       var file = $("upload").files[0];
-      if (!file) { say("Choose a record file first", false); return; }
+      if (!file) { say(_("Choose a record file first"), false); return; }
       var h = headers();
       h["Content-Type"] = "application/octet-stream";
       h["X-File-Name"] = encodeURIComponent(file.name);
@@ -83,7 +84,7 @@
           a.href = ROOT + "/pulka/" + encodeURIComponent(it.id);
           a.textContent = it.id;
           li.appendChild(a);
-          li.appendChild(document.createTextNode(" " + it.status + " · " + it.deals + " deals"));
+          li.appendChild(document.createTextNode(" " + (STATUS[it.status] || it.status) + " · " + _("deals: %(n)s", {n: it.deals})));
           if (it.findings) { li.appendChild(document.createTextNode(" · " + findingsText(it))); }
           list.appendChild(li);
         });
@@ -91,9 +92,9 @@
         // the import's headline, as the store's ledger keeps it: "12 deals clean, 1 with findings: …"
         var headline = r.body.ledger ? " — " + r.body.ledger.headline : "";
         if (r.status === 201 && flagged.length) {
-          say("Imported: " + r.body.items.length + " pulka(s)" + headline + "; " + flagged[0].id + " has " +
+          say(_("Pulkas imported: %(n)s", {n: r.body.items.length}) + headline + "; " + flagged[0].id + ": " +
               findingsText(flagged[0]), false);
-        } else if (r.status === 201) { say("Imported: " + r.body.items.length + " pulka(s)" + headline, true); }
+        } else if (r.status === 201) { say(_("Pulkas imported: %(n)s", {n: r.body.items.length}) + headline, true); }
         else { say(r.body.error, false); }
       });
     });
@@ -118,11 +119,11 @@
     var spec = function () {
       var values = preset().values;
       var changed = shown.filter(function (o) { return optionValue(o) !== values[o.name]; });
-      $("changed").textContent = changed.length ? "· " + changed.length + " changed" : "";
+      $("changed").textContent = changed.length ? "· " + _("changed: %(n)s", {n: changed.length}) : "";
       // each section's own count, so a closed section still says what it holds that differs
       Array.prototype.forEach.call($("options").querySelectorAll("details"), function (d) {
         var n = changed.filter(function (o) { return d.dataset.names.split(" ").indexOf(o.name) >= 0; }).length;
-        d.querySelector(".n").textContent = n ? "· " + n + " changed" : "";
+        d.querySelector(".n").textContent = n ? "· " + _("changed: %(n)s", {n: n}) : "";
       });
       return [$("rules").value].concat(changed.map(function (o) { return o.name + "=" + optionValue(o); })).join("+");
     };
@@ -229,7 +230,15 @@
     return entry.dealer !== null && state.seats_of[entry.dealer] ? state.seats_of[entry.dealer] : state.seats_in;
   }
   // the family's entry terms (the server's Family.entry): call words, the all-pass deal, the contra chain
-  function terms() { return state.terms || {calls: {}, all_pass: "Raspasy", all_pass_tricks: true, contra: []}; }
+  // the words of the entry's calls and of the history's kinds, as the page's language says them (a family
+  // word of its own, such as igram, stays its own; the English names are the catalog's)
+  var CALLS = {whist: _("whist"), pass: _("pass"), half: _("half-whist"), invite: _("invite"), concede: _("concede")};
+  function callWord(call) {
+    var own = terms().calls[call];
+    return own === undefined || own === call ? CALLS[call] || call : own;
+  }
+  var KINDS = {entered: _("entered"), correction: _("correction"), strike: _("struck out")};
+  function terms() { return state.terms || {calls: {}, all_pass: _("All pass"), all_pass_tricks: true, contra: []}; }
   // the defenders' calls on the chosen contract, by name (none: nobody calls, a misère)
   function contractCalls() {
     // the engine's answer where it has one: no calls on a checked ten
@@ -252,25 +261,26 @@
   }
   function named(seats) {
     var names = seats.map(function (s) { return state.players[s]; });
-    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+    return names.length > 1 ? _("%(some)s and %(last)s", {some: names.slice(0, -1).join(", "), last: names[names.length - 1]})
+      : names[0];
   }
   // what the deal still lacks, in a sentence (the server refuses the same: never a silent 0 or pass)
   function missing() {
     if (entry.kind === "contract") {
-      if (entry.declarer === null) { return "Tap the declarer"; }
-      if (entry.contract === null) { return "Tap the contract"; }
+      if (entry.declarer === null) { return _("Tap the declarer"); }
+      if (entry.contract === null) { return _("Tap the contract"); }
       var silent = needsWhist() && !entry.conceded ? defenders().filter(function (s) { return !entry.calls[s]; }) : [];
       if (silent.length) {
-        var words = contractCalls().slice(0, 2).map(function (c) { return terms().calls[c] || c; });
-        return "No call from " + named(silent) + " on " + entry.contract + ": tap " + words.join(" or ") +
-          " for each defender";
+        var words = contractCalls().slice(0, 2).map(callWord);
+        return _("No call from %(names)s on %(contract)s: tap %(first)s or %(second)s for each defender",
+                 {names: named(silent), contract: entry.contract, first: words[0], second: words[1]});
       }
     }
     if (needsTricks() && (entry.kind === "raspasy" || tapped())) {
       var shown = tricksShown().counts;
       var blank = seatsIn().filter(function (s) { return shown[s] === undefined; });
       if (blank.length) {
-        return "The tricks of " + named(blank) + " are not entered: tap them (the last count is filled in from the others)";
+        return _("The tricks of %(names)s are not entered: tap them (the last count is filled in from the others)", {names: named(blank)});
       }
     }
     return "";
@@ -295,12 +305,12 @@
     holder.querySelector(".paper").innerHTML = state.svg;
     holder.querySelector(".portrait").innerHTML = state.portrait;
     var table = $("settle");
-    var cols = terms().settle || [["player", "player"], ["exact", "exact"], ["method1", "method 1"],
-                                  ["method2", "method 2"], ["money", "money"]];  // the family's settlement
+    var cols = terms().settle || [["player", ""], ["exact", ""], ["method1", ""], ["method2", ""], ["money", ""]];
+    var heads = {player: _("Player"), exact: _("Exact"), method1: _("Method 1"), method2: _("Method 2"), money: _("Money")};
     var head = document.createElement("tr");
     cols.forEach(function (c) {
       var th = document.createElement("th");
-      th.textContent = c[1].charAt(0).toUpperCase() + c[1].slice(1);
+      th.textContent = heads[c[0]] + (c[0] === "exact" && terms().points ? " (" + terms().points + ")" : "");
       head.appendChild(th);
     });
     table.tHead.textContent = "";
@@ -318,14 +328,14 @@
       });
       body.appendChild(tr);
     });
-    $("last").textContent = state.last_entry || "none yet";
+    $("last").textContent = state.last_entry || _("none yet");
     $("over").className = state.ended ? "msg" : "msg hidden";
     var hist = $("history");
     hist.textContent = "";
     state.history.forEach(function (h) {
       var li = document.createElement("li");
-      li.textContent = "deal " + h.number + " · " + h.kind + (h.at ? " at " + h.at : "") +
-        (h.removed_by ? " · no longer counts (" + (h.removed_at ? "changed at " + h.removed_at : "changed") + ")" : "");
+      li.textContent = _("deal %(n)s", {n: h.number}) + " · " + (KINDS[h.kind] || h.kind) + (h.at ? " · " + h.at : "") +
+        (h.removed_by ? " · " + _("no longer counts") + " (" + (h.removed_at ? _("changed at %(at)s", {at: h.removed_at}) : _("changed")) + ")" : "");
       var pre = document.createElement("pre");
       pre.textContent = h.text;
       li.appendChild(pre);
@@ -335,7 +345,7 @@
     list.textContent = "";
     (state.findings.length ? state.findings : [null]).forEach(function (f) {
       var li = document.createElement("li");
-      li.textContent = f ? "deal " + f.deal + ": " + f.message : "clean: no findings";
+      li.textContent = f ? _("deal %(n)s", {n: f.deal}) + ": " + f.message : _("clean: no findings");
       list.appendChild(li);
     });
   }
@@ -346,7 +356,7 @@
     var closed = !data.write || state.ended || !state.live || state.dealer === null;
     section.className = closed ? "hidden" : "";
     if (closed) { return; }
-    $("entryhead").textContent = entry.fix ? "Correct deal" : "Next deal";
+    $("entryhead").textContent = entry.fix ? _("Correct deal") : _("Next deal");
     $("dealno").textContent = String(entry.fix || state.deals + 1);
     var fix = $("fix");
     fix.textContent = "";
@@ -361,7 +371,7 @@
       fix.appendChild(b);
     });
     $("strike").className = entry.fix ? "" : "hidden";
-    $("enter").textContent = entry.fix ? "Enter the correction" : "Enter the deal";
+    $("enter").textContent = entry.fix ? _("Enter the correction") : _("Enter the deal");
     var dealer = $("dealer");
     dealer.textContent = "";
     (entry.fix ? [entry.dealer] : state.dealers).forEach(function (s) {
@@ -397,7 +407,7 @@
         var grid = seatRow(calls, s);
         contractCalls().forEach(function (call) {
           if (call === "half" && !halfOffered(s)) { return; }
-          var b = button(terms().calls[call] || call, function () { entry.calls[s] = call; drawEntry(); });
+          var b = button(callWord(call), function () { entry.calls[s] = call; drawEntry(); });
           b.setAttribute("data-seat", String(s));
           b.setAttribute("data-call", call);
           b.setAttribute("aria-pressed", entry.calls[s] === call ? "true" : "false");
@@ -411,7 +421,7 @@
     tricks.textContent = "";
     if (needsTricks()) {
       var head = document.createElement("b");
-      head.textContent = "Tricks taken";
+      head.textContent = _("Tricks taken");
       tricks.appendChild(head);
       var shown = tricksShown();
       seats.forEach(function (s) {
@@ -423,7 +433,7 @@
             b.setAttribute("aria-pressed", shown.counts[s] === t ? "true" : "false");
             if (shown.auto === s && shown.counts[s] === t) {
               b.className = "auto";
-              b.title = "filled in: 10 tricks in all";
+              b.title = _("filled in: 10 tricks in all");
             }
             grid.appendChild(b);
           })(t);
@@ -499,13 +509,13 @@
     if (c0 === "pass" && c1 === "half") {
       var seats = p.returns ? [ds[0]] : [];
       if (four && p.dealer_returns) { seats.push(entry.dealer); }
-      return {seats: seats, head: "Whist returned after the half-whist"};
+      return {seats: seats, head: _("Whist returned after the half-whist")};
     }
     if (c0 === "half" && c1 === "pass" && four && p.dealer_returns) {  // half_whist_by=either
-      return {seats: [entry.dealer], head: "Whist returned after the half-whist"};
+      return {seats: [entry.dealer], head: _("Whist returned after the half-whist")};
     }
     if (c0 === "pass" && c1 === "pass" && four && p.dealer_whists) {
-      return {seats: [entry.dealer], head: "The dealer whists (both passed)"};
+      return {seats: [entry.dealer], head: _("The dealer whists (both passed)")};
     }
     return {seats: [], head: ""};
   }
@@ -549,7 +559,7 @@
     if (lone === null) { entry.mode = null; }
     if (later.seats.length) {
       var back = extraRow(box, later.head, "returned");
-      var no = button("no", function () { entry.returned_by = null; drawEntry(); });
+      var no = button(_("no"), function () { entry.returned_by = null; drawEntry(); });
       no.setAttribute("aria-pressed", given(entry.returned_by) ? "false" : "true");
       back.appendChild(no);
       later.seats.forEach(function (s) {
@@ -559,16 +569,16 @@
       });
     }
     if (lone !== null) {
-      var play = extraRow(box, state.players[lone] + " plays", "mode");
+      var play = extraRow(box, _("%(name)s plays", {name: state.players[lone]}), "mode");
       ["open", "closed"].forEach(function (m) {
-        var b = button(m, function () { entry.mode = entry.mode === m ? null : m; drawEntry(); });
+        var b = button(m === "open" ? _("open") : _("closed"), function () { entry.mode = entry.mode === m ? null : m; drawEntry(); });
         b.setAttribute("aria-pressed", entry.mode === m ? "true" : "false");
         play.appendChild(b);
       });
     }
     if (on && p.concede) {
-      var give = extraRow(box, state.players[entry.declarer] + " concedes", "concede");
-      var c = button("без трёх (down three)", function () { entry.conceded = !entry.conceded; drawEntry(); });
+      var give = extraRow(box, _("%(name)s concedes", {name: state.players[entry.declarer]}), "concede");
+      var c = button(_("down three"), function () { entry.conceded = !entry.conceded; drawEntry(); });
       c.setAttribute("aria-pressed", entry.conceded ? "true" : "false");
       give.appendChild(c);
     }
@@ -598,9 +608,11 @@
   // or discard. Not sent (no connection, or the server is down: 5xx) it waits, and is sent again when the
   // connection is back, with its expected seq and id (counted once: the server answers 200 to a repeat).
   var WORDS = {
-    waiting: function (n) { return "Not sent yet: deal " + n + " waits for the connection and is sent when it is back"; },
-    mine: function (n, fix) { return fix ? "Enter my correction of deal " + fix + " again" : "Enter mine as deal " + n; },
-    entered: function (n, fix) { return fix ? "Deal " + fix + " corrected" : "Deal " + n + " entered"; }
+    waiting: function (n) { return _("Not sent yet: deal %(n)s waits for the connection and is sent when it is back", {n: n}); },
+    mine: function (n, fix) {
+      return fix ? _("Enter my correction of deal %(n)s again", {n: fix}) : _("Enter mine as deal %(n)s", {n: n});
+    },
+    entered: function (n, fix) { return fix ? _("Deal %(n)s corrected", {n: fix}) : _("Deal %(n)s entered", {n: n}); }
   };
   var KEY = "preflog-pending:" + state.id;
   function keep(p) { try { window.localStorage.setItem(KEY, JSON.stringify(p)); } catch (e) { /* private mode */ } }
@@ -678,7 +690,7 @@
   });
 
   $("enter").addEventListener("click", function () {
-    if (!entry.kind) { say("Choose a contract or " + terms().all_pass.toLowerCase() + " first", false); return; }
+    if (!entry.kind) { say(_("Choose a contract or %(all_pass)s first", {all_pass: terms().all_pass.toLowerCase()}), false); return; }
     var lacks = missing();
     if (lacks) { say(lacks, false); return; }  // said before sending; the server refuses it too
     $("conflict").className = "hidden";
@@ -691,16 +703,16 @@
     var n = entry.fix;
     if (!strikeArmed) {
       strikeArmed = true;
-      $("strike").textContent = "Tap again to strike deal " + n + " out";
+      $("strike").textContent = _("Tap again to strike deal %(n)s out", {n: n});
       return;
     }
     strikeArmed = false;
-    $("strike").textContent = "Strike this deal out";
+    $("strike").textContent = _("Strike this deal out");
     post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/correct",
          {expected_seq: entry.seq, deal: n, entry: null}).then(function (r) {
       if (r.status === 201) {
         show(r.body);
-        say("Deal " + n + " struck out", true);
+        say(_("Deal %(n)s struck out", {n: n}), true);
       } else {
         if (r.status === 409 && r.body.state) { show(r.body.state); }
         say(r.body.error, false);
@@ -713,11 +725,11 @@
   $("end").addEventListener("click", function () {
     if (!endArmed) {
       endArmed = true;
-      $("end").textContent = "Tap again to end the pulka";
+      $("end").textContent = _("Tap again to end the pulka");
       return;
     }
     endArmed = false;
-    $("end").textContent = "End the pulka";
+    $("end").textContent = _("End the pulka");
     post(ROOT + "/api/pulka/" + encodeURIComponent(state.id) + "/end", {expected_seq: state.seq}).then(function (r) {
       if (r.status === 201) {
         show(r.body);
@@ -742,7 +754,7 @@
       } else {
         show(s);
       }
-      say("The sheet was updated from another device", true);
+      say(_("The sheet was updated from another device"), true);
     }, function () {});
   }
   var polling = null;

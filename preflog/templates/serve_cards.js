@@ -79,7 +79,7 @@
     }, function () {
       busy = false;
       $("cards").setAttribute("aria-busy", "false");
-      say("The server did not answer", false);
+      say(_("The server did not answer"), false);
     });
   }
 
@@ -125,7 +125,7 @@
     box.textContent = "";
     if (stage !== "hands") { return; }
     dealt().concat(["talon"]).forEach(function (k) {
-      var label = (k === "talon" ? "Talon" : name(k)) + " " + slot(k).length + "/" + limit(k);
+      var label = (k === "talon" ? _("Talon") : name(k)) + " " + slot(k).length + "/" + limit(k);
       var b = button(label, function () { seat = k; draw(); });
       b.setAttribute("data-seat", String(k));
       b.setAttribute("aria-pressed", k === seat ? "true" : "false");
@@ -161,7 +161,7 @@
             }
             b.setAttribute("aria-pressed", h === seat && h !== null ? "true" : "false");
             b.disabled = h !== null && h !== seat;
-            if (h !== null && h !== seat) { b.title = h === "talon" ? "talon" : name(h); }
+            if (h !== null && h !== seat) { b.title = h === "talon" ? _("Talon") : name(h); }
           } else {
             b.setAttribute("aria-pressed", picked.indexOf(c) >= 0 ? "true" : "false");
             b.disabled = !active[c];
@@ -178,31 +178,31 @@
     box.textContent = "";
     if (stage !== "play" || !view) {
       $("c-help").textContent = stage === "hands" ?
-        "Tap each player's ten cards (then the talon's two); the last hand or the talon fills itself." : "";
+        _("Tap each player's ten cards (then the talon's two); the last hand or the talon fills itself.") : "";
       return;
     }
-    var help = view.done ? "The deal is complete: enter it." :
+    var help = view.done ? _("The deal is complete: enter it.") :
       (view.to_move !== null ? name(view.to_move) + ": " : "") +
-      (view.phase === "discard" ? "tap the two cards discarded" :
-       view.phase === "play" ? "tap the card played" : "tap the call");
+      (view.phase === "discard" ? _("tap the two cards discarded") :
+       view.phase === "play" ? _("tap the card played") : _("tap the call"));
     $("c-help").textContent = help;
     if (view.phase === "play") {
       var line = document.createElement("div");
       line.id = "c-trick";
-      line.textContent = "Trick " + (view.completed + 1) + ": " +
+      line.textContent = _("Trick %(n)s:", {n: view.completed + 1}) + " " +
         (view.trick.map(function (p) { return name(p[0]) + " " + cardText(p[1]); }).join(", ") || "—");
       box.appendChild(line);
       if (view.talon_leads) {   // open raspasy: the talon's card leads this trick, nobody plays it
         var led = document.createElement("div");
         led.id = "c-talon";
-        led.textContent = "The talon (" + view.talon_leads.talon.map(cardText).join(" ") + ") leads this trick: " +
-          "follow " + view.talon_leads.suits.join(" or ");
+        led.textContent = _("The talon (%(cards)s) leads this trick: follow %(suits)s",
+                            {cards: view.talon_leads.talon.map(cardText).join(" "), suits: view.talon_leads.suits.join(" / ")});
         box.appendChild(led);
       }
     }
     var taken = document.createElement("div");
     taken.id = "c-taken";
-    taken.textContent = "Tricks: " + view.dealt.map(function (s) { return name(s) + " " + view.taken[s]; }).join(", ");
+    taken.textContent = _("Tricks:") + " " + view.dealt.map(function (s) { return name(s) + " " + view.taken[s]; }).join(", ");
     box.appendChild(taken);
   }
 
@@ -224,7 +224,7 @@
     var box = $("c-claim");
     box.textContent = "";
     if (stage !== "play" || !view || !view.claim) { claiming = false; return; }
-    var open = button("Claim the " + view.remaining + " tricks left", function () {
+    var open = button(_("Claim the tricks left: %(n)s", {n: view.remaining}), function () {
       claiming = !claiming;
       drawClaim();
     });
@@ -251,7 +251,7 @@
       row.appendChild(grid);
       box.appendChild(row);
     });
-    box.appendChild(button("Claim", function () {
+    box.appendChild(button(_("Claim"), function () {
       if (busy) { return; }
       draft.steps.push(["claim", state.players.map(function (_, s) { return claim[s] || 0; })]);
       claim = {};
@@ -317,7 +317,7 @@
         $("cards-open").setAttribute("aria-expanded", "false");
         document.dispatchEvent(new CustomEvent("preflog:show", {detail: r.body}));
         var m = $("msg");
-        m.textContent = "Deal " + n + " entered card by card";
+        m.textContent = _("Deal %(n)s entered card by card", {n: n});
         m.className = "msg ok";
       } else {
         if (r.status === 409 && r.body.state) {   // another phone entered this deal: start afresh
@@ -327,7 +327,7 @@
         say(r.body.error, false);
         draw();
       }
-    }, function () { say("The server did not answer", false); draw(); });
+    }, function () { say(_("The server did not answer"), false); draw(); });
   });
   document.addEventListener("preflog:state", function (e) {
     state = e.detail;

@@ -52,12 +52,12 @@ function handRow(p, s, played, dd) {
   for (const c of all) {
     const e = cardEl(c);
     if (s.trump >= 0 && (c >> 3) === s.trump) e.classList.add("trump");
-    if (gone.includes(c) && !(dd && dd.card === c)) { e.classList.add("gone"); e.title = "played"; }
+    if (gone.includes(c) && !(dd && dd.card === c)) { e.classList.add("gone"); e.title = _("played"); }
     else if (dd && dd.seat === p && dd.cards.has(c)) {
       if (dd.card === c) e.classList.add("gone", "ddplayed");
       const v = dd.cards.get(c), best = v === dd.best;
       e.classList.add(best ? "ddbest" : "ddworse");
-      e.title = `double dummy: ${P[dd.whose]} takes ${v} trick${v === 1 ? "" : "s"}` + (best ? " (best)" : "");
+      e.title = _("double dummy: %(name)s's tricks: %(n)s", {name: P[dd.whose], n: v}) + (best ? " " + _("(best)") : "");
       e.setAttribute("aria-label", `${e.textContent}, ${e.title}`);
       e.appendChild(el("sub", "dd", String(v)));
     }
@@ -80,17 +80,22 @@ function auctionTable(s) {
   }
   return t;
 }
+// the phases of a deal (the engine's names) as the page's language says them
+const PHASES = {auction: _("auction"), discard: _("discard"), contract: _("contract"), whist: _("whist calls"),
+  play_mode: _("open or closed"), play: _("play"), result: _("result"), done: _("done")};
 function dealHeadText(s) {
-  const parts = [`Deal ${s.dealNo}`, `dealer ${P[s.dealer]}`, s.phase];
-  if (s.contract) parts.push(`contract ${P[s.declarer]} ${s.contract}` + (s.open ? " (open)" : ""));
-  else if (s.phase === "play") parts.push(`all passed: ${W.allPass}`);
-  if (s.trump >= 0 && s.phase === "play") parts.push(`trump ${SUITS[s.trump]}`);
+  const parts = [_("Deal %(n)s", {n: s.dealNo}), _("dealer %(name)s", {name: P[s.dealer]}), PHASES[s.phase] || s.phase];
+  if (s.contract) parts.push(_("contract %(name)s %(contract)s", {name: P[s.declarer], contract: s.contract}) +
+    (s.open ? " " + _("(open)") : ""));
+  else if (s.phase === "play") parts.push(_("all passed: %(all_pass)s", {all_pass: W.allPass}));
+  if (s.trump >= 0 && s.phase === "play") parts.push(_("trump %(suit)s", {suit: SUITS[s.trump]}));
   return parts.join(" · ");
 }
 function draw() {
   const s = S[at], t = document.getElementById("table"); t.innerHTML = "";
   const pos = document.getElementById("pos");
-  pos.textContent = `event ${at + 1}/${S.length}` + (s.dealNo ? ` · deal ${s.dealNo} · tricks ${s.completed}` : "");
+  pos.textContent = _("event %(n)s/%(of)s", {n: at + 1, of: S.length}) +
+    (s.dealNo ? " · " + _("deal %(n)s", {n: s.dealNo}) + " · " + _("tricks %(n)s", {n: s.completed}) : "");
   pos.dataset.deal = s.dealNo || 0; pos.dataset.completed = s.completed || 0; pos.dataset.seq = s.seq;
   if (s.dealNo) {
     const head = el("div", "", dealHeadText(s)); head.id = "dealHead"; t.appendChild(head);
@@ -104,28 +109,28 @@ function draw() {
       const turn = p === s.turn;
       const seat = el("div", "seat " + place + (p === s.declarer ? " declarer" : "") + (turn ? " turn" : ""));
       seat.dataset.seat = p; seat.style.gridArea = place;
-      if (turn) { const m = el("span", "turnmark", "\u25b6"); m.title = "to move"; m.setAttribute("aria-label", "to move");
+      if (turn) { const m = el("span", "turnmark", "\u25b6"); m.title = _("to move"); m.setAttribute("aria-label", _("to move"));
         seat.appendChild(m); }
       seat.appendChild(el("span", "name", P[p]));
       const bits = [];
-      if (p === s.dealer) bits.push("dealer");
-      if (p === s.declarer) bits.push("declarer");
+      if (p === s.dealer) bits.push(_("dealer"));
+      if (p === s.declarer) bits.push(_("declarer"));
       if (s.calls[p]) bits.push(s.calls[p]);
-      bits.push(`tricks ${s.tricks[p]}`);
+      bits.push(_("tricks %(n)s", {n: s.tricks[p]}));
       const info = el("span", "info", bits.join(" · ")); info.dataset.tricks = s.tricks[p]; seat.appendChild(info);
-      if (s.paper) seat.appendChild(el("div", "cards", "(paper record: no cards)"));
+      if (s.paper) seat.appendChild(el("div", "cards", _("(paper record: no cards)")));
       else if (seatView >= 0 && p !== seatView) {
-        const n = cardsOf(s.hands[p]).length; seat.appendChild(el("div", "cards hidden", `${n} card${n === 1 ? "" : "s"} (hidden)`));
+        const n = cardsOf(s.hands[p]).length; seat.appendChild(el("div", "cards hidden", _("cards: %(n)s (hidden)", {n: n})));
       } else seat.appendChild(handRow(p, s, played, dd));
       felt.appendChild(seat);
     }
-    const centre = el("div", "centre"); centre.appendChild(el("div", "", "trick in play"));
+    const centre = el("div", "centre"); centre.appendChild(el("div", "", _("trick in play")));
     centre.appendChild(playedRow(s.trick, "trick")); felt.appendChild(centre);
     const mid = el("div"); mid.id = "middle";
-    const auc = box("auction", auctionTable(s)); auc.classList.add("auc"); mid.appendChild(auc);
-    if (s.talon !== null && s.talon !== undefined) mid.appendChild(box("talon", cardRow(cardsOf(s.talon))));
-    if (s.discard !== null && s.discard !== undefined) mid.appendChild(box("discard", cardRow(cardsOf(s.discard))));
-    if (s.last.length) mid.appendChild(box(`last trick` + (s.winner >= 0 ? ` (to ${P[s.winner]})` : ""),
+    const auc = box(_("auction"), auctionTable(s)); auc.classList.add("auc"); mid.appendChild(auc);
+    if (s.talon !== null && s.talon !== undefined) mid.appendChild(box(_("talon"), cardRow(cardsOf(s.talon))));
+    if (s.discard !== null && s.discard !== undefined) mid.appendChild(box(_("discard"), cardRow(cardsOf(s.discard))));
+    if (s.last.length) mid.appendChild(box(_("last trick") + (s.winner >= 0 ? " " + _("(to %(name)s)", {name: P[s.winner]}) : ""),
       playedRow(s.last, "lastTrick")));
     t.appendChild(mid);
   } else { t.appendChild(el("div", "", s.text)); }
@@ -192,7 +197,7 @@ function drawPaper(s) {
       entries.forEach((e, k) => {
         const a = el("a", "pe" + (e[3] === s.dealNo && s.done ? " new" : ""), e[4] + (k < entries.length - 1 ? "." : ""));
         a.href = e[3] ? `#deal-${e[3]}` : "#deal-1"; a.dataset.deal = e[3];
-        a.title = e[3] ? `deal ${e[3]}` : "the start of the sheet";
+        a.title = e[3] ? _("deal %(n)s", {n: e[3]}) : _("the start of the sheet");
         line.appendChild(a); line.appendChild(document.createTextNode(" "));
       });
       card.appendChild(line);
@@ -204,18 +209,18 @@ function drawAnalysis(s) {
   const box = document.getElementById("analysis"); if (!A || !box) return;
   box.innerHTML = "";
   const a = s.dealNo ? A.deals[s.dealNo] : null;
-  if (!a) { box.appendChild(el("p", "", s.dealNo ? `Deal ${s.dealNo}: not in this analysis.` :
-    "Step to a deal to see its analysis.")); return; }
+  if (!a) { box.appendChild(el("p", "", s.dealNo ? _("Deal %(n)s: not in this analysis.", {n: s.dealNo}) :
+    _("Step to a deal to see its analysis."))); return; }
   // the contract as the viewer writes it (6♠), where the analysis has the scorer's label (6s)
   const written = S[LAST_STEP.get(s.dealNo)].contract;
   box.appendChild(el("p", "ahead", a.contract && written ? a.head.replace(a.contract, written) : a.head));
-  if (a.skipped) { const m = el("p", "skipped", `Not analysed: ${a.skipped}.`); m.setAttribute("role", "note");
+  if (a.skipped) { const m = el("p", "skipped", _("Not analysed: %(why)s.", {why: a.skipped})); m.setAttribute("role", "note");
     box.appendChild(m); return; }
   const dl = el("dl");
   for (const [k, v] of a.facts) { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", v)); }
   box.appendChild(dl);
   if (a.mistakes.length) {
-    box.appendChild(el("h3", "", "Cards that lost tricks"));
+    box.appendChild(el("h3", "", _("Cards that lost tricks")));
     const ul = el("ul");
     for (const [seq, text] of a.mistakes) { const li = el("li"), l = el("a", "", text); l.href = `#seq-${seq}`;
       li.appendChild(l); ul.appendChild(li); }
@@ -267,7 +272,7 @@ document.addEventListener("keydown", e => {
   const a = KEYS[e.key]; if (a) { e.preventDefault(); acts[a](); }
 });
 const seatSel = document.getElementById("seatView");
-P.forEach((q, p) => { const o = el("option", "", `${q}'s seat`); o.value = p; seatSel.appendChild(o); });
+P.forEach((q, p) => { const o = el("option", "", _("%(name)s's seat", {name: q})); o.value = p; seatSel.appendChild(o); });
 seatSel.addEventListener("change", () => { seatView = +seatSel.value; draw(); });
 // swipe on the table: left for the next event, right for the one before
 let touch = null;
@@ -285,13 +290,13 @@ S.forEach((s, i) => { const d = el("div", s.findings ? "bad" : "", `${s.seq}: ${
   d.addEventListener("click", () => go(i)); log.appendChild(d); });
 const dl = document.getElementById("deals");
 for (const [deal, i] of DEAL_START) {
-  const li = el("li"), a = el("a", "", `${deal}. ${D.results[deal] || "not finished"}`);
+  const li = el("li"), a = el("a", "", `${deal}. ${D.results[deal] || _("not finished")}`);
   a.href = `#deal-${deal}`; a.dataset.deal = deal; li.appendChild(a); dl.appendChild(li);
 }
-if (!DEAL_START.size) dl.appendChild(el("li", "", "no deals"));
+if (!DEAL_START.size) dl.appendChild(el("li", "", _("no deals")));
 const fl = document.getElementById("findings");
-if (!D.findings.length) fl.textContent = "none";
-D.findings.forEach(f => { const a = el("a", "finding", `deal ${f.deal}, event ${f.seq}: ${f.code} — ${f.message}`);
+if (!D.findings.length) fl.textContent = _("none");
+D.findings.forEach(f => { const a = el("a", "finding", _("deal %(n)s, event %(seq)s:", {n: f.deal, seq: f.seq}) + ` ${f.code} — ${f.message}`);
   a.href = "#seq-" + f.seq; a.dataset.seq = f.seq; fl.appendChild(a); });
 function fromHash(h) {
   let m = /^#seq-(\d+)$/.exec(h); if (m) { const i = S.findIndex(s => s.seq === +m[1]); return i < 0 ? null : i; }

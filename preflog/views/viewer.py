@@ -52,9 +52,11 @@ from ..render.numbers import mixed
 from ..render.sheet_svg import name_forms
 from ..render.sheet_svg import render_svg
 from ..render.words import Words
+from ..render.words import sheet_lang
 from ..render.words import words_for
 from ..scoring.sheet import DealScore
 from ..scoring.sheet import Sheet
+from ..templates import LANG
 from ..templates import Markup
 from ..templates import page
 from ..workspace import Audited
@@ -174,8 +176,10 @@ def _paper(final: Mapping[str, Any]) -> list[list[Any]]:
 
 
 def _words(rules: Rules | None) -> Words:
-    """The words of the pulka's family, as its preset says them (:mod:`preflog.render.words`)."""
-    return words_for(family_of(rules).name if rules is not None else None, rules.name if rules else None)
+    """The words of the pulka's family, as its preset says them (:mod:`preflog.render.words`), in the
+    language of the page written now (:data:`preflog.templates.LANG`)."""
+    return words_for(family_of(rules).name if rules is not None else None, rules.name if rules else None,
+                     sheet_lang(LANG.get()))
 
 
 def _short_names(players: Sequence[str], most: int = 12) -> list[str]:
@@ -336,7 +340,7 @@ def viewer_data(loaded: Loaded, marks: Mapping[int, str] | None = None) -> dict[
             "words": words, "steps": steps, "sheets": sheets,
             "findings": findings, "final": {"totals": final["totals"], "settlement": final["settlement"]},
             "results": {str(k): v for k, v in results.items()}, "paper": _paper(final),
-            "corrections": corrections.lines, "svg": render_svg(final)}
+            "corrections": corrections.lines, "svg": render_svg(final, sheet_lang(LANG.get()))}
 
 
 def viewer_html(loaded: Loaded, marks: Mapping[int, str] | None = None,

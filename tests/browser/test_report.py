@@ -39,7 +39,7 @@ def test_report_page_in_the_browser(page: Any, tmp_path: Path) -> None:
     assert anchors and all(page.evaluate(f"() => document.getElementById({a!r}) !== null") for a in anchors)
     charts = page.evaluate(CHART_BOXES_JS)
     titles = [c["title"] for c in charts]
-    assert "Total result, Russian pulkas (visty)" in titles and "Total result, Croatian pulkas (points)" in titles
+    assert "Total result, Russian (visty)" in titles and "Total result, Croatian (points)" in titles
     for chart in charts:
         pairs = overlaps(chart["boxes"])
         assert not pairs, f"{chart['title']}: overlapping texts " + ", ".join(

@@ -270,7 +270,7 @@ def test_a_record_file_is_imported_from_the_archive_page(browser: Any, served: t
     try:
         page = _upload(context, base, "seed003-settlement.pref")
         # the import's row of the store's ledger: seed003-settlement's 12 deals, all clean
-        expect(page.locator("#msg.ok")).to_have_text("Imported: 1 pulka(s) — 12 deals clean, 0 with findings")
+        expect(page.locator("#msg.ok")).to_have_text("Pulkas imported: 1 — 12 deals clean, 0 with findings")
         page.locator("#imported a").tap()
         page.wait_for_url("**/pulka/seed003-settlement")
         expect(page.locator("#settle tbody tr").first).to_contain_text("31")
@@ -288,10 +288,10 @@ def test_an_upload_with_audit_findings_says_so_on_the_page(browser: Any, served:
         page = _upload(context, base, "seed001-bidding-illegal.pref")
         # six pulkas, each with one illegal auction; the first's is at the file's line 8 ("Auction: A 6s, B 7s")
         expect(page.locator("#msg.err")).to_have_text(
-            "Imported: 6 pulka(s) — 0 deals clean, 6 with findings: bid_not_above_last 1, hold_not_allowed 1, "
-            "jump_bid 1, miser_not_beaten 1, miser_not_bid 1, miser_not_first_call 1; seed001-illegal-jump has 1 "
-            "audit finding, the first at line 8 (deal 1): 7s skips ladder steps; the next step is 6c (no jumps)")
-        expect(page.locator("#imported li").first).to_contain_text("imported · 1 deals · 1 audit finding")
+            "Pulkas imported: 6 — 0 deals clean, 6 with findings: bid_not_above_last 1, hold_not_allowed 1, "
+            "jump_bid 1, miser_not_beaten 1, miser_not_bid 1, miser_not_first_call 1; seed001-illegal-jump: "
+            "audit findings: 1, the first at line 8 (deal 1): 7s skips ladder steps; the next step is 6c (no jumps)")
+        expect(page.locator("#imported li").first).to_contain_text("imported · deals: 1 · audit findings: 1, the first")
     finally:
         context.close()
 

@@ -78,7 +78,7 @@ def test_open_raspasy_shows_the_talon_leading_the_first_tricks(browser: Any, ser
         _settled(page)
         for _ in range(3):
             _option(page, "pass")
-        expect(page.locator("#c-talon")).to_have_text("The talon (8♦ 9♥) leads this trick: follow ♦ or ♥")
+        expect(page.locator("#c-talon")).to_have_text("The talon (8♦ 9♥) leads this trick: follow ♦ / ♥")
         _card(page, "A♦").tap()
         _settled(page)
         expect(page.locator("#c-talon")).to_have_text("The talon (8♦ 9♥) leads this trick: follow ♦")

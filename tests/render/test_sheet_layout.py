@@ -10,6 +10,8 @@ from preflog.render.sheet_svg import _widths
 from preflog.render.sheet_svg import render_html
 from preflog.render.sheet_svg import render_svg
 from preflog.render.words import Lang
+from preflog.templates.i18n import Language
+from preflog.templates.i18n import speaking
 from preflog.views.json import sheet_json
 from preflog.workspace import Workspace
 
@@ -58,7 +60,8 @@ def test_one_language_per_sheet(tmp_path: Path) -> None:
     assert en.count("visty on NAME") == 6
     ru = words(render_svg(sheet, Lang.RU))
     assert not [x for x in ru if re.search("[a-z]{3}", x) and "sochi" not in x], ru
-    page = render_html([sheet], Lang.RU)
+    with speaking(Language.RU):   # the page's language (its catalog); Lang.RU: the sheet's Russian words
+        page = render_html([sheet], Lang.RU)
     assert '<html lang="ru">' in page and "Как на бумаге" in page and "способ 1" in page
     assert "method" not in page and "Settlement" not in page
 

@@ -160,7 +160,7 @@ def test_the_html_sheet_names_its_pulka_once_with_players_date_and_money(tmp_pat
     assert f'<p class="facts">{players} · 2023-07-16 · croatian · 47 deals</p>' in body
     money = sheet["settlement"]["money"]
     assert list(money.values()) == [-60, 272, -212]
-    assert ('<p class="money">money (× 1): Krešimir Horvat-Babić −60, Ivana Kovačević-Marković 272, '
+    assert ('<p class="money" data-words="sheet">money (× 1): Krešimir Horvat-Babić −60, Ivana Kovačević-Marković 272, '
             'Zvonimir Šimunović Petrinjski −212</p>') in body
     two = render_html([sheet, long_sheet("russian-3p", tmp_path)]).split("<body", 1)[1]
-    assert re.findall(r"<h[12]>(.*?)</h[12]>", two) == ["preflog sheet", "demo-croatian-3p-013", "demo-sochi-3p-001"]
+    assert re.findall(r"<h[12]>(.*?)</h[12]>", two) == ["preflog · Sheet", "demo-croatian-3p-013", "demo-sochi-3p-001"]

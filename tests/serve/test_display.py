@@ -21,7 +21,7 @@ RASPASY = {"kind": "raspasy", "tricks": [1, 9, 0]}
 
 
 def _last(html: str) -> str:
-    found = re.search(r'<p id="last">(.*?)</p>', html, flags=re.S)
+    found = re.search(r'<p id="last"[^>]*>(.*?)</p>', html, flags=re.S)
     assert found is not None
     return found.group(1)
 

@@ -82,10 +82,10 @@ def test_header_names_store_dates_filters_and_lists_the_sections(con):
     page = report_html.render(con, store="/srv/club", preset="sochi")
     header = re.search(r"<header>.*?</header>", page, flags=re.S).group(0)
     assert "/srv/club" in header and "Filters: preset=sochi" in header
-    assert "dated 2024-03-01 – 2024-03-01" in header  # the Sochi pulka only
+    assert "1 pulka · dated 2024-03-01 to 2024-03-01" in header  # the Sochi pulka only
     for anchor in re.findall(r'href="#([\w-]+)"', header):
         assert f'id="{anchor}"' in page
-    assert "dated 2024-03-01 – 2024-04-10" in report_html.render(con)
+    assert "2 pulkas · dated 2024-03-01 to 2024-04-10" in report_html.render(con)
 
 
 def test_one_pulka_is_counted_in_the_singular_and_croatian_contracts_are_written_with_their_suits(
