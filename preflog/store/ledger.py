@@ -161,10 +161,11 @@ def read_entries(root: Path) -> list[LedgerEntry]:
 
 
 def new_import_id(at: datetime | None = None) -> tuple[str, datetime]:
-    """An import's id and time: ``20261208T004012Z-1a2b3c4d`` (UTC, then 32 random bits)."""
+    """An import's id and time: ``20261208T004012Z-1a2b3c4d`` (UTC to the second, then 32 random bits), and
+    the time to the microsecond, which orders the ledger (two imports in one second keep their order)."""
     import secrets
 
-    when = (at or datetime.now(UTC)).replace(microsecond=0)
+    when = at or datetime.now(UTC)
     return f"{when.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(4)}", when
 
 
