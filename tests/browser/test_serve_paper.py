@@ -69,9 +69,9 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         page.locator("#declarer").get_by_role("button", name="Юг").tap()
         page.locator("#contracts").get_by_role("button", name="7h", exact=True).tap()
         # half-whist only where Sochi allows it: the second defender, on a 6 or a 7
-        expect(page.locator("#calls .row").nth(0).get_by_role("button", name="half")).to_have_count(0)
+        expect(page.locator("#calls .row").nth(0).get_by_role("button", name="half-whist")).to_have_count(0)
         _tap_row(page, "calls", "Запад", "pass")
-        _tap_row(page, "calls", "Восток", "half")
+        _tap_row(page, "calls", "Восток", "half-whist")
         expect(page.locator("#tricks button")).to_have_count(0)  # a half-whist alone: no tricks to enter
         expect(page.locator("#after-calls")).to_contain_text("Whist returned after the half-whist")
         page.locator("#returned").get_by_role("button", name="Запад").tap()
@@ -88,13 +88,13 @@ def test_an_open_whist_and_half_whists_are_entered_by_tapping(browser: Any, serv
         page.get_by_role("button", name="Contract").tap()
         page.locator("#declarer").get_by_role("button", name="Запад").tap()
         page.locator("#contracts").get_by_role("button", name="8s", exact=True).tap()
-        expect(page.locator("#calls").get_by_role("button", name="half")).to_have_count(0)
+        expect(page.locator("#calls").get_by_role("button", name="half-whist")).to_have_count(0)
         page.locator("#contracts").get_by_role("button", name="10NT", exact=True).tap()
         expect(page.locator("#calls button")).to_have_count(0)  # Sochi checks a ten: nobody calls
         expect(page.locator("#tricks .row")).to_have_count(3)   # its tricks are the check's
         page.locator("#contracts").get_by_role("button", name="6d", exact=True).tap()
         _tap_row(page, "calls", "Восток", "pass")
-        _tap_row(page, "calls", "Юг", "half")
+        _tap_row(page, "calls", "Юг", "half-whist")
         page.tap("#enter")
         expect(page.locator("#dealno")).to_have_text("4")
         expect(page.locator("#last")).to_have_text("Deal 3: dealer Восток\nContract: Запад 6d\nWhist: Восток pass, "

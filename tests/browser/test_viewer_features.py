@@ -332,11 +332,11 @@ def test_the_analysis_page(browser: Any, analysed: tuple[Path, dict[str, Any]], 
         assert pos(page)["seq"] == loss["seq"]
         played = page.locator(".card.ddplayed")
         assert played.count() == 1 and played.inner_text().startswith("A♣")
-        assert "takes 5 tricks" in (played.get_attribute("title") or "")
+        assert "tricks: 5" in (played.get_attribute("title") or "")
         best = page.locator(".card.ddbest")
         assert best.count() >= 1
         best_titles = best.evaluate_all("es => es.map(e => e.title)")
-        assert all(f"{anna} takes 6 tricks (best)" in t for t in best_titles)
+        assert all(f"{anna}'s tricks: 6 (best)" in t for t in best_titles)
         best_cards = {c.replace("\n", "")[:-1] for c in best.all_inner_texts()}
         assert best_cards == {f"{c[:-1].upper()}{'♠♣♦♥'['scdh'.index(c[-1])]}" for c in loss["best"]}
         page.locator(".card.ddbest").first.hover()
