@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from preflog.engine.croatian.auction import CroatianAuction
 from preflog.engine.families import family_of
@@ -721,6 +722,14 @@ _NO_FIELD = {"ScoreRecorded": "a written score line: PPN's summary states the re
              "Claimed": "a claim: PPN records every trick played"}
 
 
+_E = TypeVar("_E", bound=Event)
+
+
+def _of(deal: Sequence[Event], kind: type[_E]) -> list[_E]:
+    """The events of ``deal`` of one class, in order (a filter, not a dispatch on the event's class)."""
+    return [e for e in deal if type(e) is kind]
+
+
 def _write_deal(number: int, deal: Sequence[Event], summary: DealSummary) -> str:
     ds = deal[0]
     assert isinstance(ds, DealStarted)
@@ -730,7 +739,7 @@ def _write_deal(number: int, deal: Sequence[Event], summary: DealSummary) -> str
     seats = [(dealer + 1) % 3, (dealer + 2) % 3, dealer]
     order = "".join(str(s + 1) for s in seats)
     cards = "".join(_chars(ds.hands[s]) for s in seats) + _chars(ds.talon)
-    bids = [e for e in deal if isinstance(e, BidMade)]
+    bids = _of(deal, BidMade)
     high = _highest(bids)
     bid_field = ",".join(high.get(s, "P") for s in seats)
     o, sc = summary.outcome, summary.score
@@ -739,11 +748,11 @@ def _write_deal(number: int, deal: Sequence[Event], summary: DealSummary) -> str
             raise RecordWriteError(f"deal {number} cannot be written as PPN: a deal nobody won holds only passes")
         return f"[{number} {order} {cards} {bid_field}]"
     main = o.declarer
-    disc = next((e for e in deal if isinstance(e, Discarded)), None)
+    disc = next(iter(_of(deal, Discarded)), None)
     discarded = "XX" if disc is None else _chars(disc.cards)
     contract = ("G" if o.hand_game else "") + str(o.contract)
-    calls = [e for e in deal if isinstance(e, WhistCalled)]
-    contras = [e for e in deal if isinstance(e, ContraCalled)]
+    calls = _of(deal, WhistCalled)
+    contras = _of(deal, ContraCalled)
     follow = [e.player for e in calls if e.call in (C.CALL_WHIST, C.CALL_INVITE)]
     follow_set = set(follow)
     accepted = "0" if not follow_set else ("8" if len(follow_set) == 2 else str(follow[0] + 1))
@@ -766,7 +775,7 @@ def _write_deal(number: int, deal: Sequence[Event], summary: DealSummary) -> str
         kontra = "0"
     refa = int("refe used" in sc.note)
     value = _value(o.contract, o.hand_game, sc.note, o.contra)
-    cards_played = [e for e in deal if isinstance(e, CardPlayed)]
+    cards_played = _of(deal, CardPlayed)
     if cards_played:
         n_active = 3 if (len(follow_set) == 2 or kontra != "0") else 2
         tricks = [cards_played[k:k + n_active] for k in range(0, len(cards_played), n_active)]

@@ -72,7 +72,7 @@ def test_store_precedence_over_the_environment(tmp_path: Path, monkeypatch: pyte
     (["stats", "players"], ["table", "csv", "json", "parquet", "markdown"]),
     (["sql"], ["table", "csv", "json", "parquet", "markdown"]),
     (["compare"], ["table", "csv", "json", "parquet", "markdown"]),
-    (["export"], ["text", "json"]),
+    (["export"], ["text", "json", "ppn", "parquet"]),
     (["simulate"], ["text", "json"]),
 ])
 def test_choices_are_listed_in_help(path: list[str], choices: list[str]) -> None:
