@@ -36,7 +36,10 @@ def _writable_croatian(preset: str) -> str:
 
 
 def test_export_ppn_then_import_gives_the_same_sheet(tmp_path: Path) -> None:
-    for name, text in (("hr.pref", _writable_croatian("croatian")), ("si.pref", _writable_croatian("slovenian"))):
+    """A pulka simulated under each preset PPN holds (Serbian, the game PPN was written for, included),
+    exported to PPN and imported into an empty store gives the same sheet (issue 40's test of done)."""
+    for name, text in (("hr.pref", _writable_croatian("croatian")), ("si.pref", _writable_croatian("slovenian")),
+                       ("rs.pref", _writable_croatian("serbian"))):
         first, second = tmp_path / f"a-{name}", tmp_path / f"b-{name}"
         src = tmp_path / name
         src.write_text(text, encoding="utf-8")
