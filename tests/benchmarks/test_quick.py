@@ -87,7 +87,7 @@ def test_ratios_targets_and_growth(results: dict) -> None:
         assert math.isfinite(r["ratios"][key]) and r["ratios"][key] > 0, key
     assert set(r["targets_met"]) == {"replay_audit_1_ge_30pct_fold", "replay_audit_1_ge_fold",
                                      "replay_audit_n_near_linear", "text_parse_ge_500k", "bytes_per_event_le_2",
-                                     "import_1m_under_2min"}
+                                     "import_1m_under_2min", "ppn_read_ge_half_text"}
     assert all(isinstance(v, bool) for v in r["targets_met"].values())
     # one size: growth is that size over itself
     for stage in ("text_parse", "import_full", "replay_audit_1"):
