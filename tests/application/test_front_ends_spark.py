@@ -28,10 +28,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 def test_the_spark_job_answers_as_the_command_line_and_the_web_app(store: Path, web: TestClient,
                                                                     tmp_path: Path) -> None:
     out = tmp_path / "spark"
-    res = runner.invoke(cli, ["spark", "project", str(out), "--store", str(store), "--master", "local[1]"])
+    # local[2], as every Spark test: the run's one SparkSession is the first one made, and the Spark tests
+    # after this one read their master from it (tests/spark/conftest.py)
+    res = runner.invoke(cli, ["spark", "project", str(out), "--store", str(store), "--master", "local[2]"])
     assert res.exit_code == 1, res.output   # 1: the typo pulka's finding, as `preflog audit --all` says
     assert "3 pulkas" in res.output and "0 not projected" in res.output
-    res = runner.invoke(cli, ["spark", "report", str(out), "--master", "local[1]"])
+    res = runner.invoke(cli, ["spark", "report", str(out), "--master", "local[2]"])
     assert res.exit_code == 0, res.output
     # which pulkas the store holds
     listed = sorted(p["id"] for p in _cli(store, "ls", "--json")["pulkas"])
